@@ -1,0 +1,15 @@
+import type { ApplyResult } from './types.ts';
+
+/** A rejected action: Korean reason, state untouched. */
+export function reject<S>(reason: string): ApplyResult<S> {
+  return { ok: false, reason };
+}
+
+/** Korean reasons shared by every game. */
+export const COMMON_REASONS = {
+  malformed: '잘못된 요청이에요',
+  notYourTurn: '지금은 내 차례가 아니에요',
+  notAPlayer: '이 게임의 참가자가 아니에요',
+  finished: '게임이 이미 끝났어요',
+  noTimeout: '아직 시간이 남아 있어요',
+} as const;

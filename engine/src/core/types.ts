@@ -1,0 +1,155 @@
+/**
+ * The contract every game implements. A game is a set of pure functions over
+ * plain-JSON state: no I/O, no clocks (time comes in as `now`), no Math.random
+ * (randomness comes from the seeded RNG whose state lives inside the game state).
+ *
+ * The runtime (room workers), the simulator, the bot swarm and the record
+ * verifier all drive games through this interface only.
+ */
+import type { z } from 'zod';
+import type { Rng, RngState } from './rng.ts';
+
+export type PlayerId = string;
+export type GameId = 'one-card' | 'poker' | 'hula';
+
+export interface PlayerInfo {
+  id: PlayerId;
+  /** Display name, public to everyone at the table. */
+  name: string;
+}
+
+export interface SetupInput<O> {
+  /** Secret seed. The platform draws a fresh cryptographic one per game; tests pass fixed ones. */
+  seed: string;
+  /** Seat order. */
+  players: PlayerInfo[];
+  /** Already parsed by `optionsSchema` (defaults filled in). */
+  options: O;
+  /** Wall-clock ms; only used to compute deadlines. */
+  now: number;
+}
+
+/** Every action is a tagged plain object; payload fields sit next to `type`. */
+export interface GameAction {
+  type: string;
+}
+
+/**
+ * Events describe what happened, for animation and logs. They may carry
+ * private parts (a drawn card's face); `eventView` filters them per viewer
+ * exactly as `view` filters state.
+ */
+export interface GameEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type ApplyResult<S> = { ok: true; state: S; events: GameEvent[] } | { ok: false; reason: string };
+
+/** Fields every game state carries; the rest is game-specific. */
+export interface GameStateBase {
+  game: GameId;
+  /** Number of accepted transitions (actions and timeouts). */
+  seq: number;
+  /** SHA-256 hex of the secret seed: public from the first view on. */
+  seedCommit: string;
+  /** The secret seed; revealed only through `result`. Never in a view. */
+  seed: string;
+  rng: RngState;
+  players: PlayerInfo[];
+}
+
+/** Fields every view carries. */
+export interface GameViewBase {
+  game: GameId;
+  seq: number;
+  seedCommit: string;
+  /** null = spectator. */
+  viewer: PlayerId | null;
+  players: PlayerInfo[];
+  /** Absolute ms of the next timer, if any. */
+  deadline: number | null;
+  finished: boolean;
+}
+
+export interface RankingEntry {
+  player: PlayerId;
+  /** 1 = first; equal ranks are ties. */
+  rank: number;
+  [key: string]: unknown;
+}
+
+export interface GameResult {
+  ranking: RankingEntry[];
+  winners: PlayerId[];
+  /** Korean, shown on the result screen. */
+  summary: string;
+  /** The secret seed, revealed now that the game is over (check it against `seedCommit`). */
+  seed: string;
+  [key: string]: unknown;
+}
+
+/** One option of the create-room form, generated from the engine alone. */
+export interface OptionField {
+  key: string;
+  /** Korean label. */
+  label: string;
+  kind: 'choice' | 'boolean' | 'integer';
+  /** For `choice`: every value with its Korean label, in display order. */
+  choices?: { value: string | number | null; label: string }[];
+  /** For `integer`: inclusive range. */
+  min?: number;
+  max?: number;
+  /** Default for the given mode (some defaults depend on the mode). */
+  defaultByMode: Record<string, unknown>;
+  /** Modes in which this option applies; absent = all modes. */
+  modes?: string[];
+  help?: string;
+}
+
+export interface GameDefinition<
+  S extends GameStateBase = GameStateBase,
+  A extends GameAction = GameAction,
+  V extends GameViewBase = GameViewBase,
+  O extends { mode: string } = { mode: string },
+> {
+  id: GameId;
+  /** Korean display name. */
+  name: string;
+  /** Mode ids with their Korean display names. */
+  modes: { id: string; name: string }[];
+  minPlayers: number;
+  maxPlayers: number;
+  /** Parses raw options: fills defaults, enforces cross-field rules with Korean messages. */
+  optionsSchema: z.ZodType<O>;
+  /** The create-room form. */
+  optionFields: OptionField[];
+  /** Shape of every action this game accepts (used by the protocol and to reject malformed input). */
+  actionSchema: z.ZodType<A>;
+  /** Allowed seat count for these options (mode-specific caps). */
+  playerRange(options: O): { min: number; max: number };
+  setup(input: SetupInput<O>): S;
+  /**
+   * Pure: the input state is never mutated (copy-on-write on the parts that
+   * change). A rejection carries a Korean reason and no state.
+   * `action` is untrusted input and is validated here.
+   */
+  apply(state: S, actor: PlayerId, action: unknown, now: number): ApplyResult<S>;
+  /** What `viewer` may see, including their legal actions. null = spectator. */
+  view(state: S, viewer: PlayerId | null): V;
+  /** The part of `event` that `viewer` may see, or null to drop it. */
+  eventView(event: GameEvent, viewer: PlayerId | null): GameEvent | null;
+  /** Absolute ms when `onTimeout` should run, or null. */
+  deadline(state: S): number | null;
+  /** The automatic action(s) for an expired deadline. Rejects if nothing is due at `now`. */
+  onTimeout(state: S, now: number): ApplyResult<S>;
+  /** null until the game is over. */
+  result(state: S): GameResult | null;
+  /**
+   * Picks an action for the viewer from its own view only, or null if it has
+   * nothing to do now. Drives the simulator, load tests and AI substitutes.
+   */
+  bot(view: V, rng: Rng): A | null;
+}
+
+export type AnyGame = GameDefinition<any, any, any, any>;

@@ -1,0 +1,6 @@
+export * from './core/index.ts';
+export { games } from './games/index.ts';
+export { simAdapters } from './games/sims.ts';
+export { runSim, simPlayers, type SimConfig, type SimReport } from './sim/runner.ts';
+export type { SimAdapter, IllegalProbe } from './sim/adapter.ts';
+export { verifyRecord, type GameRecord, type RecordedStep } from './record/record.ts';
