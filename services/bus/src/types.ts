@@ -1,0 +1,34 @@
+/**
+ * The message bus the services talk over: NATS in production, an in-process
+ * implementation in the embedded single-process mode and in unit tests. The
+ * services depend on this interface only, so the same code runs either way.
+ */
+export interface BusMessage {
+  subject: string;
+  /** JSON text. */
+  data: string;
+  /** Present when the sender used `request`: answer it exactly once. */
+  respond?: (data: string) => void;
+}
+
+export interface BusSubscription {
+  unsubscribe(): void;
+}
+
+export interface Bus {
+  /** Fire-and-forget. */
+  publish(subject: string, data: string): void;
+  /** Request/reply; rejects with BusTimeoutError after `timeoutMs` or when nobody is subscribed. */
+  request(subject: string, data: string, timeoutMs: number): Promise<string>;
+  /** With `queue`, each message goes to one member of the group (load-balanced services). */
+  subscribe(subject: string, handler: (msg: BusMessage) => void, opts?: { queue?: string }): BusSubscription;
+  /** Lets in-flight handlers finish, then closes. */
+  close(): Promise<void>;
+}
+
+export class BusTimeoutError extends Error {
+  constructor(subject: string) {
+    super(`no reply on ${subject}`);
+    this.name = 'BusTimeoutError';
+  }
+}

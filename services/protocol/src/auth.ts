@@ -1,0 +1,34 @@
+/**
+ * Player tokens: HS256 JWTs signed by the lobby and checked by the gateway.
+ * `sub` is the stable user id, `name` the nickname shown at the table.
+ */
+import { SignJWT, jwtVerify } from 'jose';
+
+export interface PlayerClaims {
+  sub: string;
+  name: string;
+}
+
+const ISSUER = 'joke-app';
+const enc = new TextEncoder();
+
+export async function signPlayerToken(
+  secret: string,
+  claims: PlayerClaims,
+  ttlSeconds = 7 * 24 * 3600,
+): Promise<string> {
+  return new SignJWT({ name: claims.name })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.sub)
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(enc.encode(secret));
+}
+
+/** Throws on a bad signature, wrong issuer, expiry or missing claims. */
+export async function verifyPlayerToken(secret: string, token: string): Promise<PlayerClaims> {
+  const { payload } = await jwtVerify(token, enc.encode(secret), { issuer: ISSUER, algorithms: ['HS256'] });
+  if (typeof payload.sub !== 'string' || typeof payload.name !== 'string') throw new Error('token lacks sub/name');
+  return { sub: payload.sub, name: payload.name };
+}

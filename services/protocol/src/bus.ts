@@ -1,0 +1,135 @@
+/** Payloads on the NATS subjects of subjects.ts (JSON). */
+import { z } from 'zod';
+
+const v = z.literal(1);
+
+export const SeatInfo = z.object({
+  id: z.string().min(1).max(64),
+  name: z.string().min(1).max(32),
+  /** Seat played by the room worker with the engine's bot policy. */
+  bot: z.boolean(),
+});
+export type SeatInfo = z.infer<typeof SeatInfo>;
+
+export const RoomSpec = z.object({
+  roomId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  game: z.string(),
+  /** Raw options; the worker parses them with the game's optionsSchema. */
+  options: z.record(z.string(), z.unknown()),
+  players: z.array(SeatInfo).min(1).max(10),
+});
+export type RoomSpec = z.infer<typeof RoomSpec>;
+
+export const CreateRoomRequest = z.object({ v, room: RoomSpec });
+export const CreateRoomReply = z.union([
+  z.object({ ok: z.literal(true), workerId: z.string(), shard: z.number().int() }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+export type CreateRoomReply = z.infer<typeof CreateRoomReply>;
+
+/** `create` for a new room; `restore` to take over a room from its Redis snapshot at a new lease epoch. */
+export const OpenRoomRequest = z.object({
+  v,
+  roomId: z.string(),
+  create: RoomSpec.optional(),
+  restore: z.boolean().optional(),
+});
+export const OpenRoomReply = z.union([
+  z.object({ ok: z.literal(true), epoch: z.number().int(), seq: z.number().int() }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+
+export const RoomCommand = z.object({
+  v,
+  userId: z.string(),
+  actionId: z.string(),
+  action: z.unknown(),
+  gatewayId: z.string(),
+  /** Gateway receive time, for latency metrics. */
+  at: z.number(),
+});
+export type RoomCommand = z.infer<typeof RoomCommand>;
+export const CommandReply = z.union([
+  z.object({ ok: z.literal(true), seq: z.number().int() }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+export type CommandReply = z.infer<typeof CommandReply>;
+
+export const JoinRequest = z.object({
+  v,
+  userId: z.string(),
+  spectate: z.boolean(),
+  gatewayId: z.string(),
+});
+export const JoinReply = z.union([
+  /** `frame` is the complete `view` ServerMessage text for this viewer, ready to send. */
+  z.object({ ok: z.literal(true), role: z.enum(['player', 'spectator']), frame: z.string() }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+
+export const PresenceChange = z.object({
+  v,
+  userId: z.string(),
+  gatewayId: z.string(),
+  connected: z.boolean(),
+  /** The viewer unsubscribed from the room (left the table screen), not just lost its socket. */
+  left: z.boolean().optional(),
+});
+
+/** One publish per gateway per transition: each viewer's frame, pre-encoded once. */
+export const Delivery = z.object({
+  roomId: z.string(),
+  seq: z.number().int(),
+  frames: z.array(z.object({ viewer: z.string().nullable(), frame: z.string() })),
+});
+export type Delivery = z.infer<typeof Delivery>;
+
+export const WorkerHeartbeat = z.object({
+  v,
+  workerId: z.string(),
+  shard: z.number().int(),
+  rooms: z.number().int(),
+  roomIds: z.array(z.string()),
+  actionsPerSec: z.number(),
+  loopLagMs: z.number(),
+  draining: z.boolean(),
+  at: z.number(),
+});
+export type WorkerHeartbeat = z.infer<typeof WorkerHeartbeat>;
+
+export const GatewayHeartbeat = z.object({ v, gatewayId: z.string(), sockets: z.number().int(), at: z.number() });
+
+export const QueueRequest = z.object({
+  v,
+  userId: z.string(),
+  name: z.string(),
+  gatewayId: z.string(),
+  game: z.string(),
+  mode: z.string(),
+  players: z.number().int().min(2).max(10),
+  cancel: z.boolean().optional(),
+});
+export const QueueReply = z.union([
+  z.object({ ok: z.literal(true) }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+export const QueueMatched = z.object({
+  v,
+  userId: z.string(),
+  roomId: z.string(),
+  game: z.string(),
+  mode: z.string(),
+});
+
+export const RoomFinished = z.object({
+  v,
+  roomId: z.string(),
+  game: z.string(),
+  mode: z.string(),
+  players: z.array(SeatInfo),
+  /** engine GameRecord: options, players, seedCommit, seed, actions, result — enough to replay exactly. */
+  record: z.record(z.string(), z.unknown()),
+  result: z.record(z.string(), z.unknown()),
+  finishedAt: z.number(),
+});
+export type RoomFinished = z.infer<typeof RoomFinished>;

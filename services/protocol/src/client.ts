@@ -1,0 +1,84 @@
+/**
+ * Messages between a client (browser, bot, load test) and the gateway, as
+ * JSON text frames. Every message carries `v` so old clients get a clear
+ * error instead of silent misbehaviour when the protocol changes.
+ */
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+const v = z.literal(PROTOCOL_VERSION);
+const roomId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+/** Client-chosen id that makes a retried action idempotent. */
+const actionId = z.string().min(1).max(64);
+
+export const ClientMessage = z.discriminatedUnion('t', [
+  z.object({ v, t: z.literal('hello'), token: z.string().min(1).max(4096) }),
+  /** Subscribe to a room: as its seated player if the token's user has a seat, else as a spectator. */
+  z.object({ v, t: z.literal('join'), roomId, spectate: z.boolean().optional() }),
+  z.object({ v, t: z.literal('leave'), roomId }),
+  /** `action` is validated by the game's own actionSchema on the room worker. */
+  z.object({ v, t: z.literal('action'), roomId, actionId, action: z.unknown() }),
+  z.object({
+    v,
+    t: z.literal('queue'),
+    game: z.string().max(32),
+    mode: z.string().max(32),
+    players: z.number().int().min(2).max(10),
+  }),
+  z.object({ v, t: z.literal('unqueue') }),
+  z.object({ v, t: z.literal('ping'), at: z.number() }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+
+export const PresenceEntry = z.object({
+  id: z.string(),
+  connected: z.boolean(),
+  /** Timed out several turns in a row (the spec's "자리 비움"). */
+  away: z.boolean(),
+  bot: z.boolean(),
+});
+export type PresenceEntry = z.infer<typeof PresenceEntry>;
+
+export const ServerMessage = z.discriminatedUnion('t', [
+  z.object({ v, t: z.literal('welcome'), userId: z.string(), name: z.string(), serverTime: z.number() }),
+  /**
+   * The viewer's own view after transition `seq`, with the events of that
+   * transition already filtered for this viewer. `result` once the game is over.
+   */
+  z.object({
+    v,
+    t: z.literal('view'),
+    roomId: z.string(),
+    seq: z.number().int(),
+    role: z.enum(['player', 'spectator']),
+    view: z.unknown(),
+    events: z.array(z.unknown()),
+    presence: z.array(PresenceEntry),
+    result: z.unknown().optional(),
+  }),
+  /** The action was applied and its state persisted as `seq`. */
+  z.object({ v, t: z.literal('ack'), roomId: z.string(), actionId: z.string(), seq: z.number().int() }),
+  /** The game refused the action (Korean reason); nothing changed. */
+  z.object({ v, t: z.literal('rejected'), roomId: z.string(), actionId: z.string(), reason: z.string() }),
+  /** Protocol-level problem (Korean message): malformed frame, not signed in, rate limited… */
+  z.object({ v, t: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({ v, t: z.literal('presence'), roomId: z.string(), presence: z.array(PresenceEntry) }),
+  z.object({ v, t: z.literal('queued'), game: z.string(), mode: z.string(), players: z.number().int() }),
+  z.object({ v, t: z.literal('matched'), roomId: z.string(), game: z.string(), mode: z.string() }),
+  z.object({ v, t: z.literal('pong'), at: z.number(), serverTime: z.number() }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
+
+/** Error codes of `error` messages; the Korean text is what players see. */
+export const ERRORS = {
+  malformed: '잘못된 메시지예요',
+  tooLarge: '메시지가 너무 커요',
+  unauthenticated: '먼저 로그인해 주세요',
+  badToken: '로그인 정보가 올바르지 않아요. 다시 로그인해 주세요',
+  rateLimited: '너무 빨리 보내고 있어요. 잠시 후 다시 시도해 주세요',
+  versionMismatch: '앱을 새로 고쳐 주세요 (프로토콜 버전이 달라요)',
+  noRoom: '방을 찾을 수 없어요',
+  notJoined: '먼저 방에 들어가 주세요',
+  unavailable: '서버가 잠시 바빠요. 곧 다시 연결할게요',
+} as const;
+export type ErrorCode = keyof typeof ERRORS;

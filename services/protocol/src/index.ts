@@ -1,0 +1,4 @@
+export * from './client.ts';
+export * from './limits.ts';
+export * from './subjects.ts';
+export * as bus from './bus.ts';

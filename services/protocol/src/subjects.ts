@@ -1,0 +1,38 @@
+/**
+ * The NATS subject map (also used by the in-process bus in embedded mode).
+ * Rooms are addressed by id, not by shard: the worker that owns a room
+ * subscribes to that room's subjects, so a gateway never needs a directory
+ * and a hand-over is just one worker unsubscribing and another subscribing.
+ * Deliveries go to one subject per gateway, so one publish reaches exactly
+ * the gateway that hosts the viewers.
+ */
+const P = 'joke.v1';
+
+export const subjects = {
+  /** request → CommandReply. Payload RoomCommand. Served by the room's owner. */
+  roomCommand: (roomId: string) => `${P}.room.${roomId}.cmd`,
+  /** request → JoinReply. A gateway subscribes one viewer of one room. */
+  roomJoin: (roomId: string) => `${P}.room.${roomId}.join`,
+  /** publish. PresenceChange from a gateway (socket opened/closed, viewer left). */
+  roomPresence: (roomId: string) => `${P}.room.${roomId}.presence`,
+  /** request → OpenRoomReply. The matchmaker asks one worker to create or restore a room. */
+  workerOpen: (workerId: string) => `${P}.worker.${workerId}.open`,
+  /** publish. WorkerHeartbeat, every `heartbeatMs`. */
+  workerHeartbeat: `${P}.worker.heartbeat`,
+  /** publish. A draining worker announces it is leaving (RoomsReleased lists what it handed over). */
+  workerDraining: `${P}.worker.draining`,
+  /** request → CreateRoomReply. Lobby asks the matchmaker to place and start a room. Queue group `mm`. */
+  createRoom: `${P}.mm.createRoom`,
+  /** request → QueueReply. Gateway enqueues a user for quick-match. Queue group `mm`. */
+  queue: `${P}.mm.queue`,
+  /** publish. Delivery of pre-encoded frames to one gateway. */
+  gatewayDeliver: (gatewayId: string) => `${P}.gw.${gatewayId}.deliver`,
+  /** publish. A quick-match found a table: the gateway tells its user (QueueMatched). */
+  gatewayMatched: (gatewayId: string) => `${P}.gw.${gatewayId}.matched`,
+  /** publish. GatewayHeartbeat, so workers can forget viewers of a dead gateway. */
+  gatewayHeartbeat: `${P}.gw.heartbeat`,
+  /** publish. RoomFinished, once per room; the lobby records the game (queue group `lobby`). */
+  roomFinished: `${P}.room.finished`,
+} as const;
+
+export const QUEUE_GROUPS = { matchmaker: 'mm', lobby: 'lobby' } as const;
