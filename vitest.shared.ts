@@ -17,6 +17,7 @@ export function workspaceConfig(name: string, extra: { testTimeout?: number; inc
       hookTimeout: 120_000,
       reporters: ['default', ['json', { outputFile: join(root, 'test-results', `${name}.json`) }]],
       pool: 'forks',
+      passWithNoTests: true,
     },
   });
 }

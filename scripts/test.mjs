@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: type-check every workspace, lint and format-check, then run
+ * every workspace's tests through turbo, and close with one line
+ * "N passed, N failed" summed from the vitest JSON reports.
+ * A type or lint error counts as one failed check so it can never hide.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const results = join(root, 'test-results');
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env.CI ? '0' : '1' };
+const turbo = join(root, 'node_modules', '.bin', 'turbo');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+function step(title, cmd, args) {
+  const started = Date.now();
+  process.stdout.write(`\n=== ${title}\n`);
+  const r = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = r.status === 0;
+  process.stdout.write(`=== ${title}: ${ok ? 'ok' : 'FAILED'} (${secs}s)\n`);
+  return ok;
+}
+
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+const checks = [];
+checks.push(['typecheck', step('typecheck (tsc --noEmit, every workspace)', turbo, ['run', 'typecheck', '--concurrency=2', '--output-logs=errors-only'])]);
+checks.push(['eslint', step('eslint', bin('eslint'), ['.'])]);
+checks.push(['prettier', step('prettier --check', bin('prettier'), ['--check', '.', '--log-level', 'warn'])]);
+const testsOk = step('tests (vitest, every workspace)', turbo, ['run', 'test', '--concurrency=1', '--continue']);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const perWorkspace = [];
+if (existsSync(results)) {
+  for (const f of readdirSync(results).filter((x) => x.endsWith('.json'))) {
+    const r = JSON.parse(readFileSync(join(results, f), 'utf8'));
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+    // A suite that failed to load (syntax error, missing module) has no tests but must still fail the run.
+    const brokenFiles = (r.testResults ?? []).filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;
+    failed += brokenFiles;
+    perWorkspace.push(`${f.replace('.json', '')}: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed`);
+  }
+}
+for (const [name, ok] of checks) if (!ok) failed++, perWorkspace.push(`${name}: failed`);
+if (!testsOk && failed === 0) failed++, perWorkspace.push('tests: a workspace failed without a JSON report');
+console.log(`\n${perWorkspace.join('\n')}`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
