@@ -25,6 +25,13 @@ function step(title, cmd, args) {
   return ok;
 }
 
+if (!process.env.JOKE_SKIP_SERVICES) {
+  const ok = step('services (NATS, Redis, PostgreSQL, Chromium)', 'bash', [join(root, 'scripts', 'ensure-services.sh')]);
+  if (!ok) {
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
