@@ -10,6 +10,13 @@ export interface PlayerClaims {
 }
 
 const ISSUER = 'joke-app';
+
+/**
+ * Secret of the embedded single-process platform (`npm start`) and the default
+ * of the load-test swarm's `--jwt-secret`, so both sign and check the same
+ * tokens out of the box. Development only: production sets JWT_SECRET.
+ */
+export const DEV_JWT_SECRET = 'joke-app-dev-secret-not-for-production';
 const enc = new TextEncoder();
 
 export async function signPlayerToken(

@@ -61,7 +61,15 @@ export const ServerMessage = z.discriminatedUnion('t', [
   /** The game refused the action (Korean reason); nothing changed. */
   z.object({ v, t: z.literal('rejected'), roomId: z.string(), actionId: z.string(), reason: z.string() }),
   /** Protocol-level problem (Korean message): malformed frame, not signed in, rate limited… */
-  z.object({ v, t: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({
+    v,
+    t: z.literal('error'),
+    code: z.string(),
+    message: z.string(),
+    /** Set when the error concerns one action (e.g. `unavailable`): retry it with the same actionId. */
+    roomId: z.string().optional(),
+    actionId: z.string().optional(),
+  }),
   z.object({ v, t: z.literal('presence'), roomId: z.string(), presence: z.array(PresenceEntry) }),
   z.object({ v, t: z.literal('queued'), game: z.string(), mode: z.string(), players: z.number().int() }),
   z.object({ v, t: z.literal('matched'), roomId: z.string(), game: z.string(), mode: z.string() }),

@@ -1,0 +1,120 @@
+/**
+ * Who this gateway hosts: sockets by user, and per room the sockets that
+ * receive player frames (by seat) or spectator frames. A socket is indexed
+ * under exactly one role per room, so a spectator socket can only ever be
+ * handed a `viewer: null` frame.
+ */
+import type { WebSocket } from './uws.ts';
+import type { PlayerClaims } from '@joke/protocol/auth';
+
+export type Role = 'player' | 'spectator';
+
+export interface Membership {
+  /** null while the join request is in flight. */
+  role: Role | null;
+  /** Highest transition sent to this socket for this room: older or repeated frames are dropped. */
+  lastSeq: number;
+  /** Frames that arrived while joining, replayed once the role and the join frame's seq are known. */
+  early: { viewer: string | null; seq: number; frame: string }[] | null;
+  wantsSpectate: boolean;
+  /** Settles when the pending join is answered, so a pipelined action waits for it. */
+  joined: Promise<void> | null;
+}
+
+export interface SocketData {
+  id: number;
+  user: PlayerClaims | null;
+  authing: boolean;
+  /** Messages received while `hello` was being verified. */
+  held: string[];
+  tokens: number;
+  refilledAt: number;
+  rateErrorAt: number;
+  rooms: Map<string, Membership>;
+  queued: { game: string; mode: string; players: number } | null;
+  closed: boolean;
+  dropping: boolean;
+  helloTimer: NodeJS.Timeout | null;
+}
+
+export type Sock = WebSocket<SocketData>;
+
+export interface RoomEntry {
+  players: Map<string, Set<Sock>>;
+  spectators: Set<Sock>;
+  joining: Set<Sock>;
+  /** Worker last seen owning the room (from worker heartbeats). */
+  owner: string | null;
+  refreshing: boolean;
+}
+
+export class Registry {
+  readonly users = new Map<string, Set<Sock>>();
+  readonly rooms = new Map<string, RoomEntry>();
+  readonly sockets = new Set<Sock>();
+
+  room(roomId: string): RoomEntry {
+    let r = this.rooms.get(roomId);
+    if (!r) {
+      r = { players: new Map(), spectators: new Set(), joining: new Set(), owner: null, refreshing: false };
+      this.rooms.set(roomId, r);
+    }
+    return r;
+  }
+
+  addUserSocket(userId: string, ws: Sock): void {
+    let s = this.users.get(userId);
+    if (!s) this.users.set(userId, (s = new Set()));
+    s.add(ws);
+  }
+
+  removeUserSocket(userId: string, ws: Sock): void {
+    const s = this.users.get(userId);
+    if (!s) return;
+    s.delete(ws);
+    if (s.size === 0) this.users.delete(userId);
+  }
+
+  /** Indexes `ws` under `role` (moving it if its role changed). */
+  setRole(roomId: string, userId: string, ws: Sock, role: Role): void {
+    const r = this.room(roomId);
+    r.joining.delete(ws);
+    if (role === 'spectator') {
+      this.unindexPlayer(r, userId, ws);
+      r.spectators.add(ws);
+    } else {
+      r.spectators.delete(ws);
+      let s = r.players.get(userId);
+      if (!s) r.players.set(userId, (s = new Set()));
+      s.add(ws);
+    }
+  }
+
+  /**
+   * Removes `ws` from the room; returns true when it was the user's last
+   * socket in that role here, i.e. when the room worker must hear about it.
+   */
+  leaveRoom(roomId: string, userId: string, ws: Sock, role: Role | null): boolean {
+    const r = this.rooms.get(roomId);
+    if (!r) return false;
+    r.joining.delete(ws);
+    let last = false;
+    if (role === 'player') {
+      this.unindexPlayer(r, userId, ws);
+      last = !r.players.has(userId);
+    } else if (role === 'spectator') {
+      r.spectators.delete(ws);
+      last = true;
+      for (const o of r.spectators) if (o.getUserData().user?.sub === userId) last = false;
+    }
+    if (r.players.size === 0 && r.spectators.size === 0 && r.joining.size === 0) this.rooms.delete(roomId);
+    return last;
+  }
+
+  private unindexPlayer(r: RoomEntry, userId: string, ws: Sock): void {
+    const s = r.players.get(userId);
+    if (!s) return;
+    s.delete(ws);
+    if (s.size === 0) r.players.delete(userId);
+  }
+}
