@@ -1,0 +1,86 @@
+/* global __ENV, __VU, __ITER */
+// Quick-match tables through the gateway, one VU per seat. Each VU signs its own
+// token, queues, joins the table it is matched to and plays a random legal action
+// from its own view after THINK_MS (the Node swarm uses the engine's real bot policy
+// instead; k6 cannot import TypeScript). LEGAL names the view field holding the
+// viewer's legal actions (game-specific).
+//   k6 run -e URL=ws://127.0.0.1:8081/ws -e GAME=one-card -e MODE=classic -e PLAYERS=4 \
+//          -e VUS=800 -e DURATION=120s -e THINK_MS=2000 load-tests/k6/tables.js
+// UNTESTED HERE: k6 cannot be installed on this repo's development machines.
+import ws from 'k6/ws';
+import { check } from 'k6';
+import { Trend, Counter } from 'k6/metrics';
+import { signToken, checkTarget, DEV_JWT_SECRET } from './lib.js';
+
+const URL = checkTarget(__ENV.URL || 'ws://127.0.0.1:8081/ws');
+const SECRET = __ENV.JWT_SECRET || DEV_JWT_SECRET;
+const GAME = __ENV.GAME || 'one-card';
+const MODE = __ENV.MODE || 'classic';
+const PLAYERS = Number(__ENV.PLAYERS || 4);
+const THINK_MS = Number(__ENV.THINK_MS || 2000);
+const LEGAL = __ENV.LEGAL || 'legal';
+
+const actionToView = new Trend('action_to_view_ms', true);
+const acks = new Counter('acks');
+const rejects = new Counter('rejected');
+const protoErrors = new Counter('protocol_errors');
+const finished = new Counter('tables_finished');
+
+export const options = {
+  vus: Number(__ENV.VUS || PLAYERS * 50),
+  duration: __ENV.DURATION || '120s',
+  thresholds: { action_to_view_ms: ['p(99)<100'], protocol_errors: ['count==0'] },
+};
+
+export default function () {
+  const sub = `k6-bot-${__VU}-${__ITER}`;
+  let roomId = null;
+  let pending = null; // { id, sentAt, ackSeq }
+  let n = 0;
+  let thinking = false;
+
+  const res = ws.connect(URL, {}, (socket) => {
+    const send = (m) => socket.send(JSON.stringify(Object.assign({ v: 1 }, m)));
+    socket.on('open', () => send({ t: 'hello', token: signToken(SECRET, sub, `k6 ${__VU}`) }));
+    socket.on('message', (text) => {
+      const m = JSON.parse(text);
+      if (m.t === 'welcome') send({ t: 'queue', game: GAME, mode: MODE, players: PLAYERS });
+      else if (m.t === 'matched') {
+        roomId = m.roomId;
+        send({ t: 'join', roomId });
+      } else if (m.t === 'ack') {
+        acks.add(1);
+        if (pending && pending.id === m.actionId) pending.ackSeq = m.seq;
+      } else if (m.t === 'rejected') {
+        rejects.add(1);
+        pending = null;
+      } else if (m.t === 'error') protoErrors.add(1);
+      else if (m.t === 'view') {
+        if (pending && pending.ackSeq !== null && m.seq >= pending.ackSeq) {
+          actionToView.add(Date.now() - pending.sentAt);
+          pending = null;
+        }
+        if (m.result !== undefined || (m.view && m.view.finished)) {
+          finished.add(1);
+          socket.close();
+          return;
+        }
+        const legal = m.view && m.view[LEGAL];
+        if (!pending && !thinking && Array.isArray(legal) && legal.length > 0) {
+          thinking = true;
+          socket.setTimeout(
+            () => {
+              thinking = false;
+              const action = legal[Math.floor(Math.random() * legal.length)];
+              pending = { id: `${sub}.${++n}`, sentAt: Date.now(), ackSeq: null };
+              send({ t: 'action', roomId, actionId: pending.id, action });
+            },
+            THINK_MS * (0.5 + Math.random()),
+          );
+        }
+      }
+    });
+    socket.setTimeout(() => socket.close(), 10 * 60 * 1000);
+  });
+  check(res, { 'upgraded (101)': (r) => r && r.status === 101 });
+}

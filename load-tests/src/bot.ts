@@ -1,0 +1,248 @@
+/**
+ * One bot player: a `ws` connection that signs in, quick-matches, joins the
+ * table it was matched to and plays with the game's own bot policy from its
+ * own view, measuring each action from send to the first view that reflects it.
+ */
+import WebSocket from 'ws';
+import { Rng, type AnyGame } from '@joke/engine';
+import { PROTOCOL_VERSION } from '@joke/protocol';
+
+const v = PROTOCOL_VERSION;
+
+/** What the bot reports to the swarm. */
+export interface BotSink {
+  matched(roomId: string, userId: string): void;
+  view(roomId: string, seq: number, at: number): void;
+  finished(roomId: string): void;
+  acked(roomId: string, userId: string, actionId: string, action: unknown, seq: number): void;
+  latency(ms: number): void;
+  error(kind: string, detail?: string): void;
+  /** True once the run is over: no new work starts. */
+  stopping(): boolean;
+}
+
+interface Pending {
+  actionId: string;
+  action: unknown;
+  sentAt: number;
+  /** Views received since the send, until the ack names the seq to wait for. */
+  views: { seq: number; at: number }[];
+  ackSeq: number | null;
+  resends: number;
+}
+
+export interface BotConfig {
+  url: string;
+  token: string;
+  userId: string;
+  game: AnyGame;
+  gameId: string;
+  mode: string;
+  players: number;
+  thinkMs: number;
+  requeue: boolean;
+}
+
+export class Bot {
+  private ws: WebSocket | null = null;
+  private readonly rng: Rng;
+  private roomId: string | null = null;
+  private lastView: { seq: number; view: unknown } | null = null;
+  private pending: Pending | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private ackTimer: NodeJS.Timeout | null = null;
+  private actionCounter = 0;
+  private reconnects = 0;
+  private closedByUs = false;
+  done = false;
+
+  constructor(
+    private readonly cfg: BotConfig,
+    private readonly sink: BotSink,
+  ) {
+    this.rng = Rng.fromSeed(cfg.userId, 'swarm-bot');
+  }
+
+  start(): void {
+    const ws = new WebSocket(this.cfg.url, { perMessageDeflate: false });
+    this.ws = ws;
+    ws.on('open', () => this.send({ v, t: 'hello', token: this.cfg.token }));
+    ws.on('message', (data) => this.onMessage(String(data)));
+    ws.on('error', (err) => this.sink.error('socket', String(err)));
+    ws.on('close', () => this.onClose(ws));
+  }
+
+  stop(): void {
+    this.closedByUs = true;
+    this.clearTimers();
+    this.ws?.close();
+  }
+
+  private clearTimers(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.timer = this.ackTimer = null;
+  }
+
+  private onClose(ws: WebSocket): void {
+    if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
+    this.sink.error('disconnected');
+    this.clearTimers();
+    // Reconnect-and-resume: a new socket, hello, and join again gives the latest view.
+    if (this.reconnects++ < 5) setTimeout(() => !this.sink.stopping() && this.start(), 250 * this.reconnects);
+  }
+
+  private send(msg: object): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  private onMessage(text: string): void {
+    const now = performance.now();
+    let m: any;
+    try {
+      m = JSON.parse(text);
+    } catch {
+      return this.sink.error('badFrame');
+    }
+    switch (m.t) {
+      case 'welcome':
+        if (this.roomId && !this.done) {
+          this.send({ v, t: 'join', roomId: this.roomId });
+          // An action whose answer was lost with the old socket goes again under its id.
+          if (this.pending) {
+            this.pending.resends--;
+            this.resend();
+          }
+        } else this.queue();
+        return;
+      case 'matched':
+        if (this.roomId && !this.done) return;
+        this.roomId = m.roomId;
+        this.done = false;
+        this.lastView = null;
+        this.sink.matched(m.roomId, this.cfg.userId);
+        this.send({ v, t: 'join', roomId: m.roomId });
+        return;
+      case 'view':
+        return this.onView(m, now);
+      case 'ack':
+        return this.onAck(m);
+      case 'rejected':
+        if (this.pending?.actionId !== m.actionId) return;
+        this.sink.error('rejected', m.reason);
+        this.settle();
+        return this.schedule();
+      case 'error':
+        if (m.code === 'unavailable' && this.pending && m.actionId === this.pending.actionId) return this.resend();
+        this.sink.error(m.code ?? 'error', m.message);
+        return;
+      case 'queued':
+      case 'pong':
+      case 'presence':
+        return;
+    }
+  }
+
+  private queue(): void {
+    if (this.sink.stopping()) return;
+    this.send({ v, t: 'queue', game: this.cfg.gameId, mode: this.cfg.mode, players: this.cfg.players });
+  }
+
+  private onView(m: { roomId: string; seq: number; view: any; result?: unknown }, now: number): void {
+    if (m.roomId !== this.roomId) return;
+    this.sink.view(m.roomId, m.seq, now);
+    this.lastView = { seq: m.seq, view: m.view };
+    const p = this.pending;
+    if (p) {
+      if (p.ackSeq === null) p.views.push({ seq: m.seq, at: now });
+      else if (m.seq >= p.ackSeq) {
+        this.sink.latency(now - p.sentAt);
+        this.settle();
+      }
+    }
+    if (m.result !== undefined && m.result !== null) return this.finish(m.roomId);
+    if (m.view?.finished) return this.finish(m.roomId);
+    this.schedule();
+  }
+
+  private finish(roomId: string): void {
+    if (this.done) return;
+    this.done = true;
+    this.clearTimers();
+    this.pending = null;
+    this.sink.finished(roomId);
+    this.send({ v, t: 'leave', roomId });
+    if (this.cfg.requeue && !this.sink.stopping()) {
+      this.roomId = null;
+      this.queue();
+    }
+  }
+
+  private onAck(m: { roomId: string; actionId: string; seq: number }): void {
+    const p = this.pending;
+    if (!p || p.actionId !== m.actionId) return;
+    this.sink.acked(m.roomId, this.cfg.userId, p.actionId, p.action, m.seq);
+    const seen = p.views.find((x) => x.seq >= m.seq);
+    if (seen) {
+      this.sink.latency(seen.at - p.sentAt);
+      this.settle();
+      this.schedule();
+    } else {
+      p.ackSeq = m.seq;
+      p.views = [];
+    }
+  }
+
+  private settle(): void {
+    this.pending = null;
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = null;
+  }
+
+  /** Acts after a think time if the policy has something to do on the latest view. */
+  private schedule(): void {
+    if (this.pending || this.timer || this.done || !this.lastView || this.sink.stopping()) return;
+    if (this.cfg.game.bot(this.lastView.view, this.rng) === null) return;
+    const wait = this.cfg.thinkMs * (0.5 + this.rng.float());
+    this.timer = setTimeout(() => this.act(), wait);
+  }
+
+  private act(): void {
+    this.timer = null;
+    if (this.pending || this.done || !this.lastView || !this.roomId || this.sink.stopping()) return;
+    // Decide on the view as it is now: it may have moved on during the think time.
+    const action = this.cfg.game.bot(this.lastView.view, this.rng);
+    if (action === null) return;
+    const actionId = `${this.cfg.userId}.${++this.actionCounter}`;
+    this.pending = { actionId, action, sentAt: performance.now(), views: [], ackSeq: null, resends: 0 };
+    this.send({ v, t: 'action', roomId: this.roomId, actionId, action });
+    this.armAckTimer();
+  }
+
+  private armAckTimer(): void {
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    // The gateway retries for up to 10 s itself; past 15 s something is lost.
+    this.ackTimer = setTimeout(() => {
+      this.ackTimer = null;
+      if (!this.pending) return;
+      this.sink.error(this.pending.ackSeq === null ? 'ackTimeout' : 'viewTimeout');
+      this.resend();
+    }, 15_000);
+  }
+
+  /** Same actionId again: the room worker applies it at most once. */
+  private resend(): void {
+    const p = this.pending;
+    if (!p || !this.roomId) return;
+    if (p.resends++ >= 3) {
+      this.sink.error('gaveUp');
+      this.settle();
+      return;
+    }
+    setTimeout(() => {
+      if (this.pending !== p || this.sink.stopping()) return;
+      this.send({ v, t: 'action', roomId: this.roomId, actionId: p.actionId, action: p.action });
+      this.armAckTimer();
+    }, 200);
+  }
+}
