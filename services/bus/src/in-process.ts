@@ -1,0 +1,163 @@
+/**
+ * The bus of the embedded single-process mode and of unit tests. It keeps the
+ * NATS semantics the services rely on, so code that works here works over NATS:
+ * - delivery is asynchronous and in publish order (never inside `publish`);
+ * - every plain subscriber gets a copy, each queue group gets one copy for one member;
+ * - a request with nobody subscribed fails at once (NATS "no responders"), one
+ *   that nobody answers fails after its timeout, both with BusTimeoutError;
+ *   the first answer wins and later ones are dropped.
+ * Subjects are matched exactly (the services use no wildcards).
+ */
+import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription } from './types.ts';
+
+type Handler = (msg: BusMessage) => void;
+
+interface Sub {
+  handler: Handler;
+  queue: string | undefined;
+  active: boolean;
+}
+
+interface Pending {
+  sub: Sub;
+  msg: BusMessage;
+}
+
+export interface InProcessBusOptions {
+  /** Prepended (with a dot) to every subject, like NatsBus, so two buses in one process can stay apart. */
+  prefix?: string;
+  /** Called when a handler throws; defaults to console.error. Delivery to the other subscribers goes on. */
+  onHandlerError?: (err: unknown, subject: string) => void;
+}
+
+export class InProcessBus implements Bus {
+  private readonly subs = new Map<string, Sub[]>();
+  private readonly prefix: string;
+  private readonly onHandlerError: (err: unknown, subject: string) => void;
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private closed = false;
+  private drained: (() => void) | null = null;
+  /** Round-robin cursor per subject+group: spreads requests like NATS does (it picks at random). */
+  private readonly rr = new Map<string, number>();
+
+  constructor(opts: InProcessBusOptions = {}) {
+    this.prefix = opts.prefix ? `${opts.prefix}.` : '';
+    this.onHandlerError = opts.onHandlerError ?? ((err, subject) => console.error(`bus handler on ${subject}`, err));
+  }
+
+  publish(subject: string, data: string): void {
+    this.assertOpen();
+    this.route(this.prefix + subject, { subject, data });
+  }
+
+  request(subject: string, data: string, timeoutMs: number): Promise<string> {
+    this.assertOpen();
+    const full = this.prefix + subject;
+    if (!this.hasSubscribers(full)) return Promise.reject(new BusTimeoutError(subject));
+    return new Promise<string>((resolve, reject) => {
+      let done = false;
+      const timer = setTimeout(() => {
+        if (done) return;
+        done = true;
+        reject(new BusTimeoutError(subject));
+      }, timeoutMs);
+      const respond = (reply: string): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        // Replies travel through the bus too: the requester sees them on a later tick, as over a socket.
+        setImmediate(() => resolve(reply));
+      };
+      this.route(full, { subject, data, respond });
+    });
+  }
+
+  subscribe(subject: string, handler: Handler, opts: { queue?: string } = {}): BusSubscription {
+    this.assertOpen();
+    const full = this.prefix + subject;
+    const sub: Sub = { handler, queue: opts.queue, active: true };
+    const list = this.subs.get(full);
+    if (list) list.push(sub);
+    else this.subs.set(full, [sub]);
+    return {
+      unsubscribe: () => {
+        if (!sub.active) return;
+        sub.active = false;
+        const l = this.subs.get(full);
+        if (!l) return;
+        const i = l.indexOf(sub);
+        if (i >= 0) l.splice(i, 1);
+        if (l.length === 0) this.subs.delete(full);
+      },
+    };
+  }
+
+  /** Delivers what was already published, then refuses further use. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.queue.length > 0 || this.scheduled) await new Promise<void>((r) => (this.drained = r));
+    this.subs.clear();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('bus closed');
+  }
+
+  private hasSubscribers(full: string): boolean {
+    const l = this.subs.get(full);
+    return l !== undefined && l.length > 0;
+  }
+
+  private route(full: string, msg: BusMessage): void {
+    const list = this.subs.get(full);
+    if (!list) return;
+    let groups: Map<string, Sub[]> | null = null;
+    for (const s of list) {
+      if (s.queue === undefined) this.queue.push({ sub: s, msg });
+      else {
+        groups ??= new Map();
+        const g = groups.get(s.queue);
+        if (g) g.push(s);
+        else groups.set(s.queue, [s]);
+      }
+    }
+    if (groups) {
+      for (const [name, members] of groups) {
+        const key = `${full}\u0000${name}`;
+        const i = (this.rr.get(key) ?? 0) % members.length;
+        this.rr.set(key, i + 1);
+        this.queue.push({ sub: members[i], msg });
+      }
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(this.flush);
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    for (const { sub, msg } of batch) {
+      // A subscription removed after the publish no longer receives it (NATS drops it too).
+      if (!sub.active) continue;
+      try {
+        sub.handler(msg);
+      } catch (err) {
+        this.onHandlerError(err, msg.subject);
+      }
+    }
+    if (this.queue.length > 0) this.schedule();
+    else if (this.drained) {
+      const d = this.drained;
+      this.drained = null;
+      d();
+    }
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The production bus: core NATS (no JetStream on the hot path; room state is
+ * made durable by the snapshot store, not by the bus). Callback subscriptions
+ * avoid an async iterator per message.
+ */
+import { connect, NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
+import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription } from './types.ts';
+
+export interface NatsBusOptions {
+  /**
+   * Prepended (with a dot) to every subject. Tests use a unique one per run so
+   * parallel runs on one nats-server never see each other; production leaves it empty.
+   */
+  prefix?: string;
+  onHandlerError?: (err: unknown, subject: string) => void;
+}
+
+export class NatsBus implements Bus {
+  private readonly prefix: string;
+  private readonly onHandlerError: (err: unknown, subject: string) => void;
+
+  constructor(
+    readonly nc: NatsConnection,
+    opts: NatsBusOptions = {},
+  ) {
+    this.prefix = opts.prefix ? `${opts.prefix}.` : '';
+    this.onHandlerError = opts.onHandlerError ?? ((err, subject) => console.error(`bus handler on ${subject}`, err));
+  }
+
+  static async connect(url: string, opts: NatsBusOptions & { name?: string } = {}): Promise<NatsBus> {
+    const nc = await connect({
+      servers: url.split(','),
+      name: opts.name,
+      // Keep trying for ever: a service without its bus is useless, and NATS restarts are routine.
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      pingInterval: 10_000,
+    });
+    return new NatsBus(nc, opts);
+  }
+
+  publish(subject: string, data: string): void {
+    this.nc.publish(this.prefix + subject, data);
+  }
+
+  async request(subject: string, data: string, timeoutMs: number): Promise<string> {
+    try {
+      const m = await this.nc.request(this.prefix + subject, data, { timeout: timeoutMs });
+      return m.string();
+    } catch (err) {
+      if (err instanceof TimeoutError || err instanceof NoRespondersError || err instanceof RequestError)
+        throw new BusTimeoutError(subject);
+      throw err;
+    }
+  }
+
+  subscribe(subject: string, handler: (msg: BusMessage) => void, opts: { queue?: string } = {}): BusSubscription {
+    const sub = this.nc.subscribe(this.prefix + subject, {
+      queue: opts.queue,
+      callback: (err, m) => {
+        if (err) {
+          this.onHandlerError(err, subject);
+          return;
+        }
+        const msg: BusMessage = { subject, data: m.string() };
+        if (m.reply) msg.respond = (reply: string) => void m.respond(reply);
+        try {
+          handler(msg);
+        } catch (e) {
+          this.onHandlerError(e, subject);
+        }
+      },
+    });
+    return { unsubscribe: () => sub.unsubscribe() };
+  }
+
+  async close(): Promise<void> {
+    if (this.nc.isClosed()) return;
+    await this.nc.drain();
+  }
+}

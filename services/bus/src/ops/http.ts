@@ -1,0 +1,94 @@
+/**
+ * The ops HTTP endpoint every service exposes (node:http): GET /healthz
+ * (the process is alive), /readyz (it may take traffic: connected, not
+ * draining), /metrics (Prometheus text). Other handlers can be mounted under
+ * a path prefix, which the embedded platform uses for the lobby API and the
+ * client's static files.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface OpsServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  registries: Registry[];
+  /** Liveness; default always true. */
+  healthy?: () => boolean;
+  /** Readiness; default always true. */
+  ready?: () => boolean;
+  onError?: (err: unknown) => void;
+}
+
+export interface OpsServer {
+  server: Server;
+  port: number;
+  url: string;
+  /**
+   * Serves every request whose path starts with `prefix` (e.g. '/trpc', '/')
+   * with `handler`; the longest matching prefix wins, the ops routes come first.
+   */
+  mountHttp(prefix: string, handler: HttpHandler): void;
+  close(): Promise<void>;
+}
+
+export async function startOpsServer(opts: OpsServerOptions): Promise<OpsServer> {
+  const mounts: { prefix: string; handler: HttpHandler }[] = [];
+  const registry = opts.registries.length === 1 ? opts.registries[0] : Registry.merge(opts.registries);
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const text = (status: number, body: string, type = 'text/plain; charset=utf-8'): void => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    if (req.method === 'GET' && path === '/healthz') return text(opts.healthy?.() === false ? 503 : 200, 'ok\n');
+    if (req.method === 'GET' && path === '/readyz') {
+      const ready = opts.ready?.() ?? true;
+      return text(ready ? 200 : 503, ready ? 'ready\n' : 'not ready\n');
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      registry.metrics().then(
+        (body) => text(200, body, registry.contentType),
+        (err) => {
+          opts.onError?.(err);
+          text(500, 'metrics failed\n');
+        },
+      );
+      return;
+    }
+    const m = mounts.find(
+      (x) => path === x.prefix || path.startsWith(x.prefix.endsWith('/') ? x.prefix : `${x.prefix}/`),
+    );
+    if (!m) return text(404, 'not found\n');
+    Promise.resolve(m.handler(req, res)).catch((err) => {
+      opts.onError?.(err);
+      if (!res.headersSent) text(500, 'internal error\n');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`,
+    mountHttp(prefix, handler) {
+      mounts.push({ prefix, handler });
+      mounts.sort((a, b) => b.prefix.length - a.prefix.length);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

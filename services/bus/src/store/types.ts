@@ -1,0 +1,100 @@
+/**
+ * Durable room state and its fenced ownership lease.
+ *
+ * Each room has an epoch (fencing token) that goes up by one on every
+ * acquisition, and a lease naming its owner that expires unless renewed.
+ * A snapshot write names the writer's epoch and succeeds only while that epoch
+ * is still the room's current one, so a worker that lost its room (crashed and
+ * came back, was partitioned, was presumed dead) can never overwrite the state
+ * its successor is building on: its write comes back `stale` and it drops the room.
+ *
+ * The store keeps the payloads opaque: `data` is the worker's JSON snapshot of
+ * the room, `steps` the JSON record steps appended since the previous write.
+ */
+
+export interface StoredRoom {
+  roomId: string;
+  /** Epoch of the writer of this snapshot. */
+  epoch: number;
+  /** Room revision; strictly increasing across writes of a room. */
+  seq: number;
+  data: string;
+  /** Every step appended so far, in order. */
+  steps: string[];
+}
+
+export interface SnapshotWrite {
+  seq: number;
+  data: string;
+  /** Appended to the room's step list in the same atomic write. */
+  steps: string[];
+}
+
+export type CreateResult = { ok: true; epoch: number } | { ok: false; reason: 'exists' };
+export type WriteResult = 'ok' | 'stale';
+
+export interface LeaseInfo {
+  owner: string;
+  epoch: number;
+}
+
+export interface SnapshotStore {
+  /**
+   * Creates a room at epoch 1 with its first snapshot, owned by `owner`.
+   * Refuses if the room id was ever used (its epoch counter exists).
+   */
+  createRoom(roomId: string, owner: string, first: SnapshotWrite, ttlMs: number): Promise<CreateResult>;
+  /**
+   * Takes the room at the next epoch — even from a live owner, which is then
+   * fenced out — and returns the latest snapshot read in the same atomic step,
+   * so every write the previous owner made is in it and none can follow.
+   * null (nothing taken) if the room has no snapshot.
+   */
+  acquire(roomId: string, owner: string, ttlMs: number): Promise<{ epoch: number; room: StoredRoom } | null>;
+  /** Conditional on `epoch` being current and `seq` above the stored one; renews the lease. */
+  write(roomId: string, epoch: number, owner: string, w: SnapshotWrite, ttlMs: number): Promise<WriteResult>;
+  /** Renews the leases still held at their epoch; returns the room ids that are no longer ours. */
+  renew(owner: string, leases: { roomId: string; epoch: number }[], ttlMs: number): Promise<string[]>;
+  /** Ends our lease early (only if it is still ours at `epoch`) so another worker may take the room at once. */
+  release(roomId: string, owner: string, epoch: number): Promise<boolean>;
+  /**
+   * Deletes a finished room's snapshot, steps and lease (only if `epoch` is current).
+   * The epoch counter is kept for a day so the id stays fenced.
+   */
+  drop(roomId: string, epoch: number): Promise<boolean>;
+  /** Read-only view of the latest snapshot (tests, tools). */
+  load(roomId: string): Promise<StoredRoom | null>;
+  /** The live lease, if any. */
+  lease(roomId: string): Promise<LeaseInfo | null>;
+  /** Rooms that exist (not dropped) but whose lease has lapsed: nobody is running them. */
+  orphans(limit: number): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface QueueEntry {
+  userId: string;
+  name: string;
+  gatewayId: string;
+  /** Enqueue time (ms); the queue is served oldest first. */
+  at: number;
+}
+
+/**
+ * Shared state of the (otherwise stateless) matchmakers: quick-match queues
+ * and one-shot claims, atomic in the store so any replica can serve any request.
+ */
+export interface MatchStore {
+  /**
+   * Puts the user in queue `key` (leaving any other queue; keeping its place if
+   * already there) and drops entries older than `staleMs`. If `size` users now
+   * wait, removes the `size` oldest and returns them (the table); else null.
+   */
+  enqueue(key: string, entry: QueueEntry, size: number, staleMs: number): Promise<QueueEntry[] | null>;
+  /** Takes the user out of whatever queue holds them. */
+  dequeue(userId: string): Promise<boolean>;
+  /** Puts popped entries back at their old places (a table that could not be started). */
+  requeue(key: string, entries: QueueEntry[], staleMs: number): Promise<void>;
+  /** True for exactly one caller per `key` until `ttlMs` passes. */
+  claim(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,158 @@
+/**
+ * One behaviour suite for both buses: the services are written against the
+ * Bus interface, so the in-process bus must behave like NATS in every way
+ * they rely on. The NATS run uses the real server with a unique subject prefix.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BusTimeoutError, InProcessBus, NatsBus, createBus, type Bus } from '../src/index.ts';
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+function contract(name: string, make: () => Promise<[Bus, Bus]>) {
+  describe(name, () => {
+    let a: Bus;
+    let b: Bus;
+    beforeAll(async () => {
+      [a, b] = await make();
+    });
+    afterAll(async () => {
+      await a.close();
+      if (b !== a) await b.close();
+    });
+
+    it('delivers to every plain subscriber, asynchronously and in publish order', async () => {
+      const got1: string[] = [];
+      const got2: string[] = [];
+      const s1 = b.subscribe('order', (m) => got1.push(m.data));
+      const s2 = b.subscribe('order', (m) => got2.push(m.data));
+      await tick();
+      for (let i = 0; i < 50; i++) a.publish('order', String(i));
+      expect(got1).toEqual([]); // never delivered inside publish
+      await tick(100);
+      const want = Array.from({ length: 50 }, (_, i) => String(i));
+      expect(got1).toEqual(want);
+      expect(got2).toEqual(want);
+      s1.unsubscribe();
+      s2.unsubscribe();
+    });
+
+    it('gives each queue group one copy, spread over its members, next to plain subscribers', async () => {
+      const counts = [0, 0, 0];
+      let plain = 0;
+      const subs = [
+        b.subscribe('work', () => counts[0]++, { queue: 'g' }),
+        b.subscribe('work', () => counts[1]++, { queue: 'g' }),
+        a.subscribe('work', () => counts[2]++, { queue: 'g' }),
+        a.subscribe('work', () => plain++),
+      ];
+      await tick();
+      for (let i = 0; i < 90; i++) a.publish('work', 'x');
+      await tick(150);
+      expect(counts[0] + counts[1] + counts[2]).toBe(90);
+      expect(counts.filter((c) => c > 0).length).toBeGreaterThan(1);
+      expect(plain).toBe(90);
+      for (const s of subs) s.unsubscribe();
+    });
+
+    it('answers a request with the first reply and drops later ones', async () => {
+      const s1 = b.subscribe('echo', (m) => m.respond?.(`first:${m.data}`));
+      await tick();
+      const s2 = b.subscribe('echo', (m) => setTimeout(() => m.respond?.(`late:${m.data}`), 30));
+      await tick();
+      expect(await a.request('echo', 'hi', 1000)).toBe('first:hi');
+      s1.unsubscribe();
+      s2.unsubscribe();
+    });
+
+    it('fails at once with BusTimeoutError when nobody listens (no responders)', async () => {
+      const t0 = Date.now();
+      await expect(a.request('nobody-here', 'x', 5000)).rejects.toBeInstanceOf(BusTimeoutError);
+      expect(Date.now() - t0).toBeLessThan(1000);
+    });
+
+    it('fails with BusTimeoutError after the timeout when the listener never answers', async () => {
+      const s = b.subscribe('silent', () => {});
+      await tick();
+      const t0 = Date.now();
+      await expect(a.request('silent', 'x', 150)).rejects.toBeInstanceOf(BusTimeoutError);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+      s.unsubscribe();
+    });
+
+    it('stops delivering after unsubscribe, even what was published just before', async () => {
+      const got: string[] = [];
+      const s = b.subscribe('gone', (m) => got.push(m.data));
+      await tick();
+      a.publish('gone', '1');
+      await tick(50);
+      s.unsubscribe();
+      a.publish('gone', '2');
+      await tick(50);
+      expect(got).toEqual(['1']);
+    });
+
+    it('keeps delivering when one handler throws', async () => {
+      const got: string[] = [];
+      const s1 = b.subscribe('boom', () => {
+        throw new Error('handler bug');
+      });
+      const s2 = b.subscribe('boom', (m) => got.push(m.data));
+      await tick();
+      a.publish('boom', '1');
+      a.publish('boom', '2');
+      await tick(50);
+      expect(got).toEqual(['1', '2']);
+      s1.unsubscribe();
+      s2.unsubscribe();
+    });
+  });
+}
+
+const quiet = { onHandlerError: () => {} };
+
+contract('InProcessBus', async () => {
+  const bus = new InProcessBus(quiet);
+  return [bus, bus];
+});
+
+contract('NatsBus (real nats-server)', async () => {
+  const prefix = `t${randomBytes(6).toString('hex')}`;
+  return [await NatsBus.connect(NATS_URL, { prefix, ...quiet }), await NatsBus.connect(NATS_URL, { prefix, ...quiet })];
+});
+
+describe('bus isolation and lifecycle', () => {
+  it('two NATS prefixes never see each other', async () => {
+    const x = await NatsBus.connect(NATS_URL, { prefix: `t${randomBytes(6).toString('hex')}` });
+    const y = await NatsBus.connect(NATS_URL, { prefix: `t${randomBytes(6).toString('hex')}` });
+    const got: string[] = [];
+    y.subscribe('same', (m) => got.push(m.data));
+    await tick();
+    x.publish('same', 'leak?');
+    await tick(100);
+    await expect(x.request('same', 'q', 500)).rejects.toBeInstanceOf(BusTimeoutError);
+    expect(got).toEqual([]);
+    await x.close();
+    await y.close();
+  });
+
+  it('InProcessBus.close delivers what was published, then refuses new work', async () => {
+    const bus = new InProcessBus();
+    const got: string[] = [];
+    bus.subscribe('s', (m) => got.push(m.data));
+    bus.publish('s', '1');
+    await bus.close();
+    expect(got).toEqual(['1']);
+    expect(() => bus.publish('s', '2')).toThrow();
+  });
+
+  it('createBus picks the in-process bus without a NATS URL and NATS with one', async () => {
+    const mem = await createBus({ natsUrl: '' });
+    expect(mem).toBeInstanceOf(InProcessBus);
+    await mem.close();
+    const nats = await createBus({ natsUrl: NATS_URL, namespace: `t${randomBytes(4).toString('hex')}` });
+    expect(nats).toBeInstanceOf(NatsBus);
+    await nats.close();
+  });
+});

@@ -1,0 +1,51 @@
+import { Counter, Registry } from 'prom-client';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { bool, defineConfig, int, opt, startOpsServer } from '../src/index.ts';
+
+const cfg = defineConfig({
+  port: opt('T_PORT', int(0, 65535), 8080, 'port'),
+  name: opt('T_NAME', z.string().min(1), () => 'computed', 'name'),
+  on: opt('T_ON', bool(), false, 'flag'),
+});
+
+describe('defineConfig', () => {
+  it('falls back to each default, reads and coerces set variables', () => {
+    expect(cfg.fromEnv({})).toEqual({ port: 8080, name: 'computed', on: false });
+    expect(cfg.fromEnv({ T_PORT: '9', T_NAME: 'x', T_ON: 'yes' })).toEqual({ port: 9, name: 'x', on: true });
+    expect(cfg.resolve({ port: 1 })).toEqual({ port: 1, name: 'computed', on: false });
+  });
+  it('names the variable of a bad value', () => {
+    expect(() => cfg.fromEnv({ T_PORT: 'eighty' })).toThrow(/T_PORT/);
+    expect(() => cfg.fromEnv({ T_ON: 'maybe' })).toThrow(/T_ON/);
+  });
+  it('documents every option with its default', () => {
+    const md = cfg.describe();
+    expect(md).toContain('| `T_PORT` | 8080 | port |');
+    expect(md).toContain('`T_NAME` | (computed)');
+  });
+});
+
+describe('ops HTTP server', () => {
+  it('serves healthz, readyz, metrics and mounted handlers', async () => {
+    const reg = new Registry();
+    new Counter({ name: 'joke_test_total', help: 'test', registers: [reg] }).inc(3);
+    let ready = false;
+    const ops = await startOpsServer({ host: '127.0.0.1', port: 0, registries: [reg], ready: () => ready });
+    ops.mountHttp('/api', (_req, res) => void res.end('api'));
+    ops.mountHttp('/', (_req, res) => void res.end('static'));
+    const get = async (p: string) => {
+      const r = await fetch(ops.url + p);
+      return [r.status, await r.text()] as const;
+    };
+    expect(await get('/healthz')).toEqual([200, 'ok\n']);
+    expect((await get('/readyz'))[0]).toBe(503);
+    ready = true;
+    expect((await get('/readyz'))[0]).toBe(200);
+    expect((await get('/metrics'))[1]).toContain('joke_test_total 3');
+    expect(await get('/api/x?y=1')).toEqual([200, 'api']);
+    expect(await get('/apix')).toEqual([200, 'static']);
+    expect(await get('/index.html')).toEqual([200, 'static']);
+    await ops.close();
+  });
+});

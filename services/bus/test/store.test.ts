@@ -1,0 +1,212 @@
+/**
+ * The lease + fencing protocol, run against the in-memory store and the real
+ * Redis (unique key namespace per run). Both must agree exactly: the embedded
+ * platform and the cluster share one worker implementation.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connectRedis,
+  MemoryMatchStore,
+  MemorySnapshotStore,
+  RedisMatchStore,
+  RedisSnapshotStore,
+  type MatchStore,
+  type SnapshotStore,
+} from '../src/index.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const TTL = 10_000;
+const snap = (seq: number, data = `d${seq}`, steps: string[] = []) => ({ seq, data, steps });
+let n = 0;
+const rid = () => `r${++n}-${randomBytes(3).toString('hex')}`;
+
+function snapshotContract(name: string, make: () => Promise<{ store: SnapshotStore; done: () => Promise<void> }>) {
+  describe(name, () => {
+    let store: SnapshotStore;
+    let done: () => Promise<void>;
+    beforeAll(async () => ({ store, done } = await make()));
+    afterAll(() => done());
+
+    it('creates a room once, at epoch 1, owned by its creator', async () => {
+      const id = rid();
+      expect(await store.createRoom(id, 'w1', snap(1, 'a', ['s1']), TTL)).toEqual({ ok: true, epoch: 1 });
+      expect(await store.createRoom(id, 'w2', snap(1), TTL)).toEqual({ ok: false, reason: 'exists' });
+      expect(await store.lease(id)).toEqual({ owner: 'w1', epoch: 1 });
+      expect(await store.load(id)).toEqual({ roomId: id, epoch: 1, seq: 1, data: 'a', steps: ['s1'] });
+    });
+
+    it('raises the epoch on every acquisition and returns the latest snapshot with all steps', async () => {
+      const id = rid();
+      await store.createRoom(id, 'w1', snap(1, 'a', ['s1']), TTL);
+      expect(await store.write(id, 1, 'w1', snap(2, 'b', ['s2', 's3']), TTL)).toBe('ok');
+      const a = await store.acquire(id, 'w2', TTL);
+      expect(a?.epoch).toBe(2);
+      expect(a?.room).toEqual({ roomId: id, epoch: 1, seq: 2, data: 'b', steps: ['s1', 's2', 's3'] });
+      expect((await store.acquire(id, 'w2', TTL))?.epoch).toBe(3); // even the same owner gets a new token
+      expect(await store.lease(id)).toEqual({ owner: 'w2', epoch: 3 });
+    });
+
+    it('fences a stale epoch: its write is refused and changes nothing', async () => {
+      const id = rid();
+      await store.createRoom(id, 'w1', snap(1, 'a'), TTL);
+      await store.acquire(id, 'w2', TTL); // w1 presumed dead
+      expect(await store.write(id, 1, 'w1', snap(5, 'zombie', ['z']), TTL)).toBe('stale');
+      expect(await store.write(id, 2, 'w2', snap(2, 'fresh', ['f']), TTL)).toBe('ok');
+      const r = await store.load(id);
+      expect(r).toEqual({ roomId: id, epoch: 2, seq: 2, data: 'fresh', steps: ['f'] });
+      expect(await store.lease(id)).toEqual({ owner: 'w2', epoch: 2 });
+    });
+
+    it('a worker restarted under the same id cannot write with the epoch it held before', async () => {
+      const id = rid();
+      await store.createRoom(id, 'worker-0', snap(1), TTL);
+      await store.acquire(id, 'worker-1', TTL); // failover while worker-0 was down
+      // worker-0 comes back with the same id and its pre-crash token:
+      expect(await store.write(id, 1, 'worker-0', snap(9), TTL)).toBe('stale');
+      expect(await store.renew('worker-0', [{ roomId: id, epoch: 1 }], TTL)).toEqual([id]);
+      expect(await store.release(id, 'worker-0', 1)).toBe(false);
+      expect(await store.lease(id)).toEqual({ owner: 'worker-1', epoch: 2 });
+    });
+
+    it('refuses a seq that does not increase (a writer bug, never silently accepted)', async () => {
+      const id = rid();
+      await store.createRoom(id, 'w1', snap(3), TTL);
+      await expect(store.write(id, 1, 'w1', snap(3), TTL)).rejects.toThrow(/seq/);
+      expect((await store.load(id))?.seq).toBe(3);
+    });
+
+    it('lets a lease lapse without renewal, and reports the room as an orphan', async () => {
+      const id = rid();
+      await store.createRoom(id, 'w1', snap(1), 80);
+      expect(await store.orphans(10_000)).not.toContain(id);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(await store.lease(id)).toBeNull();
+      expect(await store.orphans(10_000)).toContain(id);
+      // The epoch is still current: the owner may keep writing (nobody took over), which renews the lease.
+      expect(await store.write(id, 1, 'w1', snap(2), TTL)).toBe('ok');
+      expect(await store.lease(id)).toEqual({ owner: 'w1', epoch: 1 });
+      expect(await store.orphans(10_000)).not.toContain(id);
+    });
+
+    it('renews the leases still held and names the lost ones', async () => {
+      const a = rid();
+      const b = rid();
+      await store.createRoom(a, 'w1', snap(1), 100);
+      await store.createRoom(b, 'w1', snap(1), 100);
+      await store.acquire(b, 'w2', TTL);
+      const lost = await store.renew(
+        'w1',
+        [
+          { roomId: a, epoch: 1 },
+          { roomId: b, epoch: 1 },
+        ],
+        TTL,
+      );
+      expect(lost).toEqual([b]);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(await store.lease(a)).toEqual({ owner: 'w1', epoch: 1 });
+    });
+
+    it('release frees the room at once for the next owner, only for the holder', async () => {
+      const id = rid();
+      await store.createRoom(id, 'w1', snap(1), TTL);
+      expect(await store.release(id, 'w2', 1)).toBe(false);
+      expect(await store.release(id, 'w1', 1)).toBe(true);
+      expect(await store.lease(id)).toBeNull();
+      expect(await store.orphans(10_000)).toContain(id);
+      expect((await store.acquire(id, 'w2', TTL))?.epoch).toBe(2);
+    });
+
+    it('drop deletes a finished room but keeps it fenced: the id cannot be created again', async () => {
+      const id = rid();
+      await store.createRoom(id, 'w1', snap(1), TTL);
+      expect(await store.drop(id, 2)).toBe(false); // not the current epoch
+      expect(await store.drop(id, 1)).toBe(true);
+      expect(await store.load(id)).toBeNull();
+      expect(await store.acquire(id, 'w2', TTL)).toBeNull();
+      expect(await store.orphans(10_000)).not.toContain(id);
+      expect((await store.createRoom(id, 'w3', snap(1), TTL)).ok).toBe(false);
+      // A late write by the last owner (say, a bot move racing the drop) cannot bring it back.
+      expect(await store.write(id, 1, 'w1', snap(2), TTL)).toBe('stale');
+      expect(await store.load(id)).toBeNull();
+    });
+
+    it('acquire of an unknown room takes nothing', async () => {
+      const id = rid();
+      expect(await store.acquire(id, 'w1', TTL)).toBeNull();
+      expect(await store.lease(id)).toBeNull();
+    });
+  });
+}
+
+function matchContract(name: string, make: () => Promise<{ store: MatchStore; done: () => Promise<void> }>) {
+  describe(name, () => {
+    let store: MatchStore;
+    let done: () => Promise<void>;
+    beforeAll(async () => ({ store, done } = await make()));
+    afterAll(() => done());
+    const e = (userId: string, at: number) => ({ userId, name: userId, gatewayId: 'g1', at });
+    const key = () => `one-card:classic:3:${randomBytes(3).toString('hex')}`;
+
+    it('fills a table with the oldest waiting users once enough wait', async () => {
+      const k = key();
+      const t = Date.now();
+      expect(await store.enqueue(k, e('u1', t), 3, 60_000)).toBeNull();
+      expect(await store.enqueue(k, e('u2', t + 1), 3, 60_000)).toBeNull();
+      expect(await store.enqueue(k, e('u1', t + 5), 3, 60_000)).toBeNull(); // repeat keeps u1's place
+      const table = await store.enqueue(k, e('u3', t + 2), 3, 60_000);
+      expect(table?.map((x) => x.userId)).toEqual(['u1', 'u2', 'u3']);
+      expect(table?.[0].at).toBe(t);
+      expect(await store.enqueue(k, e('u4', t + 3), 3, 60_000)).toBeNull(); // the queue restarted empty
+    });
+
+    it('a user sits in one queue at a time and can leave it', async () => {
+      const k1 = key();
+      const k2 = key();
+      const t = Date.now();
+      await store.enqueue(k1, e('a', t), 2, 60_000);
+      await store.enqueue(k2, e('a', t), 2, 60_000); // moved to k2
+      expect(await store.enqueue(k1, e('b', t + 1), 2, 60_000)).toBeNull();
+      expect(await store.dequeue('b')).toBe(true);
+      expect(await store.dequeue('b')).toBe(false);
+      expect((await store.enqueue(k2, e('c', t + 2), 2, 60_000))?.map((x) => x.userId)).toEqual(['a', 'c']);
+    });
+
+    it('drops stale entries and can put a popped table back in its places', async () => {
+      const k = key();
+      const t = Date.now();
+      await store.enqueue(k, e('old', t - 120_000), 2, 60_000);
+      expect(await store.enqueue(k, e('new', t), 2, 60_000)).toBeNull(); // 'old' was stale
+      const table = (await store.enqueue(k, e('x', t + 1), 2, 60_000))!;
+      await store.requeue(k, table, 60_000);
+      expect((await store.enqueue(k, e('y', t + 2), 3, 60_000))?.map((x) => x.userId)).toEqual(['new', 'x', 'y']);
+    });
+
+    it('a claim is granted to exactly one caller until it expires', async () => {
+      const k = `c-${randomBytes(4).toString('hex')}`;
+      const r = await Promise.all([store.claim(k, 'm1', 100), store.claim(k, 'm2', 100), store.claim(k, 'm3', 100)]);
+      expect(r.filter(Boolean).length).toBe(1);
+      await new Promise((res) => setTimeout(res, 150));
+      expect(await store.claim(k, 'm2', 100)).toBe(true);
+    });
+  });
+}
+
+snapshotContract('MemorySnapshotStore', async () => ({ store: new MemorySnapshotStore(), done: async () => {} }));
+matchContract('MemoryMatchStore', async () => ({ store: new MemoryMatchStore(), done: async () => {} }));
+
+const ns = `joke:t${randomBytes(6).toString('hex')}`;
+async function redisCleanup(client: Awaited<ReturnType<typeof connectRedis>>) {
+  for await (const keys of client.scanIterator({ MATCH: `${ns}:*`, COUNT: 500 }))
+    if (keys.length) await client.del(keys);
+  await client.close();
+}
+snapshotContract('RedisSnapshotStore (real Redis)', async () => {
+  const client = await connectRedis(REDIS_URL);
+  return { store: new RedisSnapshotStore(client, ns), done: () => redisCleanup(client) };
+});
+matchContract('RedisMatchStore (real Redis)', async () => {
+  const client = await connectRedis(REDIS_URL);
+  return { store: new RedisMatchStore(client, ns), done: () => redisCleanup(client) };
+});
