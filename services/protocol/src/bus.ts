@@ -76,7 +76,13 @@ export const PresenceChange = z.object({
   left: z.boolean().optional(),
 });
 
-/** One publish per gateway per transition: each viewer's frame, pre-encoded once. */
+/**
+ * One publish per gateway per transition: each viewer's frame, pre-encoded once.
+ * `viewer` is the user id of a seated player (send to that user's sockets of this
+ * room), or null for the one spectator frame every spectator of the room on this
+ * gateway gets. A frame is either a `view` or a `presence` ServerMessage.
+ * `seq` only grows per room; equal or older seqs can be dropped.
+ */
 export const Delivery = z.object({
   roomId: z.string(),
   seq: z.number().int(),
@@ -94,6 +100,11 @@ export const WorkerHeartbeat = z.object({
   loopLagMs: z.number(),
   draining: z.boolean(),
   at: z.number(),
+  /**
+   * Random per process start. A worker restarted under the same id is a new
+   * incarnation: the rooms of the old one are gone and get failed over.
+   */
+  incarnation: z.string().optional(),
 });
 export type WorkerHeartbeat = z.infer<typeof WorkerHeartbeat>;
 
@@ -133,3 +144,27 @@ export const RoomFinished = z.object({
   finishedAt: z.number(),
 });
 export type RoomFinished = z.infer<typeof RoomFinished>;
+
+/** Payload of subjects.workerDraining: the rooms a draining worker is handing over. */
+export const RoomsReleased = z.object({
+  v,
+  workerId: z.string(),
+  roomIds: z.array(z.string()),
+  incarnation: z.string().optional(),
+});
+export type RoomsReleased = z.infer<typeof RoomsReleased>;
+
+/** Ask a matchmaker to place rooms on other live workers, which restore them at the next epoch. */
+export const ReassignRequest = z.object({
+  v,
+  /** Worker the rooms leave; never chosen as a target. */
+  fromWorkerId: z.string(),
+  roomIds: z.array(z.string()).max(1000),
+  reason: z.enum(['drain', 'dead', 'orphan']),
+});
+export type ReassignRequest = z.infer<typeof ReassignRequest>;
+export const ReassignReply = z.object({
+  placed: z.array(z.object({ roomId: z.string(), workerId: z.string() })),
+  failed: z.array(z.string()),
+});
+export type ReassignReply = z.infer<typeof ReassignReply>;

@@ -29,6 +29,8 @@ export const subjects = {
   gatewayDeliver: (gatewayId: string) => `${P}.gw.${gatewayId}.deliver`,
   /** publish. A quick-match found a table: the gateway tells its user (QueueMatched). */
   gatewayMatched: (gatewayId: string) => `${P}.gw.${gatewayId}.matched`,
+  /** request → ReassignReply. A draining worker asks for its rooms to be placed elsewhere. Queue group `mm`. */
+  reassign: `${P}.mm.reassign`,
   /** publish. GatewayHeartbeat, so workers can forget viewers of a dead gateway. */
   gatewayHeartbeat: `${P}.gw.heartbeat`,
   /** publish. RoomFinished, once per room; the lobby records the game (queue group `lobby`). */
