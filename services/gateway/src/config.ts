@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { LIMITS } from '@joke/protocol';
+import { connectionOptions, defineConfig, int, opt } from '@joke/bus';
 
 export const GatewayConfig = z.object({
   /** Unique per gateway process: the subject `joke.v1.gw.<id>.*` carries its deliveries. */
@@ -58,47 +59,68 @@ export const GatewayConfig = z.object({
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
 export type GatewayConfigInput = z.input<typeof GatewayConfig>;
 
-/** Environment of the standalone gateway (`npm start -w services/gateway`). */
-export const GatewayEnv = z.object({
-  GATEWAY_ID: z.string().optional(),
-  HOST: z.string().optional(),
-  PORT: z.coerce.number().int().optional(),
-  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
-  JWT_SECRET: z.string().min(16),
-  GATEWAY_MAX_FRAME_BYTES: z.coerce.number().int().optional(),
-  GATEWAY_HARD_MAX_FRAME_BYTES: z.coerce.number().int().optional(),
-  GATEWAY_RATE_PER_SECOND: z.coerce.number().optional(),
-  GATEWAY_RATE_BURST: z.coerce.number().int().optional(),
-  GATEWAY_COMMAND_TIMEOUT_MS: z.coerce.number().int().optional(),
-  GATEWAY_RETRY_BUDGET_MS: z.coerce.number().int().optional(),
-  GATEWAY_HEARTBEAT_MS: z.coerce.number().int().optional(),
-  GATEWAY_MAX_BACKPRESSURE_BYTES: z.coerce.number().int().optional(),
-  GATEWAY_IDLE_TIMEOUT_SEC: z.coerce.number().int().optional(),
-  GATEWAY_HELLO_TIMEOUT_MS: z.coerce.number().int().optional(),
-  LOG_LEVEL: z.string().default('info'),
+/**
+ * Environment of the standalone gateway (`npm start -w services/gateway`), one
+ * variable per option with its default and meaning (`describe()` prints the table
+ * that docs/architecture.md shows). Unset variables keep GatewayConfig's defaults.
+ */
+const { redisUrl: _unused, ...connection } = connectionOptions({ natsUrl: 'nats://127.0.0.1:4222', redisUrl: '' });
+export const gatewayEnv = defineConfig({
+  ...connection,
+  gatewayId: opt('GATEWAY_ID', z.string(), '', 'Unique gateway id (default gw-<host>-<pid>); names its NATS subjects.'),
+  host: opt('HOST', z.string(), '127.0.0.1', 'Interface to listen on (0.0.0.0 behind a load balancer).'),
+  port: opt('PORT', int(0, 65535), 8081, 'Port of WebSocket /ws and GET /healthz /readyz /metrics.'),
+  jwtSecret: opt('JWT_SECRET', z.string().min(16), '', 'HS256 secret shared with the lobby (required).'),
+  maxFrameBytes: opt(
+    'GATEWAY_MAX_FRAME_BYTES',
+    int(256),
+    LIMITS.maxClientFrameBytes,
+    'Larger client frames get error tooLarge.',
+  ),
+  hardMaxFrameBytes: opt(
+    'GATEWAY_HARD_MAX_FRAME_BYTES',
+    int(1024),
+    LIMITS.maxClientFrameBytes * 16,
+    'Larger frames close the socket (1009) inside uWS.',
+  ),
+  ratePerSecond: opt(
+    'GATEWAY_RATE_PER_SECOND',
+    z.coerce.number().positive(),
+    LIMITS.ratePerSecond,
+    'Token bucket refill, messages/s per socket.',
+  ),
+  rateBurst: opt('GATEWAY_RATE_BURST', int(1), LIMITS.rateBurst, 'Token bucket size per socket.'),
+  commandTimeoutMs: opt(
+    'GATEWAY_COMMAND_TIMEOUT_MS',
+    int(1),
+    LIMITS.commandTimeoutMs,
+    'Wait for a room worker per attempt.',
+  ),
+  retryBudgetMs: opt(
+    'GATEWAY_RETRY_BUDGET_MS',
+    int(1),
+    10_000,
+    'Total retry time of an action/join (same actionId) before error unavailable.',
+  ),
+  heartbeatMs: opt('GATEWAY_HEARTBEAT_MS', int(100), 2_000, 'Gateway heartbeat period.'),
+  maxBackpressureBytes: opt(
+    'GATEWAY_MAX_BACKPRESSURE_BYTES',
+    int(16 * 1024),
+    256 * 1024,
+    'Unsent bytes per socket before it is dropped as a slow consumer.',
+  ),
+  idleTimeoutSec: opt(
+    'GATEWAY_IDLE_TIMEOUT_SEC',
+    int(8),
+    60,
+    'Idle seconds before uWS closes a socket (it pings in between).',
+  ),
+  helloTimeoutMs: opt('GATEWAY_HELLO_TIMEOUT_MS', int(1), 10_000, 'Time a new socket has to send a valid hello.'),
 });
 
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): {
-  config: GatewayConfig;
-  natsUrl: string;
-  logLevel: string;
-} {
-  const e = GatewayEnv.parse(env);
-  const config = GatewayConfig.parse({
-    gatewayId: e.GATEWAY_ID,
-    host: e.HOST,
-    port: e.PORT,
-    jwtSecret: e.JWT_SECRET,
-    maxFrameBytes: e.GATEWAY_MAX_FRAME_BYTES,
-    hardMaxFrameBytes: e.GATEWAY_HARD_MAX_FRAME_BYTES,
-    ratePerSecond: e.GATEWAY_RATE_PER_SECOND,
-    rateBurst: e.GATEWAY_RATE_BURST,
-    commandTimeoutMs: e.GATEWAY_COMMAND_TIMEOUT_MS,
-    retryBudgetMs: e.GATEWAY_RETRY_BUDGET_MS,
-    heartbeatMs: e.GATEWAY_HEARTBEAT_MS,
-    maxBackpressureBytes: e.GATEWAY_MAX_BACKPRESSURE_BYTES,
-    idleTimeoutSec: e.GATEWAY_IDLE_TIMEOUT_SEC,
-    helloTimeoutMs: e.GATEWAY_HELLO_TIMEOUT_MS,
-  });
-  return { config, natsUrl: e.NATS_URL, logLevel: e.LOG_LEVEL };
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
+  const { natsUrl, namespace, logLevel, gatewayId, jwtSecret, ...rest } = gatewayEnv.fromEnv(env);
+  if (!jwtSecret) throw new Error('JWT_SECRET is required (the lobby signs player tokens with it)');
+  const config = GatewayConfig.parse({ ...rest, jwtSecret, gatewayId: gatewayId || undefined });
+  return { config, natsUrl, namespace, logLevel };
 }

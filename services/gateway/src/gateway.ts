@@ -11,7 +11,7 @@ import type { Bus, BusSubscription } from '@joke/bus';
 import uws, { uwsBinary, uwsNative, type us_listen_socket } from './uws.ts';
 import { GatewayConfig, type GatewayConfigInput } from './config.ts';
 import { createMetrics, type GatewayMetrics } from './metrics.ts';
-import { Registry, type Membership, type Role, type Sock, type SocketData } from './rooms.ts';
+import { Registry, type Membership, type QueueParams, type Role, type Sock, type SocketData } from './rooms.ts';
 import { mountHttp } from './http.ts';
 
 export interface GatewayDeps {
@@ -77,8 +77,18 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     sendJson(ws, { v, t: 'error', code, message, ...extra });
   };
 
-  /** Sends a view frame unless this socket already has that transition or a newer one. */
+  /**
+   * Sends a view frame unless this socket already has that transition or a newer one.
+   * Deliveries also carry `presence` frames, which repeat the current seq: those go out
+   * unless a newer view already did. The kind is read from the frame's leading `"t":"…"`
+   * (frames are encoded as {v, t, …}) so the view itself is never parsed.
+   */
   const sendView = (ws: Sock, m: Membership, seq: number, frame: string): void => {
+    const i = frame.indexOf('"t":"');
+    if (i >= 0 && i < 32 && !frame.startsWith('view"', i + 5)) {
+      if (seq >= m.lastSeq) send(ws, frame);
+      return;
+    }
     if (seq <= m.lastSeq) return;
     m.lastSeq = seq;
     send(ws, frame);
@@ -300,7 +310,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     if (res.tries > 1) detach(refreshRoom(roomId));
   };
 
-  const queueRequest = (user: { sub: string; name: string }, q: NonNullable<SocketData['queued']>, cancel: boolean) =>
+  const queueRequest = (user: { sub: string; name: string }, q: QueueParams, cancel: boolean) =>
     requestWithRetry(
       subjects.queue,
       JSON.stringify({
@@ -314,24 +324,22 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       'queue',
     );
 
-  const onQueue = async (ws: Sock, q: NonNullable<SocketData['queued']>): Promise<void> => {
+  const onQueue = async (ws: Sock, q: QueueParams): Promise<void> => {
     const d = ws.getUserData();
-    d.queued = q;
-    const res = await queueRequest(d.user!, q, false);
-    if (d.closed) return;
+    const user = d.user!;
+    reg.queued.set(user.sub, q);
+    const res = await queueRequest(user, q, false);
     const reply = res ? (JSON.parse(res.reply) as { ok: boolean; reason?: string }) : null;
+    if (!reply?.ok && reg.queued.get(user.sub) === q) reg.queued.delete(user.sub);
+    if (d.closed) return;
     if (reply?.ok) sendJson(ws, { v, t: 'queued', ...q });
     else if (reply) {
-      d.queued = null;
       metrics.rejects.inc({ reason: 'queue' });
       sendJson(ws, { v, t: 'error', code: 'queueRejected', message: String(reply.reason) });
-    } else {
-      d.queued = null;
-      protoError(ws, 'unavailable');
-    }
+    } else protoError(ws, 'unavailable');
   };
 
-  const cancelQueue = (user: { sub: string; name: string }, q: NonNullable<SocketData['queued']>): void => {
+  const cancelQueue = (user: { sub: string; name: string }, q: QueueParams): void => {
     detach(queueRequest(user, q, true).then(() => undefined));
   };
 
@@ -403,8 +411,8 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       case 'queue':
         return detach(onQueue(ws, { game: msg.game, mode: msg.mode, players: msg.players }));
       case 'unqueue': {
-        const q = d.queued;
-        d.queued = null;
+        const q = reg.queued.get(d.user.sub);
+        reg.queued.delete(d.user.sub);
         if (q) cancelQueue(d.user, q);
         return;
       }
@@ -466,14 +474,12 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     const socks = reg.users.get(q.userId);
     if (!socks) return;
     const text = JSON.stringify({ v, t: 'matched', roomId: q.roomId, game: q.game, mode: q.mode });
-    for (const ws of socks) {
-      ws.getUserData().queued = null;
-      send(ws, text);
-    }
+    reg.queued.delete(q.userId);
+    for (const ws of socks) send(ws, text);
   };
 
   const onWorkerHeartbeat = (data: string): void => {
-    let hb: { workerId: string; roomIds: string[]; draining: boolean };
+    let hb: { workerId: string; roomIds: string[]; draining: boolean; incarnation?: string };
     try {
       hb = JSON.parse(data);
     } catch {
@@ -481,14 +487,16 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     }
     // A draining worker still lists rooms it is handing over; only a live owner's claim counts.
     if (hb.draining || !Array.isArray(hb.roomIds)) return;
+    // A worker restarted under the same id is a new process that knows none of our viewers.
+    const owner = `${hb.workerId}/${hb.incarnation ?? ''}`;
     for (const roomId of hb.roomIds) {
       const r = reg.rooms.get(roomId);
       if (!r) continue;
-      if (r.owner !== null && r.owner !== hb.workerId) {
-        log.info({ roomId, from: r.owner, to: hb.workerId }, 'room changed owner, re-joining its viewers');
+      if (r.owner !== null && r.owner !== owner) {
+        log.info({ roomId, from: r.owner, to: owner }, 'room changed owner, re-joining its viewers');
         detach(refreshRoom(roomId));
       }
-      r.owner = hb.workerId;
+      r.owner = owner;
     }
   };
 
@@ -538,7 +546,6 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         refilledAt: performance.now(),
         rateErrorAt: 0,
         rooms: new Map(),
-        queued: null,
         closed: false,
         dropping: false,
         helloTimer: null,
@@ -597,7 +604,11 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       }
       reg.removeUserSocket(d.user.sub, ws);
       // A user who closed every socket here is no longer waiting for a table.
-      if (d.queued && !reg.users.has(d.user.sub)) cancelQueue(d.user, d.queued);
+      const q = reg.queued.get(d.user.sub);
+      if (q && !reg.users.has(d.user.sub)) {
+        reg.queued.delete(d.user.sub);
+        cancelQueue(d.user, q);
+      }
     },
   });
   mountHttp(app, { metrics, ready: () => !closing && busHealthy });

@@ -31,13 +31,18 @@ export interface SocketData {
   refilledAt: number;
   rateErrorAt: number;
   rooms: Map<string, Membership>;
-  queued: { game: string; mode: string; players: number } | null;
   closed: boolean;
   dropping: boolean;
   helloTimer: NodeJS.Timeout | null;
 }
 
 export type Sock = WebSocket<SocketData>;
+
+export interface QueueParams {
+  game: string;
+  mode: string;
+  players: number;
+}
 
 export interface RoomEntry {
   players: Map<string, Set<Sock>>;
@@ -52,6 +57,8 @@ export class Registry {
   readonly users = new Map<string, Set<Sock>>();
   readonly rooms = new Map<string, RoomEntry>();
   readonly sockets = new Set<Sock>();
+  /** Quick-match wait per user (whichever of their sockets asked): cancelled when their last socket closes. */
+  readonly queued = new Map<string, QueueParams>();
 
   room(roomId: string): RoomEntry {
     let r = this.rooms.get(roomId);

@@ -1,0 +1,30 @@
+/**
+ * Standalone gateway: `npm start -w services/gateway`, configured by the
+ * environment (`gatewayEnv` in config.ts; `--help-config` prints the table).
+ * SIGTERM/SIGINT close the sockets, then the NATS connection.
+ */
+import { createBus, createLogger } from '@joke/bus';
+import { configFromEnv, gatewayEnv } from './config.ts';
+import { startGateway } from './gateway.ts';
+
+if (process.argv.includes('--help-config')) {
+  process.stdout.write(`${gatewayEnv.describe()}\n`);
+  process.exit(0);
+}
+const { config, natsUrl, namespace, logLevel } = configFromEnv();
+if (!natsUrl) throw new Error('NATS_URL is required: a standalone gateway talks to room workers over NATS');
+const logger = createLogger('gateway', logLevel);
+const bus = await createBus({ natsUrl, namespace, name: config.gatewayId });
+const gateway = await startGateway(config, { bus, logger, defaultMetrics: true });
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping');
+  await gateway.close();
+  await bus.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,0 +1,77 @@
+/** A test client over `ws` that records every server message and waits for the ones a test expects. */
+import WebSocket from 'ws';
+
+export class TestClient {
+  readonly messages: any[] = [];
+  private waiters: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
+  closed: { code: number; reason: string } | null = null;
+  private readonly ws: WebSocket;
+  private readonly opened: Promise<void>;
+
+  constructor(url: string) {
+    this.ws = new WebSocket(url, { perMessageDeflate: false });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('error', reject);
+    });
+    this.ws.on('message', (d) => {
+      const m = JSON.parse(String(d));
+      this.messages.push(m);
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.pred(m)) return true;
+        w.resolve(m);
+        return false;
+      });
+    });
+    this.ws.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
+  }
+
+  static async open(url: string): Promise<TestClient> {
+    const c = new TestClient(url);
+    await c.opened;
+    return c;
+  }
+
+  get raw(): WebSocket {
+    return this.ws;
+  }
+
+  send(msg: unknown): void {
+    this.ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
+  }
+
+  /** The first message (already received or still to come) matching `pred`, after index `from`. */
+  next(pred: (m: any) => boolean, timeoutMs = 5000, from = 0): Promise<any> {
+    const seen = this.messages.slice(from).find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const w = { pred, resolve };
+      this.waiters.push(w);
+      setTimeout(() => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        reject(new Error(`timed out waiting; got ${JSON.stringify(this.messages.slice(-5))}`));
+      }, timeoutMs);
+    });
+  }
+
+  /** Waits for the next message of type `t` arriving after now. */
+  nextNew(t: string, timeoutMs = 5000): Promise<any> {
+    return this.next((m) => m.t === t, timeoutMs, this.messages.length);
+  }
+
+  async hello(token: string): Promise<any> {
+    const from = this.messages.length;
+    this.send({ v: 1, t: 'hello', token });
+    return this.next((m) => m.t === 'welcome' || m.t === 'error', 5000, from);
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.ws.once('close', () => resolve());
+      this.ws.close();
+    });
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,431 @@
+/**
+ * The gateway's own duties over the real NATS server: authentication, input
+ * hygiene, rate limit, frame routing by role, backpressure, queue relay and
+ * retries. Where a room or the matchmaker must answer, the test itself
+ * answers on the real bus subject, which lets it see exactly what the gateway sent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { NatsBus, type Bus } from '@joke/bus';
+import { ERRORS, subjects } from '@joke/protocol';
+import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
+import { pino } from 'pino';
+import { startGateway, uwsNative, type Gateway } from '../src/index.ts';
+import { TestClient, sleep } from './client.ts';
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const ns = `gwtest-${randomBytes(4).toString('hex')}`;
+const secret = DEV_JWT_SECRET;
+const logger = pino({ level: 'silent' });
+let bus: Bus;
+let gw: Gateway;
+let url: string;
+
+const token = (sub: string, name = sub) => signPlayerToken(secret, { sub, name });
+const frame = (roomId: string, seq: number, viewer: string | null, extra: object = {}) =>
+  JSON.stringify({
+    v: 1,
+    t: 'view',
+    roomId,
+    seq,
+    role: viewer ? 'player' : 'spectator',
+    view: { viewer, ...extra },
+    events: [],
+    presence: [],
+  });
+
+/** A room on the real bus that seats `seated` and answers joins with a seq-0 frame. */
+function standInRoom(roomId: string, seated: string[]) {
+  const joins: any[] = [];
+  const presence: any[] = [];
+  const subs = [
+    bus.subscribe(subjects.roomJoin(roomId), (m) => {
+      const j = JSON.parse(m.data);
+      joins.push(j);
+      const role = !j.spectate && seated.includes(j.userId) ? 'player' : 'spectator';
+      m.respond!(JSON.stringify({ ok: true, role, frame: frame(roomId, 0, role === 'player' ? j.userId : null) }));
+    }),
+    bus.subscribe(subjects.roomPresence(roomId), (m) => presence.push(JSON.parse(m.data))),
+  ];
+  return { joins, presence, close: () => subs.forEach((s) => s.unsubscribe()) };
+}
+
+async function signedIn(sub: string): Promise<TestClient> {
+  const c = await TestClient.open(url);
+  const w = await c.hello(await token(sub));
+  expect(w.t).toBe('welcome');
+  return c;
+}
+
+beforeAll(async () => {
+  bus = await NatsBus.connect(NATS_URL, { prefix: ns });
+  gw = await startGateway(
+    { gatewayId: 'gw-a', port: 0, jwtSecret: secret, commandTimeoutMs: 300, retryBudgetMs: 3000, heartbeatMs: 200 },
+    { bus, logger },
+  );
+  url = `ws://127.0.0.1:${gw.port}/ws`;
+});
+
+afterAll(async () => {
+  await gw?.close();
+  await bus?.close();
+});
+
+describe('start-up', () => {
+  it('runs on the native uWebSockets.js binary, not the JS fallback', () => {
+    expect(uwsNative).toBe(true);
+  });
+
+  it('serves /healthz, /readyz and Prometheus /metrics on the same port', async () => {
+    const base = `http://127.0.0.1:${gw.port}`;
+    expect(await (await fetch(`${base}/healthz`)).text()).toBe('ok');
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const c = await signedIn('metrics-user');
+    const text = await (await fetch(`${base}/metrics`)).text();
+    for (const name of [
+      'gateway_sockets',
+      'gateway_messages_in_total',
+      'gateway_messages_out_total',
+      'gateway_action_latency_seconds',
+      'gateway_rejects_total',
+      'gateway_bus_errors_total',
+    ])
+      expect(text).toContain(name);
+    expect(text).toMatch(/gateway_sockets\{gateway="gw-a"\} [1-9]/);
+    await c.close();
+  });
+
+  it('publishes a heartbeat with its socket count', async () => {
+    const got = await new Promise<any>((resolve) => {
+      const s = bus.subscribe(subjects.gatewayHeartbeat, (m) => {
+        s.unsubscribe();
+        resolve(JSON.parse(m.data));
+      });
+    });
+    expect(got).toMatchObject({ v: 1, gatewayId: 'gw-a' });
+    expect(typeof got.sockets).toBe('number');
+  });
+});
+
+describe('authentication', () => {
+  it('answers everything before hello with error unauthenticated', async () => {
+    const c = await TestClient.open(url);
+    c.send({ v: 1, t: 'join', roomId: 'r1' });
+    c.send({ v: 1, t: 'action', roomId: 'r1', actionId: 'a', action: { type: 'draw' } });
+    c.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 4 });
+    await c.next((m) => m.t === 'error' && c.messages.filter((x) => x.code === 'unauthenticated').length === 3);
+    expect(c.messages.every((m) => m.code === 'unauthenticated' && m.message === ERRORS.unauthenticated)).toBe(true);
+    await c.close();
+  });
+
+  it('refuses a token signed with another secret, a garbage token and an expired one', async () => {
+    const c = await TestClient.open(url);
+    expect(await c.hello(await signPlayerToken('another-secret-0123456789', { sub: 'x', name: 'x' }))).toMatchObject({
+      t: 'error',
+      code: 'badToken',
+      message: ERRORS.badToken,
+    });
+    expect((await c.hello('not.a.jwt')).code).toBe('badToken');
+    expect((await c.hello(await signPlayerToken(secret, { sub: 'x', name: 'x' }, -10))).code).toBe('badToken');
+    c.send({ v: 1, t: 'join', roomId: 'r1' });
+    expect((await c.nextNew('error')).code).toBe('unauthenticated');
+    await c.close();
+  });
+
+  it('keeps the first identity: a second hello for another user is refused', async () => {
+    const c = await signedIn('first-user');
+    expect((await c.hello(await token('second-user'))).code).toBe('badToken');
+    expect(await c.hello(await token('first-user'))).toMatchObject({ t: 'welcome', userId: 'first-user' });
+    await c.close();
+  });
+
+  it('holds messages pipelined behind hello until the token is checked', async () => {
+    const room = standInRoom('pipelined', ['pipe-user']);
+    const c = await TestClient.open(url);
+    c.send({ v: 1, t: 'hello', token: await token('pipe-user') });
+    c.send({ v: 1, t: 'join', roomId: 'pipelined' });
+    const view = await c.next((m) => m.t === 'view');
+    expect(view.role).toBe('player');
+    expect(c.messages.some((m) => m.t === 'error')).toBe(false);
+    await c.close();
+    room.close();
+  });
+
+  it('closes a socket that never says hello', async () => {
+    const g = await startGateway(
+      { gatewayId: 'gw-hello', port: 0, jwtSecret: secret, helloTimeoutMs: 200 },
+      { bus, logger },
+    );
+    const c = await TestClient.open(`ws://127.0.0.1:${g.port}/ws`);
+    await c.next((m) => m.code === 'unauthenticated');
+    for (let i = 0; i < 50 && !c.closed; i++) await sleep(20);
+    expect(c.closed?.code).toBe(4401);
+    await g.close();
+  });
+});
+
+describe('bad input never crashes the gateway and gets a Korean reason', () => {
+  it('malformed JSON, non-objects, wrong v, unknown t and bad fields', async () => {
+    const c = await signedIn('fuzz-user');
+    const cases: [unknown, string][] = [
+      ['{not json', 'malformed'],
+      ['[1,2,3]', 'malformed'],
+      ['null', 'malformed'],
+      ['"hello"', 'malformed'],
+      [{ t: 'ping', at: 1 }, 'versionMismatch'],
+      [{ v: 2, t: 'ping', at: 1 }, 'versionMismatch'],
+      [{ v: 1, t: 'teleport' }, 'malformed'],
+      [{ v: 1 }, 'malformed'],
+      [{ v: 1, t: 'action', roomId: 'r1', action: {} }, 'malformed'],
+      [{ v: 1, t: 'action', roomId: 'bad room id!', actionId: 'a', action: {} }, 'malformed'],
+      [{ v: 1, t: 'join', roomId: 'x'.repeat(100) }, 'malformed'],
+      [{ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 99 }, 'malformed'],
+      [{ v: 1, t: 'ping', at: 'soon' }, 'malformed'],
+    ];
+    for (const [msg, code] of cases) {
+      const from = c.messages.length;
+      c.send(msg);
+      const e = await c.next((m) => m.t === 'error', 2000, from);
+      expect(e.code, JSON.stringify(msg)).toBe(code);
+      expect(e.message.startsWith(ERRORS[code as keyof typeof ERRORS])).toBe(true);
+      expect(e.message).toMatch(/[가-힣]/);
+    }
+    c.send({ v: 1, t: 'ping', at: 7 });
+    expect((await c.nextNew('pong')).at).toBe(7);
+    await c.close();
+  });
+
+  it('an oversize frame gets error tooLarge and the socket stays usable', async () => {
+    const c = await signedIn('big-user');
+    c.send(JSON.stringify({ v: 1, t: 'ping', at: 1, pad: 'x'.repeat(5000) }));
+    expect(await c.nextNew('error')).toMatchObject({ code: 'tooLarge' });
+    c.send({ v: 1, t: 'ping', at: 2 });
+    expect((await c.nextNew('pong')).at).toBe(2);
+    await c.close();
+  });
+
+  it('a frame above the hard cap is cut off by uWS with close code 1009, the gateway lives on', async () => {
+    const c = await signedIn('huge-user');
+    c.send('x'.repeat(200_000));
+    for (let i = 0; i < 100 && !c.closed; i++) await sleep(20);
+    // uWS drops the connection at once (no close handshake possible mid-frame): 1006 or 1009.
+    expect([1006, 1009]).toContain(c.closed?.code);
+    const d = await signedIn('after-huge');
+    d.send({ v: 1, t: 'ping', at: 3 });
+    expect((await d.nextNew('pong')).at).toBe(3);
+    await d.close();
+  });
+});
+
+describe('rate limit', () => {
+  it('a burst beyond the bucket gets one rateLimited error per second, then the socket recovers', async () => {
+    const c = await signedIn('flood-user');
+    for (let i = 0; i < 100; i++) c.send({ v: 1, t: 'ping', at: i });
+    await sleep(300);
+    const pongs = c.messages.filter((m) => m.t === 'pong').length;
+    const limited = c.messages.filter((m) => m.code === 'rateLimited');
+    // The bucket holds 40 and refills at 20/s while the burst is in flight.
+    expect(pongs).toBeGreaterThanOrEqual(39);
+    expect(pongs).toBeLessThan(60);
+    expect(limited.length).toBe(1);
+    expect(limited[0].message).toBe(ERRORS.rateLimited);
+    await sleep(1000);
+    c.send({ v: 1, t: 'ping', at: 999 });
+    expect((await c.next((m) => m.t === 'pong' && m.at === 999)).at).toBe(999);
+    await c.close();
+  });
+});
+
+describe('frame routing', () => {
+  it('forwards each frame only to its viewer, spectator frames only to spectators, never an older seq', async () => {
+    const room = standInRoom('route1', ['alice', 'bob']);
+    const alice = await signedIn('alice');
+    const bob = await signedIn('bob');
+    const spec = await signedIn('carol');
+    const bobAsSpectator = await signedIn('bob');
+    alice.send({ v: 1, t: 'join', roomId: 'route1' });
+    bob.send({ v: 1, t: 'join', roomId: 'route1' });
+    spec.send({ v: 1, t: 'join', roomId: 'route1' });
+    bobAsSpectator.send({ v: 1, t: 'join', roomId: 'route1', spectate: true });
+    for (const c of [alice, bob, spec, bobAsSpectator]) await c.next((m) => m.t === 'view');
+    expect(room.joins.find((j) => j.userId === 'carol')).toMatchObject({ gatewayId: 'gw-a', spectate: false });
+
+    const deliver = (seq: number) =>
+      bus.publish(
+        subjects.gatewayDeliver('gw-a'),
+        JSON.stringify({
+          roomId: 'route1',
+          seq,
+          frames: [
+            { viewer: 'alice', frame: frame('route1', seq, 'alice', { hand: ['alice-secret'] }) },
+            { viewer: 'bob', frame: frame('route1', seq, 'bob', { hand: ['bob-secret'] }) },
+            { viewer: null, frame: frame('route1', seq, null) },
+          ],
+        }),
+      );
+    deliver(1);
+    deliver(3);
+    deliver(2); // late: must be dropped
+    const presence = JSON.stringify({ v: 1, t: 'presence', roomId: 'route1', presence: [] });
+    // A presence frame repeats the current seq and still goes out; one older than the last view does not.
+    bus.publish(
+      subjects.gatewayDeliver('gw-a'),
+      JSON.stringify({ roomId: 'route1', seq: 3, frames: [{ viewer: 'alice', frame: presence }] }),
+    );
+    bus.publish(
+      subjects.gatewayDeliver('gw-a'),
+      JSON.stringify({ roomId: 'route1', seq: 2, frames: [{ viewer: 'alice', frame: presence }] }),
+    );
+    expect(await alice.next((m) => m.t === 'presence')).toEqual(JSON.parse(presence));
+    for (const c of [alice, bob, spec, bobAsSpectator]) await c.next((m) => m.t === 'view' && m.seq === 3);
+    await sleep(100);
+    const seqs = (c: TestClient) => c.messages.filter((m) => m.t === 'view').map((m) => m.seq);
+    for (const c of [alice, bob, spec, bobAsSpectator]) expect(seqs(c)).toEqual([0, 1, 3]);
+    expect(alice.messages.filter((m) => m.t === 'presence').length).toBe(1);
+    const text = (c: TestClient) => JSON.stringify(c.messages);
+    expect(text(alice)).not.toContain('bob-secret');
+    expect(text(bob)).not.toContain('alice-secret');
+    for (const c of [spec, bobAsSpectator]) {
+      expect(text(c)).not.toContain('-secret');
+      expect(c.messages.filter((m) => m.t === 'view').every((m) => m.role === 'spectator')).toBe(true);
+    }
+    // The frame text is forwarded byte for byte.
+    expect(alice.messages.find((m) => m.seq === 3)).toEqual(
+      JSON.parse(frame('route1', 3, 'alice', { hand: ['alice-secret'] })),
+    );
+
+    await bob.close();
+    await sleep(200);
+    // bob still watches as a spectator here, but his seat's socket is gone: the room hears so once.
+    expect(room.presence).toEqual([{ v: 1, userId: 'bob', gatewayId: 'gw-a', connected: false }]);
+    spec.send({ v: 1, t: 'leave', roomId: 'route1' });
+    await sleep(200);
+    expect(room.presence[1]).toEqual({ v: 1, userId: 'carol', gatewayId: 'gw-a', connected: false, left: true });
+    for (const c of [alice, spec, bobAsSpectator]) await c.close();
+    room.close();
+  });
+
+  it('drops a slow consumer once its send buffer passes the bound, and keeps serving the others', async () => {
+    const g = await startGateway(
+      { gatewayId: 'gw-slow', port: 0, jwtSecret: secret, maxBackpressureBytes: 64 * 1024 },
+      { bus, logger },
+    );
+    const u = `ws://127.0.0.1:${g.port}/ws`;
+    const room = standInRoom('slow1', ['slow', 'fast']);
+    const slow = await TestClient.open(u);
+    await slow.hello(await token('slow'));
+    const fast = await TestClient.open(u);
+    await fast.hello(await token('fast'));
+    slow.send({ v: 1, t: 'join', roomId: 'slow1' });
+    fast.send({ v: 1, t: 'join', roomId: 'slow1' });
+    await slow.next((m) => m.t === 'view');
+    await fast.next((m) => m.t === 'view');
+    // Stop reading: the kernel buffers fill, then uWS's.
+    (slow.raw as any)._socket.pause();
+    const pad = 'p'.repeat(16 * 1024);
+    for (let seq = 1; seq <= 1500 && !slow.closed; seq++) {
+      bus.publish(
+        subjects.gatewayDeliver('gw-slow'),
+        JSON.stringify({
+          roomId: 'slow1',
+          seq,
+          frames: [
+            { viewer: 'slow', frame: frame('slow1', seq, 'slow', { pad }) },
+            { viewer: 'fast', frame: frame('slow1', seq, 'fast') },
+          ],
+        }),
+      );
+      if (seq % 50 === 0) await sleep(10);
+    }
+    await fast.next((m) => m.t === 'view' && m.seq === 1500, 10_000).catch(() => null);
+    const text = await (await fetch(`http://127.0.0.1:${g.port}/metrics`)).text();
+    expect(text).toMatch(/gateway_slow_consumers_total\{gateway="gw-slow"\} 1/);
+    (slow.raw as any)._socket.resume();
+    for (let i = 0; i < 100 && !slow.closed; i++) await sleep(20);
+    // 4008 'slow consumer' when the close frame gets through the backlog, else an abrupt 1006.
+    expect([1006, 4008]).toContain(slow.closed?.code);
+    expect(fast.closed).toBeNull();
+    await fast.close();
+    room.close();
+    await g.close();
+  });
+});
+
+describe('actions', () => {
+  it('refuses an action for a room the socket has not joined', async () => {
+    const c = await signedIn('lonely');
+    c.send({ v: 1, t: 'action', roomId: 'nowhere', actionId: 'a1', action: { type: 'draw' } });
+    expect(await c.nextNew('rejected')).toMatchObject({ actionId: 'a1', reason: ERRORS.notJoined });
+    await c.close();
+  });
+
+  it('always sends the token subject as the actor, and retries a lost attempt with the same actionId', async () => {
+    const room = standInRoom('retry1', ['dave']);
+    const c = await signedIn('dave');
+    c.send({ v: 1, t: 'join', roomId: 'retry1' });
+    await c.next((m) => m.t === 'view');
+    const commands: any[] = [];
+    // The first attempt is swallowed (as by a worker that crashed mid-request); the second is answered.
+    const sub = bus.subscribe(subjects.roomCommand('retry1'), (m) => {
+      const cmd = JSON.parse(m.data);
+      commands.push(cmd);
+      if (commands.length >= 2) m.respond!(JSON.stringify({ ok: true, seq: 1 }));
+    });
+    c.send({ v: 1, t: 'action', roomId: 'retry1', actionId: 'x-1', action: { type: 'play', userId: 'mallory' } });
+    expect(await c.nextNew('ack')).toEqual({ v: 1, t: 'ack', roomId: 'retry1', actionId: 'x-1', seq: 1 });
+    expect(commands.length).toBe(2);
+    for (const cmd of commands) expect(cmd).toMatchObject({ v: 1, userId: 'dave', actionId: 'x-1', gatewayId: 'gw-a' });
+    sub.unsubscribe();
+    await c.close();
+    room.close();
+  });
+
+  it('tells the client to retry (error unavailable with the actionId) when no worker answers in the budget', async () => {
+    const room = standInRoom('dead1', ['erin']);
+    const c = await signedIn('erin');
+    c.send({ v: 1, t: 'join', roomId: 'dead1' });
+    await c.next((m) => m.t === 'view');
+    c.send({ v: 1, t: 'action', roomId: 'dead1', actionId: 'z-9', action: { type: 'draw' } });
+    const e = await c.next((m) => m.t === 'error', 6000);
+    expect(e).toMatchObject({ code: 'unavailable', roomId: 'dead1', actionId: 'z-9', message: ERRORS.unavailable });
+    await c.close();
+    room.close();
+  });
+});
+
+describe('quick-match relay', () => {
+  it('queues as the token user, tells every socket of that user when matched, and cancels when they all close', async () => {
+    const requests: any[] = [];
+    const sub = bus.subscribe(subjects.queue, (m) => {
+      requests.push(JSON.parse(m.data));
+      m.respond!(JSON.stringify({ ok: true }));
+    });
+    const a = await signedIn('frank');
+    const b = await signedIn('frank');
+    a.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 4 });
+    expect(await a.nextNew('queued')).toMatchObject({ game: 'one-card', mode: 'classic', players: 4 });
+    expect(requests[0]).toMatchObject({ v: 1, userId: 'frank', name: 'frank', gatewayId: 'gw-a', players: 4 });
+    bus.publish(
+      subjects.gatewayMatched('gw-a'),
+      JSON.stringify({ v: 1, userId: 'frank', roomId: 'm1', game: 'one-card', mode: 'classic' }),
+    );
+    for (const c of [a, b]) expect(await c.next((m) => m.t === 'matched')).toMatchObject({ roomId: 'm1' });
+
+    // Unqueue from any of the user's sockets cancels the user's wait.
+    a.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 3 });
+    await a.next((m) => m.t === 'queued' && m.players === 3);
+    b.send({ v: 1, t: 'unqueue' });
+    await sleep(200);
+    expect(requests.filter((r) => r.cancel)).toEqual([expect.objectContaining({ userId: 'frank', players: 3 })]);
+    // Closing one socket keeps the wait; closing the last cancels it.
+    a.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 2 });
+    await a.next((m) => m.t === 'queued' && m.players === 2);
+    await a.close();
+    await sleep(200);
+    expect(requests.filter((r) => r.cancel).length).toBe(1);
+    await b.close();
+    await sleep(300);
+    expect(requests.filter((r) => r.cancel)[1]).toMatchObject({ userId: 'frank', cancel: true, players: 2 });
+    sub.unsubscribe();
+  });
+});
