@@ -6,18 +6,25 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export const SwarmOptions = z
   .object({
-    /** Gateway WebSocket URL. Only loopback targets are allowed: this tool never loads anything else. */
+    /**
+     * Gateway WebSocket URL, or several comma-separated (bots are spread over them round-robin).
+     * Only loopback targets are allowed: this tool never loads anything else.
+     */
     url: z
       .string()
       .default('ws://127.0.0.1:8081/ws')
-      .refine((u) => {
-        try {
-          const p = new URL(u);
-          return (p.protocol === 'ws:' || p.protocol === 'wss:') && LOOPBACK.has(p.hostname);
-        } catch {
-          return false;
-        }
-      }, 'only ws://127.0.0.1 (loopback) targets are allowed'),
+      .refine(
+        (list) =>
+          list.split(',').every((u) => {
+            try {
+              const p = new URL(u.trim());
+              return (p.protocol === 'ws:' || p.protocol === 'wss:') && LOOPBACK.has(p.hostname);
+            } catch {
+              return false;
+            }
+          }),
+        'only ws://127.0.0.1 (loopback) targets are allowed',
+      ),
     game: z.string().default('one-card'),
     mode: z.string().default('classic'),
     /** Seats per table; every bot queues for a table of this size. */

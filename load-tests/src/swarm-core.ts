@@ -124,6 +124,7 @@ export async function runSwarm(input: SwarmOptionsInput, log: (line: string) => 
   };
 
   const botCount = opts.tables * opts.players;
+  const urls = opts.url.split(',').map((u) => u.trim());
   const bots: Bot[] = [];
   const secret = opts.jwtSecret;
   const progress = () => {
@@ -145,7 +146,7 @@ export async function runSwarm(input: SwarmOptionsInput, log: (line: string) => 
     const token = await signPlayerToken(secret, { sub: userId, name: `봇${i}` }, 3600);
     const bot = new Bot(
       {
-        url: opts.url,
+        url: urls[i % urls.length],
         token,
         userId,
         game,

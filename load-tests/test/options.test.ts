@@ -26,7 +26,13 @@ describe('swarm options', () => {
   it('refuses any target that is not loopback', () => {
     for (const url of ['ws://10.0.0.5:8081/ws', 'ws://example.com/ws', 'ws://192.168.1.2/ws', 'http://127.0.0.1/ws'])
       expect(() => parseArgs(['--url', url]), url).toThrow(/loopback/);
-    for (const url of ['ws://127.0.0.1:1/ws', 'ws://localhost:8081/ws', 'ws://[::1]:8081/ws'])
+    expect(() => parseArgs(['--url', 'ws://127.0.0.1:1/ws,ws://10.1.1.1:2/ws'])).toThrow(/loopback/);
+    for (const url of [
+      'ws://127.0.0.1:1/ws',
+      'ws://localhost:8081/ws',
+      'ws://[::1]:8081/ws',
+      'ws://127.0.0.1:1/ws,ws://127.0.0.1:2/ws',
+    ])
       expect(parseArgs(['--url', url]).url).toBe(url);
   });
 
