@@ -1,0 +1,62 @@
+/**
+ * Environment of the standalone lobby (`npm start -w services/lobby`): one
+ * variable per option with its default and meaning; `--help-config` prints
+ * the table (also in docs/architecture.md). Defaults run with no server at
+ * all: PGlite in memory and an in-process bus.
+ */
+import { z } from 'zod';
+import { DEV_JWT_SECRET } from '@joke/protocol/auth';
+import { connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+
+const { natsUrl, namespace, logLevel } = connectionOptions({ natsUrl: '', redisUrl: '' });
+
+export const lobbyEnv = defineConfig({
+  host: opt('HOST', z.string(), '0.0.0.0', 'Interface to listen on.'),
+  port: opt('PORT', int(0, 65535), 8082, 'Port of /trpc (the API), /healthz, /readyz and /metrics.'),
+  databaseUrl: opt(
+    'DATABASE_URL',
+    z.string().regex(/^postgres(ql)?:\/\//, 'postgresql://… URL'),
+    '',
+    'PostgreSQL URL; `?schema=name` picks the schema (created if missing). Empty = embedded PGlite.',
+  ),
+  dataDir: opt(
+    'LOBBY_DATA_DIR',
+    z.string(),
+    '',
+    'PGlite data directory when DATABASE_URL is empty. Empty = in memory (everything is lost on exit).',
+  ),
+  jwtSecret: opt(
+    'JWT_SECRET',
+    z.string().min(16),
+    DEV_JWT_SECRET,
+    'HS256 secret shared with the gateway. The development default is refused when NODE_ENV=production.',
+  ),
+  tokenTtlSeconds: opt('LOBBY_TOKEN_TTL_SECONDS', int(60), 7 * 24 * 3600, 'Lifetime of issued player tokens.'),
+  startTimeoutMs: opt(
+    'LOBBY_START_TIMEOUT_MS',
+    int(100, 60_000),
+    5000,
+    'How long rooms.start waits for the matchmaker before answering 게임 서버가 응답하지 않아요.',
+  ),
+  corsOrigin: opt(
+    'CORS_ORIGIN',
+    z.string(),
+    '*',
+    'Access-Control-Allow-Origin for browsers on another origin (tokens travel in a header, not cookies). Empty = no CORS headers.',
+  ),
+  natsUrl: {
+    ...natsUrl,
+    doc: 'NATS server URL(s), comma-separated. Empty = in-process bus: the lobby runs, but no matchmaker answers rooms.start.',
+  },
+  namespace,
+  logLevel,
+});
+
+export type LobbyEnv = ConfigOf<typeof lobbyEnv.spec>;
+
+export function lobbyConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LobbyEnv {
+  const config = lobbyEnv.fromEnv(env);
+  if (env.NODE_ENV === 'production' && config.jwtSecret === DEV_JWT_SECRET)
+    throw new Error('JWT_SECRET must be set in production (the development secret is public)');
+  return config;
+}

@@ -1,0 +1,92 @@
+/**
+ * Opens the lobby database: PostgreSQL when a URL is given, otherwise the
+ * same schema on an in-process PGlite (memory, or a data directory), so the
+ * lobby runs with no server at all. Migrations are applied before the Prisma
+ * client is handed out.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import { loadMigrations, migrate, type MigrateReport } from './migrate.ts';
+import { pgConn, pgliteConn, quoteIdent } from './sql.ts';
+
+export type Db = PrismaClient;
+
+export interface OpenedDatabase {
+  prisma: PrismaClient;
+  kind: 'postgres' | 'pglite';
+  /** Schema the tables live in. */
+  schema: string;
+  migrations: MigrateReport;
+  /** Milliseconds from the call to a migrated, connected database. */
+  openMs: number;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgresql://…; `?schema=name` selects the schema (created if missing). Absent = PGlite. */
+  databaseUrl?: string;
+  /** PGlite data directory; absent = in memory. Ignored with a databaseUrl. */
+  dataDir?: string;
+}
+
+/** Splits Prisma's `?schema=` parameter off a URL (pg itself does not understand it). */
+export function splitSchema(url: string): { connectionString: string; schema: string } {
+  const u = new URL(url);
+  const schema = u.searchParams.get('schema') ?? 'public';
+  u.searchParams.delete('schema');
+  return { connectionString: u.toString(), schema };
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
+  const started = performance.now();
+  const migrations = await loadMigrations();
+  if (opts.databaseUrl) {
+    const { connectionString, schema } = splitSchema(opts.databaseUrl);
+    const conn = await pgConn(connectionString, schema);
+    let report: MigrateReport;
+    try {
+      report = await migrate(conn, migrations);
+    } finally {
+      await conn.close();
+    }
+    // search_path as well as the adapter's schema option: raw queries must land in the same schema.
+    const adapter = new PrismaPg(
+      { connectionString, options: `-c search_path=${quoteIdent(schema)}`, max: 10 },
+      { schema },
+    );
+    const prisma = new PrismaClient({ adapter });
+    await prisma.$connect();
+    return {
+      prisma,
+      kind: 'postgres',
+      schema,
+      migrations: report,
+      openMs: Math.round(performance.now() - started),
+      close: () => prisma.$disconnect(),
+    };
+  }
+  const pglite = new PGlite(opts.dataDir ?? 'memory://');
+  await pglite.waitReady;
+  let report: MigrateReport;
+  try {
+    report = await migrate(pgliteConn(pglite), migrations, { lock: false });
+  } catch (e) {
+    await pglite.close();
+    throw e;
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  await prisma.$connect();
+  return {
+    prisma,
+    kind: 'pglite',
+    schema: 'public',
+    migrations: report,
+    openMs: Math.round(performance.now() - started),
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}

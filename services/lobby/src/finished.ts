@@ -1,0 +1,153 @@
+/**
+ * Stores every finished game once: subjects.roomFinished reaches one lobby
+ * replica (queue group), and a redelivered or duplicated message is a no-op
+ * because the game id (the gateway room id) is the primary key.
+ */
+import { z } from 'zod';
+import { bus as wire, QUEUE_GROUPS, subjects } from '@joke/protocol';
+import type { Bus, BusSubscription } from '@joke/bus';
+import type { Logger } from 'pino';
+import type { Db } from './db/open.ts';
+import type { LobbyMetrics } from './metrics.ts';
+import { isUniqueViolation } from './rooms/store.ts';
+
+const RankingEntry = z.looseObject({ player: z.string(), rank: z.number().int() });
+const Result = z.looseObject({
+  ranking: z.array(RankingEntry),
+  winners: z.array(z.string()),
+  summary: z.string(),
+  seed: z.string(),
+});
+/** The parts of an engine GameRecord the lobby relies on; the rest is stored as sent. */
+const RecordShape = z.looseObject({
+  game: z.string(),
+  options: z.record(z.string(), z.unknown()),
+  players: z.array(z.looseObject({ id: z.string(), name: z.string() })),
+  startedAt: z.number(),
+  seedCommit: z.string(),
+  seed: z.string(),
+  actions: z.array(z.unknown()),
+  result: Result,
+});
+
+export type RecordOutcome = 'stored' | 'duplicate';
+
+const RETRIES = 4;
+
+export async function recordFinished(db: Db, msg: wire.RoomFinished): Promise<RecordOutcome> {
+  const record = RecordShape.parse(msg.record);
+  const result = Result.parse(msg.result);
+  const rankOf = new Map(result.ranking.map((r) => [r.player, r.rank]));
+  const room = await db.room.findUnique({ where: { currentGameId: msg.roomId }, select: { id: true } });
+  let outcome: RecordOutcome = 'stored';
+  try {
+    await db.$transaction(async (tx) => {
+      if (await tx.game.findUnique({ where: { id: msg.roomId }, select: { id: true } })) {
+        outcome = 'duplicate';
+        return;
+      }
+      // Quick-match players may never have touched this lobby's database (or it was in memory and restarted).
+      // ON CONFLICT DO NOTHING: two games of the same people may be recorded at once.
+      await tx.user.createMany({
+        data: msg.players.filter((p) => !p.bot).map((p) => ({ id: p.id, nickname: p.name })),
+        skipDuplicates: true,
+      });
+      await tx.game.create({
+        data: {
+          id: msg.roomId,
+          lobbyRoomId: room?.id ?? null,
+          game: msg.game,
+          mode: msg.mode,
+          options: record.options as object,
+          seedCommit: record.seedCommit,
+          seed: record.seed,
+          summary: result.summary,
+          // Stored as received (not the parsed copies): key order is part of what verifyRecord compares.
+          result: msg.result as object,
+          record: msg.record as object,
+          actionCount: record.actions.length,
+          startedAt: new Date(record.startedAt),
+          finishedAt: new Date(msg.finishedAt),
+          players: {
+            create: msg.players.map((p, seat) => ({
+              seat,
+              playerId: p.id,
+              userId: p.bot ? null : p.id,
+              name: p.name,
+              bot: p.bot,
+              rank: rankOf.get(p.id) ?? null,
+            })),
+          },
+        },
+      });
+    });
+  } catch (e) {
+    // A copy of the same message won the race; anything else is a real failure.
+    const exists =
+      isUniqueViolation(e) && (await db.game.findUnique({ where: { id: msg.roomId }, select: { id: true } }));
+    if (!exists) throw e;
+    outcome = 'duplicate';
+  }
+  // The table is free for the next game whether or not this copy was the first.
+  await db.room.updateMany({
+    where: { currentGameId: msg.roomId },
+    data: { status: 'waiting', currentGameId: null },
+  });
+  return outcome;
+}
+
+export interface FinishedSubscriber {
+  /** Resolves when every message received so far has been handled. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function subscribeFinished(bus: Bus, db: Db, log: Logger, metrics: LobbyMetrics): FinishedSubscriber {
+  const inFlight = new Set<Promise<void>>();
+  const handle = async (data: string): Promise<void> => {
+    let msg: wire.RoomFinished;
+    try {
+      msg = wire.RoomFinished.parse(JSON.parse(data));
+    } catch (e) {
+      metrics.finishedRejected.inc({ reason: 'malformed' });
+      log.warn({ err: e }, 'malformed RoomFinished dropped');
+      return;
+    }
+    // The bus does not redeliver, so a passing database error gets a few more tries.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const outcome = await recordFinished(db, msg);
+        if (outcome === 'stored') metrics.gamesRecorded.inc({ game: msg.game });
+        log.info({ gameId: msg.roomId, game: msg.game, outcome }, 'game recorded');
+        return;
+      } catch (e) {
+        const invalid = e instanceof z.ZodError;
+        if (!invalid && attempt < RETRIES) {
+          await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+          continue;
+        }
+        metrics.finishedRejected.inc({ reason: invalid ? 'invalid-record' : 'storage' });
+        log.error({ err: e, gameId: msg.roomId }, 'could not record finished game');
+        return;
+      }
+    }
+  };
+  const sub: BusSubscription = bus.subscribe(
+    subjects.roomFinished,
+    (m) => {
+      const p = handle(m.data).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    },
+    { queue: QUEUE_GROUPS.lobby },
+  );
+  const idle = async () => {
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+  };
+  return {
+    idle,
+    async close() {
+      sub.unsubscribe();
+      await idle();
+    },
+  };
+}

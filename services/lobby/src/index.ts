@@ -1,0 +1,132 @@
+/**
+ * The lobby: guest sign-in, rooms, hand-off to the matchmaker and game
+ * history, served as tRPC over HTTP at /trpc. Used by its own main.ts and by
+ * the single-process platform, which mounts `handler` next to the gateway.
+ *
+ * Client side: `import type { AppRouter } from '@joke/lobby'` with
+ * httpBatchLink({ url: '/trpc', headers: { authorization: `Bearer ${token}` } }).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { pino, type Logger } from 'pino';
+import { games as engineGames, type AnyGame } from '@joke/engine';
+import type { Bus } from '@joke/bus';
+import { openDatabase, type Db, type OpenedDatabase } from './db/open.ts';
+import { subscribeFinished } from './finished.ts';
+import { createMetrics } from './metrics.ts';
+import { appRouter } from './routers/index.ts';
+import { createContext, type LobbyDeps } from './trpc.ts';
+import type { Registry } from 'prom-client';
+
+export type { AppRouter } from './routers/index.ts';
+export type { RoomDetail, RoomSummary, SeatView, RoomStatus } from './rooms/view.ts';
+export type { GameInfo } from './routers/games.ts';
+export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/history.ts';
+export { appRouter };
+export { MSG as LOBBY_MESSAGES } from './messages.ts';
+
+export const TRPC_BASE_PATH = '/trpc/';
+
+export interface LobbyOptions {
+  bus: Bus;
+  /** postgresql://…[?schema=name]. Absent = embedded PGlite. */
+  databaseUrl?: string;
+  /** PGlite data directory when there is no databaseUrl; absent = in memory. */
+  dataDir?: string;
+  /** HS256 secret shared with the gateway. */
+  jwtSecret: string;
+  log?: Logger;
+  /** Games offered; defaults to the engine registry. */
+  games?: Record<string, AnyGame>;
+  /** Lifetime of issued tokens (default 7 days). */
+  tokenTtlSeconds?: number;
+  /** How long `rooms.start` waits for the matchmaker (default 5000 ms). */
+  startTimeoutMs?: number;
+  /** Access-Control-Allow-Origin for browser clients on another origin; absent = no CORS headers. */
+  corsOrigin?: string;
+  /** Registry for the lobby's metrics (default: a new one, exposed as `metrics`). */
+  metricsRegistry?: Registry;
+}
+
+export interface Lobby {
+  router: typeof appRouter;
+  /** Node http handler for requests under /trpc/ (anything else gets 404). */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  db: Db;
+  database: Pick<OpenedDatabase, 'kind' | 'schema' | 'openMs' | 'migrations'>;
+  metrics: Registry;
+  /** Throws if the database does not answer. */
+  ping(): Promise<void>;
+  /** Resolves once every RoomFinished received so far is stored (tests, graceful shutdown). */
+  idle(): Promise<void>;
+  /** Stops taking RoomFinished, finishes those in flight, closes the database. The bus stays open (not ours). */
+  close(): Promise<void>;
+}
+
+export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
+  const log = opts.log ?? pino({ name: 'lobby' });
+  const metrics = createMetrics(opts.metricsRegistry);
+  const database = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  log.info(
+    { kind: database.kind, schema: database.schema, openMs: database.openMs, migrations: database.migrations },
+    'lobby database ready',
+  );
+  const deps: LobbyDeps = {
+    db: database.prisma,
+    bus: opts.bus,
+    games: opts.games ?? engineGames,
+    jwtSecret: opts.jwtSecret,
+    tokenTtlSeconds: opts.tokenTtlSeconds ?? 7 * 24 * 3600,
+    startTimeoutMs: opts.startTimeoutMs ?? 5000,
+    log,
+    metrics,
+  };
+  const finished = subscribeFinished(opts.bus, deps.db, log, metrics);
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: TRPC_BASE_PATH,
+    createContext: ({ req }) => createContext(deps, req),
+  });
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    if (opts.corsOrigin) {
+      res.setHeader('Access-Control-Allow-Origin', opts.corsOrigin);
+      res.setHeader('Access-Control-Allow-Headers', 'authorization, content-type, trpc-accept');
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204).end();
+        return;
+      }
+    }
+    if (!(req.url ?? '').startsWith(TRPC_BASE_PATH)) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+      return;
+    }
+    trpc(req, res);
+  };
+  metrics.ready.set(1);
+  let closed: Promise<void> | null = null;
+  return {
+    router: appRouter,
+    handler,
+    db: deps.db,
+    database: {
+      kind: database.kind,
+      schema: database.schema,
+      openMs: database.openMs,
+      migrations: database.migrations,
+    },
+    metrics: metrics.registry,
+    async ping() {
+      await deps.db.$queryRaw`SELECT 1`;
+    },
+    idle: () => finished.idle(),
+    close() {
+      closed ??= (async () => {
+        metrics.ready.set(0);
+        await finished.close();
+        await database.close();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Standalone lobby: `npm start -w services/lobby`, configured by the
+ * environment (config.ts; `--help-config` prints the table). With no
+ * variables set it needs no server: PGlite in memory, in-process bus.
+ * SIGTERM/SIGINT stop taking requests, finish recording games, then close.
+ */
+import { createBus, createLogger } from '@joke/bus';
+import { lobbyConfigFromEnv, lobbyEnv } from './config.ts';
+import { startLobbyServer } from './server.ts';
+
+if (process.argv.includes('--help-config')) {
+  process.stdout.write(`${lobbyEnv.describe()}\n`);
+  process.exit(0);
+}
+const config = lobbyConfigFromEnv();
+const logger = createLogger('lobby', config.logLevel);
+if (!config.natsUrl) logger.warn('NATS_URL is empty: in-process bus, so rooms.start has no matchmaker to ask');
+const bus = await createBus({ natsUrl: config.natsUrl, namespace: config.namespace, name: 'lobby' });
+const server = await startLobbyServer(config, { bus, logger, defaultMetrics: true });
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping');
+  await server.close();
+  await bus.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

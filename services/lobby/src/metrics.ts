@@ -1,0 +1,50 @@
+/** Prometheus metrics of one lobby instance (its own registry, so several can live in one process). */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface LobbyMetrics {
+  registry: Registry;
+  requestSeconds: Histogram<'path' | 'type' | 'code'>;
+  roomsCreated: Counter<'game'>;
+  gamesStarted: Counter<'game'>;
+  gamesRecorded: Counter<'game'>;
+  finishedRejected: Counter<'reason'>;
+  ready: Gauge;
+}
+
+export function createMetrics(registry = new Registry()): LobbyMetrics {
+  return {
+    registry,
+    requestSeconds: new Histogram({
+      name: 'lobby_trpc_request_seconds',
+      help: 'tRPC procedure latency by path and result code',
+      labelNames: ['path', 'type', 'code'],
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    roomsCreated: new Counter({
+      name: 'lobby_rooms_created_total',
+      help: 'Rooms created',
+      labelNames: ['game'],
+      registers: [registry],
+    }),
+    gamesStarted: new Counter({
+      name: 'lobby_games_started_total',
+      help: 'Games the matchmaker accepted',
+      labelNames: ['game'],
+      registers: [registry],
+    }),
+    gamesRecorded: new Counter({
+      name: 'lobby_games_recorded_total',
+      help: 'Finished games stored (duplicates not counted)',
+      labelNames: ['game'],
+      registers: [registry],
+    }),
+    finishedRejected: new Counter({
+      name: 'lobby_room_finished_rejected_total',
+      help: 'RoomFinished messages that could not be stored',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    ready: new Gauge({ name: 'lobby_ready', help: '1 once migrated and serving', registers: [registry] }),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Room bookkeeping shared by the procedures. Every change to a room's seats
+ * first takes the room row's lock (an UPDATE inside the transaction), so a
+ * join, a bot and a start of the same room never interleave: a start that
+ * claimed the room sees every seat taken before it, and a join after the
+ * claim sees the new status and is refused.
+ */
+import { TRPCError } from '@trpc/server';
+import { Prisma } from '../generated/prisma/client.ts';
+import type { Db } from '../db/open.ts';
+import { normalizeCode } from '../ids.ts';
+import { MSG } from '../messages.ts';
+import { roomInclude, type RoomRow } from './view.ts';
+
+export type Tx = Prisma.TransactionClient;
+
+export function isUniqueViolation(e: unknown): boolean {
+  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002';
+}
+
+export async function ensureUser(db: Db | Tx, user: { id: string; nickname: string }): Promise<void> {
+  await db.user.upsert({
+    where: { id: user.id },
+    create: { id: user.id, nickname: user.nickname },
+    update: { lastSeenAt: new Date() },
+  });
+}
+
+/** Locks the room row for the rest of the transaction and returns it with seats and spectators. */
+export async function lockRoom(tx: Tx, roomId: string): Promise<RoomRow> {
+  const { count } = await tx.room.updateMany({ where: { id: roomId }, data: { updatedAt: new Date() } });
+  if (count === 0) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
+  return (await tx.room.findUnique({ where: { id: roomId }, include: roomInclude }))!;
+}
+
+export async function loadRoom(db: Db | Tx, roomId: string): Promise<RoomRow> {
+  const room = await db.room.findUnique({ where: { id: roomId }, include: roomInclude });
+  if (!room) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
+  return room;
+}
+
+export interface RoomRef {
+  roomId?: string;
+  code?: string;
+}
+
+/**
+ * Finds the room a join/spectate names. A private room may be entered by
+ * code only, unless the caller is already in it (reconnecting by id).
+ */
+export async function resolveRoom(db: Db, ref: RoomRef, userId: string): Promise<string> {
+  if (ref.code !== undefined) {
+    const code = normalizeCode(ref.code);
+    if (!code) throw new TRPCError({ code: 'BAD_REQUEST', message: MSG.badCode });
+    const room = await db.room.findUnique({ where: { code }, select: { id: true } });
+    if (!room) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
+    return room.id;
+  }
+  const room = await db.room.findUnique({
+    where: { id: ref.roomId! },
+    select: {
+      id: true,
+      isPrivate: true,
+      seats: { where: { userId }, select: { seat: true } },
+      spectators: { where: { userId }, select: { userId: true } },
+    },
+  });
+  if (!room) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
+  if (room.isPrivate && room.seats.length === 0 && room.spectators.length === 0)
+    throw new TRPCError({ code: 'FORBIDDEN', message: MSG.privateNeedsCode });
+  return room.id;
+}
+
+export function requireWaiting(room: RoomRow, playingMessage: string = MSG.alreadyStarted): void {
+  if (room.status === 'starting') throw new TRPCError({ code: 'CONFLICT', message: MSG.starting });
+  if (room.status !== 'waiting') throw new TRPCError({ code: 'CONFLICT', message: playingMessage });
+}
+
+export function requireHost(room: RoomRow, userId: string): void {
+  if (room.hostId !== userId) throw new TRPCError({ code: 'FORBIDDEN', message: MSG.notHost });
+}
+
+export function freeSeat(room: RoomRow): number {
+  const taken = new Set(room.seats.map((s) => s.seat));
+  for (let i = 0; i < room.maxSeats; i++) if (!taken.has(i)) return i;
+  throw new TRPCError({ code: 'CONFLICT', message: MSG.roomFull });
+}
+
+/**
+ * After someone left: hand the room to the person in the lowest seat (else
+ * the earliest spectator), or close it when no person is left. Bots alone
+ * never keep a room open.
+ */
+export async function settleAfterLeave(tx: Tx, roomId: string): Promise<{ closed: boolean; hostId: string | null }> {
+  const room = (await tx.room.findUnique({ where: { id: roomId }, include: roomInclude }))!;
+  const people = [
+    ...room.seats.filter((s) => s.userId !== null).map((s) => s.userId!),
+    ...room.spectators.map((s) => s.userId),
+  ];
+  if (people.length === 0) {
+    await tx.room.delete({ where: { id: roomId } });
+    return { closed: true, hostId: null };
+  }
+  if (!people.includes(room.hostId)) {
+    await tx.room.update({ where: { id: roomId }, data: { hostId: people[0] } });
+    return { closed: false, hostId: people[0] };
+  }
+  return { closed: false, hostId: room.hostId };
+}

@@ -1,0 +1,117 @@
+/**
+ * What the client sees of a room. Plain JSON (numbers for times) so the
+ * router's output types carry nothing from Prisma to the client.
+ */
+import type { AnyGame } from '@joke/engine';
+import type { Prisma } from '../generated/prisma/client.ts';
+
+export type RoomStatus = 'waiting' | 'starting' | 'playing';
+
+export interface SeatView {
+  seat: number;
+  /** null for a bot. */
+  userId: string | null;
+  name: string;
+  bot: boolean;
+}
+
+export interface RoomSummary {
+  roomId: string;
+  game: string;
+  gameName: string;
+  mode: string;
+  modeName: string;
+  isPrivate: boolean;
+  status: RoomStatus;
+  hostId: string;
+  hostName: string;
+  /** Seats taken (people and bots). */
+  seated: number;
+  /** Seats the options allow (playerRange(options).max). */
+  maxSeats: number;
+  /** Fewest players the game can start with (playerRange(options).min). */
+  minPlayers: number;
+  openSeats: number;
+  spectatorCount: number;
+  createdAt: number;
+}
+
+export interface RoomDetail extends RoomSummary {
+  /** Invite code; shown only to people in the room for private rooms. */
+  code: string | null;
+  /** Options as the engine parsed them (defaults filled in). */
+  options: Record<string, unknown>;
+  seats: SeatView[];
+  spectators: { userId: string; name: string }[];
+  /** Room id to open at the gateway while a game is on, else null. */
+  gameRoomId: string | null;
+  gamesPlayed: number;
+  /** The caller's place in this room. */
+  you: { seat: number | null; spectating: boolean; isHost: boolean };
+}
+
+export const roomInclude = {
+  host: { select: { nickname: true } },
+  seats: { include: { user: { select: { nickname: true } } }, orderBy: { seat: 'asc' } },
+  spectators: { include: { user: { select: { nickname: true } } }, orderBy: { joinedAt: 'asc' } },
+} satisfies Prisma.RoomInclude;
+
+export type RoomRow = Prisma.RoomGetPayload<{ include: typeof roomInclude }>;
+
+export const summaryInclude = {
+  host: { select: { nickname: true } },
+  _count: { select: { seats: true, spectators: true } },
+} satisfies Prisma.RoomInclude;
+
+type SummaryRow = Prisma.RoomGetPayload<{ include: typeof summaryInclude }>;
+
+function names(games: Record<string, AnyGame>, game: string, mode: string): { gameName: string; modeName: string } {
+  const def = games[game];
+  return { gameName: def?.name ?? game, modeName: def?.modes.find((m) => m.id === mode)?.name ?? mode };
+}
+
+export function minPlayersOf(games: Record<string, AnyGame>, game: string, options: unknown): number {
+  const def = games[game];
+  if (!def) return 0;
+  const parsed = def.optionsSchema.safeParse(options);
+  return parsed.success ? def.playerRange(parsed.data).min : def.minPlayers;
+}
+
+export function toSummary(games: Record<string, AnyGame>, r: SummaryRow): RoomSummary {
+  return {
+    roomId: r.id,
+    game: r.game,
+    ...names(games, r.game, r.mode),
+    mode: r.mode,
+    isPrivate: r.isPrivate,
+    status: r.status as RoomStatus,
+    hostId: r.hostId,
+    hostName: r.host.nickname,
+    seated: r._count.seats,
+    maxSeats: r.maxSeats,
+    minPlayers: minPlayersOf(games, r.game, r.options),
+    openSeats: Math.max(0, r.maxSeats - r._count.seats),
+    spectatorCount: r._count.spectators,
+    createdAt: r.createdAt.getTime(),
+  };
+}
+
+export function seatName(s: RoomRow['seats'][number]): string {
+  return s.user?.nickname ?? s.botName ?? '?';
+}
+
+export function toDetail(games: Record<string, AnyGame>, r: RoomRow, viewer: string): RoomDetail {
+  const mySeat = r.seats.find((s) => s.userId === viewer);
+  const spectating = r.spectators.some((s) => s.userId === viewer);
+  const member = mySeat !== undefined || spectating;
+  return {
+    ...toSummary(games, { ...r, _count: { seats: r.seats.length, spectators: r.spectators.length } }),
+    code: r.isPrivate && !member ? null : r.code,
+    options: r.options as Record<string, unknown>,
+    seats: r.seats.map((s) => ({ seat: s.seat, userId: s.userId, name: seatName(s), bot: s.userId === null })),
+    spectators: r.spectators.map((s) => ({ userId: s.userId, name: s.user.nickname })),
+    gameRoomId: r.status === 'playing' ? r.currentGameId : null,
+    gamesPlayed: r.gamesPlayed,
+    you: { seat: mySeat?.seat ?? null, spectating, isHost: r.hostId === viewer },
+  };
+}

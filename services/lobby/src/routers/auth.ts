@@ -1,0 +1,64 @@
+/** Guest sign-in: a nickname buys a signed token; the token keeps the same user id across visits. */
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { signPlayerToken, verifyPlayerToken, type PlayerClaims } from '@joke/protocol/auth';
+import { newUserId } from '../ids.ts';
+import { MSG } from '../messages.ts';
+import { authedProcedure, publicProcedure, router } from '../trpc.ts';
+
+// Cc: control characters; Cf: invisible format marks (zero-width, bidi overrides); Zl/Zp: line breaks.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+export const nickname = z
+  .string({ error: MSG.nicknameRequired })
+  .transform((s) => s.normalize('NFC').trim())
+  .refine((s) => !INVISIBLE.test(s), { message: MSG.nicknameControl, abort: true })
+  .refine((s) => [...s].length >= 2 && [...s].length <= 12, { message: MSG.nicknameLength });
+
+export const GuestInput = z.object({
+  nickname,
+  /** Only honoured together with a valid token for the same id (resumeToken or the Authorization header). */
+  userId: z.string().max(64).optional(),
+  resumeToken: z.string().max(4096).optional(),
+});
+
+export const authRouter = router({
+  /**
+   * Signs in as a guest. Presenting a previously issued valid token (as
+   * `resumeToken` or in the Authorization header) keeps its user id, with
+   * the new nickname; otherwise a fresh id is issued.
+   */
+  guest: publicProcedure.input(GuestInput).mutation(async ({ ctx, input }) => {
+    const { db, jwtSecret, tokenTtlSeconds, log } = ctx.deps;
+    let resumed: PlayerClaims | null = null;
+    if (input.resumeToken) {
+      try {
+        resumed = await verifyPlayerToken(jwtSecret, input.resumeToken);
+      } catch {
+        // An expired or foreign token just means a new guest identity.
+        resumed = null;
+      }
+    }
+    resumed ??= ctx.claims;
+    if (input.userId !== undefined) {
+      if (!resumed) throw new TRPCError({ code: 'FORBIDDEN', message: MSG.resumeWithoutToken });
+      if (resumed.sub !== input.userId) throw new TRPCError({ code: 'FORBIDDEN', message: MSG.resumeMismatch });
+    }
+    const userId = resumed?.sub ?? newUserId();
+    const now = new Date();
+    await db.user.upsert({
+      where: { id: userId },
+      create: { id: userId, nickname: input.nickname },
+      update: { nickname: input.nickname, lastSeenAt: now },
+    });
+    const token = await signPlayerToken(jwtSecret, { sub: userId, name: input.nickname }, tokenTtlSeconds);
+    log.info({ userId, resumed: resumed !== null }, 'guest signed in');
+    return { userId, nickname: input.nickname, token };
+  }),
+
+  /** Who the Authorization token belongs to (UNAUTHORIZED if none or invalid). */
+  me: authedProcedure.query(async ({ ctx }) => {
+    const row = await ctx.deps.db.user.findUnique({ where: { id: ctx.user.id }, select: { nickname: true } });
+    return { userId: ctx.user.id, nickname: row?.nickname ?? ctx.user.nickname };
+  }),
+});

@@ -1,0 +1,27 @@
+/** The games the engine serves, with everything the client needs to draw the create-room form. */
+import type { AnyGame, OptionField } from '@joke/engine';
+import { publicProcedure, router } from '../trpc.ts';
+
+export interface GameInfo {
+  id: string;
+  name: string;
+  modes: { id: string; name: string }[];
+  minPlayers: number;
+  maxPlayers: number;
+  optionFields: OptionField[];
+}
+
+export function gameInfo(def: AnyGame): GameInfo {
+  return {
+    id: def.id,
+    name: def.name,
+    modes: def.modes.map((m) => ({ id: m.id, name: m.name })),
+    minPlayers: def.minPlayers,
+    maxPlayers: def.maxPlayers,
+    optionFields: def.optionFields,
+  };
+}
+
+export const gamesRouter = router({
+  list: publicProcedure.query(({ ctx }): GameInfo[] => Object.values(ctx.deps.games).map(gameInfo)),
+});

@@ -1,0 +1,262 @@
+/** Tables: create, browse, sit down, add bots, and hand a full table to the matchmaker. */
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { bus as wire, subjects } from '@joke/protocol';
+import type { AnyGame } from '@joke/engine';
+import { newCode, newGameRoomId, newRoomId } from '../ids.ts';
+import { BOT_NAMES, MSG } from '../messages.ts';
+import { authedProcedure, router, type LobbyDeps } from '../trpc.ts';
+import {
+  ensureUser,
+  freeSeat,
+  isUniqueViolation,
+  loadRoom,
+  lockRoom,
+  requireHost,
+  requireWaiting,
+  resolveRoom,
+  settleAfterLeave,
+} from '../rooms/store.ts';
+import { seatName, summaryInclude, toDetail, toSummary, type RoomDetail } from '../rooms/view.ts';
+
+const roomId = z.string({ error: MSG.roomNotFound }).min(1, MSG.roomNotFound).max(64, MSG.roomNotFound);
+const RoomRefInput = z
+  .object({ roomId: roomId.optional(), code: z.string().max(32, MSG.badCode).optional() })
+  .refine((r) => (r.roomId === undefined) !== (r.code === undefined), { message: MSG.roomRef });
+
+function gameOf(games: Record<string, AnyGame>, id: string): AnyGame {
+  const def = Object.hasOwn(games, id) ? games[id] : undefined;
+  if (!def) throw new TRPCError({ code: 'BAD_REQUEST', message: MSG.unknownGame(id) });
+  return def;
+}
+
+/** The engine's own (Korean) message for the first problem; every issue is in `data.issues`. */
+function parseOptions(def: AnyGame, raw: Record<string, unknown>): Record<string, unknown> & { mode: string } {
+  const parsed = def.optionsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new TRPCError({
+    code: 'BAD_REQUEST',
+    message: parsed.error.issues[0]?.message ?? MSG.optionsInvalid,
+    cause: parsed.error,
+  });
+}
+
+async function detail(deps: LobbyDeps, id: string, viewer: string): Promise<RoomDetail> {
+  return toDetail(deps.games, await loadRoom(deps.db, id), viewer);
+}
+
+/** A bot's seat id in the game: unique per table and never a user id (those start with `u_`). */
+const botId = (seat: number): string => `bot_${seat}`;
+
+export const roomsRouter = router({
+  create: authedProcedure
+    .input(
+      z.object({
+        game: z.string({ error: MSG.unknownGame('?') }).max(32),
+        options: z.record(z.string(), z.unknown()).default({}),
+        isPrivate: z.boolean().default(false),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const { db, games, log, metrics } = ctx.deps;
+      const def = gameOf(games, input.game);
+      const options = parseOptions(def, input.options);
+      const { max } = def.playerRange(options);
+      await ensureUser(db, ctx.user);
+      for (let attempt = 0; ; attempt++) {
+        const id = newRoomId();
+        try {
+          await db.room.create({
+            data: {
+              id,
+              code: newCode(),
+              game: def.id,
+              mode: options.mode,
+              options: options as object,
+              isPrivate: input.isPrivate,
+              hostId: ctx.user.id,
+              maxSeats: max,
+              seats: { create: { seat: 0, userId: ctx.user.id } },
+            },
+          });
+        } catch (e) {
+          // An invite code already in use: draw another.
+          if (isUniqueViolation(e) && attempt < 5) continue;
+          throw e;
+        }
+        metrics.roomsCreated.inc({ game: def.id });
+        log.info({ roomId: id, game: def.id, mode: options.mode, host: ctx.user.id }, 'room created');
+        return detail(ctx.deps, id, ctx.user.id);
+      }
+    }),
+
+  /** Public rooms, newest first. */
+  list: authedProcedure
+    .input(
+      z
+        .object({
+          game: z.string().max(32).optional(),
+          hasOpenSeats: z.boolean().optional(),
+          inProgress: z.boolean().optional(),
+          limit: z.number().int().min(1).max(100).default(50),
+        })
+        .default({ limit: 50 }),
+    )
+    .query(async ({ ctx, input }) => {
+      const { db, games } = ctx.deps;
+      const rows = await db.room.findMany({
+        where: {
+          isPrivate: false,
+          ...(input.game !== undefined ? { game: input.game } : {}),
+          ...(input.inProgress === true ? { status: { in: ['starting', 'playing'] } } : {}),
+          ...(input.inProgress === false ? { status: 'waiting' } : {}),
+        },
+        include: summaryInclude,
+        orderBy: { createdAt: 'desc' },
+        // Open seats compare a count with a column, so filter after reading a bounded page.
+        take: input.hasOpenSeats === undefined ? input.limit : 500,
+      });
+      let rooms = rows.map((r) => toSummary(games, r));
+      if (input.hasOpenSeats !== undefined) rooms = rooms.filter((r) => r.openSeats > 0 === input.hasOpenSeats);
+      return rooms.slice(0, input.limit);
+    }),
+
+  get: authedProcedure
+    .input(z.object({ roomId }))
+    .query(({ ctx, input }) => detail(ctx.deps, input.roomId, ctx.user.id)),
+
+  /** Takes the lowest free seat (by id for public rooms, by invite code for any room). */
+  join: authedProcedure.input(RoomRefInput).mutation(async ({ ctx, input }) => {
+    const { db, log } = ctx.deps;
+    const id = await resolveRoom(db, input, ctx.user.id);
+    await ensureUser(db, ctx.user);
+    await db.$transaction(async (tx) => {
+      const room = await lockRoom(tx, id);
+      if (room.seats.some((s) => s.userId === ctx.user.id)) return;
+      requireWaiting(room, MSG.joinWhilePlaying);
+      const seat = freeSeat(room);
+      await tx.spectator.deleteMany({ where: { roomId: id, userId: ctx.user.id } });
+      await tx.seat.create({ data: { roomId: id, seat, userId: ctx.user.id } });
+      log.info({ roomId: id, userId: ctx.user.id, seat }, 'joined');
+    });
+    return detail(ctx.deps, id, ctx.user.id);
+  }),
+
+  /** Watches a room; a seated player gives up their seat (before the game starts). */
+  spectate: authedProcedure.input(RoomRefInput).mutation(async ({ ctx, input }) => {
+    const { db } = ctx.deps;
+    const id = await resolveRoom(db, input, ctx.user.id);
+    await ensureUser(db, ctx.user);
+    await db.$transaction(async (tx) => {
+      const room = await lockRoom(tx, id);
+      if (room.seats.some((s) => s.userId === ctx.user.id)) {
+        requireWaiting(room, MSG.spectateWhileSeated);
+        await tx.seat.deleteMany({ where: { roomId: id, userId: ctx.user.id } });
+      }
+      await tx.spectator.upsert({
+        where: { roomId_userId: { roomId: id, userId: ctx.user.id } },
+        create: { roomId: id, userId: ctx.user.id },
+        update: {},
+      });
+    });
+    return detail(ctx.deps, id, ctx.user.id);
+  }),
+
+  /** Leaves seat or gallery; the host passes to the next person, an empty room closes. */
+  leave: authedProcedure.input(z.object({ roomId })).mutation(async ({ ctx, input }) => {
+    const { db, log } = ctx.deps;
+    return db.$transaction(async (tx) => {
+      const room = await lockRoom(tx, input.roomId);
+      const seated = room.seats.some((s) => s.userId === ctx.user.id);
+      const watching = room.spectators.some((s) => s.userId === ctx.user.id);
+      if (!seated && !watching) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.notMember });
+      await tx.seat.deleteMany({ where: { roomId: room.id, userId: ctx.user.id } });
+      await tx.spectator.deleteMany({ where: { roomId: room.id, userId: ctx.user.id } });
+      const after = await settleAfterLeave(tx, room.id);
+      log.info({ roomId: room.id, userId: ctx.user.id, ...after }, 'left');
+      return { roomId: room.id, closed: after.closed, hostId: after.hostId };
+    });
+  }),
+
+  addBot: authedProcedure.input(z.object({ roomId })).mutation(async ({ ctx, input }) => {
+    await ctx.deps.db.$transaction(async (tx) => {
+      const room = await lockRoom(tx, input.roomId);
+      requireHost(room, ctx.user.id);
+      requireWaiting(room);
+      const seat = freeSeat(room);
+      const used = new Set(room.seats.map(seatName));
+      const name = BOT_NAMES.find((n) => !used.has(n)) ?? `봇 ${seat + 1}`;
+      await tx.seat.create({ data: { roomId: room.id, seat, botName: name } });
+    });
+    return detail(ctx.deps, input.roomId, ctx.user.id);
+  }),
+
+  removeBot: authedProcedure
+    .input(z.object({ roomId, seat: z.number().int().min(0).max(15) }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.deps.db.$transaction(async (tx) => {
+        const room = await lockRoom(tx, input.roomId);
+        requireHost(room, ctx.user.id);
+        requireWaiting(room);
+        const seat = room.seats.find((s) => s.seat === input.seat);
+        if (!seat || seat.userId !== null) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.noBotThere });
+        await tx.seat.delete({ where: { roomId_seat: { roomId: room.id, seat: input.seat } } });
+      });
+      return detail(ctx.deps, input.roomId, ctx.user.id);
+    }),
+
+  /**
+   * Host only. Checks the seat count against playerRange(options), asks the
+   * matchmaker to place the game, and returns the id to open at the gateway.
+   */
+  start: authedProcedure.input(z.object({ roomId })).mutation(async ({ ctx, input }) => {
+    const { db, bus, games, log, metrics, startTimeoutMs } = ctx.deps;
+    const gameRoomId = newGameRoomId();
+    const room = await db.$transaction(async (tx) => {
+      const room = await lockRoom(tx, input.roomId);
+      requireHost(room, ctx.user.id);
+      requireWaiting(room);
+      const def = gameOf(games, room.game);
+      const { min, max } = def.playerRange(parseOptions(def, room.options as Record<string, unknown>));
+      const n = room.seats.length;
+      if (n < min) throw new TRPCError({ code: 'CONFLICT', message: MSG.tooFew(min, n) });
+      if (n > max) throw new TRPCError({ code: 'CONFLICT', message: MSG.tooMany(max, n) });
+      await tx.room.update({ where: { id: room.id }, data: { status: 'starting', currentGameId: gameRoomId } });
+      return room;
+    });
+    const players = room.seats.map((s) => ({
+      id: s.userId ?? botId(s.seat),
+      name: seatName(s),
+      bot: s.userId === null,
+    }));
+    const request = wire.CreateRoomRequest.parse({
+      v: 1,
+      room: { roomId: gameRoomId, game: room.game, options: room.options, players },
+    });
+    const revert = () =>
+      db.room.updateMany({
+        where: { id: room.id, currentGameId: gameRoomId },
+        data: { status: 'waiting', currentGameId: null },
+      });
+    let reply: wire.CreateRoomReply;
+    try {
+      const text = await bus.request(subjects.createRoom, JSON.stringify(request), startTimeoutMs);
+      reply = wire.CreateRoomReply.parse(JSON.parse(text));
+    } catch (e) {
+      await revert();
+      log.warn({ err: e, roomId: room.id }, 'matchmaker did not answer createRoom');
+      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: MSG.matchmakerDown, cause: e });
+    }
+    if (!reply.ok) {
+      await revert();
+      throw new TRPCError({ code: 'CONFLICT', message: MSG.matchmakerRefused(reply.reason) });
+    }
+    await db.room.updateMany({
+      where: { id: room.id, currentGameId: gameRoomId },
+      data: { status: 'playing', gamesPlayed: { increment: 1 } },
+    });
+    metrics.gamesStarted.inc({ game: room.game });
+    log.info({ roomId: room.id, gameRoomId, workerId: reply.workerId, players: players.length }, 'game started');
+    return { gameRoomId, workerId: reply.workerId, room: await detail(ctx.deps, room.id, ctx.user.id) };
+  }),
+});

@@ -1,0 +1,89 @@
+/**
+ * tRPC setup: the request context (who is calling, from the Bearer token),
+ * Korean validation messages, and per-procedure metrics.
+ */
+import { initTRPC, TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import { verifyPlayerToken, type PlayerClaims } from '@joke/protocol/auth';
+import type { AnyGame } from '@joke/engine';
+import type { Bus } from '@joke/bus';
+import type { Db } from './db/open.ts';
+import type { LobbyMetrics } from './metrics.ts';
+import { MSG } from './messages.ts';
+
+export interface LobbyDeps {
+  db: Db;
+  bus: Bus;
+  games: Record<string, AnyGame>;
+  jwtSecret: string;
+  tokenTtlSeconds: number;
+  startTimeoutMs: number;
+  log: Logger;
+  metrics: LobbyMetrics;
+}
+
+export interface Context {
+  deps: LobbyDeps;
+  /** Raw bearer token, if any (auth.guest uses it to resume). */
+  token: string | null;
+  /** Verified claims, null if no token or a bad one. */
+  claims: PlayerClaims | null;
+  /** The token was present but did not verify. */
+  badToken: boolean;
+}
+
+export function bearer(req: Pick<IncomingMessage, 'headers'>): string | null {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(h.trim());
+  return m ? m[1] : null;
+}
+
+export async function createContext(deps: LobbyDeps, req: Pick<IncomingMessage, 'headers'>): Promise<Context> {
+  const token = bearer(req);
+  if (!token) return { deps, token: null, claims: null, badToken: false };
+  try {
+    return { deps, token, claims: await verifyPlayerToken(deps.jwtSecret, token), badToken: false };
+  } catch {
+    return { deps, token, claims: null, badToken: true };
+  }
+}
+
+/** The first issue's message is what a player reads; every issue stays in `data.issues` for forms. */
+function issuesOf(error: ZodError): { path: string; message: string }[] {
+  return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    if (!(cause instanceof ZodError)) return { ...shape, data: { ...shape.data, issues: null } };
+    // tRPC's own input-validation error carries the zod JSON dump as its message: replace it.
+    const message = error.message === cause.message ? (cause.issues[0]?.message ?? shape.message) : shape.message;
+    return { ...shape, message, data: { ...shape.data, issues: issuesOf(cause) } };
+  },
+});
+
+export const router = t.router;
+
+const timed = t.middleware(async ({ ctx, path, type, next }) => {
+  const end = ctx.deps.metrics.requestSeconds.startTimer({ path, type });
+  const result = await next();
+  const code = result.ok ? 'OK' : result.error.code;
+  end({ code });
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR')
+    ctx.deps.log.error({ err: result.error.cause ?? result.error, path }, 'procedure failed');
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(timed);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.claims)
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.badToken ? MSG.badToken : MSG.unauthenticated });
+  return next({ ctx: { ...ctx, user: { id: ctx.claims.sub, nickname: ctx.claims.name } } });
+});
+
+export type AuthedContext = Context & { user: { id: string; nickname: string } };
