@@ -1,4 +1,5 @@
 /** Every game the platform serves, by id. */
 import type { AnyGame } from '../core/types.ts';
+import { oneCard } from './one-card/index.ts';
 
-export const games: Record<string, AnyGame> = {};
+export const games: Record<string, AnyGame> = { 'one-card': oneCard };

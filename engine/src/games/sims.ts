@@ -1,4 +1,5 @@
 /** Simulator adapters, by game id. */
 import type { SimAdapter } from '../sim/adapter.ts';
+import { oneCardSim } from './one-card/sim.ts';
 
-export const simAdapters: Record<string, SimAdapter> = {};
+export const simAdapters: Record<string, SimAdapter> = { 'one-card': oneCardSim };

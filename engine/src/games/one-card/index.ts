@@ -1,0 +1,39 @@
+/**
+ * 원카드 (`one-card`): the classic Korean shedding game and its colour-card
+ * mode, as specified in shared/specs/one-card.md with clarifications 1–8.
+ */
+import type { GameDefinition } from '../../core/index.ts';
+import { bot } from './bot.ts';
+import { optionFields, optionsSchema, playerRange } from './options.ts';
+import { actionSchema, apply } from './rules.ts';
+import { result } from './scoring.ts';
+import { setup } from './setup.ts';
+import { deadline, onTimeout } from './timeouts.ts';
+import type { OneCardAction, OneCardOptions, OneCardState, OneCardView } from './types.ts';
+import { eventView, view } from './view.ts';
+
+export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, OneCardOptions> = {
+  id: 'one-card',
+  name: '원카드',
+  // The colour-card mode is never shown under the trademark's name (spec §12).
+  modes: [
+    { id: 'classic', name: '원카드' },
+    { id: 'uno-style', name: '색깔 카드' },
+  ],
+  minPlayers: 2,
+  maxPlayers: 10,
+  optionsSchema,
+  optionFields,
+  actionSchema,
+  playerRange,
+  setup,
+  apply,
+  view,
+  eventView,
+  deadline,
+  onTimeout,
+  result,
+  bot,
+};
+
+export type * from './types.ts';

@@ -1,0 +1,32 @@
+/** Korean rejection reasons (§8.2); the shared ones come from core/reject.ts. */
+import { COMMON_REASONS, SUIT_SYMBOL, type Suit } from '../../core/index.ts';
+
+export const R = {
+  ...COMMON_REASONS,
+  mismatch: '같은 무늬나 같은 숫자 카드만 낼 수 있어요',
+  declaredSuit: (s: Suit) => `지정된 무늬(${SUIT_SYMBOL[s]})나 7만 낼 수 있어요`,
+  unoMismatch: '같은 색이나 같은 숫자·기호 카드만 낼 수 있어요',
+  underAttack: '공격을 받고 있어요. 막을 카드를 내거나 카드를 먹으세요',
+  lastJoker: '마지막 카드로 조커는 낼 수 없어요',
+  lastAttack: '마지막 카드로 공격 카드(2·A·조커)는 낼 수 없어요',
+  lastSpecial: '마지막 카드로 특수 카드는 낼 수 없어요',
+  chooseSuit: '무늬를 골라 주세요',
+  chooseColor: '색을 골라 주세요',
+  notInHand: '손에 없는 카드예요',
+  duplicateCard: '같은 카드를 두 번 낼 수 없어요',
+  oneAtATime: '카드는 한 장씩만 낼 수 있어요',
+  sameRank: '같은 숫자 카드만 함께 낼 수 있어요',
+  wild4Strict: '현재 색 카드가 손에 있으면 색 바꾸기+4를 낼 수 없어요',
+  drawnOnly: '방금 뽑은 카드만 낼 수 있어요',
+  playOrPass: '뽑은 카드를 내거나 넘기세요',
+  mustPlay: '낼 수 있는 카드가 있으면 먹을 수 없어요',
+  passOnlyAfterDraw: '카드를 뽑은 뒤에만 넘길 수 있어요',
+  noWindow: '지금은 원카드를 외칠 수 없어요',
+  alreadyDeclared: '이미 원카드를 외쳤어요',
+  notInGame: '게임에서 빠진 사람은 할 수 없어요',
+  noChallenge: '지금은 의심하기를 할 수 없어요',
+  noWild4: '받아들일 색 바꾸기+4가 없어요',
+  respondWild4: '색 바꾸기+4에 응답해 주세요 (의심하기 또는 받아들이기)',
+  chooseStartColor: '먼저 시작 색을 골라 주세요',
+  noColorChoice: '지금은 색을 고를 수 없어요',
+} as const;

@@ -1,0 +1,222 @@
+/**
+ * Turn order, drawing, bankruptcy (§5.4), the draw-pile rebuild (§5.5) and
+ * the end of the game. Every transition works on a `Tx`: a shallow copy of
+ * the input state whose nested records/arrays are replaced, never mutated,
+ * so the caller's state stays untouched (copy-on-write).
+ */
+import { Rng, type GameEvent, type PlayerId } from '../../core/index.ts';
+import type { Card, OneCardState, PlayerStatus } from './types.ts';
+import { roundPoints, rankingOrder } from './scoring.ts';
+
+export const TURN = { kind: 'turn' } as const;
+
+export class Tx {
+  readonly s: OneCardState;
+  readonly events: GameEvent[] = [];
+  readonly now: number;
+  private rng: Rng | null = null;
+  private handsOwned = false;
+  private statusOwned = false;
+
+  constructor(state: OneCardState, now: number, fresh = false) {
+    this.s = fresh ? state : { ...state };
+    this.now = now;
+    if (fresh) this.handsOwned = this.statusOwned = true;
+    if (this.s.lastReveal !== null) this.s.lastReveal = null;
+  }
+
+  random(): Rng {
+    if (this.rng === null) this.rng = Rng.fromState(this.s.rng);
+    return this.rng;
+  }
+
+  setHand(p: PlayerId, cards: Card[]): void {
+    if (!this.handsOwned) {
+      this.s.hands = { ...this.s.hands };
+      this.handsOwned = true;
+    }
+    this.s.hands[p] = cards;
+  }
+
+  setStatus(p: PlayerId, st: PlayerStatus): void {
+    if (!this.statusOwned) {
+      this.s.status = { ...this.s.status };
+      this.statusOwned = true;
+    }
+    this.s.status[p] = st;
+  }
+
+  emit(e: GameEvent): void {
+    this.events.push(e);
+  }
+
+  /** Seals the transition: RNG state written back, `seq` advanced. */
+  done(countsAsTransition = true): OneCardState {
+    if (this.rng !== null) this.s.rng = this.rng.state();
+    if (countsAsTransition) this.s.seq = this.s.seq + 1;
+    return this.s;
+  }
+}
+
+export function seatIndex(s: OneCardState, p: PlayerId): number {
+  return s.seats.indexOf(p);
+}
+
+export function playingCount(s: OneCardState): number {
+  let n = 0;
+  for (const p of s.seats) if (s.status[p] === 'playing') n++;
+  return n;
+}
+
+/**
+ * The player who moves after `from`, passing over `skips` active players.
+ * When `from` is still playing and the skips reach round the table, the turn
+ * comes back to `from` (J with two players, K skip-two with three or fewer).
+ */
+export function activeAfter(s: OneCardState, from: PlayerId, skips = 0): PlayerId {
+  const n = s.seats.length;
+  const start = seatIndex(s, from);
+  const dir = s.direction;
+  let others = 0;
+  for (let i = 1; i < n; i++) if (s.status[s.seats[(((start + dir * i) % n) + n) % n]] === 'playing') others++;
+  if (others === 0) return from;
+  if (skips >= others && s.status[from] === 'playing') return from;
+  let k = skips % others;
+  for (let i = 1; i < n; i++) {
+    const p = s.seats[(((start + dir * i) % n) + n) % n];
+    if (s.status[p] !== 'playing') continue;
+    if (k === 0) return p;
+    k--;
+  }
+  return from;
+}
+
+/** Active players passed over by `activeAfter(s, from, skips)`, for the `skipped` event. */
+export function skippedPlayers(s: OneCardState, from: PlayerId, skips: number): PlayerId[] {
+  const out: PlayerId[] = [];
+  const n = s.seats.length;
+  const start = seatIndex(s, from);
+  for (let i = 1; i < n && out.length < skips; i++) {
+    const p = s.seats[(((start + s.direction * i) % n) + n) % n];
+    if (s.status[p] === 'playing') out.push(p);
+  }
+  return out;
+}
+
+export function startTurn(tx: Tx, p: PlayerId): void {
+  const s = tx.s;
+  s.current = p;
+  s.phase = TURN;
+  s.turnStartedAt = tx.now;
+  s.extraTurn = false;
+}
+
+/**
+ * §5.5: the discard pile minus its top becomes the new draw pile, shuffled
+ * with the seeded RNG. In classic the jokers on top and the card beneath them
+ * stay too, because that card is what the next play is judged against
+ * (afterJoker = previous). Returns false if nothing could be recycled.
+ */
+function rebuild(tx: Tx): boolean {
+  const s = tx.s;
+  const d = s.discard;
+  let keep = 1;
+  if (s.mode === 'classic') while (keep < d.length && d[d.length - keep].kind === 'joker') keep++;
+  if (d.length <= keep) return false;
+  const pile = d.slice(0, d.length - keep);
+  tx.random().shuffle(pile);
+  s.discard = d.slice(d.length - keep);
+  s.drawPile = pile;
+  tx.emit({ type: 'reshuffled', count: pile.length });
+  return true;
+}
+
+/**
+ * Draws up to `n` cards for `p` (fewer if even the rebuilt pile runs out, §5.5),
+ * then applies bankruptcy (§5.4). Returns how many were drawn.
+ */
+export function drawCards(tx: Tx, p: PlayerId, n: number, reason: string): { drawn: Card[]; bankrupt: boolean } {
+  const s = tx.s;
+  const drawn: Card[] = [];
+  let pile = s.drawPile;
+  let pos = 0;
+  while (drawn.length < n) {
+    if (pos >= pile.length) {
+      s.drawPile = [];
+      if (!rebuild(tx)) {
+        pile = s.drawPile;
+        pos = 0;
+        break;
+      }
+      pile = s.drawPile;
+      pos = 0;
+    }
+    drawn.push(pile[pos++]);
+  }
+  s.drawPile = pos === 0 ? pile : pile.slice(pos);
+  const hand = s.hands[p].concat(drawn);
+  tx.setHand(p, hand);
+  const limit = s.options.bankruptLimit;
+  const bankrupt = limit !== null && hand.length >= limit;
+  // A player going bankrupt loses these cards to the pile at once: they need not see them.
+  tx.emit(
+    bankrupt
+      ? { type: 'cardsDrawn', player: p, count: drawn.length, reason }
+      : { type: 'cardsDrawn', player: p, count: drawn.length, cards: drawn, reason },
+  );
+  if (bankrupt) goBankrupt(tx, p);
+  return { drawn, bankrupt };
+}
+
+/** §5.4: out of the game, hand to the bottom of the draw pile unshuffled. */
+function goBankrupt(tx: Tx, p: PlayerId): void {
+  const s = tx.s;
+  const hand = s.hands[p];
+  s.drawPile = s.drawPile.concat(hand);
+  tx.setHand(p, []);
+  tx.setStatus(p, 'bankrupt');
+  s.bankruptOrder = [...s.bankruptOrder, p];
+  if (s.oneCardWindow?.player === p) s.oneCardWindow = null;
+  tx.emit({ type: 'bankrupt', player: p, cardsReturned: hand.length });
+}
+
+export function markOut(tx: Tx, p: PlayerId): void {
+  const s = tx.s;
+  tx.setStatus(p, 'out');
+  s.finishOrder = [...s.finishOrder, p];
+  if (s.oneCardWindow?.player === p) s.oneCardWindow = null;
+  tx.emit({ type: 'playerOut', player: p, place: s.finishOrder.length });
+}
+
+/** §6 / §8.6: ends the game if its end condition holds; returns true if it did. */
+export function checkEnd(tx: Tx): boolean {
+  const s = tx.s;
+  const over = (s.options.endCondition === 'first-out' && s.finishOrder.length > 0) || playingCount(s) <= 1;
+  if (!over) return false;
+  s.phase = { kind: 'finished' };
+  s.oneCardWindow = null;
+  s.pendingAttack = 0;
+  s.extraTurn = false;
+  const order = rankingOrder(s);
+  const winner = order[0]?.player;
+  if (s.scores && winner !== undefined) {
+    const pts = roundPoints(s, winner);
+    s.scores = { ...s.scores, [winner]: (s.scores[winner] ?? 0) + pts };
+  }
+  tx.emit({ type: 'gameOver', winners: order.filter((e) => e.rank === 1).map((e) => e.player) });
+  return true;
+}
+
+/**
+ * After a bankruptcy that was not caused by the mover's own draw (a one-card
+ * catch): if the bankrupt player held the turn, it moves on.
+ */
+export function afterOutsideBankruptcy(tx: Tx, p: PlayerId): void {
+  const s = tx.s;
+  if (checkEnd(tx)) return;
+  const ph = s.phase;
+  if (ph.kind === 'wild4Response' ? ph.target === p : s.current === p) {
+    s.pendingAttack = 0;
+    startTurn(tx, activeAfter(s, p, 0));
+  }
+}

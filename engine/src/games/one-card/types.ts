@@ -1,0 +1,180 @@
+/**
+ * State, view and action shapes of 원카드, named as the spec (§8.1–§8.3) names them.
+ * Everything here is plain JSON so a room can be snapshotted and resumed anywhere.
+ */
+import type { GameEvent, GameStateBase, GameViewBase, PlayerId, Suit } from '../../core/index.ts';
+
+export type { Suit };
+export type Color = 'R' | 'Y' | 'G' | 'B';
+export type Mode = 'classic' | 'uno-style';
+
+export type ClassicCard =
+  | { id: string; kind: 'std'; suit: Suit; rank: number } // 1=A, 11=J, 12=Q, 13=K
+  | { id: string; kind: 'joker'; joker: 'black' | 'color' };
+export type UnoCard =
+  | { id: string; kind: 'num'; color: Color; value: number }
+  | { id: string; kind: 'skip' | 'reverse' | 'draw2'; color: Color }
+  | { id: string; kind: 'wild' | 'wild4' };
+export type Card = ClassicCard | UnoCard;
+
+export interface OneCardOptions {
+  mode: Mode;
+  handSize: 5 | 6 | 7;
+  deckCount: 'auto' | 1 | 2;
+  attack2: number;
+  attackA: number;
+  attackSpadeA: number;
+  attackBlackJoker: number;
+  attackColorJoker: number;
+  threeDefense: 'off' | 'same-suit';
+  kEffect: 'extra-turn' | 'skip-two' | 'none';
+  qInTwoPlayer: 'no-effect' | 'as-skip';
+  lastCardRule: 'none' | 'joker' | 'attack' | 'special';
+  afterJoker: 'previous' | 'any';
+  multiPlay: boolean;
+  oneCardPenalty: number;
+  autoDeclare: boolean;
+  bankruptLimit: 15 | 18 | 20 | 25 | null;
+  voluntaryDraw: boolean;
+  playAfterDraw: boolean;
+  endCondition: 'first-out' | 'last-standing';
+  turnSeconds: 10 | 15 | 20 | 30 | 60;
+  unoStacking: boolean;
+  unoWild4Rule: 'strict' | 'challenge' | 'free';
+  unoTargetScore: 200 | 500 | null;
+  /** Scores carried from earlier rounds of a uno-style match (room level, §8.6). Not a form field. */
+  carryScores?: Record<PlayerId, number>;
+}
+
+export type Phase =
+  | { kind: 'turn' }
+  | { kind: 'afterDraw'; drawnCardId: string }
+  /** Clarification 7: a wild start card lets the first player pick the colour before anything else. */
+  | { kind: 'chooseColor' }
+  | {
+      kind: 'wild4Response';
+      by: PlayerId;
+      target: PlayerId;
+      prevColor: Color;
+      /** Judged when the +4 was played, from the hand as it then stood (server-only). */
+      illegal: boolean;
+      /** How many cards the player held right after the +4: those are what a challenge reveals. */
+      handAtPlay: number;
+    }
+  | { kind: 'finished' };
+
+export type PlayerStatus = 'playing' | 'out' | 'bankrupt';
+
+export interface OneCardWindow {
+  player: PlayerId;
+  declared: boolean;
+  openedSeq: number;
+}
+
+export interface OneCardState extends GameStateBase {
+  game: 'one-card';
+  mode: Mode;
+  options: OneCardOptions;
+  /** Decks in play, resolved from `deckCount` at setup (always 1 in uno-style). */
+  decks: 1 | 2;
+  seats: PlayerId[];
+  hands: Record<PlayerId, Card[]>;
+  /** [0] is the top. */
+  drawPile: Card[];
+  /** The last element is the top. */
+  discard: Card[];
+  declaredSuit: Suit | null;
+  declaredColor: Color | null;
+  direction: 1 | -1;
+  current: PlayerId;
+  phase: Phase;
+  pendingAttack: number;
+  extraTurn: boolean;
+  oneCardWindow: OneCardWindow | null;
+  status: Record<PlayerId, PlayerStatus>;
+  finishOrder: PlayerId[];
+  bankruptOrder: PlayerId[];
+  turnStartedAt: number;
+  /** Consecutive timeouts per player; the runtime shows "자리 비움" from 3 on (§8.5). */
+  timeoutsInRow: Record<PlayerId, number>;
+  /** uno-style cumulative scores (carried in through options.carryScores). */
+  scores?: Record<PlayerId, number>;
+  /** A +4 challenge just revealed a hand to the challenger; cleared by the next transition. */
+  lastReveal: { to: PlayerId; of: PlayerId; cards: Card[] } | null;
+}
+
+export interface LegalActions {
+  /** The viewer has at least one card in `legalCardIds` and may play now. */
+  canPlay: boolean;
+  canDraw: boolean;
+  /** How many cards a draw takes now (the attack total under attack, else 1). */
+  drawCount: number;
+  canPass: boolean;
+  canDeclareOneCard: boolean;
+  /** True when the viewer's declareOneCard would catch someone else rather than declare for themself. */
+  oneCardIsCatch: boolean;
+  canChallenge: boolean;
+  canAcceptWild4: boolean;
+  /** Start-of-game colour choice (clarification 7) is due from the viewer. */
+  mustChooseColor: boolean;
+  /** Legal cards whose play needs `chooseSuit` (7s) / `chooseColor` (wilds). */
+  mustChooseSuitFor: string[];
+  mustChooseColorFor: string[];
+  /** Same-rank cards may be added to a play (classic `multiPlay`). */
+  multiPlay: boolean;
+}
+
+export interface OneCardView extends GameViewBase {
+  game: 'one-card';
+  mode: Mode;
+  options: OneCardOptions;
+  decks: 1 | 2;
+  seats: PlayerId[];
+  current: PlayerId;
+  /** afterDraw's drawn card id is kept for the drawer only. */
+  phase: { kind: Phase['kind']; by?: PlayerId; target?: PlayerId; drawnCardId?: string };
+  direction: 1 | -1;
+  pendingAttack: number;
+  extraTurn: boolean;
+  declaredSuit: Suit | null;
+  declaredColor: Color | null;
+  top: Card;
+  /** The card a classic play is judged against when jokers lie on top (afterJoker = previous). */
+  reference: Card | null;
+  /** Up to five most recent discards, oldest first (the last is `top`). */
+  recentDiscards: Card[];
+  discardCount: number;
+  drawPileCount: number;
+  handCounts: Record<PlayerId, number>;
+  status: Record<PlayerId, PlayerStatus>;
+  finishOrder: PlayerId[];
+  bankruptOrder: PlayerId[];
+  timeoutsInRow: Record<PlayerId, number>;
+  oneCardWindow: OneCardWindow | null;
+  turnStartedAt: number;
+  /** The viewer's own hand (null for spectators and players without cards). */
+  hand: Card[] | null;
+  legalCardIds: string[];
+  legal: LegalActions;
+  scores: Record<PlayerId, number> | null;
+  /** Only in the challenger's view, right after a +4 challenge. */
+  reveal: { of: PlayerId; cards: Card[] } | null;
+}
+
+export type PlayAction = {
+  type: 'play';
+  cardIds: string[];
+  chooseSuit?: Suit;
+  chooseColor?: Color;
+  declareOneCard?: boolean;
+};
+export type OneCardAction =
+  | PlayAction
+  | { type: 'draw' }
+  | { type: 'pass' }
+  | { type: 'declareOneCard' }
+  | { type: 'challengeWild4' }
+  | { type: 'acceptWild4' }
+  | { type: 'chooseColor'; color: Color };
+
+export type OneCardEvent = GameEvent;

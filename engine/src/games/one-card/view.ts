@@ -1,0 +1,139 @@
+/**
+ * §8.3: what each viewer may see. Other players' hands and the draw pile
+ * appear only as counts; a drawn card's face reaches only its drawer; a +4
+ * challenge reveal reaches only the challenger. Views share immutable parts
+ * with the state: treat them as read-only.
+ */
+import type { GameEvent, PlayerId } from '../../core/index.ts';
+import { legalCardIds, referenceOf } from './legal.ts';
+import { ctxOf } from './rules-play.ts';
+import { mover } from './rules.ts';
+import { deadline } from './timeouts.ts';
+import type { LegalActions, OneCardState, OneCardView } from './types.ts';
+
+const NOTHING: LegalActions = Object.freeze({
+  canPlay: false,
+  canDraw: false,
+  drawCount: 0,
+  canPass: false,
+  canDeclareOneCard: false,
+  oneCardIsCatch: false,
+  canChallenge: false,
+  canAcceptWild4: false,
+  mustChooseColor: false,
+  mustChooseSuitFor: [],
+  mustChooseColorFor: [],
+  multiPlay: false,
+}) as LegalActions;
+
+const NO_IDS: string[] = [];
+
+export function view(s: OneCardState, viewer: PlayerId | null): OneCardView {
+  const me = viewer !== null && Object.hasOwn(s.status, viewer) ? viewer : null;
+  const handCounts: Record<PlayerId, number> = {};
+  for (const p of s.seats) handCounts[p] = s.hands[p].length;
+  const top = s.discard[s.discard.length - 1];
+  const ph = s.phase;
+  const phase: OneCardView['phase'] = { kind: ph.kind };
+  if (ph.kind === 'wild4Response') {
+    phase.by = ph.by;
+    phase.target = ph.target;
+  } else if (ph.kind === 'afterDraw' && me === s.current) phase.drawnCardId = ph.drawnCardId;
+
+  let legal = NOTHING;
+  let ids = NO_IDS;
+  const finished = ph.kind === 'finished';
+  if (me !== null && !finished && s.status[me] === 'playing') ({ legal, ids } = legalFor(s, me));
+
+  const w = s.oneCardWindow;
+  const reveal = s.lastReveal !== null && s.lastReveal.to === me ? s.lastReveal : null;
+  return {
+    game: 'one-card',
+    seq: s.seq,
+    seedCommit: s.seedCommit,
+    viewer: me,
+    players: s.players,
+    deadline: deadline(s),
+    finished,
+    mode: s.mode,
+    options: s.options,
+    decks: s.decks,
+    seats: s.seats,
+    current: s.current,
+    phase,
+    direction: s.direction,
+    pendingAttack: s.pendingAttack,
+    extraTurn: s.extraTurn,
+    declaredSuit: s.declaredSuit,
+    declaredColor: s.declaredColor,
+    top,
+    reference: s.mode === 'classic' && top.kind === 'joker' ? referenceOf(s.discard) : null,
+    recentDiscards: s.discard.slice(-5),
+    discardCount: s.discard.length,
+    drawPileCount: s.drawPile.length,
+    handCounts,
+    status: s.status,
+    finishOrder: s.finishOrder,
+    bankruptOrder: s.bankruptOrder,
+    timeoutsInRow: s.timeoutsInRow,
+    oneCardWindow: w === null ? null : { player: w.player, declared: w.declared, openedSeq: w.openedSeq },
+    turnStartedAt: s.turnStartedAt,
+    hand: me === null ? null : s.hands[me].slice(),
+    legalCardIds: ids,
+    legal,
+    scores: s.scores ? { ...s.scores } : null,
+    reveal: reveal === null ? null : { of: reveal.of, cards: reveal.cards },
+  };
+}
+
+function legalFor(s: OneCardState, me: PlayerId): { legal: LegalActions; ids: string[] } {
+  const w = s.oneCardWindow;
+  const canDeclare = w !== null && !w.declared;
+  const legal: LegalActions = {
+    ...NOTHING,
+    canDeclareOneCard: canDeclare,
+    oneCardIsCatch: canDeclare && w.player !== me,
+  };
+  let ids = NO_IDS;
+  if (mover(s) === me) {
+    const ph = s.phase;
+    if (ph.kind === 'chooseColor') legal.mustChooseColor = true;
+    else {
+      ids = legalCardIds(ctxOf(s, me));
+      legal.canPlay = ids.length > 0;
+      if (ph.kind === 'turn') {
+        legal.canDraw = s.pendingAttack > 0 || s.options.voluntaryDraw || ids.length === 0;
+        legal.drawCount = s.pendingAttack > 0 ? s.pendingAttack : 1;
+      } else if (ph.kind === 'afterDraw') legal.canPass = true;
+      else if (ph.kind === 'wild4Response') {
+        legal.canChallenge = true;
+        legal.canAcceptWild4 = true;
+        legal.drawCount = s.pendingAttack;
+      }
+      if (ids.length > 0) {
+        const hand = s.hands[me];
+        const suitFor: string[] = [];
+        const colorFor: string[] = [];
+        for (const c of hand) {
+          if (!ids.includes(c.id)) continue;
+          if (c.kind === 'std' && c.rank === 7) suitFor.push(c.id);
+          else if (c.kind === 'wild' || c.kind === 'wild4') colorFor.push(c.id);
+        }
+        legal.mustChooseSuitFor = suitFor;
+        legal.mustChooseColorFor = colorFor;
+        legal.multiPlay = s.mode === 'classic' && s.options.multiPlay;
+      }
+    }
+  }
+  return { legal, ids };
+}
+
+/** §8.3 event filter: drawn faces to the drawer only, a challenge reveal to the challenger only. */
+export function eventView(e: GameEvent, viewer: PlayerId | null): GameEvent | null {
+  if (e.type === 'cardsDrawn') {
+    if (viewer === e.player || !('cards' in e)) return e;
+    return { type: 'cardsDrawn', player: e.player, count: e.count, reason: e.reason };
+  }
+  if (e.type === 'challengeReveal') return viewer !== null && viewer === e.to ? e : null;
+  return e;
+}
