@@ -1,7 +1,7 @@
 /**
- * Prisma CLI configuration. Only `generate` runs here (see services/lobby/README
- * in docs/architecture.md); the datasource lets `prisma migrate deploy` take
- * over the same migrations where the schema engine can be downloaded.
+ * Prisma CLI configuration. Here only `generate` runs (the schema engine cannot
+ * be downloaded; migrations are applied by src/db/migrate.ts). The datasource
+ * lets `prisma migrate deploy` take over the same migrations where it can.
  */
 import { defineConfig } from 'prisma/config';
 

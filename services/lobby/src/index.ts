@@ -17,6 +17,7 @@ import { createMetrics } from './metrics.ts';
 import { appRouter } from './routers/index.ts';
 import { createContext, type LobbyDeps } from './trpc.ts';
 import type { Registry } from 'prom-client';
+import { DEFAULT_SWEEP, sweep, type SweepLimits, type SweepReport } from './sweep.ts';
 
 export type { AppRouter } from './routers/index.ts';
 export type { RoomDetail, RoomSummary, SeatView, RoomStatus } from './rooms/view.ts';
@@ -24,6 +25,7 @@ export type { GameInfo } from './routers/games.ts';
 export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/history.ts';
 export { appRouter };
 export { MSG as LOBBY_MESSAGES } from './messages.ts';
+export type { SweepLimits, SweepReport } from './sweep.ts';
 
 export const TRPC_BASE_PATH = '/trpc/';
 
@@ -46,6 +48,9 @@ export interface LobbyOptions {
   corsOrigin?: string;
   /** Registry for the lobby's metrics (default: a new one, exposed as `metrics`). */
   metricsRegistry?: Registry;
+  /** How often abandoned rooms are cleaned up (default 60 s; 0 = never, call `sweep()` yourself). */
+  sweepIntervalMs?: number;
+  sweepLimits?: Partial<SweepLimits>;
 }
 
 export interface Lobby {
@@ -57,6 +62,8 @@ export interface Lobby {
   metrics: Registry;
   /** Throws if the database does not answer. */
   ping(): Promise<void>;
+  /** Closes idle rooms and frees tables whose start or game never finished (also runs on a timer). */
+  sweep(now?: number): Promise<SweepReport>;
   /** Resolves once every RoomFinished received so far is stored (tests, graceful shutdown). */
   idle(): Promise<void>;
   /** Stops taking RoomFinished, finishes those in flight, closes the database. The bus stays open (not ours). */
@@ -103,6 +110,18 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     }
     trpc(req, res);
   };
+  const limits: SweepLimits = { ...DEFAULT_SWEEP, ...opts.sweepLimits };
+  const runSweep = async (now?: number): Promise<SweepReport> => {
+    const report = await sweep(deps.db, limits, now);
+    if (report.closed + report.unstuckStarts + report.unstuckGames > 0) log.info(report, 'swept abandoned rooms');
+    return report;
+  };
+  const sweepEvery = opts.sweepIntervalMs ?? 60_000;
+  const sweeper =
+    sweepEvery > 0
+      ? setInterval(() => runSweep().catch((err) => log.warn({ err }, 'room sweep failed')), sweepEvery)
+      : null;
+  sweeper?.unref();
   metrics.ready.set(1);
   let closed: Promise<void> | null = null;
   return {
@@ -119,9 +138,11 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     async ping() {
       await deps.db.$queryRaw`SELECT 1`;
     },
+    sweep: runSweep,
     idle: () => finished.idle(),
     close() {
       closed ??= (async () => {
+        if (sweeper) clearInterval(sweeper);
         metrics.ready.set(0);
         await finished.close();
         await database.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOBBY_MESSAGES as MSG } from '../src/index.ts';
 import { CODE_ALPHABET } from '../src/ids.ts';
-import { failure, startHarness, uniqueSchema, type Harness } from './helpers/harness.ts';
+import { failure, sql, startHarness, uniqueSchema, type Harness } from './helpers/harness.ts';
 
 const schema = uniqueSchema();
 let h: Harness;
@@ -376,5 +376,29 @@ describe('rooms.start', () => {
     } finally {
       h.mm = new (h.mm.constructor as any)(h.bus);
     }
+  });
+});
+
+describe('sweeping abandoned rooms', () => {
+  it('closes idle waiting rooms and frees tables whose start or game never finished', async () => {
+    const a = await h.guest('잠수');
+    const idle = await a.api.rooms.create.mutate({ game: 'count', options: {} });
+    const fresh = await a.api.rooms.create.mutate({ game: 'count', options: {} });
+    const stuck = await a.api.rooms.create.mutate({ game: 'count', options: { mode: 'duel' } });
+    await a.api.rooms.addBot.mutate({ roomId: stuck.roomId });
+    await a.api.rooms.start.mutate({ roomId: stuck.roomId });
+    const hoursAgo = (n: number) => new Date(Date.now() - n * 3600_000);
+    await sql(schema.schema, 'UPDATE rooms SET updated_at = $2 WHERE id = $1', [idle.roomId, hoursAgo(7)]);
+    await sql(schema.schema, 'UPDATE rooms SET updated_at = $2 WHERE id = $1', [stuck.roomId, hoursAgo(13)]);
+
+    const report = await h.lobby.sweep();
+    expect(report.closed).toBeGreaterThanOrEqual(1);
+    expect(report.unstuckGames).toBeGreaterThanOrEqual(1);
+    expect(await failure(a.api.rooms.get.query({ roomId: idle.roomId }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await a.api.rooms.get.query({ roomId: fresh.roomId })).status).toBe('waiting');
+    expect(await a.api.rooms.get.query({ roomId: stuck.roomId })).toMatchObject({
+      status: 'waiting',
+      gameRoomId: null,
+    });
   });
 });
