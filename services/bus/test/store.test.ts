@@ -132,6 +132,19 @@ function snapshotContract(name: string, make: () => Promise<{ store: SnapshotSto
       expect(await store.load(id)).toBeNull();
     });
 
+    it('lists the rooms a worker holds a live lease on', async () => {
+      const owner = `w-${randomBytes(3).toString('hex')}`;
+      const a = rid();
+      const b = rid();
+      const c = rid();
+      await store.createRoom(a, owner, snap(1), TTL);
+      await store.createRoom(b, owner, snap(1), TTL);
+      await store.createRoom(c, owner, snap(1), TTL);
+      await store.acquire(b, 'other', TTL);
+      await store.drop(c, 1);
+      expect((await store.ownedBy(owner, 10_000)).sort()).toEqual([a]);
+    });
+
     it('acquire of an unknown room takes nothing', async () => {
       const id = rid();
       expect(await store.acquire(id, 'w1', TTL)).toBeNull();

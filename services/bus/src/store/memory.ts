@@ -123,6 +123,16 @@ export class MemorySnapshotStore implements SnapshotStore {
     return later(out);
   }
 
+  ownedBy(owner: string, limit: number): Promise<string[]> {
+    const out: string[] = [];
+    const now = this.now();
+    for (const [id, r] of this.rooms) {
+      if (out.length >= limit) break;
+      if (r.snap && r.owner === owner && r.leaseUntil > now) out.push(id);
+    }
+    return later(out);
+  }
+
   close(): Promise<void> {
     return later(undefined);
   }

@@ -244,7 +244,17 @@ export class RedisSnapshotStore implements SnapshotStore {
     return { owner: v.slice(0, i), epoch: Number(v.slice(i + 1)) };
   }
 
-  async orphans(limit: number): Promise<string[]> {
+  orphans(limit: number): Promise<string[]> {
+    return this.scanOwners(limit, (owner) => owner === null);
+  }
+
+  ownedBy(owner: string, limit: number): Promise<string[]> {
+    const prefix = `${owner}#`;
+    return this.scanOwners(limit, (o) => o !== null && o.startsWith(prefix));
+  }
+
+  /** Walks the room set 500 at a time, reading the lease holders with one MGET per page. */
+  private async scanOwners(limit: number, keep: (owner: string | null) => boolean): Promise<string[]> {
     const out: string[] = [];
     let cursor = '0';
     do {
@@ -252,7 +262,7 @@ export class RedisSnapshotStore implements SnapshotStore {
       cursor = String(r.cursor);
       if (r.members.length === 0) continue;
       const owners = await this.client.mGet(r.members.map((id) => this.keys(id)[1]));
-      for (let i = 0; i < owners.length && out.length < limit; i++) if (owners[i] === null) out.push(r.members[i]);
+      for (let i = 0; i < owners.length && out.length < limit; i++) if (keep(owners[i])) out.push(r.members[i]);
     } while (cursor !== '0' && out.length < limit);
     return out;
   }

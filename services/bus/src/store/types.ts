@@ -68,6 +68,8 @@ export interface SnapshotStore {
   lease(roomId: string): Promise<LeaseInfo | null>;
   /** Rooms that exist (not dropped) but whose lease has lapsed: nobody is running them. */
   orphans(limit: number): Promise<string[]>;
+  /** Rooms whose live lease names `owner` (what a dead worker was running, whatever its last heartbeat said). */
+  ownedBy(owner: string, limit: number): Promise<string[]>;
   close(): Promise<void>;
 }
 

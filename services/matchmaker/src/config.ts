@@ -1,0 +1,56 @@
+/** Matchmaker options: environment variable, default and meaning of each, in one place. */
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+
+export const matchmakerConfig = defineConfig({
+  matchmakerId: opt(
+    'MATCHMAKER_ID',
+    z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    () => `mm-${hostname().replace(/[^A-Za-z0-9_-]/g, '')}-${process.pid}`.slice(0, 64),
+    'Id of this replica (logs, claims). Replicas are interchangeable; any number may run.',
+  ),
+  ...connectionOptions({ natsUrl: 'nats://127.0.0.1:4222', redisUrl: 'redis://127.0.0.1:6379' }),
+  deadAfterMs: opt(
+    'DEAD_AFTER_MS',
+    int(100, 600_000),
+    1_500,
+    'A worker whose heartbeats stop for this long is dead; its rooms are failed over.',
+  ),
+  deadCheckMs: opt('DEAD_CHECK_MS', int(10, 60_000), 100, 'How often heartbeat ages are checked.'),
+  orphanSweepMs: opt(
+    'ORPHAN_SWEEP_MS',
+    int(100, 3_600_000),
+    5_000,
+    'How often one replica looks for rooms whose lease lapsed with nobody running them (safety net behind heartbeats).',
+  ),
+  openTimeoutMs: opt(
+    'OPEN_TIMEOUT_MS',
+    int(50, 60_000),
+    3_000,
+    'Wait for a worker to create or restore a room before trying the next one.',
+  ),
+  capacityRooms: opt(
+    'WORKER_CAPACITY_ROOMS',
+    int(1, 10_000_000),
+    10_000,
+    'Rooms per worker counted as full load when weighting placement.',
+  ),
+  loadLevels: opt(
+    'PLACEMENT_LOAD_LEVELS',
+    int(1, 100),
+    8,
+    'Load is rounded to this many levels before weighting, so replicas with slightly different heartbeat timing still agree.',
+  ),
+  failoverConcurrency: opt('FAILOVER_CONCURRENCY', int(1, 10_000), 64, 'Rooms restored in parallel during a failover.'),
+  queueStaleMs: opt(
+    'QUEUE_STALE_MS',
+    int(1_000, 86_400_000),
+    600_000,
+    'A quick-match entry older than this is dropped (its gateway may have died without cancelling).',
+  ),
+  opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
+  opsPort: opt('OPS_PORT', int(0, 65535), 9102, 'Port of the ops HTTP server; 0 picks a free one.'),
+});
+
+export type MatchmakerConfig = ConfigOf<typeof matchmakerConfig.spec>;

@@ -1,0 +1,9 @@
+export {
+  startMatchmaker,
+  type Matchmaker,
+  type MatchmakerDeps,
+  type LiveWorker,
+  type FailoverReport,
+} from './matchmaker.ts';
+export { matchmakerConfig, type MatchmakerConfig } from './config.ts';
+export { rank, hash32, weightOf, type Candidate } from './placement.ts';

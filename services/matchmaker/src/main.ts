@@ -1,0 +1,41 @@
+/**
+ * Standalone matchmaker: `npm start -w services/matchmaker`. Stateless: run as
+ * many replicas as you like against the same NATS and Redis.
+ */
+import { createBus, createLogger, createStores, startOpsServer } from '@joke/bus';
+import { matchmakerConfig } from './config.ts';
+import { startMatchmaker } from './matchmaker.ts';
+
+if (process.argv.includes('--help-config')) {
+  console.log(matchmakerConfig.describe());
+  process.exit(0);
+}
+
+const cfg = matchmakerConfig.fromEnv();
+const log = createLogger('matchmaker', cfg.logLevel, { matchmakerId: cfg.matchmakerId });
+const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: cfg.matchmakerId });
+const stores = await createStores({
+  redisUrl: cfg.redisUrl,
+  namespace: cfg.namespace,
+  onError: (err) => log.warn({ err }, 'redis error'),
+});
+const mm = await startMatchmaker(cfg, { bus, snapshots: stores.snapshots, match: stores.match, log });
+const ops = await startOpsServer({
+  host: cfg.opsHost,
+  port: cfg.opsPort,
+  registries: [mm.registry],
+  ready: () => mm.ready(),
+  onError: (err) => log.warn({ err }, 'ops http error'),
+});
+log.info({ ops: ops.url, bus: cfg.natsUrl || 'in-process', store: stores.kind }, 'matchmaker up');
+if (process.env.JOKE_READY_LINE) console.log(`READY ${cfg.matchmakerId} ${ops.port}`);
+
+const stop = async (): Promise<void> => {
+  await mm.close();
+  await bus.close();
+  await stores.close();
+  await ops.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

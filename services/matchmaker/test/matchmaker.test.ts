@@ -1,0 +1,265 @@
+/**
+ * Matchmaker behaviour with real room workers on the in-process bus and memory
+ * stores, plus the quick-match queue shared by two replicas over real Redis.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import {
+  connectRedis,
+  InProcessBus,
+  MemoryMatchStore,
+  MemorySnapshotStore,
+  RedisMatchStore,
+  RedisSnapshotStore,
+  type Bus,
+  type MatchStore,
+  type SnapshotStore,
+} from '@joke/bus';
+import { subjects } from '@joke/protocol';
+import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
+import { startMatchmaker, type FailoverReport, type Matchmaker } from '../src/index.ts';
+import { raceGame } from '../../room-worker/test/fixtures/race-game.ts';
+
+const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+const games = { race: raceGame };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(cond: () => boolean | Promise<boolean>, ms = 5000, what = 'condition') {
+  const t0 = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+interface Cluster {
+  bus: Bus;
+  snapshots: SnapshotStore;
+  match: MatchStore;
+  workers: RoomWorker[];
+  mm: Matchmaker;
+}
+
+async function cluster(nWorkers: number, workerCfg = {}, mmCfg = {}): Promise<Cluster> {
+  const bus = new InProcessBus();
+  const snapshots = new MemorySnapshotStore();
+  const match = new MemoryMatchStore();
+  const workers: RoomWorker[] = [];
+  for (let i = 0; i < nWorkers; i++)
+    workers.push(
+      await startRoomWorker(
+        { workerId: `w${i}`, shard: i, heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0, ...workerCfg },
+        { bus, store: snapshots, games, log },
+      ),
+    );
+  const mm = await startMatchmaker(
+    { matchmakerId: 'mm1', deadAfterMs: 200, deadCheckMs: 20, orphanSweepMs: 200, ...mmCfg },
+    { bus, snapshots, match, games, log },
+  );
+  cleanup.push(async () => {
+    await mm.close();
+    for (const w of workers) await w.close();
+    await bus.close();
+  });
+  await until(() => mm.liveWorkers().length === nWorkers, 2000, 'heartbeats');
+  return { bus, snapshots, match, workers, mm };
+}
+
+const create = async (bus: Bus, roomId: string, players = [{ id: 'a', name: 'A', bot: false }], options = {}) =>
+  JSON.parse(
+    await bus.request(
+      subjects.createRoom,
+      JSON.stringify({ v: 1, room: { roomId, game: 'race', options, players } }),
+      3000,
+    ),
+  );
+
+describe('matchmaker', () => {
+  it('places new rooms over the live workers and answers which one took each', async () => {
+    const c = await cluster(3);
+    const where = new Map<string, number>();
+    for (let i = 0; i < 60; i++) {
+      const r = await create(c.bus, `room${i}`);
+      expect(r.ok).toBe(true);
+      expect(c.workers.find((w) => w.id === r.workerId)?.roomIds()).toContain(`room${i}`);
+      where.set(r.workerId, (where.get(r.workerId) ?? 0) + 1);
+    }
+    expect(where.size).toBe(3);
+    expect(await create(c.bus, 'x', [{ id: 'a', name: 'A', bot: false }], { target: 'bad' })).toMatchObject({
+      ok: false,
+    });
+  });
+
+  it('never places on a draining worker', async () => {
+    const c = await cluster(2);
+    c.bus.publish(subjects.workerDraining, JSON.stringify({ v: 1, workerId: 'w0', roomIds: [] }));
+    await until(() => c.mm.liveWorkers().find((w) => w.workerId === 'w0')?.draining === true);
+    for (let i = 0; i < 20; i++) expect((await create(c.bus, `d${i}`)).workerId).toBe('w1');
+  });
+
+  it("fails a silent worker's rooms over to live workers, which carry on from the snapshot", async () => {
+    const c = await cluster(2);
+    const reports: FailoverReport[] = [];
+    c.mm.onFailover((r) => reports.push(r));
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const r = await create(c.bus, `f${i}`, [{ id: 'a', name: 'A', bot: false }], { target: 1000 });
+      if (r.workerId === 'w0') ids.push(`f${i}`);
+    }
+    expect(ids.length).toBeGreaterThan(0);
+    const epochs = await Promise.all(ids.map(async (id) => (await c.snapshots.lease(id))!.epoch));
+    await c.workers[0].close(); // stops heartbeating, like a crash
+    await until(() => reports.length === 1, 3000, 'failover');
+    expect(reports[0]).toMatchObject({ workerId: 'w0', rooms: ids.length, restored: ids.length, failed: 0 });
+    for (const [i, id] of ids.entries()) {
+      expect(c.workers[1].roomIds()).toContain(id);
+      expect(await c.snapshots.lease(id)).toEqual({ owner: 'w1', epoch: epochs[i] + 1 });
+    }
+  });
+
+  it('treats a worker back under the same id as a new incarnation: its old rooms are failed over', async () => {
+    const c = await cluster(2);
+    const reports: FailoverReport[] = [];
+    c.mm.onFailover((r) => reports.push(r));
+    let id = '';
+    for (let i = 0; !id; i++) if ((await create(c.bus, `i${i}`)).workerId === 'w0') id = `i${i}`;
+    await c.workers[0].close();
+    // Same id, fresh process: it knows nothing of the room, and must not get it back by name.
+    c.workers[0] = await startRoomWorker(
+      { workerId: 'w0', heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
+      { bus: c.bus, store: c.snapshots, games, log },
+    );
+    await until(() => reports.length >= 1, 3000, 'failover');
+    const lease = await c.snapshots.lease(id);
+    expect(lease!.epoch).toBe(2);
+    const holder = c.workers.find((w) => w.roomIds().includes(id))!;
+    expect(holder.id).toBe(lease!.owner);
+  });
+
+  it('drain hands every room to another worker and loses nothing', async () => {
+    const c = await cluster(2);
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await create(c.bus, `g${i}`, [{ id: 'a', name: 'A', bot: false }], { target: 1000 });
+      if (r.workerId === 'w0') ids.push(`g${i}`);
+    }
+    const seqs = await Promise.all(ids.map(async (id) => (await c.snapshots.load(id))!.seq));
+    const report = await c.workers[0].drain();
+    expect(report).toMatchObject({ handedOver: ids.length, released: 0 });
+    for (const [i, id] of ids.entries()) {
+      expect(c.workers[1].roomIds()).toContain(id);
+      expect((await c.snapshots.load(id))!.seq).toBe(seqs[i]);
+    }
+  });
+
+  it('the orphan sweep places rooms whose lease lapsed with nobody running them', async () => {
+    const c = await cluster(1);
+    // A room left behind by a worker no matchmaker ever heard of (e.g. all were down when it died).
+    await c.snapshots.createRoom(
+      'orphan',
+      'ghost',
+      { seq: 0, data: JSON.stringify({ ...JSON.parse((await roomDataLike(c)).data), roomId: 'orphan' }), steps: [] },
+      50,
+    );
+    await until(() => c.workers[0].roomIds().includes('orphan'), 3000, 'sweep');
+  });
+
+  it('quick-match fills a table, starts it and tells each player through their gateway', async () => {
+    const c = await cluster(1);
+    const matched: any[] = [];
+    c.bus.subscribe(subjects.gatewayMatched('gA'), (m) => matched.push(JSON.parse(m.data)));
+    c.bus.subscribe(subjects.gatewayMatched('gB'), (m) => matched.push(JSON.parse(m.data)));
+    const q = (userId: string, gatewayId: string, extra = {}) =>
+      c.bus
+        .request(
+          subjects.queue,
+          JSON.stringify({
+            v: 1,
+            userId,
+            name: userId,
+            gatewayId,
+            game: 'race',
+            mode: 'classic',
+            players: 3,
+            ...extra,
+          }),
+          2000,
+        )
+        .then((r) => JSON.parse(r));
+    expect(await q('u1', 'gA')).toEqual({ ok: true });
+    expect(await q('u2', 'gB')).toEqual({ ok: true });
+    expect(await q('u2', 'gB', { cancel: true })).toEqual({ ok: true });
+    expect(await q('u3', 'gA')).toEqual({ ok: true });
+    await sleep(50);
+    expect(matched).toEqual([]);
+    expect(await q('u4', 'gB')).toEqual({ ok: true });
+    await until(() => matched.length === 3, 2000, 'matched');
+    const roomId = matched[0].roomId;
+    expect(matched.map((x) => x.userId).sort()).toEqual(['u1', 'u3', 'u4']);
+    expect(matched.every((x) => x.roomId === roomId && x.game === 'race' && x.mode === 'classic')).toBe(true);
+    expect(c.workers[0].room(roomId)?.data.seats.map((s) => s.id)).toEqual(['u1', 'u3', 'u4']);
+    expect(await q('u5', 'gA', { game: 'nope' })).toMatchObject({ ok: false, reason: '알 수 없는 게임이에요' });
+  });
+});
+
+async function roomDataLike(c: Cluster) {
+  await create(c.bus, 'template');
+  return (await c.snapshots.load('template'))!;
+}
+
+describe('quick-match with two replicas on real Redis', () => {
+  it('does not split the queue: players spread over both replicas still meet at one table', async () => {
+    const ns = `joke:t${randomBytes(6).toString('hex')}`;
+    const client = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const bus = new InProcessBus();
+    const snapshots = new RedisSnapshotStore(client, ns);
+    const match = new RedisMatchStore(client, ns);
+    const w = await startRoomWorker(
+      { workerId: 'rw', heartbeatMs: 50, botDelayMs: 0 },
+      { bus, store: snapshots, games, log },
+    );
+    const mms = await Promise.all(
+      ['mmA', 'mmB'].map((id) =>
+        startMatchmaker({ matchmakerId: id, deadAfterMs: 500 }, { bus, snapshots, match, games, log }),
+      ),
+    );
+    cleanup.push(async () => {
+      for (const m of mms) await m.close();
+      await w.close();
+      await bus.close();
+      for await (const keys of client.scanIterator({ MATCH: `${ns}:*`, COUNT: 500 }))
+        if (keys.length) await client.del(keys);
+      await client.close();
+    });
+    await until(() => mms.every((m) => m.liveWorkers().length === 1));
+    const matched: any[] = [];
+    bus.subscribe(subjects.gatewayMatched('g'), (m) => matched.push(JSON.parse(m.data)));
+    // The in-process bus round-robins the `mm` queue group, so consecutive requests alternate replicas.
+    for (let i = 0; i < 8; i++)
+      await bus.request(
+        subjects.queue,
+        JSON.stringify({
+          v: 1,
+          userId: `u${i}`,
+          name: `u${i}`,
+          gatewayId: 'g',
+          game: 'race',
+          mode: 'classic',
+          players: 4,
+        }),
+        2000,
+      );
+    await until(() => matched.length === 8, 3000, 'two tables');
+    const tables = new Map<string, string[]>();
+    for (const x of matched) tables.set(x.roomId, [...(tables.get(x.roomId) ?? []), x.userId]);
+    expect([...tables.values()].map((t) => t.sort())).toEqual([
+      ['u0', 'u1', 'u2', 'u3'],
+      ['u4', 'u5', 'u6', 'u7'],
+    ]);
+  });
+});

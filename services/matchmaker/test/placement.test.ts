@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { rank, weightOf } from '../src/index.ts';
+
+const ws = (n: number, rooms = 0) => Array.from({ length: n }, (_, i) => ({ workerId: `worker-${i}`, rooms }));
+const ids = Array.from({ length: 3000 }, (_, i) => `room-${i}`);
+const share = (workers: ReturnType<typeof ws>) => {
+  const c = new Map<string, number>();
+  for (const id of ids) {
+    const w = rank(id, workers, 10_000, 8)[0];
+    c.set(w, (c.get(w) ?? 0) + 1);
+  }
+  return c;
+};
+
+describe('rendezvous placement', () => {
+  it('gives the same answer for the same heartbeats, whatever their order (replicas agree)', () => {
+    const a = ws(5);
+    const b = [...a].reverse();
+    for (const id of ids.slice(0, 200)) expect(rank(id, a, 10_000, 8)).toEqual(rank(id, b, 10_000, 8));
+  });
+
+  it('spreads rooms evenly over equally loaded workers', () => {
+    const c = share(ws(3));
+    for (const n of c.values()) expect(Math.abs(n - 1000)).toBeLessThan(150);
+  });
+
+  it('moves only the rooms of a worker that leaves', () => {
+    const all = ws(4);
+    const before = new Map(ids.map((id) => [id, rank(id, all, 10_000, 8)[0]]));
+    const without = all.filter((w) => w.workerId !== 'worker-2');
+    for (const id of ids) {
+      const now = rank(id, without, 10_000, 8)[0];
+      if (before.get(id) !== 'worker-2') expect(now).toBe(before.get(id));
+      else expect(now).not.toBe('worker-2');
+    }
+  });
+
+  it('sends fewer new rooms to a loaded worker, but never none', () => {
+    const workers = [
+      { workerId: 'busy', rooms: 8_000 },
+      { workerId: 'idle-1', rooms: 0 },
+      { workerId: 'idle-2', rooms: 0 },
+    ];
+    const c = share(workers);
+    expect(c.get('busy')!).toBeLessThan(c.get('idle-1')! / 2);
+    expect(c.get('busy')!).toBeGreaterThan(0);
+  });
+
+  it('rounds load to levels so small heartbeat differences do not change the answer', () => {
+    expect(weightOf(100, 10_000, 8)).toBe(weightOf(130, 10_000, 8));
+    expect(weightOf(20_000, 10_000, 8)).toBe(1 / 8);
+    const a = [
+      { workerId: 'x', rooms: 100 },
+      { workerId: 'y', rooms: 200 },
+    ];
+    const b = [
+      { workerId: 'x', rooms: 112 },
+      { workerId: 'y', rooms: 190 },
+    ];
+    for (const id of ids.slice(0, 300)) expect(rank(id, a, 10_000, 8)).toEqual(rank(id, b, 10_000, 8));
+  });
+});

@@ -1,0 +1,86 @@
+/** Room worker options: environment variable, default and meaning of each, in one place. */
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+
+export const workerConfig = defineConfig({
+  shard: opt('SHARD', int(0, 1_000_000), 0, 'Shard number (e.g. the StatefulSet ordinal); reported to the matchmaker.'),
+  workerId: opt(
+    'WORKER_ID',
+    z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    () => `worker-${hostname().replace(/[^A-Za-z0-9_-]/g, '')}-${process.env.SHARD ?? '0'}`.slice(0, 64),
+    'Stable id of this worker; its open-room subject is joke.v1.worker.<id>.open. Default: worker-<host>-<SHARD>.',
+  ),
+  ...connectionOptions({ natsUrl: 'nats://127.0.0.1:4222', redisUrl: 'redis://127.0.0.1:6379' }),
+  heartbeatMs: opt(
+    'HEARTBEAT_MS',
+    int(50, 60_000),
+    500,
+    'Heartbeat (load + room list) period. Matchmakers declare the worker dead after DEAD_AFTER_MS of silence.',
+  ),
+  leaseTtlMs: opt(
+    'LEASE_TTL_MS',
+    int(500, 600_000),
+    15_000,
+    'Room lease lifetime without renewal. Every snapshot write renews it.',
+  ),
+  leaseRenewMs: opt(
+    'LEASE_RENEW_MS',
+    int(100, 600_000),
+    5_000,
+    'How often leases of rooms without a recent write are renewed (batched in one script per 500 rooms).',
+  ),
+  botDelayMs: opt('BOT_DELAY_MS', int(0, 60_000), 900, 'Minimum think time of a bot seat before it acts.'),
+  botJitterMs: opt(
+    'BOT_JITTER_MS',
+    int(0, 60_000),
+    700,
+    'Extra random think time of a bot seat (uniform 0..this), so bots feel human.',
+  ),
+  queueMax: opt(
+    'ROOM_QUEUE_MAX',
+    int(1, 10_000),
+    64,
+    'Items (commands, joins, timers) waiting per room; beyond it commands are refused as busy.',
+  ),
+  batchMax: opt(
+    'ROOM_BATCH_MAX',
+    int(1, 1_000),
+    16,
+    'Queued items applied together and persisted in one snapshot write (group commit).',
+  ),
+  finishedLingerMs: opt(
+    'FINISHED_LINGER_MS',
+    int(0, 86_400_000),
+    60_000,
+    'How long a finished room stays for late viewers before it is dropped.',
+  ),
+  awayAfterTimeouts: opt(
+    'AWAY_AFTER_TIMEOUTS',
+    int(1, 100),
+    3,
+    'Consecutive timeouts after which a seat is shown as away ("자리 비움", one-card §8.5).',
+  ),
+  gatewayDeadAfterMs: opt(
+    'GATEWAY_DEAD_AFTER_MS',
+    int(100, 600_000),
+    10_000,
+    'A gateway silent for this long is gone: its viewers are removed from every room.',
+  ),
+  maxRooms: opt(
+    'MAX_ROOMS',
+    int(1, 10_000_000),
+    20_000,
+    'Rooms this worker accepts; further opens are refused so the matchmaker places them elsewhere.',
+  ),
+  drainTimeoutMs: opt(
+    'DRAIN_TIMEOUT_MS',
+    int(0, 600_000),
+    30_000,
+    'On SIGTERM, how long to keep trying to hand rooms over before releasing their leases and exiting.',
+  ),
+  opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
+  opsPort: opt('OPS_PORT', int(0, 65535), 9101, 'Port of the ops HTTP server; 0 picks a free one.'),
+});
+
+export type WorkerConfig = ConfigOf<typeof workerConfig.spec>;

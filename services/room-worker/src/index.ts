@@ -1,0 +1,3 @@
+export { startRoomWorker, type RoomWorker, type RoomWorkerDeps, type DrainReport } from './worker.ts';
+export { workerConfig, type WorkerConfig } from './config.ts';
+export type { Room, RoomData, SeatMeta, ViewerMeta, StepRec } from './room.ts';

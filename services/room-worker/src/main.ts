@@ -1,0 +1,48 @@
+/**
+ * Standalone room worker: `npm start -w services/room-worker`.
+ * Configuration from the environment (`--help-config` lists it). SIGTERM drains:
+ * every room is handed to another live worker before the process exits.
+ */
+import { createBus, createLogger, createStores, startOpsServer } from '@joke/bus';
+import { workerConfig } from './config.ts';
+import { startRoomWorker } from './worker.ts';
+
+if (process.argv.includes('--help-config')) {
+  console.log(workerConfig.describe());
+  process.exit(0);
+}
+
+const cfg = workerConfig.fromEnv();
+const log = createLogger('room-worker', cfg.logLevel, { workerId: cfg.workerId });
+const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: cfg.workerId });
+const stores = await createStores({
+  redisUrl: cfg.redisUrl,
+  namespace: cfg.namespace,
+  onError: (err) => log.warn({ err }, 'redis error'),
+});
+const worker = await startRoomWorker(cfg, { bus, store: stores.snapshots, log });
+const ops = await startOpsServer({
+  host: cfg.opsHost,
+  port: cfg.opsPort,
+  registries: [worker.registry],
+  ready: () => worker.ready(),
+  onError: (err) => log.warn({ err }, 'ops http error'),
+});
+log.info({ ops: ops.url, bus: cfg.natsUrl || 'in-process', store: stores.kind, shard: cfg.shard }, 'room worker up');
+// Tests and orchestration scripts wait for this line on stdout.
+if (process.env.JOKE_READY_LINE) console.log(`READY ${cfg.workerId} ${ops.port}`);
+
+let stopping = false;
+const stop = async (signal: string): Promise<void> => {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'stopping: draining rooms');
+  const report = await worker.drain();
+  if (process.env.JOKE_READY_LINE) console.log(`DRAINED ${JSON.stringify(report)}`);
+  await bus.close();
+  await stores.close();
+  await ops.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,0 +1,54 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
+
+/** One registry per worker, so several workers (tests, embedded mode) never clash. */
+export function createWorkerMetrics(registry = new Registry()) {
+  const registers = [registry];
+  return {
+    registry,
+    rooms: new Gauge({ name: 'joke_worker_rooms', help: 'Rooms held by this worker', registers }),
+    transitions: new Counter({
+      name: 'joke_worker_transitions_total',
+      help: 'Accepted transitions by origin',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    rejected: new Counter({ name: 'joke_worker_rejected_total', help: 'Actions the game refused', registers }),
+    duplicates: new Counter({
+      name: 'joke_worker_duplicate_commands_total',
+      help: 'Retried actionIds answered from memory',
+      registers,
+    }),
+    actionSeconds: new Histogram({
+      name: 'joke_worker_action_seconds',
+      help: 'Command received → persisted and answered',
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    }),
+    snapshotSeconds: new Histogram({
+      name: 'joke_worker_snapshot_write_seconds',
+      help: 'Snapshot write (conditional on the lease epoch) round trip',
+      buckets: [0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1],
+      registers,
+    }),
+    snapshotBytes: new Histogram({
+      name: 'joke_worker_snapshot_bytes',
+      help: 'Snapshot size',
+      buckets: [512, 1024, 2048, 4096, 8192, 16384, 65536],
+      registers,
+    }),
+    errors: new Counter({
+      name: 'joke_worker_errors_total',
+      help: 'Failures by kind: bus, store (Redis), stale (fenced out), game (engine threw)',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    restores: new Counter({ name: 'joke_worker_restores_total', help: 'Rooms taken over from a snapshot', registers }),
+    loopLag: new Gauge({
+      name: 'joke_worker_event_loop_lag_ms',
+      help: 'Event loop delay p99 over the last heartbeat',
+      registers,
+    }),
+  };
+}
