@@ -105,6 +105,7 @@ export interface FinishedSubscriber {
 export function subscribeFinished(bus: Bus, db: Db, log: Logger, metrics: LobbyMetrics): FinishedSubscriber {
   const inFlight = new Set<Promise<void>>();
   const handle = async (data: string): Promise<void> => {
+    metrics.finishedReceived.inc();
     let msg: wire.RoomFinished;
     try {
       msg = wire.RoomFinished.parse(JSON.parse(data));

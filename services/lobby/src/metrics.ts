@@ -6,6 +6,7 @@ export interface LobbyMetrics {
   requestSeconds: Histogram<'path' | 'type' | 'code'>;
   roomsCreated: Counter<'game'>;
   gamesStarted: Counter<'game'>;
+  finishedReceived: Counter;
   gamesRecorded: Counter<'game'>;
   finishedRejected: Counter<'reason'>;
   ready: Gauge;
@@ -31,6 +32,11 @@ export function createMetrics(registry = new Registry()): LobbyMetrics {
       name: 'lobby_games_started_total',
       help: 'Games the matchmaker accepted',
       labelNames: ['game'],
+      registers: [registry],
+    }),
+    finishedReceived: new Counter({
+      name: 'lobby_room_finished_received_total',
+      help: 'RoomFinished messages this replica received (one replica of the queue group gets each)',
       registers: [registry],
     }),
     gamesRecorded: new Counter({
