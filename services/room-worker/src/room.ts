@@ -97,6 +97,7 @@ export interface RoomHost {
   gatewaySeen(gatewayId: string): void;
 }
 
+const EARLY_TIMER_SLACK_MS = 20;
 const BUSY = '방이 바빠요. 잠시 후 다시 시도해 주세요';
 const BAD_COMMAND = '잘못된 메시지예요';
 const BOT_SEAT = '봇 자리는 조작할 수 없어요';
@@ -260,6 +261,7 @@ export class Room {
     const replies: Reply[] = [];
     const transitions: Transition[] = [];
     let metaChanged = false;
+    let rearm = false;
     const presenceBefore = this.presenceKey();
 
     for (const item of batch) {
@@ -308,9 +310,12 @@ export class Room {
         }
         case 'timeout': {
           if (this.finished) break;
+          rearm = true;
           const deadline = this.game.deadline(this.data.state);
           const now = Date.now();
-          if (deadline === null || now < deadline) break; // someone acted first; rearm() picks the new deadline
+          // Timers run on a monotonic clock and may fire a millisecond before Date.now() reaches the
+          // deadline; well before it means someone acted first and the deadline moved on.
+          if (deadline === null || now < deadline - EARLY_TIMER_SLACK_MS) break;
           const due = this.dueSeats();
           const at = Math.max(now, deadline);
           const r = this.safely(() => this.game.onTimeout(this.data.state, at));
@@ -386,6 +391,7 @@ export class Room {
 
     if (transitions.length === 0 && !metaChanged) {
       this.sendReplies(replies);
+      if (rearm) this.rearm();
       return;
     }
     if (transitions.length === 0) this.seq++;
@@ -396,7 +402,7 @@ export class Room {
     const presenceJson = JSON.stringify(this.presence());
     for (const t of transitions) this.publishViews(t, presenceJson);
     if (transitions.length === 0 && this.presenceKey() !== presenceBefore) this.publishPresence(presenceJson);
-    if (transitions.length > 0) {
+    if (transitions.length > 0 || rearm) {
       this.rearm();
       if (this.finished) this.afterFinish();
     }

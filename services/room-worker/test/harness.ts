@@ -91,15 +91,20 @@ export class FakeGateway {
       JSON.stringify({ v: PROTOCOL_VERSION, userId, gatewayId: this.id, connected, left }),
     );
   }
-  /** Frames for `viewer` (null = spectator frame), parsed, in arrival order. */
-  frames(roomId: string, viewer: string | null): Frame[] {
+  /** `view` frames (or `t`) for `viewer` (null = spectator frame), parsed, in arrival order. */
+  frames(roomId: string, viewer: string | null, t = 'view'): Frame[] {
     const out: Frame[] = [];
     for (const d of this.deliveries)
-      if (d.roomId === roomId) for (const f of d.frames) if (f.viewer === viewer) out.push(JSON.parse(f.frame));
+      if (d.roomId === roomId)
+        for (const f of d.frames) {
+          if (f.viewer !== viewer) continue;
+          const frame = JSON.parse(f.frame) as Frame;
+          if (frame.t === t) out.push(frame);
+        }
     return out;
   }
-  last(roomId: string, viewer: string | null): Frame | undefined {
-    const f = this.frames(roomId, viewer);
+  last(roomId: string, viewer: string | null, t = 'view'): Frame | undefined {
+    const f = this.frames(roomId, viewer, t);
     return f[f.length - 1];
   }
   close() {

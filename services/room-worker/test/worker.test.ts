@@ -174,9 +174,12 @@ describe('room worker', () => {
     await openRoom(bus, w.id, 'r', [seat('a'), seat('b')], { turnMs: 40, target: 1000 });
     const gw = new FakeGateway(bus, 'gw1');
     await gw.join('r', 'a');
-    await until(async () => ((await stateOf(store, 'r'))?.data.state.total ?? 0) >= 6, 3000, 'six timeouts');
+    await until(() => (gw.last('r', 'a')?.view.total ?? 0) >= 6, 3000, 'six timeouts');
     const last = gw.last('r', 'a')!;
     expect(last.presence!.every((p: any) => p.away)).toBe(true);
+    // Not before the third: after two timeouts each, nobody was away yet.
+    const atFour = gw.frames('r', 'a').find((f) => f.view.total === 4)!;
+    expect(atFour.presence!.some((p: any) => p.away)).toBe(false);
     const steps = (await stateOf(store, 'r'))!.steps;
     expect(steps.slice(0, 6).every((s: any) => s.t === 1)).toBe(true);
     // Acting clears it.
