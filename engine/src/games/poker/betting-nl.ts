@@ -1,0 +1,132 @@
+/**
+ * 노리밋 / 팟리밋 (§5.3). A raise names its total for the round (`to`). The
+ * minimum raise adds the last full raise (never less than baseUnit,
+ * clarification 13); an all-in short of that is incomplete and does not
+ * reopen betting for anyone who has already acted and not since faced a full
+ * raise (clarification 9). Pot limit caps `to` at currentBet + pot + toCall,
+ * the pot counting every chip in the middle (clarification 11).
+ */
+import type { PlayerId } from '../../core/types.ts';
+import { type Ctx, log, pay, potTotal, seatOf } from './draft.ts';
+import { afterAction, fold, toCallOf } from './betting.ts';
+import { chargeFoldPenalty } from './flow-indian.ts';
+import { R } from './reasons.ts';
+import type { LegalAction, PokerAction, PokerState } from './types.ts';
+
+export type NlAction = Extract<PokerAction, { type: `nl.${string}` }>;
+
+export interface NlLimits {
+  toCall: number;
+  /** Smallest legal raise-to (ignoring the all-in exception). */
+  minTo: number;
+  /** Largest raise-to: the whole stack, or the pot limit. */
+  maxTo: number;
+  /** committedRound + stack. */
+  allInTo: number;
+  /** Pot-limit cap on raise-to (Infinity in no-limit). */
+  capTo: number;
+  canRaise: boolean;
+}
+
+export function nlLimits(s: PokerState, id: PlayerId): NlLimits {
+  const h = s.hand!;
+  const b = h.betting!;
+  const p = h.players[id];
+  const stack = seatOf(s, id)!.stack;
+  const toCall = toCallOf(h, p);
+  const allInTo = p.committedRound + stack;
+  const minTo = b.currentBet + Math.max(b.lastRaiseSize, s.baseUnit);
+  const capTo = s.betting === 'potLimit' ? b.currentBet + potTotal(s) + toCall : Infinity;
+  const maxTo = Math.min(allInTo, capTo);
+  return { toCall, minTo, maxTo, allInTo, capTo, canRaise: !p.lockedFromRaise && maxTo > b.currentBet };
+}
+
+export function nlProblem(s: PokerState, id: PlayerId, a: NlAction): string | null {
+  const L = nlLimits(s, id);
+  switch (a.type) {
+    case 'nl.fold':
+      return null;
+    case 'nl.check':
+      return L.toCall === 0 ? null : R.cannotCheck;
+    case 'nl.call':
+      return L.toCall > 0 ? null : R.nothingToCall;
+    case 'nl.allIn':
+      if (L.allInTo <= s.hand!.betting!.currentBet) return null; // an all-in call
+      if (!L.canRaise) return R.noMoreRaise;
+      // Clarification 12: the all-in total is what must fit under the pot limit.
+      return L.allInTo > L.capTo ? R.potLimitAllIn(L.capTo) : null;
+    case 'nl.raise': {
+      const to = a.to;
+      if (!L.canRaise) return R.noMoreRaise;
+      if (to <= s.hand!.betting!.currentBet) return R.raiseAboveBet;
+      if (to > L.maxTo) return R.maxRaise(L.maxTo);
+      if (to < L.minTo && to !== L.allInTo) return R.minRaise(Math.min(L.minTo, L.maxTo));
+      return null;
+    }
+  }
+}
+
+export function nlLegal(s: PokerState, id: PlayerId): LegalAction[] {
+  const L = nlLimits(s, id);
+  const b = s.hand!.betting!;
+  const stack = seatOf(s, id)!.stack;
+  const out: LegalAction[] = [{ type: 'nl.fold', amount: 0, allIn: false }];
+  if (L.toCall === 0) out.push({ type: 'nl.check', amount: 0, allIn: false });
+  else {
+    const amount = Math.min(L.toCall, stack);
+    out.push({ type: 'nl.call', amount, allIn: amount === stack });
+  }
+  if (L.canRaise) {
+    const min = L.minTo <= L.maxTo ? L.minTo : L.maxTo === L.allInTo ? L.allInTo : L.maxTo;
+    if (nlProblem(s, id, { type: 'nl.raise', to: min }) === null)
+      out.push({ type: 'nl.raise', min, max: L.maxTo, bet: b.currentBet === 0 });
+  }
+  if (stack > 0 && L.toCall < stack && nlProblem(s, id, { type: 'nl.allIn' }) === null)
+    out.push({ type: 'nl.allIn', amount: stack, to: L.allInTo });
+  return out;
+}
+
+export function applyNl(ctx: Ctx, id: PlayerId, a: NlAction): void {
+  const s = ctx.s;
+  const h = s.hand!;
+  const b = h.betting!;
+  const p = h.players[id];
+  if (a.type === 'nl.fold') {
+    fold(ctx, id, '폴드');
+    chargeFoldPenalty(ctx, id);
+    ctx.ev.push({ type: 'action', player: id, action: a.type, amount: 0 });
+    log(ctx, { player: id, text: '폴드' });
+    return afterAction(ctx, id);
+  }
+  let label: string;
+  let paid: number;
+  if (
+    a.type === 'nl.check' ||
+    a.type === 'nl.call' ||
+    (a.type === 'nl.allIn' && nlLimits(s, id).allInTo <= b.currentBet)
+  ) {
+    paid = pay(s, id, toCallOf(h, p));
+    label = a.type === 'nl.check' ? '체크' : '콜';
+  } else {
+    const to = a.type === 'nl.raise' ? a.to : p.committedRound + seatOf(s, id)!.stack;
+    const wasBet = b.currentBet === 0;
+    const raiseSize = to - b.currentBet;
+    paid = pay(s, id, to - p.committedRound);
+    if (raiseSize >= Math.max(b.lastRaiseSize, s.baseUnit)) {
+      // A full raise reopens the betting for everyone else.
+      b.lastRaiseSize = raiseSize;
+      for (const other of h.seatOrder) if (other !== id) h.players[other].lockedFromRaise = false;
+    }
+    b.currentBet = to;
+    b.opened = true;
+    p.raisedThisRound = true;
+    label = wasBet ? '벳' : '레이즈';
+  }
+  p.actedThisRound = true;
+  p.lockedFromRaise = true;
+  if (p.allIn) label = `${label}(올인)`;
+  p.lastAction = label;
+  ctx.ev.push({ type: 'action', player: id, action: a.type, amount: paid, allIn: p.allIn, to: p.committedRound });
+  log(ctx, { player: id, text: label, amount: paid });
+  afterAction(ctx, id);
+}

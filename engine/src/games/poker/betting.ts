@@ -1,0 +1,125 @@
+/**
+ * What both betting styles share (§5.2, §5.3): who acts first, who still owes
+ * an action, when a round is over, and settling the round into pots.
+ */
+import type { PlayerId } from '../../core/types.ts';
+import { type Ctx, liveCount, turnMs } from './draft.ts';
+import { advance } from './flow.ts';
+import { endByFold } from './showdown.ts';
+import { computePots, refundUncalled } from './pots.ts';
+import { bossOf } from './flow-seven.ts';
+import { usesBlinds } from './options.ts';
+import type { HandPlayer, HandState, PokerState } from './types.ts';
+
+export function needsToAct(p: HandPlayer, currentBet: number): boolean {
+  return !p.folded && !p.allIn && (!p.actedThisRound || p.committedRound < currentBet);
+}
+
+export function toCallOf(h: HandState, p: HandPlayer): number {
+  return Math.max(0, (h.betting?.currentBet ?? 0) - p.committedRound);
+}
+
+/** Seat order of this hand rotated to start at `first` (who must be in it). */
+function rotateTo(h: HandState, first: PlayerId): PlayerId[] {
+  const i = h.seatOrder.indexOf(first);
+  return [...h.seatOrder.slice(i), ...h.seatOrder.slice(0, i)];
+}
+
+/** The player who acts first this street, before skipping anyone who cannot act. */
+function firstActor(s: PokerState, street: number): PlayerId {
+  const h = s.hand!;
+  const mode = s.options.mode;
+  if (usesBlinds(mode) && street === 0 && h.bbSeat !== null) {
+    // Pre-flop: the seat after the big blind (heads-up that is the dealer, who is the small blind).
+    const bbId = s.seats[h.bbSeat].id;
+    const i = h.seatOrder.indexOf(bbId);
+    return h.seatOrder[(i + 1) % h.seatOrder.length];
+  }
+  if (mode === 'sevenPoker' || mode === 'sevenHiLo') return h.boss ?? h.seatOrder[0];
+  // Everyone else starts at the dealer's next seat (heads-up hold'em: the big blind after the flop).
+  return h.seatOrder[0];
+}
+
+/** Opens betting round `street`. Returns false when nobody needs to bet (the street is only dealt). */
+export function startRound(ctx: Ctx, street: number): boolean {
+  const s = ctx.s;
+  const h = s.hand!;
+  h.street = street;
+  if (s.options.mode === 'sevenPoker' || s.options.mode === 'sevenHiLo') h.boss = bossOf(h);
+  let currentBet = 0;
+  for (const id of h.seatOrder) {
+    const p = h.players[id];
+    p.actedThisRound = false;
+    p.raisedThisRound = false;
+    p.lockedFromRaise = false;
+    if (p.committedRound > currentBet) currentBet = p.committedRound;
+  }
+  const order = rotateTo(h, firstActor(s, street)).filter((id) => !h.players[id].folded);
+  h.betting = {
+    street,
+    order,
+    toAct: null,
+    currentBet,
+    lastRaiseSize: s.baseUnit,
+    // Clarification 10: Korean betting over blinds treats the blinds as the opening bet.
+    opened: currentBet > 0,
+  };
+  const able = order.filter((id) => !h.players[id].allIn);
+  if (able.length === 0 || (able.length === 1 && h.players[able[0]].committedRound >= currentBet)) {
+    h.betting = null;
+    return false;
+  }
+  const first = order.find((id) => needsToAct(h.players[id], currentBet))!;
+  h.betting.toAct = first;
+  h.phase = 'betting';
+  h.deadlineAt = ctx.now + turnMs(s, first);
+  return true;
+}
+
+/** After `from` acted (or left): the next player owing an action, or the end of the round / hand. */
+export function afterAction(ctx: Ctx, from: PlayerId): void {
+  const h = ctx.s.hand!;
+  if (liveCount(h) <= 1) return endByFold(ctx);
+  const b = h.betting!;
+  const n = b.order.length;
+  const start = b.order.indexOf(from);
+  for (let k = 1; k <= n; k++) {
+    const id = b.order[(start + k) % n];
+    if (needsToAct(h.players[id], b.currentBet)) {
+      b.toAct = id;
+      h.deadlineAt = ctx.now + turnMs(ctx.s, id);
+      return;
+    }
+  }
+  finishRound(ctx);
+}
+
+/** Round over: return the uncalled part, rebuild pots, clear the round's bets, go on with the script. */
+export function finishRound(ctx: Ctx): void {
+  settleRound(ctx);
+  const h = ctx.s.hand!;
+  ctx.ev.push({ type: 'roundEnd', street: h.street, pots: h.pots });
+  advance(ctx);
+}
+
+/** Moves the round's bets into pots (also for a street nobody could bet on, e.g. a short blind). */
+export function settleRound(ctx: Ctx): void {
+  const h = ctx.s.hand!;
+  refundUncalled(ctx);
+  for (const id of h.seatOrder) h.players[id].committedRound = 0;
+  h.pots = computePots(h);
+  h.betting = null;
+}
+
+/** Folds `id` (die/fold/timeout/leave); the indian fold penalty is charged by the caller's rules. */
+export function fold(ctx: Ctx, id: PlayerId, label: string): void {
+  const h = ctx.s.hand!;
+  const p = h.players[id];
+  p.folded = true;
+  p.actedThisRound = true;
+  p.lastAction = label;
+  // Their chips stay in the pots; they just stop being able to win them.
+  h.pots = h.pots.map((pot) =>
+    pot.eligible.includes(id) ? { ...pot, eligible: pot.eligible.filter((x) => x !== id) } : pot,
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * 7포커 and 하이로우 specifics (§5.4.3, §5.4.4): the simultaneous choice
+ * (discard one, open one, revealed together), the boss from open cards, and
+ * the simultaneous hi/lo/swing declaration.
+ */
+import type { PlayerId } from '../../core/types.ts';
+import { type Ctx, live } from './draft.ts';
+import { advance } from './flow.ts';
+import { scoreOf } from './eval/hands.ts';
+import type { Card, HandState } from './types.ts';
+
+/**
+ * The boss acts first: best open cards, judged only as pairs/two pair/trips/
+ * quads/top with the Korean suit order (one deck, so never a tie). Folded
+ * players keep their open cards on the table but are not candidates.
+ */
+export function bossOf(h: HandState): PlayerId | null {
+  let best: PlayerId | null = null;
+  let bestScore = -1;
+  for (const id of h.seatOrder) {
+    const p = h.players[id];
+    if (p.folded || p.up.length === 0) continue;
+    const score = openScore(p.up);
+    if (score > bestScore) {
+      bestScore = score;
+      best = id;
+    }
+  }
+  return best;
+}
+
+/** Open-card strength: at most four cards, so straights and flushes cannot appear. */
+export function openScore(up: readonly Card[]): number {
+  return scoreOf(true, up);
+}
+
+/** Every live player has chosen: open cards turn over together, discards go face down for good. */
+export function revealChoices(ctx: Ctx): void {
+  const h = ctx.s.hand!;
+  const opened: { player: PlayerId; card: Card }[] = [];
+  let muck = h.muck;
+  for (const p of live(h)) {
+    const cards = p.choice!;
+    const { discardId, openId } = p.chosen!;
+    const discard = cards.find((c) => c.id === discardId)!;
+    const open = cards.find((c) => c.id === openId)!;
+    p.hole = cards.filter((c) => c.id !== discardId && c.id !== openId);
+    p.up = [open];
+    p.discarded = discard;
+    p.choice = null;
+    p.chosen = null;
+    muck = [...muck, discard];
+    opened.push({ player: p.id, card: open });
+  }
+  h.muck = muck;
+  ctx.ev.push({ type: 'choiceReveal', open: opened });
+  advance(ctx);
+}
+
+/** The §8.5 automatic choice: discard the lowest card (lowest suit on a tie), open the lowest of the rest. */
+export function autoChoice(cards: readonly Card[]): { discardId: number; openId: number } {
+  const sorted = [...cards].sort((a, b) => a.rank - b.rank || a.id - b.id);
+  return { discardId: sorted[0].id, openId: sorted[1].id };
+}
+
+export function allChosen(h: HandState): boolean {
+  return live(h).every((p) => p.choiceDone);
+}
+
+export function allDeclared(h: HandState): boolean {
+  return live(h).every((p) => p.declare !== null);
+}
+
+/** Declarations turn over together, then the showdown. */
+export function revealDeclarations(ctx: Ctx): void {
+  const h = ctx.s.hand!;
+  ctx.ev.push({ type: 'declared', sides: live(h).map((p) => ({ player: p.id, side: p.declare })) });
+  advance(ctx);
+}

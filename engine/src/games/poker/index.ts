@@ -1,0 +1,33 @@
+/** 포커: seven betting games in one engine (spec poker.md, clarifications 9–15). */
+import type { GameDefinition } from '../../core/types.ts';
+import { MODES, optionFields, optionsSchema, playerRange, type PokerOptions } from './options.ts';
+import { setup } from './setup.ts';
+import { actionSchema, apply } from './rules.ts';
+import { view } from './view.ts';
+import { deadline, onTimeout } from './timeouts.ts';
+import { result } from './scoring.ts';
+import { bot } from './bot.ts';
+import type { PokerAction, PokerState, PokerView } from './types.ts';
+
+export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOptions> = {
+  id: 'poker',
+  name: '포커',
+  modes: MODES,
+  minPlayers: 2,
+  maxPlayers: 10,
+  optionsSchema,
+  optionFields,
+  actionSchema,
+  playerRange,
+  setup,
+  apply,
+  view,
+  // Events carry only public facts (counts, open cards, revealed hands), so every viewer gets them whole.
+  eventView: (event) => event,
+  deadline,
+  onTimeout,
+  result,
+  bot,
+};
+
+export type { PokerState, PokerView, PokerAction, PokerOptions };

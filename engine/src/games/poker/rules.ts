@@ -1,0 +1,171 @@
+/**
+ * apply(): validate completely against the untouched state, then copy-on-write
+ * and run. Order inside (§8.2): chips move, the action is logged, round end is
+ * checked, pots are rebuilt, the next street is dealt, the next actor and
+ * deadline are set.
+ */
+import { z } from 'zod';
+import type { ApplyResult, PlayerId } from '../../core/types.ts';
+import { COMMON_REASONS, reject } from '../../core/reject.ts';
+import { type Ctx, draft, hp, seatOf } from './draft.ts';
+import { afterAction, fold } from './betting.ts';
+import { applyKorean, koreanProblem, type KoreanType } from './betting-korean.ts';
+import { applyNl, nlProblem, type NlAction } from './betting-nl.ts';
+import { allChosen, allDeclared, revealChoices, revealDeclarations } from './flow-seven.ts';
+import { allDrawn, drawProblem, exchange } from './flow-draw.ts';
+import { endByFold } from './showdown.ts';
+import { afterHand, decideRebuy } from './between.ts';
+import { R } from './reasons.ts';
+import type { PokerAction, PokerState } from './types.ts';
+
+const card = z.number().int().min(0).max(51);
+export const actionSchema: z.ZodType<PokerAction> = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('choose'), discardId: card, openId: card }),
+  z.strictObject({
+    type: z.enum(['k.check', 'k.ping', 'k.call', 'k.ddadang', 'k.quarter', 'k.half', 'k.full', 'k.die']),
+  }),
+  z.strictObject({ type: z.enum(['nl.fold', 'nl.check', 'nl.call', 'nl.allIn']) }),
+  z.strictObject({ type: z.literal('nl.raise'), to: z.number().int().positive().max(1e12) }),
+  z.strictObject({ type: z.literal('draw'), cardIds: z.array(card).max(5) }),
+  z.strictObject({ type: z.literal('declare'), side: z.enum(['high', 'low', 'swing']) }),
+  z.strictObject({ type: z.literal('ready') }),
+  z.strictObject({ type: z.literal('rebuy'), accept: z.boolean() }),
+  z.strictObject({ type: z.literal('leave') }),
+]) as unknown as z.ZodType<PokerAction>;
+
+/** Why `actor` may not do `a` now, or null. Reads `s` only. */
+export function problem(s: PokerState, actor: PlayerId, a: PokerAction): string | null {
+  const seat = seatOf(s, actor)!;
+  if (a.type === 'leave')
+    return seat.status === 'left' ? R.alreadyLeft : seat.status === 'eliminated' ? R.eliminated : null;
+  if (a.type === 'rebuy') {
+    if (s.phase !== 'rebuy') return R.notRebuy;
+    return s.rebuyPending.includes(actor) ? null : R.noRebuy;
+  }
+  if (s.phase !== 'playing') return s.phase === 'rebuy' ? R.notRebuy : COMMON_REASONS.finished;
+  const h = s.hand!;
+  const p = hp(h, actor);
+  if (!p) return R.notInHand;
+  if (a.type === 'ready') {
+    if (h.phase !== 'handEnd') return R.notHandEnd;
+    return p.ready ? R.alreadyReady : null;
+  }
+  if (p.folded) return R.folded;
+  switch (a.type) {
+    case 'choose': {
+      if (h.phase !== 'choice') return R.notChoice;
+      if (p.choiceDone) return R.alreadyChosen;
+      const ids = p.choice!.map((c) => c.id);
+      return a.discardId !== a.openId && ids.includes(a.discardId) && ids.includes(a.openId) ? null : R.badChoice;
+    }
+    case 'draw':
+      if (h.phase !== 'draw') return R.notDraw;
+      if (p.drawPending !== null) return R.alreadyDrew;
+      return drawProblem(s, p, a.cardIds);
+    case 'declare':
+      if (h.phase !== 'declare') return R.notDeclare;
+      return p.declare !== null ? R.alreadyDeclared : null;
+    default: {
+      if (h.phase !== 'betting' || !h.betting) return R.notBetting;
+      if (h.betting.toAct !== actor) return COMMON_REASONS.notYourTurn;
+      const korean = a.type.startsWith('k.');
+      if (korean !== (s.betting === 'korean')) return R.wrongStyle;
+      return korean ? koreanProblem(s, actor, a.type as KoreanType) : nlProblem(s, actor, a as NlAction);
+    }
+  }
+}
+
+export function apply(state: PokerState, actor: PlayerId, action: unknown, now: number): ApplyResult<PokerState> {
+  if (typeof actor !== 'string' || !seatOf(state, actor)) return reject(COMMON_REASONS.notAPlayer);
+  if (state.phase === 'finished') return reject(COMMON_REASONS.finished);
+  const parsed = actionSchema.safeParse(action);
+  if (!parsed.success) return reject(COMMON_REASONS.malformed);
+  const a = parsed.data;
+  const why = problem(state, actor, a);
+  if (why) return reject(why);
+  const ctx: Ctx = { s: draft(state), now, ev: [] };
+  const seat = seatOf(ctx.s, actor)!;
+  if (a.type !== 'leave') {
+    // Acting in person clears the away mark (§5.8).
+    seat.timeoutsInRow = 0;
+    seat.away = false;
+  }
+  run(ctx, actor, a);
+  ctx.s.seq = state.seq + 1;
+  return { ok: true, state: ctx.s, events: ctx.ev };
+}
+
+/** Executes a validated action on a draft (shared with timeouts). */
+export function run(ctx: Ctx, actor: PlayerId, a: PokerAction): void {
+  const s = ctx.s;
+  const h = s.hand!;
+  switch (a.type) {
+    case 'choose': {
+      const p = h.players[actor];
+      p.chosen = { discardId: a.discardId, openId: a.openId };
+      p.choiceDone = true;
+      ctx.ev.push({ type: 'chose', player: actor });
+      if (allChosen(h)) revealChoices(ctx);
+      return;
+    }
+    case 'draw': {
+      const p = h.players[actor];
+      p.drawPending = a.cardIds;
+      ctx.ev.push({ type: 'drawSubmitted', player: actor });
+      if (allDrawn(h)) exchange(ctx);
+      return;
+    }
+    case 'declare': {
+      h.players[actor].declare = a.side;
+      ctx.ev.push({ type: 'declaredOne', player: actor });
+      if (allDeclared(h)) revealDeclarations(ctx);
+      return;
+    }
+    case 'ready': {
+      h.players[actor].ready = true;
+      if (h.seatOrder.every((id) => h.players[id].ready)) afterHand(ctx);
+      return;
+    }
+    case 'rebuy':
+      return decideRebuy(ctx, actor, a.accept);
+    case 'leave':
+      return leave(ctx, actor);
+    default:
+      if (a.type.startsWith('k.')) return applyKorean(ctx, actor, a.type as KoreanType);
+      return applyNl(ctx, actor, a as NlAction);
+  }
+}
+
+/** §5.8: the player keeps their chips but is folded now and at every later hand. */
+function leave(ctx: Ctx, id: PlayerId): void {
+  const s = ctx.s;
+  const seat = seatOf(s, id)!;
+  seat.status = 'left';
+  ctx.ev.push({ type: 'left', player: id });
+  if (s.phase === 'rebuy' && s.rebuyPending.includes(id)) return decideRebuy(ctx, id, false);
+  if (s.phase !== 'playing') return;
+  const h = s.hand!;
+  const p = hp(h, id);
+  if (!p) return;
+  if (h.phase === 'handEnd') {
+    p.ready = true;
+    if (h.seatOrder.every((x) => h.players[x].ready)) afterHand(ctx);
+    return;
+  }
+  if (p.folded) return;
+  // No fold penalty: leaving is not a betting decision. The cards stay with the folded player, unseen.
+  fold(ctx, id, '다이');
+  if (h.phase === 'betting' && h.betting) {
+    const b = h.betting;
+    if (b.toAct === id) return afterAction(ctx, id);
+    // Someone else is to act: the hand may now be over, or the round complete without them.
+    const live = h.seatOrder.filter((x) => !h.players[x].folded);
+    if (live.length <= 1) return endByFold(ctx);
+    return;
+  }
+  const live = h.seatOrder.filter((x) => !h.players[x].folded);
+  if (live.length <= 1) return endByFold(ctx);
+  if (h.phase === 'choice' && allChosen(h)) return revealChoices(ctx);
+  if (h.phase === 'draw' && allDrawn(h)) return exchange(ctx);
+  if (h.phase === 'declare' && allDeclared(h)) return revealDeclarations(ctx);
+}
