@@ -1,5 +1,6 @@
 export * from './core/index.ts';
 export { games } from './games/index.ts';
+export * as poker from './games/poker/api.ts';
 export { simAdapters } from './games/sims.ts';
 export { runSim, simPlayers, type SimConfig, type SimReport } from './sim/runner.ts';
 export type { SimAdapter, IllegalProbe } from './sim/adapter.ts';

@@ -1,5 +1,6 @@
 /** Every game the platform serves, by id. */
 import type { AnyGame } from '../core/types.ts';
 import { oneCard } from './one-card/index.ts';
+import { poker } from './poker/index.ts';
 
-export const games: Record<string, AnyGame> = { 'one-card': oneCard };
+export const games: Record<string, AnyGame> = { 'one-card': oneCard, poker };

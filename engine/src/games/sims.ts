@@ -1,5 +1,6 @@
 /** Simulator adapters, by game id. */
 import type { SimAdapter } from '../sim/adapter.ts';
 import { oneCardSim } from './one-card/sim.ts';
+import { pokerSim } from './poker/sim.ts';
 
-export const simAdapters: Record<string, SimAdapter> = { 'one-card': oneCardSim };
+export const simAdapters: Record<string, SimAdapter> = { 'one-card': oneCardSim, poker: pokerSim };
