@@ -16,6 +16,8 @@ export interface BotSink {
   finished(roomId: string): void;
   acked(roomId: string, userId: string, actionId: string, action: unknown, seq: number): void;
   latency(ms: number): void;
+  /** The game refused an action because another player's move changed the state first (not an error). */
+  raced(): void;
   error(kind: string, detail?: string): void;
   /** True once the run is over: no new work starts. */
   stopping(): boolean;
@@ -29,7 +31,17 @@ interface Pending {
   views: { seq: number; at: number }[];
   ackSeq: number | null;
   resends: number;
+  /** seq of the view the action was chosen from. */
+  decidedSeq: number;
 }
+
+/**
+ * A rejection counts as a race (someone else moved first, e.g. two players calling
+ * 원카드 at once) when a newer view than the one the action was chosen from is
+ * already here or arrives within this window; otherwise the bot chose an illegal
+ * action on the current state, which is an error.
+ */
+const RACE_WINDOW_MS = 1000;
 
 export interface BotConfig {
   url: string;
@@ -52,6 +64,7 @@ export class Bot {
   private timer: NodeJS.Timeout | null = null;
   private ackTimer: NodeJS.Timeout | null = null;
   private actionCounter = 0;
+  private rejected: { decidedSeq: number; at: number; reason: string } | null = null;
   private reconnects = 0;
   private closedByUs = false;
   done = false;
@@ -73,6 +86,9 @@ export class Bot {
   }
 
   stop(): void {
+    // A rejection never explained by a newer view was an illegal choice on the current state.
+    if (this.rejected) this.sink.error('rejected', this.rejected.reason);
+    this.rejected = null;
     this.closedByUs = true;
     this.clearTimers();
     this.ws?.close();
@@ -127,11 +143,18 @@ export class Bot {
         return this.onView(m, now);
       case 'ack':
         return this.onAck(m);
-      case 'rejected':
-        if (this.pending?.actionId !== m.actionId) return;
-        this.sink.error('rejected', m.reason);
+      case 'rejected': {
+        const p = this.pending;
+        if (!p || p.actionId !== m.actionId) return;
         this.settle();
-        return this.schedule();
+        if (this.lastView && this.lastView.seq > p.decidedSeq) {
+          this.sink.raced();
+          return this.schedule();
+        }
+        // Wait for a newer view before judging (and before acting again on the same one).
+        this.rejected = { decidedSeq: p.decidedSeq, at: now, reason: String(m.reason) };
+        return;
+      }
       case 'error':
         if (m.code === 'unavailable' && this.pending && m.actionId === this.pending.actionId) return this.resend();
         this.sink.error(m.code ?? 'error', m.message);
@@ -152,6 +175,12 @@ export class Bot {
     if (m.roomId !== this.roomId) return;
     this.sink.view(m.roomId, m.seq, now);
     this.lastView = { seq: m.seq, view: m.view };
+    const r = this.rejected;
+    if (r && m.seq > r.decidedSeq) {
+      this.rejected = null;
+      if (now - r.at <= RACE_WINDOW_MS) this.sink.raced();
+      else this.sink.error('rejected', r.reason);
+    }
     const p = this.pending;
     if (p) {
       if (p.ackSeq === null) p.views.push({ seq: m.seq, at: now });
@@ -170,6 +199,7 @@ export class Bot {
     this.done = true;
     this.clearTimers();
     this.pending = null;
+    this.rejected = null;
     this.sink.finished(roomId);
     this.send({ v, t: 'leave', roomId });
     if (this.cfg.requeue && !this.sink.stopping()) {
@@ -201,7 +231,7 @@ export class Bot {
 
   /** Acts after a think time if the policy has something to do on the latest view. */
   private schedule(): void {
-    if (this.pending || this.timer || this.done || !this.lastView || this.sink.stopping()) return;
+    if (this.pending || this.timer || this.done || this.rejected || !this.lastView || this.sink.stopping()) return;
     if (this.cfg.game.bot(this.lastView.view, this.rng) === null) return;
     const wait = this.cfg.thinkMs * (0.5 + this.rng.float());
     this.timer = setTimeout(() => this.act(), wait);
@@ -214,7 +244,15 @@ export class Bot {
     const action = this.cfg.game.bot(this.lastView.view, this.rng);
     if (action === null) return;
     const actionId = `${this.cfg.userId}.${++this.actionCounter}`;
-    this.pending = { actionId, action, sentAt: performance.now(), views: [], ackSeq: null, resends: 0 };
+    this.pending = {
+      actionId,
+      action,
+      sentAt: performance.now(),
+      views: [],
+      ackSeq: null,
+      resends: 0,
+      decidedSeq: this.lastView.seq,
+    };
     this.send({ v, t: 'action', roomId: this.roomId, actionId, action });
     this.armAckTimer();
   }

@@ -41,6 +41,8 @@ export interface SwarmReport {
   p95: number;
   p99: number;
   max: number;
+  /** Actions refused because another player moved first (reported, not counted as errors). */
+  raced: number;
   errorKinds: Record<string, number>;
 }
 
@@ -67,6 +69,7 @@ export async function runSwarm(input: SwarmOptionsInput, log: (line: string) => 
   let errors = 0;
   let actions = 0;
   let finished = 0;
+  let raced = 0;
   let stopping = false;
   let lastError = '';
 
@@ -114,6 +117,9 @@ export async function runSwarm(input: SwarmOptionsInput, log: (line: string) => 
     latency(ms) {
       latencies.add(ms);
     },
+    raced() {
+      raced++;
+    },
     error(kind, detail) {
       if (stopping && (kind === 'disconnected' || kind === 'socket')) return;
       errors++;
@@ -132,7 +138,7 @@ export async function runSwarm(input: SwarmOptionsInput, log: (line: string) => 
     const secs = ((performance.now() - startedAt) / 1000).toFixed(0);
     log(
       `[${secs}s] bots ${bots.length}/${botCount} | tables ${tables.size} matched, ${finished} finished | ` +
-        `actions ${actions} | errors ${errors}${lastError ? ` (last: ${lastError.slice(0, 80)})` : ''} | ` +
+        `actions ${actions} (raced ${raced}) | errors ${errors}${lastError ? ` (last: ${lastError.slice(0, 80)})` : ''} | ` +
         `action→view p50 ${s.p50} p99 ${s.p99} ms`,
     );
   };
@@ -176,7 +182,7 @@ export async function runSwarm(input: SwarmOptionsInput, log: (line: string) => 
 
   const s = latencies.summary();
   return {
-    report: { tables: tables.size, finished, actions, errors, ...s, errorKinds },
+    report: { tables: tables.size, finished, actions, errors, ...s, raced, errorKinds },
     tables,
     acks,
     startedAt,
