@@ -1,0 +1,33 @@
+/** Options of the single-process platform (`npm start`). */
+import { z } from 'zod';
+import { DEV_JWT_SECRET } from '@joke/protocol/auth';
+import { connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+
+export const platformConfig = defineConfig({
+  ...connectionOptions({ natsUrl: '', redisUrl: '' }),
+  host: opt('HOST', z.string(), '127.0.0.1', 'Interface of the HTTP server (ops endpoints, lobby API, client files).'),
+  port: opt('PORT', int(0, 65535), 8080, 'Port of the HTTP server; 0 picks a free one.'),
+  gatewayHost: opt('GATEWAY_HOST', z.string(), '127.0.0.1', 'Interface of the WebSocket gateway.'),
+  gatewayPort: opt(
+    'GATEWAY_PORT',
+    int(0, 65535),
+    8081,
+    'Port of the WebSocket gateway (ws://host:port/ws); 0 picks a free one.',
+  ),
+  jwtSecret: opt(
+    'JWT_SECRET',
+    z.string().min(16),
+    DEV_JWT_SECRET,
+    'HS256 secret the lobby signs player tokens with and the gateway checks. The default is for development only.',
+  ),
+  workerId: opt(
+    'WORKER_ID',
+    z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    'worker-embedded',
+    'Id of the embedded room worker.',
+  ),
+  botDelayMs: opt('BOT_DELAY_MS', int(0, 60_000), 900, 'Minimum think time of bot seats.'),
+  botJitterMs: opt('BOT_JITTER_MS', int(0, 60_000), 700, 'Extra random think time of bot seats.'),
+});
+
+export type PlatformConfig = ConfigOf<typeof platformConfig.spec>;

@@ -1,0 +1,2 @@
+export { startPlatform, type Platform } from './platform.ts';
+export { platformConfig, type PlatformConfig } from './config.ts';

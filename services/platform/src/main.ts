@@ -1,0 +1,31 @@
+/**
+ * `npm start` at the repository root: the whole realtime runtime in one
+ * process (see platform.ts). Prints the HTTP and WebSocket URLs when ready.
+ */
+import { platformConfig } from './config.ts';
+import { startPlatform } from './platform.ts';
+
+if (process.argv.includes('--help-config')) {
+  console.log(platformConfig.describe());
+  process.exit(0);
+}
+
+const platform = await startPlatform(platformConfig.fromEnv());
+const mode = platform.config.natsUrl ? `NATS ${platform.config.natsUrl}` : 'in-process bus';
+const store = platform.stores.kind === 'redis' ? `Redis ${platform.config.redisUrl}` : 'in-memory store';
+console.log(`joke-app platform (${mode}, ${store})`);
+console.log(`  HTTP      ${platform.httpUrl}  (/healthz /readyz /metrics)`);
+console.log(`  WebSocket ${platform.gatewayUrl}`);
+
+let stopping = false;
+const stop = async (signal: string): Promise<void> => {
+  if (stopping) return;
+  stopping = true;
+  platform.log.info({ signal }, 'stopping');
+  // With a cluster behind (NATS + Redis) the embedded worker hands its rooms over; alone it just stops.
+  if (platform.config.natsUrl) await platform.worker.drain();
+  await platform.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

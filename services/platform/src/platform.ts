@@ -1,0 +1,103 @@
+/**
+ * The whole realtime runtime in one process: bus, stores, matchmaker, one room
+ * worker, the WebSocket gateway and an HTTP server. With NATS_URL / REDIS_URL
+ * unset it runs on the in-process bus and in-memory stores (nothing to install);
+ * with them set the very same code joins a cluster over NATS and Redis.
+ *
+ * The HTTP server answers /healthz, /readyz and /metrics; everything else is
+ * routed to handlers mounted with `mountHttp(prefix, handler)` — the lobby's
+ * tRPC handler and the client's static files are mounted there by whoever
+ * composes the product (services/lobby and client do not depend on this package).
+ */
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import {
+  createBus,
+  createLogger,
+  createStores,
+  startOpsServer,
+  type Bus,
+  type HttpHandler,
+  type Logger,
+  type Stores,
+} from '@joke/bus';
+import { startGateway, type Gateway } from '@joke/gateway';
+import { startMatchmaker, type Matchmaker } from '@joke/matchmaker';
+import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
+import { platformConfig, type PlatformConfig } from './config.ts';
+
+export interface Platform {
+  config: PlatformConfig;
+  /** http://host:port of the HTTP server. */
+  httpUrl: string;
+  /** ws://host:port/ws of the gateway. */
+  gatewayUrl: string;
+  bus: Bus;
+  stores: Stores;
+  matchmaker: Matchmaker;
+  worker: RoomWorker;
+  gateway: Gateway;
+  log: Logger;
+  /**
+   * Mount point for the rest of the product on the platform's HTTP server:
+   * `mountHttp('/trpc', trpcHandler)`, `mountHttp('/', staticFiles)`. The
+   * longest matching prefix wins; /healthz, /readyz and /metrics always come first.
+   */
+  mountHttp(prefix: string, handler: HttpHandler): void;
+  close(): Promise<void>;
+}
+
+export async function startPlatform(config: Partial<PlatformConfig> = {}): Promise<Platform> {
+  const cfg = platformConfig.resolve(config);
+  const log = createLogger('platform', cfg.logLevel);
+  const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: 'platform' });
+  const stores = await createStores({
+    redisUrl: cfg.redisUrl,
+    namespace: cfg.namespace,
+    onError: (err) => log.warn({ err }, 'redis error'),
+  });
+  const matchmaker = await startMatchmaker(
+    { matchmakerId: 'mm-embedded', logLevel: cfg.logLevel },
+    { bus, snapshots: stores.snapshots, match: stores.match, log: log.child({ service: 'matchmaker' }) },
+  );
+  const worker = await startRoomWorker(
+    { workerId: cfg.workerId, logLevel: cfg.logLevel, botDelayMs: cfg.botDelayMs, botJitterMs: cfg.botJitterMs },
+    { bus, store: stores.snapshots, log: log.child({ service: 'room-worker' }) },
+  );
+  const gateway = await startGateway(
+    { host: cfg.gatewayHost, port: cfg.gatewayPort, jwtSecret: cfg.jwtSecret },
+    { bus, logger: log.child({ service: 'gateway' }) },
+  );
+  const processMetrics = new Registry();
+  collectDefaultMetrics({ register: processMetrics });
+  const http = await startOpsServer({
+    host: cfg.host,
+    port: cfg.port,
+    registries: [processMetrics, worker.registry, matchmaker.registry, gateway.metrics.registry],
+    ready: () => worker.ready() && matchmaker.ready(),
+    onError: (err) => log.warn({ err }, 'http handler error'),
+  });
+  const wsHost = cfg.gatewayHost.includes(':') ? `[${cfg.gatewayHost}]` : cfg.gatewayHost;
+  let closed = false;
+  return {
+    config: cfg,
+    httpUrl: http.url,
+    gatewayUrl: `ws://${wsHost}:${gateway.port}/ws`,
+    bus,
+    stores,
+    matchmaker,
+    worker,
+    gateway,
+    log,
+    mountHttp: http.mountHttp,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await gateway.close();
+      await worker.close();
+      await matchmaker.close();
+      await http.close();
+      await bus.close();
+      await stores.close();
+    },
+  };
+}
