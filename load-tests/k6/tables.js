@@ -1,9 +1,8 @@
 /* global __ENV, __VU, __ITER */
-// Quick-match tables through the gateway, one VU per seat. Each VU signs its own
-// token, queues, joins the table it is matched to and plays a random legal action
-// from its own view after THINK_MS (the Node swarm uses the engine's real bot policy
-// instead; k6 cannot import TypeScript). LEGAL names the view field holding the
-// viewer's legal actions (game-specific).
+// Quick-match one-card tables through the gateway, one VU per seat. Each VU signs its
+// own token, queues, joins the table it is matched to and plays from its own view after
+// THINK_MS with a minimal policy read from the view's `legal` flags (the Node swarm uses
+// the engine's real bot policy instead; k6 cannot import TypeScript).
 //   k6 run -e URL=ws://127.0.0.1:8081/ws -e GAME=one-card -e MODE=classic -e PLAYERS=4 \
 //          -e VUS=800 -e DURATION=120s -e THINK_MS=2000 load-tests/k6/tables.js
 // UNTESTED HERE: k6 cannot be installed on this repo's development machines.
@@ -18,7 +17,28 @@ const GAME = __ENV.GAME || 'one-card';
 const MODE = __ENV.MODE || 'classic';
 const PLAYERS = Number(__ENV.PLAYERS || 4);
 const THINK_MS = Number(__ENV.THINK_MS || 2000);
-const LEGAL = __ENV.LEGAL || 'legal';
+
+const SUITS = ['S', 'H', 'D', 'C'];
+const COLORS = ['R', 'Y', 'G', 'B'];
+/** A crude one-card policy on the view alone: declare, choose, play the first legal card, else draw/pass. */
+function choose(view) {
+  const L = view.legal;
+  if (!L || view.finished || !view.hand) return null;
+  if (L.canDeclareOneCard && !L.oneCardIsCatch) return { type: 'declareOneCard' };
+  if (L.mustChooseColor) return { type: 'chooseColor', color: COLORS[Math.floor(Math.random() * 4)] };
+  if (L.canChallenge || L.canAcceptWild4) return { type: 'acceptWild4' };
+  if (L.canPlay && view.legalCardIds.length > 0) {
+    const id = view.legalCardIds[0];
+    const play = { type: 'play', cardIds: [id] };
+    if (L.mustChooseSuitFor.includes(id)) play.chooseSuit = SUITS[Math.floor(Math.random() * 4)];
+    if (L.mustChooseColorFor.includes(id)) play.chooseColor = COLORS[Math.floor(Math.random() * 4)];
+    if (view.hand.length === 2) play.declareOneCard = true;
+    return play;
+  }
+  if (L.canPass) return { type: 'pass' };
+  if (L.canDraw) return { type: 'draw' };
+  return null;
+}
 
 const actionToView = new Trend('action_to_view_ms', true);
 const acks = new Counter('acks');
@@ -38,6 +58,7 @@ export default function () {
   let pending = null; // { id, sentAt, ackSeq }
   let n = 0;
   let thinking = false;
+  let lastView = null;
 
   const res = ws.connect(URL, {}, (socket) => {
     const send = (m) => socket.send(JSON.stringify(Object.assign({ v: 1 }, m)));
@@ -65,19 +86,20 @@ export default function () {
           socket.close();
           return;
         }
-        const legal = m.view && m.view[LEGAL];
-        if (!pending && !thinking && Array.isArray(legal) && legal.length > 0) {
+        if (!pending && !thinking && choose(m.view)) {
           thinking = true;
+          lastView = m.view;
           socket.setTimeout(
             () => {
               thinking = false;
-              const action = legal[Math.floor(Math.random() * legal.length)];
+              const action = choose(lastView); // decide on the latest view, not the one that woke us
+              if (!action) return;
               pending = { id: `${sub}.${++n}`, sentAt: Date.now(), ackSeq: null };
               send({ t: 'action', roomId, actionId: pending.id, action });
             },
             THINK_MS * (0.5 + Math.random()),
           );
-        }
+        } else if (m.view) lastView = m.view;
       }
     });
     socket.setTimeout(() => socket.close(), 10 * 60 * 1000);
