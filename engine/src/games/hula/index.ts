@@ -1,0 +1,46 @@
+/** 훌라 (docs/games/hula.md) on the engine contract, plus the AI substitute the runtime calls. */
+import type { GameDefinition } from '../../core/types.ts';
+import { actionSchema } from './actions.ts';
+import { bot } from './bot.ts';
+import { optionFields, optionsSchema } from './options.ts';
+import { result } from './result.ts';
+import { apply } from './rules.ts';
+import { setup } from './setup.ts';
+import { deadline, onTimeout } from './timeouts.ts';
+import type { HulaAction, HulaOptions, HulaState, HulaView } from './types.ts';
+import { eventView, view } from './view.ts';
+
+export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions> = {
+  id: 'hula',
+  name: '훌라',
+  modes: [
+    { id: 'monster', name: '괴물 훌라' },
+    { id: 'joker', name: '조커 훌라' },
+  ],
+  minPlayers: 2,
+  maxPlayers: 5,
+  optionsSchema,
+  optionFields,
+  actionSchema,
+  playerRange: () => ({ min: 2, max: 5 }),
+  setup,
+  apply,
+  view,
+  eventView,
+  deadline,
+  onTimeout,
+  result,
+  bot,
+};
+
+export { substituteAction, substituteDue, autoDiscardCard } from './timeouts.ts';
+export {
+  TIMERS,
+  GRACE_MS,
+  WATCHDOG_MS,
+  RACE_WINDOW_MS,
+  SUBSTITUTE_DELAY_MS,
+  DISCONNECT_AFTER_MS,
+  LEAVE_AFTER_DISCONNECT_MS,
+} from './timers.ts';
+export type { HulaAction, HulaOptions, HulaState, HulaView } from './types.ts';
