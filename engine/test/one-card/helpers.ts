@@ -23,7 +23,7 @@ let serial = 0;
 const RANKS: Record<string, number> = { A: 1, J: 11, Q: 12, K: 13 };
 
 /**
- * Classic: 'H2', 'SA', 'D10', 'CK', 'BJ' (흑백 조커), 'CJ' (컬러 조커).
+ * Classic: 'H2', 'SA', 'D10', 'CK', 'BJ' (흑백 조커), 'CJ' (컬러 조커 — so ♣J cannot be written; use another suit).
  * uno-style: 'R5', 'G+2', 'Bs' (skip), 'Yr' (reverse), 'W' (wild), 'W4' (wild +4).
  */
 export function card(code: string, mode: 'classic' | 'uno-style' = 'classic'): Card {

@@ -48,6 +48,7 @@ export function declareOneCard(tx: Tx, actor: PlayerId): ApplyResult<OneCardStat
   s.oneCardWindow = null;
   const penalty = s.options.oneCardPenalty;
   tx.emit({ type: 'oneCardCaught', catcher: actor, target: w.player, penalty });
+  // With today's ranges (window = 1 card, penalty ≤ 3, limit ≥ 15) a penalty cannot bankrupt; kept general.
   const { bankrupt } = drawCards(tx, w.player, penalty, 'penalty');
   if (bankrupt) afterOutsideBankruptcy(tx, w.player);
   return null;
