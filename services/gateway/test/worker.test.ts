@@ -1,0 +1,297 @@
+/**
+ * The gateway in front of a real room worker and matchmaker, over the real
+ * NATS and Redis: what the worker answers reaches the right sockets, and no
+ * client message — repeated, out of turn, forged or malformed — changes a
+ * room in a way the game did not allow.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { games, simAdapters, Rng, verifyRecord, type GameRecord } from '@joke/engine';
+import { subjects } from '@joke/protocol';
+import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
+import { startStack, type Stack } from '@joke/load-tests';
+import { findLeaks, findStateLeaks, hiddenSet } from '../../../engine/src/sim/secrecy.ts';
+import { TestClient, sleep } from './client.ts';
+
+const game = games['one-card'];
+const adapter = simAdapters['one-card'];
+let stack: Stack;
+let url: string;
+
+const token = (sub: string) => signPlayerToken(DEV_JWT_SECRET, { sub, name: sub });
+
+async function createRoom(roomId: string, players: { id: string; bot: boolean }[]): Promise<void> {
+  const reply = await stack.bus.request(
+    subjects.createRoom,
+    JSON.stringify({
+      v: 1,
+      room: {
+        roomId,
+        game: 'one-card',
+        options: { mode: 'classic' },
+        players: players.map((p) => ({ ...p, name: p.id })),
+      },
+    }),
+    5000,
+  );
+  expect(JSON.parse(reply)).toMatchObject({ ok: true });
+}
+
+function roomOf(roomId: string) {
+  for (const w of stack.workers) {
+    const r = w.room(roomId);
+    if (r) return r;
+  }
+  throw new Error(`room ${roomId} not found on any worker`);
+}
+const stateJson = (roomId: string) => JSON.stringify(roomOf(roomId).data.state);
+
+async function joined(userId: string, roomId: string, spectate = false): Promise<TestClient> {
+  const c = await TestClient.open(url);
+  expect((await c.hello(await token(userId))).t).toBe('welcome');
+  c.send({ v: 1, t: 'join', roomId, ...(spectate ? { spectate } : {}) });
+  await c.next((m) => m.t === 'view' && m.roomId === roomId);
+  return c;
+}
+const lastView = (c: TestClient) => [...c.messages].reverse().find((m) => m.t === 'view');
+
+/** Waits until the room's state stops changing (its bots and timers are quiet). */
+async function settled(roomId: string): Promise<string> {
+  let prev = stateJson(roomId);
+  for (;;) {
+    await sleep(150);
+    const now = stateJson(roomId);
+    if (now === prev) return now;
+    prev = now;
+  }
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    workers: 1,
+    workerConfig: { botDelayMs: 5, botJitterMs: 10 },
+  });
+  url = stack.urls[0];
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('a two-player table behind the gateway', () => {
+  const roomId = `duel-${Date.now().toString(36)}`;
+  let alice: TestClient;
+  let bob: TestClient;
+  const rng = Rng.fromSeed('worker-test');
+
+  /** The seated client whose policy has something to do now, with that action. */
+  const mover = () => {
+    for (const c of [alice, bob]) {
+      const a = game.bot(lastView(c).view, rng);
+      if (a) return { c, other: c === alice ? bob : alice, action: a };
+    }
+    throw new Error('nobody can move');
+  };
+
+  beforeAll(async () => {
+    await createRoom(roomId, [
+      { id: 'alice', bot: false },
+      { id: 'bob', bot: false },
+    ]);
+    alice = await joined('alice', roomId);
+    bob = await joined('bob', roomId);
+    expect(lastView(alice).role).toBe('player');
+    expect(lastView(alice).view.viewer).toBe('alice');
+  });
+
+  afterAll(async () => {
+    await alice?.close();
+    await bob?.close();
+  });
+
+  it('applies a duplicated actionId once and answers every copy with the same ack', async () => {
+    await settled(roomId);
+    const { c, action } = mover();
+    const before = roomOf(roomId).data.state.seq;
+    const msg = { v: 1, t: 'action', roomId, actionId: 'dup-1', action };
+    c.send(msg);
+    c.send(msg);
+    await c.next((m) => m.t === 'ack' && c.messages.filter((x) => x.actionId === 'dup-1').length === 2);
+    await sleep(200);
+    c.send(msg);
+    await c.next((m) => m.t === 'ack' && c.messages.filter((x) => x.actionId === 'dup-1').length === 3);
+    const acks = c.messages.filter((m) => m.actionId === 'dup-1');
+    expect(acks.map((m) => m.t)).toEqual(['ack', 'ack', 'ack']);
+    expect(new Set(acks.map((m) => m.seq)).size).toBe(1);
+    expect(roomOf(roomId).data.state.seq).toBe(before + 1);
+    // Both players got the view of that one transition.
+    for (const p of [alice, bob]) await p.next((m) => m.t === 'view' && m.seq >= acks[0].seq);
+  });
+
+  it('rejects an out-of-turn action with a Korean reason and leaves the state unchanged', async () => {
+    const before = await settled(roomId);
+    const { other } = mover();
+    const view = lastView(other).view;
+    expect(game.bot(view, rng)).toBeNull();
+    other.send({ v: 1, t: 'action', roomId, actionId: 'oot-1', action: { type: 'draw' } });
+    const r = await other.next((m) => m.actionId === 'oot-1');
+    expect(r.t).toBe('rejected');
+    expect(r.reason).toMatch(/[가-힣]/);
+    expect(stateJson(roomId)).toBe(before);
+  });
+
+  it('acts as the token user whatever the message claims: a forged player changes nothing', async () => {
+    const before = await settled(roomId);
+    const { c, other, action } = mover();
+    const seen: any[] = [];
+    const spy = stack.bus.subscribe(subjects.roomCommand(roomId), (m) => seen.push(JSON.parse(m.data)));
+    const victim = lastView(c).view.viewer;
+    // The other player sends the mover's legal move, claiming to be the mover in every way a JSON body can.
+    other.send(
+      JSON.stringify({
+        v: 1,
+        t: 'action',
+        roomId,
+        actionId: 'forged-1',
+        userId: victim,
+        actor: victim,
+        action: { ...action, userId: victim, actor: victim, player: victim },
+      }),
+    );
+    const r = await other.next((m) => m.actionId === 'forged-1');
+    spy.unsubscribe();
+    expect(r.t).toBe('rejected');
+    expect(seen.length).toBeGreaterThan(0);
+    for (const cmd of seen) expect(cmd.userId).toBe(lastView(other).view.viewer);
+    expect(stateJson(roomId)).toBe(before);
+  });
+
+  it('answers malformed, oversize and unknown messages and nonsense actions clearly, state unchanged', async () => {
+    const before = await settled(roomId);
+    const { c } = mover();
+    const from = c.messages.length;
+    const bad: unknown[] = [
+      '{"v":1,"t":"action"',
+      { v: 9, t: 'action', roomId, actionId: 'b1', action: { type: 'draw' } },
+      { v: 1, t: 'steal', roomId },
+      JSON.stringify({ v: 1, t: 'action', roomId, actionId: 'b2', action: { type: 'play', pad: 'x'.repeat(5000) } }),
+    ];
+    for (const b of bad) c.send(b);
+    const nonsense = [null, 'draw', 42, { type: 'teleport' }, { type: 'play', cardIds: ['no-such-card'] }, {}];
+    nonsense.forEach((action, i) => c.send({ v: 1, t: 'action', roomId, actionId: `nonsense-${i}`, action }));
+    for (let i = 0; i < nonsense.length; i++) {
+      const r = await c.next((m) => m.actionId === `nonsense-${i}`, 5000, from);
+      expect(r.t, JSON.stringify(nonsense[i])).toBe('rejected');
+      expect(r.reason).toMatch(/[가-힣]/);
+    }
+    const errors = c.messages.slice(from).filter((m) => m.t === 'error');
+    expect(errors.map((e) => e.code).sort()).toEqual(['malformed', 'malformed', 'tooLarge', 'versionMismatch']);
+    for (const e of errors) expect(e.message).toMatch(/[가-힣]/);
+    expect(stateJson(roomId)).toBe(before);
+  });
+
+  it('reconnect-and-resume: the seat shows disconnected, a new socket gets the latest view and plays on', async () => {
+    await settled(roomId);
+    const seat = mover();
+    const userId = lastView(seat.c).view.viewer as string;
+    const watcher = seat.other;
+    await seat.c.close();
+    const gone = await watcher.next(
+      (m) => (m.t === 'view' || m.t === 'presence') && m.presence.some((p: any) => p.id === userId && !p.connected),
+      5000,
+    );
+    expect(gone).toBeTruthy();
+    const again = await joined(userId, roomId);
+    const v = lastView(again);
+    const room = roomOf(roomId);
+    expect(v.view.seq).toBe(room.data.state.seq);
+    expect(v.view.hand).toEqual(game.view(room.data.state, userId).hand);
+    expect(v.presence.find((p: any) => p.id === userId).connected).toBe(true);
+    const action = game.bot(v.view, rng);
+    expect(action).not.toBeNull();
+    again.send({ v: 1, t: 'action', roomId, actionId: 'resumed-1', action });
+    const ack = await again.next((m) => m.actionId === 'resumed-1');
+    expect(ack.t).toBe('ack');
+    await again.next((m) => m.t === 'view' && m.seq >= ack.seq);
+    if (seat.c === alice) alice = again;
+    else bob = again;
+  });
+});
+
+describe('secrecy through the gateway', () => {
+  it('a spectator (and a player) never receives a card hidden from them, over a whole game', async () => {
+    const roomId = `watch-${Date.now().toString(36)}`;
+    const finished = new Promise<GameRecord>((resolve) => {
+      const s = stack.bus.subscribe(subjects.roomFinished, (m) => {
+        const f = JSON.parse(m.data);
+        if (f.roomId !== roomId) return;
+        s.unsubscribe();
+        resolve(f.record);
+      });
+    });
+    await createRoom(roomId, [
+      { id: 'hero', bot: false },
+      { id: 'bot-1', bot: true },
+      { id: 'bot-2', bot: true },
+      { id: 'bot-3', bot: true },
+    ]);
+    const spectator = await joined('watcher', roomId);
+    const hero = await joined('hero', roomId);
+    const rng = Rng.fromSeed('hero');
+    // The hero plays from its own view as soon as it may; the worker plays the bot seats.
+    let acted = -1;
+    let done = false;
+    const played = (async () => {
+      for (let i = 0; i < 5000 && !done; i++) {
+        const v = lastView(hero);
+        if (v.result !== undefined || v.view.finished) break;
+        const a = v.seq > acted ? game.bot(v.view, rng) : null;
+        if (a) {
+          acted = v.seq;
+          hero.send({ v: 1, t: 'action', roomId, actionId: `h${i}`, action: a });
+          await hero.next((m) => m.actionId === `h${i}`, 15_000);
+        } else await sleep(5);
+      }
+    })();
+    const record = await finished;
+    done = true;
+    await played;
+    await spectator.next((m) => m.t === 'view' && m.result !== undefined, 5000);
+    expect(verifyRecord(game, record).ok).toBe(true);
+
+    // Replay the record to know the exact state behind every frame (views carry the state's seq).
+    const states = new Map<number, any>();
+    let state = game.setup({
+      seed: record.seed,
+      players: record.players,
+      options: game.optionsSchema.parse(record.options),
+      now: record.startedAt,
+    });
+    states.set(state.seq, state);
+    for (const step of record.actions) {
+      const r =
+        'timeout' in step ? game.onTimeout(state, step.now) : game.apply(state, step.actor, step.action, step.now);
+      if (!r.ok) throw new Error(r.reason);
+      state = r.state;
+      states.set(state.seq, state);
+    }
+    const check = (c: TestClient, viewer: string | null) => {
+      const frames = c.messages.filter((m) => m.t === 'view');
+      expect(frames.length).toBeGreaterThan(10);
+      for (const f of frames) {
+        expect(f.role).toBe(viewer === null ? 'spectator' : 'player');
+        expect(f.view.viewer).toBe(viewer);
+        const s = states.get(f.view.seq);
+        expect(s, `state ${f.view.seq}`).toBeDefined();
+        const payload = { view: f.view, events: f.events };
+        expect(findLeaks(adapter, hiddenSet(adapter, s, viewer), payload)).toEqual([]);
+        expect(findStateLeaks(payload, record.seed, s.rng)).toEqual([]);
+      }
+    };
+    check(spectator, null);
+    check(hero, 'hero');
+    await spectator.close();
+    await hero.close();
+  }, 90_000);
+});
