@@ -1,0 +1,3 @@
+import { startGame } from './main.ts';
+
+void startGame();

@@ -1,0 +1,129 @@
+/**
+ * A table source that runs the one-card engine inside the page: the same
+ * pure functions the room worker runs, with the engine's own bot policy for
+ * the other seats. For visual checks and screenshot tests of any situation
+ * without a server — never the product path.
+ */
+import { Rng } from '../../../engine/src/core/rng.ts';
+import type { GameEvent, GameResult, PlayerInfo } from '../../../engine/src/core/types.ts';
+import { oneCard } from '../../../engine/src/games/one-card/index.ts';
+import type { OneCardOptions, OneCardState } from '../../../engine/src/games/one-card/types.ts';
+import type { OneCardAction, OneCardView } from '../cards/model.ts';
+import type { ActResult } from '../net/gateway.ts';
+import type { TableHandlers, TableSource } from '../table/source.ts';
+
+export interface LocalConfig {
+  players: number;
+  options: Partial<OneCardOptions> & { mode: OneCardOptions['mode'] };
+  seed: string;
+  /** Seat index of the viewer; null = spectator. */
+  viewer: number | null;
+  /** Milliseconds a bot waits before moving; 0 stops bots (a frozen table for screenshots). */
+  botDelayMs: number;
+  /** Moves to play (by bots for every seat) before showing the table. */
+  warmup: number;
+}
+
+const NAMES = ['나', '민수', '지영', '현우', '서연', '도윤', '하은', '준호', '수아', '태민'];
+
+export class LocalSource implements TableSource {
+  readonly roomId = 'local';
+  readonly spectate: boolean;
+  private state: OneCardState;
+  private readonly players: PlayerInfo[];
+  private readonly rng: Rng;
+  private handlers: TableHandlers | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly sent: string[] = [];
+  private stopped = false;
+
+  constructor(private readonly cfg: LocalConfig) {
+    this.spectate = cfg.viewer === null;
+    this.players = Array.from({ length: cfg.players }, (_, i) => ({ id: `p${i}`, name: NAMES[i] ?? `플레이어${i}` }));
+    const options = oneCard.optionsSchema.parse(cfg.options) as OneCardOptions;
+    this.state = oneCard.setup({ seed: cfg.seed, players: this.players, options, now: Date.now() }) as OneCardState;
+    this.rng = Rng.fromSeed(cfg.seed, 'harness-bots');
+    for (let i = 0; i < cfg.warmup && this.state.phase.kind !== 'finished'; i++) if (!this.botStep(true)) break;
+  }
+
+  private get viewerId(): string | null {
+    return this.cfg.viewer === null ? null : this.players[this.cfg.viewer].id;
+  }
+
+  start(h: TableHandlers): void {
+    this.handlers = h;
+    h.connection('online');
+    this.emit([]);
+    this.schedule();
+  }
+
+  private emit(events: GameEvent[]): void {
+    if (!this.handlers) return;
+    const v = this.viewerId;
+    const view = oneCard.view(this.state, v) as OneCardView;
+    const evs = events.map((e) => oneCard.eventView(e, v)).filter((e): e is GameEvent => e !== null);
+    const result = oneCard.result(this.state) as GameResult | null;
+    const frame = {
+      seq: this.state.seq,
+      role: v === null ? ('spectator' as const) : ('player' as const),
+      view,
+      events: evs,
+      presence: this.players.map((p) => ({ id: p.id, connected: true, away: false, bot: p.id !== v })),
+      result,
+    };
+    this.sent.push(JSON.stringify({ t: 'view', ...frame }));
+    this.handlers.frame(frame);
+  }
+
+  /** One bot move for whoever must move (any seat when `all`); false when nobody can. */
+  private botStep(all: boolean): boolean {
+    const s = this.state;
+    if (s.phase.kind === 'finished') return false;
+    for (const p of s.seats) {
+      if (!all && p === this.viewerId) continue;
+      const action = oneCard.bot(oneCard.view(s, p), this.rng);
+      if (!action) continue;
+      const r = oneCard.apply(s, p, action, Date.now());
+      if (r.ok) {
+        this.state = r.state as OneCardState;
+        if (!all) this.emit(r.events);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private schedule(): void {
+    if (this.stopped || this.cfg.botDelayMs <= 0 || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.stopped) return;
+      this.botStep(this.viewerId === null);
+      this.schedule();
+    }, this.cfg.botDelayMs);
+  }
+
+  async act(action: OneCardAction): Promise<ActResult> {
+    const me = this.viewerId;
+    if (!me) return { ok: false, reason: '관전 중에는 할 수 없어요' };
+    const r = oneCard.apply(this.state, me, action, Date.now());
+    if (!r.ok) return { ok: false, reason: r.reason };
+    this.state = r.state as OneCardState;
+    this.emit(r.events);
+    this.schedule();
+    return { ok: true, seq: this.state.seq };
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  serverNow(): number {
+    return Date.now();
+  }
+
+  frames(): string[] {
+    return this.sent;
+  }
+}

@@ -1,0 +1,35 @@
+/** Entry of the game page: fonts first, then Phaser with the three scenes. */
+import './styles.css';
+import Phaser from 'phaser';
+import { loadFonts } from './fonts.ts';
+import { BootScene } from './scenes/BootScene.ts';
+import { LobbyScene } from './scenes/LobbyScene.ts';
+import { TableScene } from './scenes/TableScene.ts';
+import { installTestHook } from './testhook.ts';
+
+export async function startGame(
+  extraScenes: Phaser.Types.Scenes.SceneType[] = [],
+  first = 'lobby',
+): Promise<Phaser.Game> {
+  await loadFonts();
+  // Phaser 4.2's multi-texture batch samples the wrong texture for rotated
+  // quads (phaserjs/phaser#7372: exact float compare on an interpolated
+  // texture index) — exactly our fanned hand and shaking button. One texture
+  // unit per batch avoids it at the cost of a few more draw calls.
+  // Debug switches: ?renderer=canvas, ?maxTextures=N.
+  const q = new URLSearchParams(location.search);
+  const maxTextures = Number(q.get('maxTextures') ?? 1);
+  const game = new Phaser.Game({
+    type: q.get('renderer') === 'canvas' ? Phaser.CANVAS : Phaser.AUTO,
+    render: { maxTextures },
+    parent: 'game',
+    backgroundColor: '#175c3c',
+    scale: { mode: Phaser.Scale.RESIZE, width: '100%', height: '100%' },
+    scene: [BootScene, LobbyScene, TableScene, ...extraScenes],
+    input: { activePointers: 2 },
+    banner: false,
+    callbacks: { preBoot: (g) => g.registry.set('firstScene', first) },
+  });
+  installTestHook(game);
+  return game;
+}

@@ -1,0 +1,324 @@
+/**
+ * The game connection: one WebSocket to the gateway speaking
+ * services/protocol/src/client.ts. It survives network trouble on its own:
+ * reconnects with backoff, says hello again, re-joins every room it was in
+ * (the gateway answers with the latest view, so the seat resumes) and
+ * re-sends unanswered actions under their original actionId, which the room
+ * applies at most once.
+ */
+import { PROTOCOL_VERSION, ServerMessage, type ClientMessage, type PresenceEntry } from '@joke/protocol';
+
+export type ViewFrame = Extract<ServerMessage, { t: 'view' }>;
+export type ConnStatus = 'idle' | 'connecting' | 'online' | 'reconnecting' | 'closed';
+export type ActResult = { ok: true; seq: number } | { ok: false; reason: string };
+
+export interface GatewayEvents {
+  status: (s: ConnStatus) => void;
+  view: (frame: ViewFrame) => void;
+  presence: (roomId: string, presence: PresenceEntry[]) => void;
+  /** Korean, ready to show. `fatal` errors stop reconnection (bad token, protocol version). */
+  error: (message: string, code: string, fatal: boolean, roomId?: string) => void;
+  welcome: (userId: string, name: string) => void;
+}
+
+export interface GatewayOptions {
+  url: string;
+  token: () => string | null;
+  /** Injected by tests that run outside a browser. */
+  WebSocketImpl?: typeof WebSocket;
+  /** Resend an unanswered action after this long (the gateway itself retries for ~10 s). */
+  actionResendMs?: number;
+  /** Give up on an action after this long and report it as failed. */
+  actionGiveUpMs?: number;
+  pingEveryMs?: number;
+  /** Close and reconnect when nothing at all arrived for this long. */
+  silenceMs?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Raw frames kept for inspection (tests, debugging). */
+  keepFrames?: number;
+}
+
+interface Pending {
+  roomId: string;
+  actionId: string;
+  action: unknown;
+  firstSentAt: number;
+  lastSentAt: number;
+  resolve: (r: ActResult) => void;
+}
+
+const FATAL_CODES = new Set(['badToken', 'unauthenticated', 'versionMismatch']);
+
+let counter = 0;
+export function newActionId(): string {
+  const rnd =
+    typeof crypto !== 'undefined' && 'randomUUID' in crypto
+      ? crypto.randomUUID().replace(/-/g, '').slice(0, 16)
+      : Math.random().toString(36).slice(2, 12);
+  counter = (counter + 1) % 1e6;
+  return `a${Date.now().toString(36)}${counter.toString(36)}${rnd}`.slice(0, 64);
+}
+
+export class GatewayClient {
+  status: ConnStatus = 'idle';
+  userId: string | null = null;
+  /** serverTime − local time, from welcome/pong (half the round trip is assumed each way). */
+  clockOffsetMs = 0;
+  rttMs: number | null = null;
+  readonly frames: string[] = [];
+
+  private ws: WebSocket | null = null;
+  private readonly opts: Required<Omit<GatewayOptions, 'WebSocketImpl'>> & { WebSocketImpl?: typeof WebSocket };
+  private readonly listeners: { [K in keyof GatewayEvents]: Set<GatewayEvents[K]> } = {
+    status: new Set(),
+    view: new Set(),
+    presence: new Set(),
+    error: new Set(),
+    welcome: new Set(),
+  };
+  private readonly rooms = new Map<string, { spectate: boolean; lastSeq: number }>();
+  private readonly pending = new Map<string, Pending>();
+  private attempt = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private tick: ReturnType<typeof setInterval> | null = null;
+  private lastHeard = 0;
+  private lastPing = 0;
+  private stopped = false;
+
+  constructor(opts: GatewayOptions) {
+    this.opts = {
+      actionResendMs: 12_000,
+      actionGiveUpMs: 40_000,
+      pingEveryMs: 10_000,
+      silenceMs: 30_000,
+      backoffBaseMs: 400,
+      backoffMaxMs: 8_000,
+      keepFrames: 5_000,
+      ...opts,
+    };
+  }
+
+  on<K extends keyof GatewayEvents>(event: K, fn: GatewayEvents[K]): () => void {
+    this.listeners[event].add(fn);
+    return () => this.listeners[event].delete(fn);
+  }
+
+  private emit<K extends keyof GatewayEvents>(event: K, ...args: Parameters<GatewayEvents[K]>): void {
+    for (const fn of this.listeners[event]) (fn as (...a: Parameters<GatewayEvents[K]>) => void)(...args);
+  }
+
+  serverNow(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  connect(): void {
+    this.stopped = false;
+    if (this.ws) return;
+    this.open();
+    this.tick ??= setInterval(() => this.onTick(), 1000);
+  }
+
+  /** Ends the session for good: no reconnects, pending actions fail. */
+  close(): void {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.tick) clearInterval(this.tick);
+    this.tick = null;
+    this.reconnectTimer = null;
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close(1000, 'bye');
+    for (const p of this.pending.values()) p.resolve({ ok: false, reason: '연결을 닫았어요' });
+    this.pending.clear();
+    this.setStatus('closed');
+  }
+
+  /** Test hook: drop the socket as a flaky network would; the client must recover by itself. */
+  dropConnection(): void {
+    this.ws?.close(4000, 'dropped');
+  }
+
+  join(roomId: string, spectate = false): void {
+    const known = this.rooms.get(roomId);
+    this.rooms.set(roomId, { spectate, lastSeq: known?.lastSeq ?? -1 });
+    if (this.status === 'online') this.send({ v: PROTOCOL_VERSION, t: 'join', roomId, spectate });
+  }
+
+  leave(roomId: string): void {
+    this.rooms.delete(roomId);
+    if (this.status === 'online') this.send({ v: PROTOCOL_VERSION, t: 'leave', roomId });
+  }
+
+  act(roomId: string, action: unknown, actionId = newActionId()): Promise<ActResult> {
+    return new Promise((resolve) => {
+      const now = Date.now();
+      const p: Pending = { roomId, actionId, action, firstSentAt: now, lastSentAt: 0, resolve };
+      this.pending.set(actionId, p);
+      this.sendPending(p);
+    });
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  private sendPending(p: Pending): void {
+    if (this.status !== 'online') return;
+    p.lastSentAt = Date.now();
+    this.send({ v: PROTOCOL_VERSION, t: 'action', roomId: p.roomId, actionId: p.actionId, action: p.action });
+  }
+
+  private send(msg: ClientMessage): void {
+    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg));
+  }
+
+  private setStatus(s: ConnStatus): void {
+    if (this.status === s) return;
+    this.status = s;
+    this.emit('status', s);
+  }
+
+  private open(): void {
+    const WS = this.opts.WebSocketImpl ?? WebSocket;
+    const token = this.opts.token();
+    if (!token) {
+      this.emit('error', '먼저 로그인해 주세요', 'unauthenticated', true);
+      this.setStatus('closed');
+      return;
+    }
+    this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    let ws: WebSocket;
+    try {
+      ws = new WS(this.opts.url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    this.lastHeard = Date.now();
+    ws.onopen = () => {
+      // Pipelined: the gateway holds messages sent before hello is verified.
+      ws.send(JSON.stringify({ v: PROTOCOL_VERSION, t: 'hello', token } satisfies ClientMessage));
+    };
+    ws.onmessage = (ev: MessageEvent) => {
+      if (this.ws !== ws) return;
+      this.lastHeard = Date.now();
+      const text = typeof ev.data === 'string' ? ev.data : String(ev.data);
+      this.onMessage(text);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => {
+      // onclose follows and handles it.
+    };
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.reconnectTimer) return;
+    this.setStatus('reconnecting');
+    const base = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** this.attempt);
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempt++;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (!this.stopped) this.open();
+    }, delay);
+  }
+
+  private onMessage(text: string): void {
+    let parsed: ServerMessage;
+    try {
+      const r = ServerMessage.safeParse(JSON.parse(text));
+      if (!r.success) return;
+      parsed = r.data;
+    } catch {
+      return;
+    }
+    if (this.frames.length >= this.opts.keepFrames) this.frames.shift();
+    this.frames.push(text);
+    const msg = parsed;
+    switch (msg.t) {
+      case 'welcome': {
+        this.userId = msg.userId;
+        this.clockOffsetMs = msg.serverTime - Date.now();
+        this.attempt = 0;
+        this.setStatus('online');
+        this.emit('welcome', msg.userId, msg.name);
+        for (const [roomId, r] of this.rooms)
+          this.send({ v: PROTOCOL_VERSION, t: 'join', roomId, spectate: r.spectate });
+        for (const p of this.pending.values()) this.sendPending(p);
+        return;
+      }
+      case 'view': {
+        const room = this.rooms.get(msg.roomId);
+        if (!room) return;
+        // A re-join can replay a frame we already have; views are whole, so older ones are useless.
+        if (msg.seq < room.lastSeq) return;
+        room.lastSeq = msg.seq;
+        this.emit('view', msg);
+        return;
+      }
+      case 'ack':
+      case 'rejected': {
+        const p = this.pending.get(msg.actionId);
+        if (!p) return;
+        this.pending.delete(msg.actionId);
+        p.resolve(msg.t === 'ack' ? { ok: true, seq: msg.seq } : { ok: false, reason: msg.reason });
+        return;
+      }
+      case 'presence':
+        this.emit('presence', msg.roomId, msg.presence);
+        return;
+      case 'pong': {
+        const now = Date.now();
+        this.rttMs = now - msg.at;
+        this.clockOffsetMs = msg.serverTime - (msg.at + now) / 2;
+        return;
+      }
+      case 'error': {
+        const fatal = FATAL_CODES.has(msg.code);
+        if (msg.actionId && this.pending.has(msg.actionId)) {
+          // `unavailable` for one action: keep it and retry shortly under the same id.
+          const p = this.pending.get(msg.actionId)!;
+          setTimeout(() => {
+            if (this.pending.has(p.actionId)) this.sendPending(p);
+          }, 600);
+          return;
+        }
+        if (msg.code === 'noRoom' && msg.roomId) this.rooms.delete(msg.roomId);
+        this.emit('error', msg.message, msg.code, fatal, msg.roomId);
+        if (fatal) this.close();
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private onTick(): void {
+    const now = Date.now();
+    if (this.status === 'online' && this.ws) {
+      if (now - this.lastHeard > this.opts.silenceMs) {
+        this.ws.close(4001, 'silent');
+        return;
+      }
+      if (now - this.lastPing >= this.opts.pingEveryMs) {
+        this.lastPing = now;
+        this.send({ v: PROTOCOL_VERSION, t: 'ping', at: now });
+      }
+    }
+    for (const p of [...this.pending.values()]) {
+      if (now - p.firstSentAt > this.opts.actionGiveUpMs) {
+        this.pending.delete(p.actionId);
+        p.resolve({ ok: false, reason: '서버가 응답하지 않아요. 다시 시도해 주세요' });
+      } else if (p.lastSentAt > 0 && now - p.lastSentAt > this.opts.actionResendMs) {
+        this.sendPending(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The lobby: an HTML overlay (forms) over a canvas backdrop of drifting cards.
+ * Opening a table hands the shared gateway connection to the table scene.
+ */
+import Phaser from 'phaser';
+import type { RoomDetail } from '@joke/lobby';
+import { gateway } from '../app.ts';
+import { lobby } from '../net/trpc.ts';
+import { reducedMotion } from '../settings.ts';
+import { NetworkSource } from '../table/source.ts';
+import { C } from '../table/theme.ts';
+import { backTexture, faceTexture } from '../table/textures.ts';
+import { LobbyApp, type LobbyScreen } from '../ui/lobby.ts';
+import type { TableSceneData } from './TableScene.ts';
+
+export class LobbyScene extends Phaser.Scene {
+  private app: LobbyApp | null = null;
+  private screen: LobbyScreen | undefined;
+  private drifting: Phaser.GameObjects.Image[] = [];
+
+  constructor() {
+    super('lobby');
+  }
+
+  init(data: { screen?: LobbyScreen }): void {
+    this.screen = data?.screen;
+  }
+
+  create(): void {
+    this.cameras.main.setBackgroundColor(C.felt);
+    this.drifting = [];
+    const faces = [
+      faceTexture(this, { id: 'a', kind: 'std', suit: 'H', rank: 1 }),
+      faceTexture(this, { id: 'b', kind: 'joker', joker: 'color' }),
+      faceTexture(this, { id: 'c', kind: 'std', suit: 'S', rank: 7 }),
+      faceTexture(this, { id: 'd', kind: 'num', color: 'B', value: 5 }),
+      backTexture(this, 'classic'),
+      faceTexture(this, { id: 'e', kind: 'wild' }),
+    ];
+    faces.forEach((key, i) => {
+      const img = this.add.image(0, 0, key).setDisplaySize(90, 126).setAlpha(0.22);
+      img.setData('phase', i * 1.3);
+      this.drifting.push(img);
+    });
+    this.place(0);
+    this.app = new LobbyApp({ enterTable: (room, spectate) => void this.enterTable(room, spectate) }, this.screen);
+    this.events.once('shutdown', () => {
+      this.app?.destroy();
+      this.app = null;
+    });
+  }
+
+  private place(t: number): void {
+    const w = this.scale.width;
+    const h = this.scale.height;
+    this.drifting.forEach((img, i) => {
+      const p = img.getData('phase') as number;
+      const still = reducedMotion();
+      img.setPosition(
+        ((i + 0.5) / this.drifting.length) * w + (still ? 0 : Math.sin(t / 2600 + p) * 30),
+        h * (0.2 + ((i * 37) % 60) / 100) + (still ? 0 : Math.cos(t / 3100 + p) * 24),
+      );
+      img.setRotation(-0.3 + ((i * 0.23) % 0.6) + (still ? 0 : Math.sin(t / 4000 + p) * 0.05));
+    });
+  }
+
+  override update(time: number): void {
+    this.place(time);
+  }
+
+  private async enterTable(room: RoomDetail, spectate: boolean): Promise<void> {
+    if (!room.gameRoomId) return;
+    const gw = await gateway();
+    const data: TableSceneData = {
+      source: new NetworkSource(gw, room.gameRoomId, spectate),
+      title: room.gameName,
+      onExit: (to, info) => {
+        if (to === 'lobby' && (info.finished || spectate))
+          void lobby.rooms.leave.mutate({ roomId: room.roomId }).catch(() => undefined);
+        this.game.scene.start('lobby', {
+          screen: to === 'room' ? { name: 'room', roomId: room.roomId } : { name: 'list' },
+        });
+      },
+    };
+    this.scene.start('table', data);
+  }
+}

@@ -1,0 +1,753 @@
+/**
+ * The 원카드 table for both modes (§9). Renders whatever frame the source
+ * delivers — the server's view is the truth; the scene only keeps the local
+ * card selection — and turns taps into actions. Layout comes from the pure
+ * computeLayout and is redone on every resize.
+ */
+import Phaser from 'phaser';
+import type { PresenceEntry } from '@joke/protocol';
+import type { GameEvent } from '../../../engine/src/core/types.ts';
+import { seedCommitment } from '../../../engine/src/core/commit.ts';
+import { cardLabel, sortHand, type Card, type OneCardAction, type OneCardView } from '../cards/model.ts';
+import type { ConnStatus } from '../net/gateway.ts';
+import { getSettings, motionMs, onSettings, reducedMotion, updateSettings } from '../settings.ts';
+import { buildPlay, deriveControls, nameOf, timerFraction, type Controls } from '../table/controller.ts';
+import { CenterView } from '../table/center-view.ts';
+import { HandView, type HandCardState } from '../table/hand-view.ts';
+import { computeLayout, type Rect, type TableLayout } from '../table/layout.ts';
+import { Banner, Picker, ResultPanel, Toasts, type PickerChoice, type ResultRow } from '../table/overlays.ts';
+import { SeatBadge, stateLabel, type SeatInfo } from '../table/seat-badge.ts';
+import type { TableFrame, TableSource } from '../table/source.ts';
+import { C, textStyle } from '../table/theme.ts';
+import { backTexture, faceTexture } from '../table/textures.ts';
+import { Button } from '../table/widgets.ts';
+import { confirmDialog, openRules, openSettings } from '../ui/sheets.ts';
+
+export interface TableSceneData {
+  source: TableSource;
+  title: string;
+  /** Called after the table closed itself: back to the waiting room or to the lobby list. */
+  onExit: (to: 'room' | 'lobby', info: { finished: boolean }) => void;
+}
+
+const MODE_NAME: Record<string, string> = { classic: '클래식', 'uno-style': '색깔 카드' };
+
+export class TableScene extends Phaser.Scene {
+  private source!: TableSource;
+  private titleText!: Phaser.GameObjects.Text;
+  private data_!: TableSceneData;
+  private bg!: Phaser.GameObjects.Graphics;
+  private center!: CenterView;
+  private hand!: HandView;
+  private badges = new Map<string, SeatBadge>();
+  private meBadge!: SeatBadge;
+  private buttons!: Record<
+    'play' | 'draw' | 'oneCard' | 'declareToggle' | 'sortSuit' | 'sortRank' | 'rules' | 'settings' | 'leave',
+    Button
+  >;
+  private statusText!: Phaser.GameObjects.Text;
+  private hintText!: Phaser.GameObjects.Text;
+  private waitingText!: Phaser.GameObjects.Text;
+  private toasts!: Toasts;
+  private banner!: Banner;
+  private picker!: Picker;
+  private result!: ResultPanel;
+  private layout_: TableLayout | null = null;
+  private frame: TableFrame | null = null;
+  private presence: PresenceEntry[] = [];
+  private selected: string[] = [];
+  private declareOnPlay = true;
+  private busy = false;
+  private connection: ConnStatus = 'idle';
+  private shakeTween: Phaser.Tweens.Tween | null = null;
+  private controls: Controls | null = null;
+  private offSettings: (() => void) | null = null;
+  private framesSeen = 0;
+  private resultShownSeq = -1;
+
+  constructor() {
+    super('table');
+  }
+
+  init(data: TableSceneData): void {
+    this.data_ = data;
+    this.source = data.source;
+    this.frame = null;
+    this.presence = [];
+    this.selected = [];
+    this.badges = new Map();
+    this.layout_ = null;
+    this.framesSeen = 0;
+    this.resultShownSeq = -1;
+    this.busy = false;
+  }
+
+  create(): void {
+    this.bg = this.add.graphics().setDepth(0);
+    this.titleText = this.add.text(0, 0, this.data_.title, textStyle(15, '#ffffff', 700)).setDepth(40);
+    this.center = new CenterView(this);
+    this.hand = new HandView(this, (id) => this.onCardTap(id));
+    this.meBadge = new SeatBadge(this, 45);
+    this.meBadge.container.setVisible(false);
+    this.statusText = this.add
+      .text(0, 0, '', textStyle(16, '#ffffff', 800))
+      .setOrigin(0.5, 0)
+      .setDepth(40);
+    this.hintText = this.add
+      .text(0, 0, '', textStyle(13, '#ffe7a3', 600))
+      .setOrigin(0.5, 0)
+      .setDepth(40);
+    this.waitingText = this.add
+      .text(0, 0, '테이블에 연결하는 중…', textStyle(18, '#ffffff', 700))
+      .setOrigin(0.5)
+      .setDepth(40);
+    this.buttons = {
+      play: new Button(this, '내기', 'primary', () => this.onPlayButton()),
+      draw: new Button(this, '먹기', 'secondary', () => this.onDrawButton()),
+      oneCard: new Button(this, '원카드!', 'round', () => this.send({ type: 'declareOneCard' }, true), 60),
+      declareToggle: new Button(this, '원카드 외치며 내기 ✔', 'toggle', () => {
+        this.declareOnPlay = !this.declareOnPlay;
+        this.render(false);
+      }),
+      sortSuit: new Button(this, '무늬순', 'toggle', () => this.setSort('suit')),
+      sortRank: new Button(this, '숫자순', 'toggle', () => this.setSort('rank')),
+      rules: new Button(this, '규칙', 'ghost', () =>
+        openRules(this.frame?.view.options as unknown as Record<string, unknown>),
+      ),
+      settings: new Button(this, '설정', 'ghost', () => openSettings(() => this.render(false))),
+      leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),
+    };
+    this.toasts = new Toasts(this);
+    this.banner = new Banner(this);
+    this.picker = new Picker(this);
+    this.result = new ResultPanel(this);
+    this.offSettings = onSettings(() => this.render(false));
+
+    this.scale.on('resize', this.onResize, this);
+    this.events.once('shutdown', () => this.teardown());
+    this.relayout();
+    this.source.start({
+      frame: (f) => this.onFrame(f),
+      presence: (p) => {
+        this.presence = p;
+        this.render(false);
+      },
+      connection: (s) => {
+        this.connection = s;
+        this.showBanner();
+      },
+      error: (message, fatal) => {
+        this.toasts.show(message, 'warn');
+        if (fatal) this.time.delayedCall(1500, () => this.exit('lobby'));
+      },
+    });
+  }
+
+  private teardown(): void {
+    this.scale.off('resize', this.onResize, this);
+    this.offSettings?.();
+    this.source.stop();
+    this.hand.destroy();
+    this.picker.close();
+    this.result.close();
+  }
+
+  private onResize(size: Phaser.Structs.Size): void {
+    this.cameras.resize(size.width, size.height);
+    this.relayout();
+  }
+
+  private exit(to: 'room' | 'lobby'): void {
+    const cb = this.data_.onExit;
+    const finished = this.frame?.view.finished ?? false;
+    this.scene.stop();
+    cb(to, { finished });
+  }
+
+  // ── frames ──────────────────────────────────────────────────────────
+
+  private onFrame(f: TableFrame): void {
+    const prev = this.frame;
+    this.frame = f;
+    this.framesSeen++;
+    this.presence = f.presence;
+    const v = f.view;
+    const handIds = new Set((v.hand ?? []).map((c) => c.id));
+    const legal = new Set(v.legalCardIds);
+    this.selected = this.selected.filter((id) => handIds.has(id) && (legal.has(id) || this.selected[0] !== id));
+    if (this.selected.length > 0 && !legal.has(this.selected[0])) this.selected = [];
+    const needRelayout =
+      !prev || prev.view.seats.length !== v.seats.length || (prev.view.hand?.length ?? 0) !== (v.hand?.length ?? 0);
+    if (needRelayout) this.relayout(false);
+    const animate = prev !== null && f.seq > prev.seq;
+    this.render(animate, animate ? f.events : []);
+    if (v.legal.mustChooseColor && !this.picker.open) {
+      this.picker.show(
+        'color',
+        this.scale.width,
+        this.scale.height,
+        '시작 색을 골라 주세요',
+        (c) => {
+          if ('color' in c) this.send({ type: 'chooseColor', color: c.color });
+        },
+        null,
+      );
+    }
+    if (!v.legal.mustChooseColor && this.picker.open && this.picker.kind === 'color' && this.selected.length === 0)
+      this.picker.close();
+    if ((f.result || v.finished) && this.resultShownSeq !== f.seq) {
+      this.resultShownSeq = f.seq;
+      this.time.delayedCall(motionMs(300) + 200, () => this.showResult());
+    }
+  }
+
+  private seatOrder(v: OneCardView): string[] {
+    const seats = v.seats;
+    if (v.viewer === null) return seats;
+    const me = seats.indexOf(v.viewer);
+    // Players after me in seat order, left to right: the clockwise order of §4.
+    return [...seats.slice(me + 1), ...seats.slice(0, me)];
+  }
+
+  private relayout(renderAfter = true): void {
+    const w = this.scale.width;
+    const h = this.scale.height;
+    const v = this.frame?.view;
+    const spectator = !v || v.viewer === null;
+    const opponents = v ? this.seatOrder(v).length : 3;
+    const l = computeLayout({ width: w, height: h, opponents, handCount: v?.hand?.length ?? 0, spectator });
+    this.layout_ = l;
+    this.drawBackground(l);
+    this.titleText.setPosition(l.title.x, l.title.y + l.title.h / 2).setOrigin(0, 0.5);
+    this.titleText.setWordWrapWidth(l.title.w, false);
+    this.center.setLayout(l);
+    this.statusText.setPosition(l.status.x + l.status.w / 2, l.status.y).setWordWrapWidth(l.status.w, true);
+    this.hintText.setPosition(l.hint.x + l.hint.w / 2, l.hint.y).setWordWrapWidth(l.hint.w, true);
+    this.waitingText.setPosition(w / 2, h / 2);
+    this.toasts.setArea({ x: l.center.x, y: l.center.y + 4, w: l.center.w, h: 100 });
+    const b = this.buttons;
+    b.play.setRect(l.play);
+    b.draw.setRect(l.draw);
+    b.oneCard.setRect(l.oneCard);
+    b.declareToggle.setRect(l.declareToggle);
+    b.sortSuit.setRect(l.sortSuit);
+    b.sortRank.setRect(l.sortRank);
+    b.rules.setRect(l.menu.rules);
+    b.settings.setRect(l.menu.settings);
+    b.leave.setRect(l.menu.leave);
+    this.meBadge.setRect(l.me);
+    this.showBanner();
+    if (v) {
+      const order = this.seatOrder(v);
+      order.forEach((id, i) => {
+        let badge = this.badges.get(id);
+        if (!badge) {
+          badge = new SeatBadge(this);
+          this.badges.set(id, badge);
+        }
+        badge.setRect(l.opponents[i]);
+      });
+    }
+    if (this.result.open && this.frame) this.showResult();
+    if (renderAfter) this.render(false);
+  }
+
+  private drawBackground(l: TableLayout): void {
+    const g = this.bg;
+    g.clear();
+    g.fillStyle(C.felt, 1).fillRect(0, 0, l.width, l.height);
+    // A soft vignette: darker rings towards the edges.
+    for (let i = 0; i < 6; i++) {
+      g.fillStyle(C.feltDark, 0.07);
+      g.fillRect(0, 0, l.width, l.height * (0.08 + i * 0.02));
+      g.fillRect(0, l.height * (0.92 - i * 0.02), l.width, l.height * (0.08 + i * 0.02));
+    }
+    g.fillStyle(0x000000, 0.35).fillRect(l.topBar.x, l.topBar.y, l.topBar.w, l.topBar.h);
+  }
+
+  private showBanner(): void {
+    const l = this.layout_;
+    if (!l) return;
+    const msg =
+      this.connection === 'reconnecting'
+        ? '다시 연결 중…'
+        : this.connection === 'connecting' && this.frame
+          ? '연결 중…'
+          : null;
+    this.banner.show(msg, l.width, l.topBar.h + 6);
+  }
+
+  // ── rendering ───────────────────────────────────────────────────────
+
+  private presenceOf(id: string): PresenceEntry | undefined {
+    return this.presence.find((p) => p.id === id);
+  }
+
+  private seatInfo(v: OneCardView, id: string, mover: string | null): SeatInfo {
+    const pres = this.presenceOf(id);
+    const place = v.finishOrder.indexOf(id);
+    return {
+      id,
+      name: nameOf(v, id),
+      seatIndex: v.seats.indexOf(id),
+      count: v.handCounts[id] ?? 0,
+      status: v.status[id] ?? 'playing',
+      place: place >= 0 ? place + 1 : null,
+      current: mover === id,
+      connected: pres ? pres.connected || pres.bot : true,
+      away: pres?.away ?? false,
+      bot: pres?.bot ?? false,
+      oneCard: (v.handCounts[id] ?? 0) === 1,
+      isMe: id === v.viewer,
+    };
+  }
+
+  private render(animate: boolean, events: GameEvent[] = []): void {
+    const l = this.layout_;
+    const f = this.frame;
+    if (!l) return;
+    this.waitingText.setVisible(!f);
+    if (!f) {
+      for (const b of Object.values(this.buttons))
+        if (b !== this.buttons.leave && b !== this.buttons.rules && b !== this.buttons.settings) b.setVisible(false);
+      return;
+    }
+    const v = f.view;
+    const settings = getSettings();
+    const c = deriveControls(v, this.selected, { hints: settings.hints });
+    this.controls = c;
+    this.titleText.setText(`${this.data_.title} · ${MODE_NAME[v.mode] ?? v.mode}`);
+
+    for (const id of this.seatOrder(v)) this.badges.get(id)?.update(this.seatInfo(v, id, c.mover));
+    if (!c.spectator) {
+      this.meBadge.container.setVisible(true);
+      this.meBadge.update(this.seatInfo(v, v.viewer!, c.mover));
+    } else this.meBadge.container.setVisible(false);
+
+    const playedByMe = new Set<string>();
+    for (const e of events) this.animateEvent(v, e, playedByMe);
+    this.center.update(v, events as { type: string }[], animate);
+
+    const cards = sortHand(v.hand ?? [], settings.sort);
+    const states: HandCardState[] = cards.map((card, i) => ({
+      card,
+      slot: l.cards[i],
+      legal: c.myTurn && c.legalIds.has(card.id),
+      selected: this.selected.includes(card.id),
+      dimmed: c.myTurn && !c.legalIds.has(card.id) && !this.selected.includes(card.id),
+      counter: c.underAttack,
+    }));
+    const playedTo = this.center.discardRect;
+    this.hand.update(
+      states.filter((s) => s.slot),
+      l,
+      this.center.drawRect,
+      playedTo,
+      playedByMe,
+      animate,
+    );
+
+    const b = this.buttons;
+    b.play
+      .setVisible(c.play.visible)
+      .setEnabled(c.play.enabled && !this.busy)
+      .setText(c.play.label);
+    b.draw
+      .setVisible(c.draw.visible)
+      .setEnabled(c.draw.enabled && !this.busy)
+      .setText(c.draw.label);
+    b.draw.setKind(c.underAttack && c.draw.enabled ? 'danger' : 'secondary');
+    b.oneCard.setVisible(!c.spectator).setEnabled(c.oneCard.enabled).setText(c.oneCard.label).setOn(c.oneCard.catch);
+    b.declareToggle
+      .setVisible(c.declareToggle.visible)
+      .setOn(this.declareOnPlay)
+      .setText(this.declareOnPlay ? '원카드 외치며 내기 ✔' : '원카드 외치며 내기 ✖');
+    b.sortSuit.setVisible(!c.spectator).setOn(settings.sort === 'suit');
+    b.sortRank.setVisible(!c.spectator).setOn(settings.sort === 'rank');
+    this.setShake(c.oneCard.shake && !c.spectator);
+
+    this.statusText.setText(c.status).setColor(c.myTurn ? '#ffd84a' : '#ffffff');
+    this.hintText.setText(c.hint);
+  }
+
+  private setShake(on: boolean): void {
+    const target = this.buttons.oneCard.container;
+    if (on && !reducedMotion()) {
+      if (this.shakeTween) return;
+      this.shakeTween = this.tweens.add({
+        targets: target,
+        angle: { from: -9, to: 9 },
+        duration: 90,
+        yoyo: true,
+        repeat: -1,
+        ease: 'Sine.easeInOut',
+      });
+    } else {
+      this.shakeTween?.stop();
+      this.shakeTween = null;
+      target.setAngle(0);
+    }
+  }
+
+  /** §9 animations (≤ 300 ms each, none with reduced motion) and the running commentary. */
+  private animateEvent(v: OneCardView, e: GameEvent, playedByMe: Set<string>): void {
+    const name = (id: unknown) => nameOf(v, String(id));
+    switch (e.type) {
+      case 'cardPlayed': {
+        const cards = (e.cards as Card[] | undefined) ?? [];
+        if (e.player === v.viewer) {
+          for (const card of cards) playedByMe.add(card.id);
+          this.flyHide(cards.at(-1)?.id ?? null, motionMs(260));
+        } else this.flyFromSeat(String(e.player), cards);
+        return;
+      }
+      case 'cardsDrawn':
+        if (e.player !== v.viewer)
+          this.flyToSeat(String(e.player), Number(e.count) || 0, v.mode === 'classic' ? 'classic' : 'color');
+        if (Number(e.count) >= 2) this.toasts.show(`${name(e.player)} 님이 ${e.count}장을 먹었어요`);
+        return;
+      case 'bankrupt':
+        this.scatter(String(e.player), v.mode === 'classic' ? 'classic' : 'color');
+        this.toasts.show(`${name(e.player)} 님 파산!`, 'warn');
+        return;
+      case 'oneCardDeclared':
+        this.toasts.show(`${name(e.player)}: 원카드!`, 'good');
+        return;
+      case 'oneCardCaught':
+        this.toasts.show(`${name(e.catcher)} 님이 ${name(e.target)} 님을 잡았어요! +${e.penalty}장`, 'warn');
+        return;
+      case 'skipped': {
+        const who = (e.players as string[] | undefined) ?? [];
+        if (who.length > 0) this.toasts.show(`건너뜀: ${who.map(name).join(', ')}`);
+        return;
+      }
+      case 'playerOut':
+        this.toasts.show(`${name(e.player)} 님이 카드를 모두 냈어요! (${e.place}등)`, 'good');
+        return;
+      case 'reshuffled':
+        this.toasts.show('버린 카드를 섞어 드로우 더미를 채웠어요');
+        return;
+      case 'timeout':
+        this.toasts.show(`${name(e.player)} 님 시간 초과`);
+        return;
+      case 'wild4Challenged':
+        this.toasts.show(
+          e.result === 'guilty'
+            ? `의심 성공! ${name(e.offender)} 님이 4장을 먹어요`
+            : `의심 실패! ${name(e.challenger)} 님이 6장을 먹어요`,
+          'warn',
+        );
+        return;
+      case 'challengeReveal': {
+        const cards = (e.cards as Card[] | undefined) ?? [];
+        this.toasts.show(`${name(e.of)} 님의 손패: ${cards.map(cardLabel).join(', ')}`);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private flyHide(topId: string | null, ms: number): void {
+    if (ms <= 0 || !topId) return;
+    this.center.hideTopUntil(topId);
+    this.time.delayedCall(ms, () => this.center.hideTopUntil(null));
+  }
+
+  private seatAnchor(id: string): { x: number; y: number } | null {
+    const badge = this.badges.get(id);
+    return badge ? badge.anchor : null;
+  }
+
+  private flyFromSeat(id: string, cards: Card[]): void {
+    const ms = motionMs(260);
+    const from = this.seatAnchor(id);
+    if (ms <= 0 || !from || cards.length === 0) return;
+    const d = this.center.discardRect;
+    this.flyHide(cards.at(-1)!.id, ms);
+    cards.forEach((card, i) => {
+      const img = this.add.image(from.x, from.y, faceTexture(this, card)).setDepth(400 + i);
+      img.setDisplaySize(d.w * 0.45, d.h * 0.45);
+      const sx = img.scaleX;
+      this.tweens.add({
+        targets: img,
+        x: d.x + d.w / 2,
+        y: d.y + d.h / 2,
+        scaleX: sx / 0.45,
+        scaleY: img.scaleY / 0.45,
+        duration: ms,
+        ease: 'Cubic.easeOut',
+        onComplete: () => img.destroy(),
+      });
+    });
+  }
+
+  private flyToSeat(id: string, count: number, deck: 'classic' | 'color'): void {
+    const ms = motionMs(240);
+    const to = this.seatAnchor(id);
+    if (ms <= 0 || !to || count <= 0) return;
+    const p = this.center.drawRect;
+    const n = Math.min(count, 5);
+    for (let i = 0; i < n; i++) {
+      const img = this.add.image(p.x + p.w / 2, p.y + p.h / 2, backTexture(this, deck)).setDepth(400 + i);
+      img.setDisplaySize(p.w * 0.6, p.h * 0.6);
+      this.tweens.add({
+        targets: img,
+        x: to.x,
+        y: to.y,
+        scaleX: img.scaleX * 0.5,
+        scaleY: img.scaleY * 0.5,
+        delay: i * 12,
+        duration: ms - i * 12,
+        ease: 'Cubic.easeIn',
+        onComplete: () => img.destroy(),
+      });
+    }
+  }
+
+  private scatter(id: string, deck: 'classic' | 'color'): void {
+    const ms = motionMs(300);
+    const at = this.seatAnchor(id);
+    if (ms <= 0 || !at) return;
+    for (let i = 0; i < 8; i++) {
+      const a = (i / 8) * Math.PI * 2;
+      const img = this.add.image(at.x, at.y, backTexture(this, deck)).setDepth(400).setDisplaySize(28, 40);
+      this.tweens.add({
+        targets: img,
+        x: at.x + Math.cos(a) * 70,
+        y: at.y + Math.sin(a) * 70,
+        rotation: a * 2,
+        alpha: 0,
+        duration: ms,
+        ease: 'Cubic.easeOut',
+        onComplete: () => img.destroy(),
+      });
+    }
+  }
+
+  // ── input ───────────────────────────────────────────────────────────
+
+  private onCardTap(id: string): void {
+    const f = this.frame;
+    const c = this.controls;
+    if (!f || !c || this.picker.open || this.result.open) return;
+    const v = f.view;
+    if (!c.myTurn) {
+      this.toasts.show('내 차례가 아니에요');
+      return;
+    }
+    const card = v.hand?.find((x) => x.id === id);
+    if (!card) return;
+    if (this.selected.includes(id)) {
+      // Second tap on a raised card plays it (§9).
+      if (this.selected[0] === id || this.selected.length === 1) this.onPlayButton();
+      else this.selected = this.selected.filter((x) => x !== id);
+      this.render(false);
+      return;
+    }
+    const byId = new Map((v.hand ?? []).map((x) => [x.id, x]));
+    const sel = this.selected.map((x) => byId.get(x)!).filter(Boolean);
+    if (
+      sel.length > 0 &&
+      v.legal.multiPlay &&
+      sel[0].kind === 'std' &&
+      card.kind === 'std' &&
+      sel[0].rank === card.rank
+    ) {
+      this.selected = [...this.selected, id];
+    } else if (c.legalIds.has(id)) {
+      this.selected = [id];
+      this.declareOnPlay = true;
+    } else {
+      this.toasts.show(c.underAttack ? '이 카드로는 막을 수 없어요' : '지금은 낼 수 없는 카드예요');
+      return;
+    }
+    this.render(false);
+  }
+
+  private onPlayButton(): void {
+    const c = this.controls;
+    const v = this.frame?.view;
+    if (!c || !v || !c.play.enabled || this.busy) return;
+    if (v.phase.kind === 'wild4Response') {
+      this.send({ type: 'challengeWild4' });
+      return;
+    }
+    const declare = c.declareToggle.visible && this.declareOnPlay;
+    const ids = [...this.selected];
+    if (c.picker) {
+      const kind = c.picker.kind;
+      this.picker.show(
+        kind,
+        this.scale.width,
+        this.scale.height,
+        kind === 'suit' ? '다음 무늬를 골라 주세요' : '다음 색을 골라 주세요',
+        (choice: PickerChoice) => {
+          this.send(buildPlay(ids, 'suit' in choice ? { suit: choice.suit } : { color: choice.color }, declare));
+        },
+        () => this.render(false),
+      );
+      return;
+    }
+    this.send(buildPlay(ids, {}, declare));
+  }
+
+  private onDrawButton(): void {
+    const c = this.controls;
+    if (!c || !c.draw.enabled || this.busy) return;
+    const action: OneCardAction =
+      c.draw.action === 'pass'
+        ? { type: 'pass' }
+        : c.draw.action === 'acceptWild4'
+          ? { type: 'acceptWild4' }
+          : { type: 'draw' };
+    this.send(action);
+  }
+
+  private send(action: OneCardAction, concurrent = false): void {
+    if (this.busy && !concurrent) return;
+    if (!concurrent) this.busy = true;
+    this.render(false);
+    void this.source.act(action).then((r) => {
+      if (!concurrent) this.busy = false;
+      if (!this.sys.isActive()) return;
+      if (!r.ok) this.toasts.show(r.reason, 'warn');
+      else if (action.type === 'play' || action.type === 'draw') this.selected = [];
+      this.render(false);
+    });
+  }
+
+  private setSort(mode: 'suit' | 'rank'): void {
+    updateSettings({ sort: getSettings().sort === mode ? 'none' : mode });
+  }
+
+  private onLeave(): void {
+    const v = this.frame?.view;
+    const playing = v && !v.finished && v.viewer !== null && v.status[v.viewer] === 'playing';
+    if (playing)
+      confirmDialog('게임 중에 나가면 내 차례는 시간이 지나 자동으로 진행돼요. 나갈까요?', '나가기', () =>
+        this.exit('lobby'),
+      );
+    else this.exit('lobby');
+  }
+
+  // ── result ──────────────────────────────────────────────────────────
+
+  private showResult(): void {
+    const f = this.frame;
+    if (!f) return;
+    const v = f.view;
+    const res = f.result;
+    const ranking = (res?.ranking ?? []) as unknown as {
+      player: string;
+      rank: number;
+      status: 'out' | 'playing' | 'bankrupt';
+      cardsLeft: number;
+      points: number;
+      gained?: number;
+    }[];
+    const rows: ResultRow[] = ranking.map((e) => ({
+      rank: e.rank,
+      name: nameOf(v, e.player),
+      state:
+        e.status === 'bankrupt'
+          ? '파산'
+          : e.status === 'out'
+            ? '완료'
+            : stateLabel(this.seatInfo(v, e.player, null)) || '남음',
+      cardsLeft: e.cardsLeft,
+      points: v.mode === 'uno-style' && v.scores ? (v.scores[e.player] ?? e.points) : e.points,
+      me: e.player === v.viewer,
+    }));
+    const seed = typeof res?.seed === 'string' ? res.seed : '';
+    this.result.show(
+      {
+        summary: res?.summary ?? '게임이 끝났어요',
+        rows,
+        seedCommit: v.seedCommit,
+        seed,
+        verified: null,
+        scoreLabel: v.mode === 'uno-style' ? '점수' : '카드 점수',
+      },
+      this.scale.width,
+      this.scale.height,
+      [
+        { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
+        { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
+      ],
+    );
+    // Provably fair: the seed revealed now must hash to the commitment shown from the first view.
+    this.result.setVerified(seed ? seedCommitment(seed) === v.seedCommit : false);
+  }
+
+  // ── test hook ───────────────────────────────────────────────────────
+
+  snapshot(): Record<string, unknown> {
+    const l = this.layout_;
+    const f = this.frame;
+    const c = this.controls;
+    const btn = (b: Button) => ({ ...b.rect, enabled: b.enabled, visible: b.visible, label: b.label_, on: b.on });
+    return {
+      scene: 'table',
+      orientation: l?.orientation ?? null,
+      width: l?.width ?? 0,
+      height: l?.height ?? 0,
+      connection: this.connection,
+      banner: this.banner.message,
+      frames: this.framesSeen,
+      seq: f?.seq ?? null,
+      role: f?.role ?? null,
+      finished: f?.view.finished ?? false,
+      myTurn: c?.myTurn ?? false,
+      busy: this.busy || this.hand.busy(),
+      status: this.statusText.text,
+      hint: this.hintText.text,
+      attack: this.center.attackLabel(),
+      cardSize: l ? { w: l.cardW, h: l.cardH } : null,
+      cards: this.hand.snapshot().map(({ id, card, state }) => ({
+        id,
+        label: cardLabel(card),
+        legal: state.legal,
+        selected: state.selected,
+        visible: state.slot.visible,
+        tap: {
+          x: state.slot.visible.x + state.slot.visible.w / 2,
+          y: state.slot.visible.y + Math.min(state.slot.visible.h / 2, 24),
+        },
+      })),
+      buttons: Object.fromEntries(Object.entries(this.buttons).map(([k, b]) => [k, btn(b)])),
+      opponents: f
+        ? this.seatOrder(f.view).map((id) => {
+            const b = this.badges.get(id)!;
+            return { ...b.info, rect: b.rect };
+          })
+        : [],
+      me: f && f.view.viewer ? { ...this.meBadge.info, rect: this.meBadge.rect } : null,
+      piles: l ? { draw: l.drawPile, discard: l.discard, direction: l.direction, declared: l.declared } : null,
+      picker: this.picker.open
+        ? { kind: this.picker.kind, options: this.picker.options, cancel: this.picker.cancelRect }
+        : null,
+      result: this.result.data ? { ...this.result.data, buttons: this.result.buttonRects } : null,
+      toasts: this.toasts.log.slice(-10),
+    };
+  }
+
+  layoutRects(): TableLayout | null {
+    return this.layout_;
+  }
+
+  /** Frame-level inspection for tests (what this table received). */
+  receivedFrames(): string[] {
+    return this.source.frames();
+  }
+
+  override update(): void {
+    const f = this.frame;
+    if (!f || !this.controls) return;
+    const frac = timerFraction(f.view, this.source.serverNow());
+    for (const [id, badge] of this.badges) badge.setTimer(id === this.controls.mover ? frac : null);
+    this.meBadge.setTimer(this.controls.myTurn ? frac : null);
+  }
+}
+
+export type { Rect };

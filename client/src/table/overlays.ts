@@ -1,0 +1,335 @@
+/**
+ * Things drawn over the table: toasts, the "다시 연결 중…" banner, the big
+ * suit/colour picker (§9: four large buttons for 7 and wild cards) and the
+ * result screen with ranking, points, summary and the seed check.
+ */
+import Phaser from 'phaser';
+import { COLOR_NAME_KO, COLORS, SUIT_NAME_KO, SUIT_SYMBOL, SUITS, type Color, type Suit } from '../cards/model.ts';
+import { motionMs } from '../settings.ts';
+import type { Rect } from './layout.ts';
+import { C, textStyle } from './theme.ts';
+import { choiceTexture } from './textures.ts';
+import { Button } from './widgets.ts';
+
+export class Toasts {
+  private readonly items: Phaser.GameObjects.Text[] = [];
+  private area: Rect = { x: 0, y: 0, w: 0, h: 0 };
+  readonly log: string[] = [];
+
+  constructor(private readonly scene: Phaser.Scene) {}
+
+  setArea(r: Rect): void {
+    this.area = r;
+    this.reflow();
+  }
+
+  show(text: string, tone: 'info' | 'warn' | 'good' = 'info'): void {
+    this.log.push(text);
+    if (this.log.length > 50) this.log.shift();
+    const bg = tone === 'warn' ? '#8f2a25' : tone === 'good' ? '#21613d' : '#1b2a22';
+    const t = this.scene.add
+      .text(
+        0,
+        0,
+        text,
+        textStyle(14, '#ffffff', 700, { backgroundColor: bg, padding: { x: 12, y: 7 }, align: 'center' }),
+      )
+      .setOrigin(0.5, 0)
+      .setDepth(900)
+      .setWordWrapWidth(Math.max(200, this.area.w - 24), true);
+    this.items.push(t);
+    while (this.items.length > 3) this.items.shift()?.destroy();
+    this.reflow();
+    this.scene.time.delayedCall(tone === 'warn' ? 2600 : 1800, () => {
+      const i = this.items.indexOf(t);
+      if (i >= 0) this.items.splice(i, 1);
+      if (motionMs(200) > 0)
+        this.scene.tweens.add({ targets: t, alpha: 0, duration: motionMs(200), onComplete: () => t.destroy() });
+      else t.destroy();
+      this.reflow();
+    });
+  }
+
+  private reflow(): void {
+    let y = this.area.y;
+    for (const t of this.items) {
+      t.setPosition(this.area.x + this.area.w / 2, y);
+      y += t.height + 4;
+    }
+  }
+}
+
+export class Banner {
+  private readonly bg: Phaser.GameObjects.Graphics;
+  private readonly text: Phaser.GameObjects.Text;
+  visible = false;
+
+  constructor(scene: Phaser.Scene) {
+    this.bg = scene.add.graphics().setDepth(950).setVisible(false);
+    this.text = scene.add
+      .text(0, 0, '', textStyle(15, '#1c1d24', 800))
+      .setOrigin(0.5)
+      .setDepth(951)
+      .setVisible(false);
+  }
+
+  show(message: string | null, width: number, y: number): void {
+    this.visible = message !== null;
+    this.bg.setVisible(this.visible);
+    this.text.setVisible(this.visible);
+    if (!message) return;
+    this.text.setText(message).setPosition(width / 2, y + 18);
+    const w = this.text.width + 40;
+    this.bg.clear();
+    this.bg.fillStyle(C.gold, 0.97).fillRoundedRect(width / 2 - w / 2, y, w, 36, 18);
+  }
+
+  get message(): string | null {
+    return this.visible ? this.text.text : null;
+  }
+}
+
+export type PickerChoice = { suit: Suit } | { color: Color };
+
+export interface PickerOption {
+  value: string;
+  label: string;
+  rect: Rect;
+}
+
+/** Modal choice of a suit (classic 7) or colour (wilds, colour start card). */
+export class Picker {
+  private objects: Phaser.GameObjects.GameObject[] = [];
+  private cancel: Button | null = null;
+  options: PickerOption[] = [];
+  kind: 'suit' | 'color' | null = null;
+
+  constructor(private readonly scene: Phaser.Scene) {}
+
+  get open(): boolean {
+    return this.kind !== null;
+  }
+
+  show(
+    kind: 'suit' | 'color',
+    width: number,
+    height: number,
+    title: string,
+    onPick: (c: PickerChoice) => void,
+    onCancel: (() => void) | null,
+  ): void {
+    this.close();
+    this.kind = kind;
+    const s = this.scene;
+    const dim = s.add.rectangle(0, 0, width, height, 0x000000, 0.55).setOrigin(0).setDepth(800).setInteractive();
+    const size = Math.min(130, (Math.min(width, 560) - 60) / 2);
+    const gridW = size * 2 + 20;
+    const x0 = (width - gridW) / 2;
+    const y0 = Math.max(60, (height - (size * 2 + 20 + 60)) / 2);
+    const titleText = s.add
+      .text(width / 2, y0 - 36, title, textStyle(20, '#ffffff', 800))
+      .setOrigin(0.5)
+      .setDepth(801);
+    this.objects.push(dim, titleText);
+    const items: PickerChoice[] =
+      kind === 'suit' ? SUITS.map((suit) => ({ suit })) : COLORS.map((color) => ({ color }));
+    this.options = [];
+    items.forEach((choice, i) => {
+      const x = x0 + (i % 2) * (size + 20);
+      const y = y0 + Math.floor(i / 2) * (size + 20);
+      const panel = s.add.graphics().setDepth(801);
+      panel.fillStyle(0x10281c, 0.95).fillRoundedRect(x, y, size, size, 18);
+      panel.lineStyle(3, 0xffffff, 0.8).strokeRoundedRect(x, y, size, size, 18);
+      const icon = s.add
+        .image(x + size / 2, y + size * 0.42, choiceTexture(s, choice))
+        .setDisplaySize(size * 0.58, size * 0.58)
+        .setDepth(802);
+      const label =
+        'suit' in choice ? `${SUIT_SYMBOL[choice.suit]} ${SUIT_NAME_KO[choice.suit]}` : COLOR_NAME_KO[choice.color];
+      const text = s.add
+        .text(x + size / 2, y + size * 0.84, label, textStyle(Math.round(size * 0.13), '#ffffff', 800))
+        .setOrigin(0.5)
+        .setDepth(802);
+      const zone = s.add.zone(x, y, size, size).setOrigin(0).setDepth(803).setInteractive({ useHandCursor: true });
+      zone.on('pointerup', () => {
+        this.close();
+        onPick(choice);
+      });
+      this.objects.push(panel, icon, text, zone);
+      this.options.push({
+        value: 'suit' in choice ? choice.suit : choice.color,
+        label,
+        rect: { x, y, w: size, h: size },
+      });
+    });
+    if (onCancel) {
+      this.cancel = new Button(
+        s,
+        '취소',
+        'secondary',
+        () => {
+          this.close();
+          onCancel();
+        },
+        802,
+      ).setRect({ x: width / 2 - 60, y: y0 + size * 2 + 36, w: 120, h: 44 });
+    }
+  }
+
+  close(): void {
+    for (const o of this.objects) o.destroy();
+    this.objects = [];
+    this.cancel?.destroy();
+    this.cancel = null;
+    this.options = [];
+    this.kind = null;
+  }
+
+  get cancelRect(): Rect | null {
+    return this.cancel ? this.cancel.rect : null;
+  }
+}
+
+export interface ResultRow {
+  rank: number;
+  name: string;
+  state: string;
+  cardsLeft: number;
+  points: number;
+  me: boolean;
+}
+
+export interface ResultData {
+  summary: string;
+  rows: ResultRow[];
+  seedCommit: string;
+  seed: string;
+  /** Filled in once SHA-256(seed) is computed. */
+  verified: boolean | null;
+  scoreLabel: string;
+}
+
+export class ResultPanel {
+  private objects: Phaser.GameObjects.GameObject[] = [];
+  private buttons: Button[] = [];
+  private verifyText: Phaser.GameObjects.Text | null = null;
+  data: ResultData | null = null;
+  buttonRects: Record<string, Rect> = {};
+
+  constructor(private readonly scene: Phaser.Scene) {}
+
+  get open(): boolean {
+    return this.data !== null;
+  }
+
+  show(
+    data: ResultData,
+    width: number,
+    height: number,
+    actions: { label: string; key: string; onTap: () => void }[],
+  ): void {
+    this.close();
+    this.data = data;
+    const s = this.scene;
+    const pw = Math.min(width - 24, 560);
+    const px = (width - pw) / 2;
+    const dim = s.add.rectangle(0, 0, width, height, 0x000000, 0.6).setOrigin(0).setDepth(850).setInteractive();
+    const panel = s.add.graphics().setDepth(851);
+    this.objects.push(dim, panel);
+    let y = Math.max(16, height * 0.06);
+    const add = (t: Phaser.GameObjects.Text) => {
+      t.setDepth(852);
+      this.objects.push(t);
+      return t;
+    };
+    const title = add(s.add.text(width / 2, y + 18, '게임 결과', textStyle(26, '#ffd84a', 800)).setOrigin(0.5, 0));
+    y = title.y + title.height + 10;
+    const summary = add(
+      s.add
+        .text(width / 2, y, data.summary, textStyle(15, '#ffffff', 600, { align: 'center' }))
+        .setOrigin(0.5, 0)
+        .setWordWrapWidth(pw - 32, true),
+    );
+    y = summary.y + summary.height + 14;
+    const cols = [px + 20, px + 62, px + pw * 0.55, px + pw * 0.76, px + pw - 20];
+    const header = ['순위', '이름', '상태', '남은 장', data.scoreLabel];
+    header.forEach((h, i) =>
+      add(s.add.text(cols[i], y, h, textStyle(12, '#a9c2b5', 700)).setOrigin(i >= 3 ? 1 : 0, 0)).setX(
+        i === 3 ? cols[3] + 30 : cols[i],
+      ),
+    );
+    y += 22;
+    for (const row of data.rows) {
+      if (row.me) {
+        const hl = s.add.graphics().setDepth(851);
+        hl.fillStyle(0xffd84a, 0.16).fillRoundedRect(px + 10, y - 4, pw - 20, 28, 8);
+        this.objects.push(hl);
+      }
+      add(s.add.text(cols[0], y, `${row.rank}등`, textStyle(15, row.rank === 1 ? '#ffd84a' : '#ffffff', 800)));
+      add(s.add.text(cols[1], y, row.name + (row.me ? ' (나)' : ''), textStyle(15, '#ffffff', 700)));
+      add(s.add.text(cols[2], y, row.state, textStyle(14, row.state === '파산' ? '#ff8a80' : '#d8e6de', 600)));
+      add(s.add.text(cols[3] + 30, y, String(row.cardsLeft), textStyle(15, '#ffffff', 700)).setOrigin(1, 0));
+      add(s.add.text(cols[4], y, String(row.points), textStyle(15, '#ffffff', 700)).setOrigin(1, 0));
+      y += 30;
+    }
+    y += 8;
+    add(s.add.text(px + 20, y, '공정성 확인 (시드 공개)', textStyle(13, '#a9c2b5', 700)));
+    y += 20;
+    const mono = { fontFamily: 'DejaVu Sans Mono, Menlo, Consolas, monospace' };
+    const commit = add(
+      s.add
+        .text(px + 20, y, `약속값 SHA-256: ${data.seedCommit}`, { ...textStyle(11, '#d8e6de', 400), ...mono })
+        .setWordWrapWidth(pw - 40, true),
+    );
+    y += commit.height + 4;
+    const seed = add(
+      s.add
+        .text(px + 20, y, `공개된 시드: ${data.seed}`, { ...textStyle(11, '#d8e6de', 400), ...mono })
+        .setWordWrapWidth(pw - 40, true),
+    );
+    y += seed.height + 6;
+    this.verifyText = add(s.add.text(px + 20, y, '', textStyle(14, '#ffffff', 800)));
+    this.setVerified(data.verified);
+    y += 30;
+    const bw = Math.min(200, (pw - 40 - 12 * (actions.length - 1)) / actions.length);
+    const total = bw * actions.length + 12 * (actions.length - 1);
+    this.buttonRects = {};
+    actions.forEach((a, i) => {
+      const rect = { x: width / 2 - total / 2 + i * (bw + 12), y, w: bw, h: 46 };
+      const b = new Button(s, a.label, i === 0 ? 'primary' : 'secondary', a.onTap, 853).setRect(rect);
+      this.buttons.push(b);
+      this.buttonRects[a.key] = rect;
+    });
+    y += 62;
+    const top = Math.max(16, height * 0.06);
+    panel.fillStyle(0x10281c, 0.98).fillRoundedRect(px, top, pw, Math.min(height - top - 8, y - top), 20);
+    panel.lineStyle(3, C.gold, 1).strokeRoundedRect(px, top, pw, Math.min(height - top - 8, y - top), 20);
+    if (motionMs(250) > 0) {
+      for (const o of this.objects) if (o !== dim) (o as unknown as { alpha: number }).alpha = 0;
+      this.scene.tweens.add({
+        targets: this.objects.filter((o) => o !== dim),
+        alpha: 1,
+        duration: motionMs(250),
+      });
+    }
+  }
+
+  setVerified(v: boolean | null): void {
+    if (!this.data || !this.verifyText) return;
+    this.data.verified = v;
+    this.verifyText.setText(
+      v === null ? '시드를 확인하는 중…' : v ? '✔ SHA-256(시드)가 약속값과 일치해요' : '✖ 시드가 약속값과 달라요!',
+    );
+    this.verifyText.setColor(v === false ? '#ff8a80' : v ? '#7ee081' : '#ffffff');
+  }
+
+  close(): void {
+    for (const o of this.objects) o.destroy();
+    for (const b of this.buttons) b.destroy();
+    this.objects = [];
+    this.buttons = [];
+    this.verifyText = null;
+    this.data = null;
+    this.buttonRects = {};
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Where a table's frames come from and where its actions go. The product
+ * uses the gateway; the dev harness plugs in the engine running in the page.
+ */
+import type { PresenceEntry } from '@joke/protocol';
+import type { GameEvent, GameResult } from '../../../engine/src/core/types.ts';
+import type { OneCardAction, OneCardView } from '../cards/model.ts';
+import type { ActResult, ConnStatus, GatewayClient } from '../net/gateway.ts';
+
+export interface TableFrame {
+  seq: number;
+  role: 'player' | 'spectator';
+  view: OneCardView;
+  events: GameEvent[];
+  presence: PresenceEntry[];
+  result: GameResult | null;
+}
+
+export interface TableHandlers {
+  frame: (f: TableFrame) => void;
+  presence: (p: PresenceEntry[]) => void;
+  connection: (s: ConnStatus) => void;
+  error: (message: string, fatal: boolean) => void;
+}
+
+export interface TableSource {
+  /** Game room id (the gateway's), shown in the title. */
+  readonly roomId: string;
+  readonly spectate: boolean;
+  start(h: TableHandlers): void;
+  act(action: OneCardAction): Promise<ActResult>;
+  stop(): void;
+  serverNow(): number;
+  /** Raw frames this table received (the test hook checks spectators never see hidden cards). */
+  frames(): string[];
+}
+
+export class NetworkSource implements TableSource {
+  private offs: (() => void)[] = [];
+  private readonly received: string[] = [];
+
+  constructor(
+    private readonly gw: GatewayClient,
+    readonly roomId: string,
+    readonly spectate: boolean,
+  ) {}
+
+  start(h: TableHandlers): void {
+    this.offs.push(
+      this.gw.on('view', (f) => {
+        if (f.roomId !== this.roomId) return;
+        this.received.push(JSON.stringify(f));
+        h.frame({
+          seq: f.seq,
+          role: f.role,
+          view: f.view as OneCardView,
+          events: f.events as GameEvent[],
+          presence: f.presence,
+          result: (f.result as GameResult | undefined) ?? null,
+        });
+      }),
+      this.gw.on('presence', (roomId, p) => {
+        if (roomId === this.roomId) h.presence(p);
+      }),
+      this.gw.on('status', (s) => h.connection(s)),
+      this.gw.on('error', (message, _code, fatal, roomId) => {
+        if (!roomId || roomId === this.roomId) h.error(message, fatal);
+      }),
+    );
+    h.connection(this.gw.status);
+    this.gw.connect();
+    this.gw.join(this.roomId, this.spectate);
+  }
+
+  act(action: OneCardAction): Promise<ActResult> {
+    return this.gw.act(this.roomId, action);
+  }
+
+  stop(): void {
+    for (const off of this.offs) off();
+    this.offs = [];
+    this.gw.leave(this.roomId);
+  }
+
+  serverNow(): number {
+    return this.gw.serverNow();
+  }
+
+  frames(): string[] {
+    return this.received;
+  }
+}

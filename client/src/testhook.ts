@@ -1,0 +1,50 @@
+/**
+ * `window.__joke`: a small read-only window into the running client for
+ * browser tests. Tests use it to find where things are drawn on the canvas
+ * and then click there like a player; nothing here sends actions.
+ */
+import type Phaser from 'phaser';
+import { currentGateway } from './app.ts';
+import type { TableScene } from './scenes/TableScene.ts';
+
+export interface JokeHook {
+  /** Active scene and, on the table, every control's rectangle in page CSS pixels. */
+  layout(): Record<string, unknown>;
+  /** Raw view frames the open table received (for secrecy checks). */
+  frames(): string[];
+  connection(): { status: string; pending: number } | null;
+  /** Simulates a network drop; the client must reconnect and resume by itself. */
+  dropConnection(): void;
+}
+
+declare global {
+  interface Window {
+    __joke?: JokeHook;
+  }
+}
+
+export function installTestHook(game: Phaser.Game): void {
+  const table = (): TableScene | null => {
+    const s = game.scene.getScene('table') as TableScene | null;
+    return s && game.scene.isActive('table') ? s : null;
+  };
+  window.__joke = {
+    layout() {
+      const canvas = game.canvas.getBoundingClientRect();
+      const t = table();
+      const base = { canvas: { left: canvas.left, top: canvas.top, width: canvas.width, height: canvas.height } };
+      if (!t) return { ...base, scene: game.scene.isActive('lobby') ? 'lobby' : 'boot' };
+      return { ...base, ...t.snapshot() };
+    },
+    frames() {
+      return table()?.receivedFrames() ?? [];
+    },
+    connection() {
+      const gw = currentGateway();
+      return gw ? { status: gw.status, pending: gw.pendingCount } : null;
+    },
+    dropConnection() {
+      currentGateway()?.dropConnection();
+    },
+  };
+}

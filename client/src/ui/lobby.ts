@@ -1,0 +1,524 @@
+/**
+ * The lobby as an HTML overlay over the canvas: nickname sign-in, the room
+ * list (polled), the create-room form generated from the engine's option
+ * metadata, join by invite code, and the waiting room (bots, start). Forms
+ * are HTML so Korean IME input, autofill and screen readers work as usual.
+ */
+import type { GameInfo, RoomDetail, RoomSummary } from '@joke/lobby';
+import type { OptionField } from '../../../engine/src/core/types.ts';
+import { errorMessage, isUnauthorized, lobby } from '../net/trpc.ts';
+import { clearSession, loadSession, saveSession, type Session } from '../net/session.ts';
+import { clear, el } from './dom.ts';
+import { openRules, openSettings } from './sheets.ts';
+
+/** Games this client has a table for; others are listed but cannot be created here yet. */
+export const PLAYABLE_GAMES = new Set(['one-card']);
+
+export type LobbyScreen = { name: 'login' } | { name: 'list' } | { name: 'create' } | { name: 'room'; roomId: string };
+
+export interface LobbyCallbacks {
+  /** A game is on in a room we sit or watch in: open the table. */
+  enterTable: (room: RoomDetail, spectate: boolean) => void;
+}
+
+const STATUS_KO: Record<string, string> = { waiting: '대기 중', starting: '시작하는 중', playing: '게임 중' };
+
+function encodeValue(v: unknown): string {
+  return JSON.stringify(v ?? null);
+}
+
+export class LobbyApp {
+  readonly root: HTMLElement;
+  private screen: LobbyScreen = { name: 'login' };
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private games: GameInfo[] = [];
+  private destroyed = false;
+  private flash: string | null = null;
+
+  constructor(
+    private readonly cb: LobbyCallbacks,
+    initial?: LobbyScreen,
+  ) {
+    this.root = el('div', { class: 'lobby', 'data-testid': 'lobby' });
+    document.getElementById('ui')!.append(this.root);
+    const session = loadSession();
+    void this.go(initial ?? (session ? { name: 'list' } : { name: 'login' }));
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.stopPolling();
+    this.root.remove();
+  }
+
+  private stopPolling(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private poll(fn: () => Promise<void>, ms: number): void {
+    this.stopPolling();
+    let running = false;
+    const tick = async () => {
+      if (running || this.destroyed) return;
+      running = true;
+      try {
+        await fn();
+      } finally {
+        running = false;
+      }
+    };
+    void tick();
+    this.timer = setInterval(() => void tick(), ms);
+  }
+
+  async go(screen: LobbyScreen): Promise<void> {
+    this.stopPolling();
+    this.screen = screen;
+    clear(this.root);
+    if (screen.name !== 'login' && !loadSession()) return this.go({ name: 'login' });
+    switch (screen.name) {
+      case 'login':
+        return this.renderLogin();
+      case 'list':
+        return this.renderList();
+      case 'create':
+        return this.renderCreate();
+      case 'room':
+        return this.renderRoom(screen.roomId);
+    }
+  }
+
+  private handleError(e: unknown, target: HTMLElement): void {
+    if (isUnauthorized(e)) {
+      clearSession();
+      this.flash = '로그인이 만료됐어요. 다시 시작해 주세요';
+      void this.go({ name: 'login' });
+      return;
+    }
+    target.textContent = errorMessage(e);
+    target.hidden = false;
+  }
+
+  private header(title: string, back?: () => void): HTMLElement {
+    const session = loadSession();
+    const left = el('div', { class: 'head-left' });
+    if (back) {
+      const b = el('button', { class: 'btn ghost', 'data-testid': 'back' }, ['← 뒤로']);
+      b.addEventListener('click', back);
+      left.append(b);
+    }
+    left.append(el('h1', {}, [title]));
+    const right = el('div', { class: 'head-right' });
+    const rules = el('button', { class: 'btn ghost' }, ['규칙']);
+    rules.addEventListener('click', () => openRules());
+    const settings = el('button', { class: 'btn ghost' }, ['설정']);
+    settings.addEventListener('click', () => openSettings(() => undefined));
+    right.append(rules, settings);
+    if (session) right.append(el('span', { class: 'me', 'data-testid': 'me' }, [`${session.nickname} 님`]));
+    return el('header', { class: 'lobby-head' }, [left, right]);
+  }
+
+  // ── sign in ─────────────────────────────────────────────────────────
+
+  private renderLogin(): void {
+    const err = el('p', { class: 'error', 'data-testid': 'error' });
+    err.hidden = !this.flash;
+    err.textContent = this.flash ?? '';
+    this.flash = null;
+    const input = el('input', {
+      id: 'nickname',
+      'data-testid': 'nickname',
+      maxlength: '12',
+      placeholder: '닉네임 (2~12자)',
+      autocomplete: 'nickname',
+      enterkeyhint: 'go',
+    }) as HTMLInputElement;
+    const prev = loadSession();
+    if (prev) input.value = prev.nickname;
+    const submit = el('button', { class: 'btn primary big', type: 'submit', 'data-testid': 'login' }, ['시작하기']);
+    const form = el('form', { class: 'card login' }, [
+      el('div', { class: 'logo' }, [el('span', {}, ['원']), '카드']),
+      el('p', { class: 'sub' }, ['친구들과 실시간으로 즐기는 한국식 원카드']),
+      el('label', { for: 'nickname' }, ['닉네임']),
+      input,
+      submit,
+      err,
+    ]);
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      submit.setAttribute('disabled', '');
+      err.hidden = true;
+      lobby.auth.guest
+        .mutate({ nickname: input.value })
+        .then((s: Session) => {
+          saveSession({ userId: s.userId, nickname: s.nickname, token: s.token });
+          void this.go({ name: 'list' });
+        })
+        .catch((e: unknown) => this.handleError(e, err))
+        .finally(() => submit.removeAttribute('disabled'));
+    });
+    this.root.append(el('main', { class: 'center' }, [form]));
+    setTimeout(() => input.focus(), 0);
+  }
+
+  // ── room list ───────────────────────────────────────────────────────
+
+  private renderList(): void {
+    const err = el('p', { class: 'error', 'data-testid': 'error' });
+    err.hidden = true;
+    const create = el('button', { class: 'btn primary', 'data-testid': 'create-room' }, ['방 만들기']);
+    create.addEventListener('click', () => void this.go({ name: 'create' }));
+    const code = el('input', {
+      'data-testid': 'join-code',
+      placeholder: '초대 코드',
+      maxlength: '8',
+      autocapitalize: 'characters',
+    }) as HTMLInputElement;
+    const joinBtn = el('button', { class: 'btn secondary', type: 'submit', 'data-testid': 'join-code-btn' }, [
+      '코드로 입장',
+    ]);
+    const joinForm = el('form', { class: 'join-code' }, [code, joinBtn]);
+    joinForm.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      lobby.rooms.join
+        .mutate({ code: code.value.trim().toUpperCase() })
+        .then((room) => void this.go({ name: 'room', roomId: room.roomId }))
+        .catch((e: unknown) => this.handleError(e, err));
+    });
+    const logout = el('button', { class: 'btn ghost', 'data-testid': 'logout' }, ['로그아웃']);
+    logout.addEventListener('click', () => {
+      clearSession();
+      void this.go({ name: 'login' });
+    });
+    const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
+    const history = el('ul', { class: 'history', 'data-testid': 'history' });
+    this.root.append(
+      this.header('원카드 로비'),
+      el('main', { class: 'scroll' }, [
+        el('section', { class: 'card actions' }, [create, joinForm, logout]),
+        err,
+        el('h2', {}, ['열린 방']),
+        list,
+        el('h2', {}, ['최근 게임']),
+        history,
+      ]),
+    );
+    lobby.history.mine
+      .query({ limit: 5 })
+      .then((h) => {
+        clear(history);
+        if (h.games.length === 0) history.append(el('li', { class: 'empty' }, ['아직 끝낸 게임이 없어요']));
+        for (const g of h.games)
+          history.append(el('li', {}, [el('b', {}, [g.myRank ? `${g.myRank}등` : '-']), ` ${g.summary}`]));
+      })
+      .catch(() => history.append(el('li', { class: 'empty' }, ['기록을 불러오지 못했어요'])));
+    this.poll(async () => {
+      try {
+        const rooms = await lobby.rooms.list.query({ limit: 30 });
+        if (this.screen.name !== 'list') return;
+        this.fillRooms(list, rooms, err);
+        err.hidden = true;
+      } catch (e) {
+        this.handleError(e, err);
+      }
+    }, 2000);
+  }
+
+  private fillRooms(list: HTMLElement, rooms: RoomSummary[], err: HTMLElement): void {
+    clear(list);
+    if (rooms.length === 0) list.append(el('li', { class: 'empty' }, ['열린 방이 없어요. 새로 만들어 보세요!']));
+    for (const r of rooms) {
+      const join = el('button', { class: 'btn primary small', 'data-testid': `join-${r.roomId}` }, ['입장']);
+      const watch = el('button', { class: 'btn secondary small', 'data-testid': `spectate-${r.roomId}` }, ['관전']);
+      if (r.status !== 'waiting' || r.openSeats === 0) join.setAttribute('disabled', '');
+      join.addEventListener('click', () =>
+        lobby.rooms.join
+          .mutate({ roomId: r.roomId })
+          .then(() => void this.go({ name: 'room', roomId: r.roomId }))
+          .catch((e: unknown) => this.handleError(e, err)),
+      );
+      watch.addEventListener('click', () =>
+        lobby.rooms.spectate
+          .mutate({ roomId: r.roomId })
+          .then(() => void this.go({ name: 'room', roomId: r.roomId }))
+          .catch((e: unknown) => this.handleError(e, err)),
+      );
+      list.append(
+        el('li', { class: 'room', 'data-room': r.roomId }, [
+          el('div', { class: 'room-main' }, [
+            el('b', {}, [`${r.gameName} · ${r.modeName}`]),
+            el('span', {}, [`방장 ${r.hostName} · ${r.seated}/${r.maxSeats}명 · 관전 ${r.spectatorCount}`]),
+          ]),
+          el('span', { class: `badge ${r.status}` }, [STATUS_KO[r.status] ?? r.status]),
+          el('div', { class: 'room-btns' }, [join, watch]),
+        ]),
+      );
+    }
+  }
+
+  // ── create room ─────────────────────────────────────────────────────
+
+  private async renderCreate(): Promise<void> {
+    const err = el('p', { class: 'error', 'data-testid': 'error' });
+    err.hidden = true;
+    this.root.append(this.header('방 만들기', () => void this.go({ name: 'list' })));
+    const main = el('main', { class: 'scroll' });
+    this.root.append(main, err);
+    try {
+      if (this.games.length === 0) this.games = await lobby.games.list.query();
+    } catch (e) {
+      this.handleError(e, err);
+      return;
+    }
+    if (this.screen.name !== 'create') return;
+    const playable = this.games.filter((g) => PLAYABLE_GAMES.has(g.id));
+    const gameSel = el('select', { 'data-testid': 'game' }) as HTMLSelectElement;
+    for (const g of this.games) {
+      const o = el('option', { value: g.id }, [
+        PLAYABLE_GAMES.has(g.id) ? g.name : `${g.name} (준비 중)`,
+      ]) as HTMLOptionElement;
+      if (!PLAYABLE_GAMES.has(g.id)) o.disabled = true;
+      gameSel.append(o);
+    }
+    if (playable[0]) gameSel.value = playable[0].id;
+    const form = el('form', { class: 'card create', 'data-testid': 'create-form' });
+    const fields = el('div', { class: 'fields' });
+    const privateBox = el('input', { type: 'checkbox', 'data-testid': 'private' }) as HTMLInputElement;
+    const submit = el('button', { class: 'btn primary big', type: 'submit', 'data-testid': 'create-submit' }, [
+      '방 만들기',
+    ]);
+    form.append(
+      el('label', { class: 'field' }, [el('span', {}, ['게임']), gameSel]),
+      fields,
+      el('label', { class: 'field check' }, [privateBox, el('span', {}, ['비공개 방 (초대 코드로만 입장)'])]),
+      submit,
+    );
+    main.append(form);
+
+    let readValues: () => Record<string, unknown> = () => ({});
+    const build = () => {
+      const game = this.games.find((g) => g.id === gameSel.value);
+      if (game) readValues = this.buildOptionForm(fields, game);
+    };
+    gameSel.addEventListener('change', build);
+    build();
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      submit.setAttribute('disabled', '');
+      err.hidden = true;
+      lobby.rooms.create
+        .mutate({ game: gameSel.value, options: readValues(), isPrivate: privateBox.checked })
+        .then((room) => void this.go({ name: 'room', roomId: room.roomId }))
+        .catch((e: unknown) => this.handleError(e, err))
+        .finally(() => submit.removeAttribute('disabled'));
+    });
+  }
+
+  /**
+   * Renders one game's options: the mode first, then every field that
+   * applies to the chosen mode, preselected with that mode's default.
+   * Returns a reader for the values to send.
+   */
+  private buildOptionForm(container: HTMLElement, game: GameInfo): () => Record<string, unknown> {
+    clear(container);
+    const modeField = game.optionFields.find((f) => f.key === 'mode');
+    const modes = game.modes;
+    let mode = (modeField?.defaultByMode[modes[0]?.id] as string | undefined) ?? modes[0]?.id ?? '';
+    const modeBox = el('div', { class: 'segmented', role: 'radiogroup', 'data-testid': 'mode' });
+    const optionBox = el('div', { class: 'option-fields' });
+    const readers = new Map<string, () => unknown>();
+
+    const renderFields = () => {
+      clear(optionBox);
+      readers.clear();
+      for (const f of game.optionFields) {
+        if (f.key === 'mode') continue;
+        if (f.modes && !f.modes.includes(mode)) continue;
+        const { node, read } = this.fieldInput(f, f.defaultByMode[mode]);
+        optionBox.append(node);
+        readers.set(f.key, read);
+      }
+    };
+    for (const m of modes) {
+      const id = `mode-${m.id}`;
+      const radio = el('input', {
+        type: 'radio',
+        name: 'mode',
+        id,
+        value: m.id,
+        'data-testid': id,
+      }) as HTMLInputElement;
+      radio.checked = m.id === mode;
+      radio.addEventListener('change', () => {
+        mode = m.id;
+        renderFields();
+      });
+      modeBox.append(radio, el('label', { for: id }, [m.name]));
+    }
+    container.append(el('div', { class: 'field' }, [el('span', {}, [modeField?.label ?? '모드']), modeBox]), optionBox);
+    renderFields();
+    return () => {
+      const out: Record<string, unknown> = { mode };
+      for (const [k, read] of readers) out[k] = read();
+      return out;
+    };
+  }
+
+  private fieldInput(f: OptionField, def: unknown): { node: HTMLElement; read: () => unknown } {
+    const id = `opt-${f.key}`;
+    const help = f.help ? el('small', {}, [f.help]) : null;
+    if (f.kind === 'boolean') {
+      const box = el('input', { type: 'checkbox', id, 'data-testid': id }) as HTMLInputElement;
+      box.checked = def === true;
+      const node = el('label', { class: 'field check', for: id }, [box, el('span', {}, [f.label])]);
+      if (help) node.append(help);
+      return { node, read: () => box.checked };
+    }
+    if (f.kind === 'integer') {
+      const input = el('input', {
+        type: 'number',
+        id,
+        'data-testid': id,
+        min: String(f.min ?? 0),
+        max: String(f.max ?? 99),
+        step: '1',
+        inputmode: 'numeric',
+      }) as HTMLInputElement;
+      input.value = String(def ?? f.min ?? 0);
+      const node = el('label', { class: 'field', for: id }, [
+        el('span', {}, [`${f.label} (${f.min}~${f.max})`]),
+        input,
+      ]);
+      if (help) node.append(help);
+      return { node, read: () => Number(input.value) };
+    }
+    const select = el('select', { id, 'data-testid': id }) as HTMLSelectElement;
+    for (const c of f.choices ?? []) {
+      const o = el('option', { value: encodeValue(c.value) }, [c.label]) as HTMLOptionElement;
+      if (encodeValue(c.value) === encodeValue(def)) o.selected = true;
+      select.append(o);
+    }
+    const node = el('label', { class: 'field', for: id }, [el('span', {}, [f.label]), select]);
+    if (help) node.append(help);
+    return { node, read: () => JSON.parse(select.value) as unknown };
+  }
+
+  // ── waiting room ────────────────────────────────────────────────────
+
+  private renderRoom(roomId: string): void {
+    const err = el('p', { class: 'error', 'data-testid': 'error' });
+    err.hidden = true;
+    const body = el('main', { class: 'scroll' });
+    const leave = () =>
+      lobby.rooms.leave
+        .mutate({ roomId })
+        .catch(() => undefined)
+        .finally(() => void this.go({ name: 'list' }));
+    this.root.append(this.header('대기실', leave), body, err);
+    let entered = false;
+    this.poll(async () => {
+      try {
+        const room = await lobby.rooms.get.query({ roomId });
+        if (this.screen.name !== 'room' || this.screen.roomId !== roomId) return;
+        if (room.gameRoomId && (room.you.seat !== null || room.you.spectating) && !entered) {
+          entered = true;
+          this.stopPolling();
+          this.cb.enterTable(room, room.you.seat === null);
+          return;
+        }
+        this.fillRoom(body, room, err);
+      } catch (e) {
+        this.handleError(e, err);
+      }
+    }, 1000);
+  }
+
+  private fillRoom(body: HTMLElement, room: RoomDetail, err: HTMLElement): void {
+    const me = loadSession()?.userId;
+    clear(body);
+    const act = (p: Promise<unknown>) =>
+      p.then(() => void this.go({ name: 'room', roomId: room.roomId })).catch((e: unknown) => this.handleError(e, err));
+    const seats = el('ul', { class: 'seats', 'data-testid': 'seats' });
+    for (const s of room.seats) {
+      const tags = [s.bot ? '봇' : '', s.userId === room.hostId ? '방장' : '', s.userId === me ? '나' : ''].filter(
+        Boolean,
+      );
+      const li = el('li', {}, [
+        el('b', {}, [s.name]),
+        tags.length ? el('span', { class: 'tags' }, [tags.join(' · ')]) : '',
+      ]);
+      if (s.bot && room.you.isHost && room.status === 'waiting') {
+        const rm = el('button', { class: 'btn ghost small', 'data-testid': `remove-bot-${s.seat}` }, ['빼기']);
+        rm.addEventListener(
+          'click',
+          () => void act(lobby.rooms.removeBot.mutate({ roomId: room.roomId, seat: s.seat })),
+        );
+        li.append(rm);
+      }
+      seats.append(li);
+    }
+    for (let i = room.seats.length; i < room.maxSeats; i++) seats.append(el('li', { class: 'empty' }, ['빈 자리']));
+    const controls = el('div', { class: 'row' });
+    if (room.you.isHost && room.status === 'waiting') {
+      const addBot = el('button', { class: 'btn secondary', 'data-testid': 'add-bot' }, ['봇 추가']);
+      if (room.openSeats === 0) addBot.setAttribute('disabled', '');
+      addBot.addEventListener('click', () => void act(lobby.rooms.addBot.mutate({ roomId: room.roomId })));
+      const start = el('button', { class: 'btn primary big', 'data-testid': 'start' }, ['게임 시작']);
+      if (room.seated < room.minPlayers) start.setAttribute('disabled', '');
+      start.addEventListener('click', () => {
+        start.setAttribute('disabled', '');
+        lobby.rooms.start
+          .mutate({ roomId: room.roomId })
+          .then((r) => this.cb.enterTable(r.room, false))
+          .catch((e: unknown) => {
+            start.removeAttribute('disabled');
+            this.handleError(e, err);
+          });
+      });
+      controls.append(addBot, start);
+    } else if (room.status === 'waiting') {
+      controls.append(
+        el('p', { class: 'muted' }, [
+          room.you.spectating
+            ? '관전 중이에요. 게임이 시작되면 자동으로 테이블이 열려요'
+            : '방장이 게임을 시작하기를 기다리는 중…',
+        ]),
+      );
+    } else controls.append(el('p', { class: 'muted' }, [STATUS_KO[room.status] ?? '']));
+    if (room.you.spectating && room.status === 'waiting' && room.openSeats > 0) {
+      const sit = el('button', { class: 'btn secondary', 'data-testid': 'sit' }, ['자리에 앉기']);
+      sit.addEventListener('click', () => void act(lobby.rooms.join.mutate({ roomId: room.roomId })));
+      controls.append(sit);
+    }
+    const game = this.games.find((g) => g.id === room.game);
+    const summary = el('ul', { class: 'option-summary' });
+    for (const f of game?.optionFields ?? []) {
+      if (f.key === 'mode' || (f.modes && !f.modes.includes(room.mode)) || !(f.key in room.options)) continue;
+      const v = room.options[f.key];
+      const label =
+        f.kind === 'boolean'
+          ? v
+            ? '켜짐'
+            : '꺼짐'
+          : (f.choices?.find((c) => encodeValue(c.value) === encodeValue(v))?.label ?? String(v));
+      summary.append(el('li', {}, [`${f.label}: `, el('b', {}, [label])]));
+    }
+    if (!game) void lobby.games.list.query().then((g) => (this.games = g));
+    body.append(
+      el('section', { class: 'card room-info' }, [
+        el('h2', {}, [`${room.gameName} · ${room.modeName}`]),
+        el('p', {}, [
+          `${STATUS_KO[room.status] ?? room.status} · ${room.seated}/${room.maxSeats}명`,
+          room.code ? el('span', { class: 'code', 'data-testid': 'room-code' }, [` 초대 코드 ${room.code}`]) : '',
+        ]),
+        seats,
+        room.spectators.length
+          ? el('p', { class: 'muted' }, [`관전: ${room.spectators.map((s) => s.name).join(', ')}`])
+          : '',
+        controls,
+      ]),
+      el('details', { class: 'card' }, [el('summary', {}, ['방 설정 보기']), summary]),
+    );
+  }
+}
