@@ -54,7 +54,12 @@ export interface SwarmRun {
   startedAt: number;
 }
 
-export async function runSwarm(input: SwarmOptionsInput, log: (line: string) => void = () => {}): Promise<SwarmRun> {
+export async function runSwarm(
+  input: SwarmOptionsInput,
+  log: (line: string) => void = () => {},
+  /** Receives the live per-table map at the start (tests act on a run while it goes). */
+  observe?: (tables: ReadonlyMap<string, TableStats>) => void,
+): Promise<SwarmRun> {
   const opts = SwarmOptions.parse(input);
   const game = games[opts.game];
   if (!game) throw new Error(`unknown game ${opts.game} (known: ${Object.keys(games).join(', ') || 'none'})`);
@@ -66,6 +71,7 @@ export async function runSwarm(input: SwarmOptionsInput, log: (line: string) => 
   const acks: AckRecord[] = [];
   const ackBySeq = new Map<string, string>();
   const errorKinds: Record<string, number> = {};
+  observe?.(tables);
   let errors = 0;
   let actions = 0;
   let finished = 0;

@@ -113,7 +113,9 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       } catch (err) {
         metrics.busErrors.inc({ op });
         if (tries === 1) log.debug({ subject, err: String(err) }, 'bus request failed, retrying');
-        const wait = Math.min(25 * 2 ** tries, 400);
+        // Capped low: the room usually reappears on another worker within DEAD_AFTER_MS, and every
+        // ms of backoff past that moment adds to the resume pause (a "no responders" retry is cheap).
+        const wait = Math.min(25 * 2 ** tries, 150);
         if (closing || Date.now() + wait >= deadline) {
           log.warn({ subject, tries }, 'bus request gave up');
           return null;

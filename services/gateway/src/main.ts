@@ -16,6 +16,8 @@ if (!natsUrl) throw new Error('NATS_URL is required: a standalone gateway talks 
 const logger = createLogger('gateway', logLevel);
 const bus = await createBus({ natsUrl, namespace, name: config.gatewayId });
 const gateway = await startGateway(config, { bus, logger, defaultMetrics: true });
+// Tests and orchestration scripts wait for this line on stdout (same convention as the other services).
+if (process.env.JOKE_READY_LINE) console.log(`READY ${gateway.gatewayId} ${gateway.port}`);
 
 let stopping = false;
 const stop = async (signal: string) => {

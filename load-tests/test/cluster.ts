@@ -1,0 +1,126 @@
+/**
+ * Runs the realtime services as separate processes — exactly what
+ * `npm start -w services/<name>` runs — against the real NATS and Redis, in a
+ * namespace of their own, and stops them all afterwards.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createClient } from 'redis';
+import { DEV_JWT_SECRET } from '@joke/protocol/auth';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  /** The port printed on its READY line (gateway: WebSocket port; others: ops port). */
+  port: number;
+  output: string[];
+}
+
+export interface ClusterOptions {
+  workers: number;
+  matchmakers: number;
+  gateways: number;
+  env?: Record<string, string>;
+}
+
+export interface Cluster {
+  namespace: string;
+  natsUrl: string;
+  redisUrl: string;
+  procs: Proc[];
+  workers: Proc[];
+  gatewayUrls: string[];
+  stop(): Promise<void>;
+}
+
+function start(name: string, workspace: string, env: Record<string, string>): Promise<Proc> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: `${root}services/${workspace}`,
+    env: { ...process.env, ...env, JOKE_READY_LINE: '1', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const proc: Proc = { name, child, port: 0, output: [] };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output.join('')}`)), 60_000);
+    const onData = (d: Buffer) => {
+      const text = String(d);
+      if (proc.output.length < 200) proc.output.push(text);
+      const m = /^READY (\S+) (\d+)$/m.exec(text);
+      if (m && proc.port === 0) {
+        proc.port = Number(m[2]);
+        clearTimeout(timer);
+        resolve(proc);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (proc.port === 0) reject(new Error(`${name} exited with ${code}:\n${proc.output.join('')}`));
+    });
+  });
+}
+
+export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  const namespace = `cl${randomBytes(4).toString('hex')}`;
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const common = { NATS_URL: natsUrl, REDIS_URL: redisUrl, JOKE_NAMESPACE: namespace, OPS_PORT: '0', ...opts.env };
+  const starting: Promise<Proc>[] = [];
+  for (let i = 0; i < opts.workers; i++)
+    starting.push(
+      start(`worker-${i}`, 'room-worker', { ...common, WORKER_ID: `${namespace}-w${i}`, SHARD: String(i) }),
+    );
+  for (let i = 0; i < opts.matchmakers; i++)
+    starting.push(start(`matchmaker-${i}`, 'matchmaker', { ...common, MATCHMAKER_ID: `${namespace}-mm${i}` }));
+  for (let i = 0; i < opts.gateways; i++)
+    starting.push(
+      start(`gateway-${i}`, 'gateway', {
+        ...common,
+        GATEWAY_ID: `${namespace}-g${i}`,
+        PORT: '0',
+        JWT_SECRET: DEV_JWT_SECRET,
+      }),
+    );
+  const settled = await Promise.allSettled(starting);
+  const procs = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stop = async () => {
+    await Promise.all(
+      procs.map(
+        (p) =>
+          new Promise<void>((resolve) => {
+            if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
+            const hard = setTimeout(() => p.child.kill('SIGKILL'), 3000);
+            p.child.once('exit', () => {
+              clearTimeout(hard);
+              resolve();
+            });
+            p.child.kill('SIGTERM');
+          }),
+      ),
+    );
+    // Leave nothing of this run in Redis.
+    const redis = createClient({ url: redisUrl });
+    await redis.connect();
+    for await (const keys of redis.scanIterator({ MATCH: `joke:${namespace}:*`, COUNT: 500 }))
+      if (keys.length > 0) await redis.del(keys);
+    await redis.close();
+  };
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  return {
+    namespace,
+    natsUrl,
+    redisUrl,
+    procs,
+    workers: procs.filter((p) => p.name.startsWith('worker-')),
+    gatewayUrls: procs.filter((p) => p.name.startsWith('gateway-')).map((p) => `ws://127.0.0.1:${p.port}/ws`),
+    stop,
+  };
+}
