@@ -19,6 +19,18 @@ const legalCodes = (s: OneCardState, p: string) =>
     .legalCardIds.map((id) => codeOf(s.hands[p].find((c) => c.id === id)!))
     .sort();
 
+describe('§5.1 common concepts', () => {
+  it('§5.1 — one action per turn; the attack total carries to the next player; a declared suit stands in for the top card’s suit', () => {
+    const s = rig({}, 3, { hands: { p1: ['H2', 'H5', 'C9'], p2: ['S9', 'C4'] }, discard: ['H8'], current: 'p1' });
+    const s1 = ok(play(s, 'p1', ['H2'])).state;
+    expect(s1.current).toBe('p2');
+    rejects(s1, (x) => play(x, 'p1', ['H5']), '지금은 내 차례가 아니에요');
+    expect(oneCard.view(s1, 'p2').legal).toMatchObject({ canDraw: true, drawCount: 2, canPlay: false });
+    const d = rig({}, 3, { hands: { p1: ['S4', 'H5', 'C9'] }, discard: ['H7'], declaredSuit: 'S', current: 'p1' });
+    expect(legalCodes(d, 'p1')).toEqual(['S4']);
+  });
+});
+
 describe('§5.2 A — counters under attack', () => {
   it('§5.2 A — on a 2: any 2, the A of the same suit (♠A on ♠2 too) and both jokers', () => {
     expect(can(['H8', 'H2'], 2, 'S2')).toBe(true);
