@@ -191,3 +191,65 @@ export function setStacks(state: PokerState, stacks: Record<PlayerId, number>, b
   }
   return s;
 }
+
+/** Everyone checks until the hand leaves its betting phase. */
+export function checkDown(state: PokerState): PokerState {
+  let s = state;
+  while (s.phase === 'playing' && s.hand!.phase === 'betting') {
+    const id = s.hand!.betting!.toAct!;
+    s = act(s, id, { type: s.betting === 'korean' ? 'k.check' : 'nl.check' });
+  }
+  return s;
+}
+
+export interface SevenPlan {
+  /** Four choice cards: the first is discarded, the second opened. */
+  choice: string;
+  /** 4th, 5th, 6th (face up) and 7th (down) street cards. */
+  streets: string;
+}
+
+/** Rigs a 7-poker hand (players in `order`), makes every choice and returns at the first betting round. */
+export function rigSeven(state: PokerState, plans: Record<PlayerId, SevenPlan>): PokerState {
+  const ids = order(state);
+  const streets = ids.map((id) => plans[id].streets.trim().split(/\s+/));
+  const deck: string[] = [];
+  for (let k = 0; k < 4; k++) for (const st of streets) deck.push(st[k]);
+  let s = rig(state, {
+    choice: Object.fromEntries(ids.map((id) => [id, plans[id].choice])),
+    deck: deck.join(' '),
+  });
+  for (const id of ids) {
+    const cards = s.hand!.players[id].choice!;
+    s = act(s, id, { type: 'choose', discardId: cards[0].id, openId: cards[1].id });
+  }
+  return s;
+}
+
+/** Everyone checks until the current betting round (street) is over. */
+export function checkRound(state: PokerState): PokerState {
+  let s = state;
+  const { handNo, street } = s.hand!;
+  while (
+    s.phase === 'playing' &&
+    s.hand!.handNo === handNo &&
+    s.hand!.phase === 'betting' &&
+    s.hand!.street === street
+  ) {
+    const id = s.hand!.betting!.toAct!;
+    s = act(s, id, { type: s.betting === 'korean' ? 'k.check' : 'nl.check' });
+  }
+  return s;
+}
+
+/** The player to act folds until one is left (then the hand ends). */
+export function foldOut(state: PokerState): PokerState {
+  let s = state;
+  const handNo = s.hand!.handNo;
+  while (s.phase === 'playing' && s.hand!.handNo === handNo && s.hand!.phase !== 'handEnd') {
+    const h = s.hand!;
+    if (h.phase === 'betting') s = act(s, h.betting!.toAct!, { type: s.betting === 'korean' ? 'k.die' : 'nl.fold' });
+    else s = timeout(s);
+  }
+  return s;
+}

@@ -25,9 +25,9 @@ export function strength(v: PokerView, me: HandPlayerView): number {
     case 'holdem':
     case 'omaha': {
       if (h.board.length < 3) {
-        const hi = Math.max(...mine.map((c) => c.rank));
-        const pair = new Set(mine.map((c) => c.rank)).size < mine.length;
-        return pair ? 0.75 : (hi - 2) / 16;
+        const ranks = mine.map((c) => c.rank).sort((a, b) => b - a);
+        if (new Set(ranks).size < ranks.length) return 0.6 + (ranks[0] - 2) / 30;
+        return (ranks[0] - 2) / 24 + (ranks[1] - 2) / 48;
       }
       const score = v.mode === 'omaha' ? omahaScore(mine, h.board) : scoreOf(false, [...mine, ...h.board]);
       return Math.min(1, (score >>> 20) / 5 + 0.1);

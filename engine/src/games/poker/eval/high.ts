@@ -219,7 +219,10 @@ export function koreanCategory(score: number): Category {
 
 /** Korean name shown to players for a score of either variant. */
 export function highName(korean: boolean, score: number): string {
-  if (korean) return CATEGORY_NAME_KO[koreanCategory(score)];
+  if (korean) {
+    const cat = koreanCategory(score);
+    return cat === 'highCard' ? '탑' : CATEGORY_NAME_KO[cat];
+  }
   const cat = intlCategory(score);
   if (cat === 'straightFlush' && ((score >> 16) & 0xf) === 13) return '로열 스트레이트 플러시';
   return CATEGORY_NAME_KO[cat];
