@@ -14,7 +14,8 @@ export type ActResult = { ok: true; seq: number } | { ok: false; reason: string 
 
 export interface GatewayEvents {
   status: (s: ConnStatus) => void;
-  view: (frame: ViewFrame) => void;
+  /** `raw` is the frame's text exactly as received. */
+  view: (frame: ViewFrame, raw: string) => void;
   presence: (roomId: string, presence: PresenceEntry[]) => void;
   /** Korean, ready to show. `fatal` errors stop reconnection (bad token, protocol version). */
   error: (message: string, code: string, fatal: boolean, roomId?: string) => void;
@@ -260,7 +261,7 @@ export class GatewayClient {
         // A re-join can replay a frame we already have; views are whole, so older ones are useless.
         if (msg.seq < room.lastSeq) return;
         room.lastSeq = msg.seq;
-        this.emit('view', msg);
+        this.emit('view', msg, text);
         return;
       }
       case 'ack':

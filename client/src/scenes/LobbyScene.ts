@@ -38,7 +38,7 @@ export class LobbyScene extends Phaser.Scene {
       faceTexture(this, { id: 'e', kind: 'wild' }),
     ];
     faces.forEach((key, i) => {
-      const img = this.add.image(0, 0, key).setDisplaySize(90, 126).setAlpha(0.22);
+      const img = this.add.image(0, 0, key).setDisplaySize(90, 126).setAlpha(0.13);
       img.setData('phase', i * 1.3);
       this.drifting.push(img);
     });

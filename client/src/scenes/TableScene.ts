@@ -16,7 +16,7 @@ import { CenterView } from '../table/center-view.ts';
 import { HandView, type HandCardState } from '../table/hand-view.ts';
 import { computeLayout, type Rect, type TableLayout } from '../table/layout.ts';
 import { Banner, Picker, ResultPanel, Toasts, type PickerChoice, type ResultRow } from '../table/overlays.ts';
-import { SeatBadge, stateLabel, type SeatInfo } from '../table/seat-badge.ts';
+import { SeatBadge, type SeatInfo } from '../table/seat-badge.ts';
 import type { TableFrame, TableSource } from '../table/source.ts';
 import { C, textStyle } from '../table/theme.ts';
 import { backTexture, faceTexture } from '../table/textures.ts';
@@ -649,12 +649,7 @@ export class TableScene extends Phaser.Scene {
     const rows: ResultRow[] = ranking.map((e) => ({
       rank: e.rank,
       name: nameOf(v, e.player),
-      state:
-        e.status === 'bankrupt'
-          ? '파산'
-          : e.status === 'out'
-            ? '완료'
-            : stateLabel(this.seatInfo(v, e.player, null)) || '남음',
+      state: e.status === 'bankrupt' ? '파산' : e.status === 'out' ? '완료' : '남음',
       cardsLeft: e.cardsLeft,
       points: v.mode === 'uno-style' && v.scores ? (v.scores[e.player] ?? e.points) : e.points,
       me: e.player === v.viewer,

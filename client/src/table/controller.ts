@@ -209,3 +209,9 @@ export function timerFraction(view: OneCardView, serverNow: number): number | nu
     view.deadline > view.turnStartedAt ? view.deadline - view.turnStartedAt : view.options.turnSeconds * 1000;
   return Math.max(0, Math.min(1, (view.deadline - serverNow) / total));
 }
+
+/** First letter of the name, skipping the lobby's "봇 " prefix so bots are told apart. */
+export function initialOf(name: string): string {
+  const bare = name.replace(/^봇\s+/, '');
+  return [...(bare || name)][0] ?? '?';
+}

@@ -7,7 +7,7 @@ import Phaser from 'phaser';
 import { COLOR_NAME_KO, COLORS, SUIT_NAME_KO, SUIT_SYMBOL, SUITS, type Color, type Suit } from '../cards/model.ts';
 import { motionMs } from '../settings.ts';
 import type { Rect } from './layout.ts';
-import { C, textStyle } from './theme.ts';
+import { C, FONT as FONT_FAMILY, textStyle } from './theme.ts';
 import { choiceTexture } from './textures.ts';
 import { Button } from './widgets.ts';
 
@@ -35,7 +35,7 @@ export class Toasts {
         textStyle(14, '#ffffff', 700, { backgroundColor: bg, padding: { x: 12, y: 7 }, align: 'center' }),
       )
       .setOrigin(0.5, 0)
-      .setDepth(900)
+      .setDepth(700)
       .setWordWrapWidth(Math.max(200, this.area.w - 24), true);
     this.items.push(t);
     while (this.items.length > 3) this.items.shift()?.destroy();
@@ -233,12 +233,12 @@ export class ResultPanel {
     const s = this.scene;
     const pw = Math.min(width - 24, 560);
     const px = (width - pw) / 2;
-    const dim = s.add.rectangle(0, 0, width, height, 0x000000, 0.6).setOrigin(0).setDepth(850).setInteractive();
-    const panel = s.add.graphics().setDepth(851);
+    const dim = s.add.rectangle(0, 0, width, height, 0x000000, 0.6).setOrigin(0).setDepth(960).setInteractive();
+    const panel = s.add.graphics().setDepth(961);
     this.objects.push(dim, panel);
     let y = Math.max(16, height * 0.06);
     const add = (t: Phaser.GameObjects.Text) => {
-      t.setDepth(852);
+      t.setDepth(962);
       this.objects.push(t);
       return t;
     };
@@ -251,31 +251,33 @@ export class ResultPanel {
         .setWordWrapWidth(pw - 32, true),
     );
     y = summary.y + summary.height + 14;
-    const cols = [px + 20, px + 62, px + pw * 0.55, px + pw * 0.76, px + pw - 20];
+    // Columns: rank, name, state (left-aligned); cards left and points (right-aligned).
+    const cols = [px + 18, px + 60, px + pw * 0.46, px + pw * 0.72, px + pw - 18];
     const header = ['순위', '이름', '상태', '남은 장', data.scoreLabel];
     header.forEach((h, i) =>
-      add(s.add.text(cols[i], y, h, textStyle(12, '#a9c2b5', 700)).setOrigin(i >= 3 ? 1 : 0, 0)).setX(
-        i === 3 ? cols[3] + 30 : cols[i],
-      ),
+      add(s.add.text(cols[i], y, h, textStyle(12, '#a9c2b5', 700)).setOrigin(i >= 3 ? 1 : 0, 0)),
     );
     y += 22;
     for (const row of data.rows) {
       if (row.me) {
-        const hl = s.add.graphics().setDepth(851);
+        const hl = s.add.graphics().setDepth(961);
         hl.fillStyle(0xffd84a, 0.16).fillRoundedRect(px + 10, y - 4, pw - 20, 28, 8);
         this.objects.push(hl);
       }
       add(s.add.text(cols[0], y, `${row.rank}등`, textStyle(15, row.rank === 1 ? '#ffd84a' : '#ffffff', 800)));
-      add(s.add.text(cols[1], y, row.name + (row.me ? ' (나)' : ''), textStyle(15, '#ffffff', 700)));
+      const maxName = Math.max(4, Math.floor((cols[2] - cols[1] - 8) / 14));
+      const shown = [...row.name].length > maxName ? `${[...row.name].slice(0, maxName - 1).join('')}…` : row.name;
+      add(s.add.text(cols[1], y, shown + (row.me ? ' (나)' : ''), textStyle(15, '#ffffff', 700)));
       add(s.add.text(cols[2], y, row.state, textStyle(14, row.state === '파산' ? '#ff8a80' : '#d8e6de', 600)));
-      add(s.add.text(cols[3] + 30, y, String(row.cardsLeft), textStyle(15, '#ffffff', 700)).setOrigin(1, 0));
+      add(s.add.text(cols[3], y, String(row.cardsLeft), textStyle(15, '#ffffff', 700)).setOrigin(1, 0));
       add(s.add.text(cols[4], y, String(row.points), textStyle(15, '#ffffff', 700)).setOrigin(1, 0));
       y += 30;
     }
     y += 8;
     add(s.add.text(px + 20, y, '공정성 확인 (시드 공개)', textStyle(13, '#a9c2b5', 700)));
     y += 20;
-    const mono = { fontFamily: 'DejaVu Sans Mono, Menlo, Consolas, monospace' };
+    // Hex digits in a monospace face; Korean labels fall back to the UI font.
+    const mono = { fontFamily: `'DejaVu Sans Mono', Menlo, Consolas, ${FONT_FAMILY}` };
     const commit = add(
       s.add
         .text(px + 20, y, `약속값 SHA-256: ${data.seedCommit}`, { ...textStyle(11, '#d8e6de', 400), ...mono })
@@ -296,7 +298,7 @@ export class ResultPanel {
     this.buttonRects = {};
     actions.forEach((a, i) => {
       const rect = { x: width / 2 - total / 2 + i * (bw + 12), y, w: bw, h: 46 };
-      const b = new Button(s, a.label, i === 0 ? 'primary' : 'secondary', a.onTap, 853).setRect(rect);
+      const b = new Button(s, a.label, i === 0 ? 'primary' : 'secondary', a.onTap, 963).setRect(rect);
       this.buttons.push(b);
       this.buttonRects[a.key] = rect;
     });

@@ -4,6 +4,7 @@
  * player to move and the turn timer ring around the avatar.
  */
 import Phaser from 'phaser';
+import { initialOf } from './controller.ts';
 import type { Rect } from './layout.ts';
 import { C, SEAT_COLORS, textStyle } from './theme.ts';
 
@@ -116,7 +117,7 @@ export class SeatBadge {
     this.avatar.clear();
     this.avatar.fillStyle(gone || !info.connected ? 0x55605a : color, 1).fillCircle(cx, this.avatarY, r);
     this.avatar.lineStyle(2, 0xffffff, info.isMe ? 1 : 0.6).strokeCircle(cx, this.avatarY, r);
-    this.initial.setText(info.isMe ? '나' : ([...info.name][0] ?? '?'));
+    this.initial.setText(info.isMe ? '나' : initialOf(info.name));
     this.initial.setAlpha(gone ? 0.6 : 1);
 
     const label = String(info.count);

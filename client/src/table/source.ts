@@ -47,9 +47,9 @@ export class NetworkSource implements TableSource {
 
   start(h: TableHandlers): void {
     this.offs.push(
-      this.gw.on('view', (f) => {
+      this.gw.on('view', (f, raw) => {
         if (f.roomId !== this.roomId) return;
-        this.received.push(JSON.stringify(f));
+        this.received.push(raw);
         h.frame({
           seq: f.seq,
           role: f.role,

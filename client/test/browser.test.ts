@@ -1,0 +1,268 @@
+/**
+ * End to end in headless Chromium against the real stack (embedded platform,
+ * lobby, gateway, room worker with bots): sign in, create a 원카드 room, add
+ * three bots, start, and play the whole game to the result screen by
+ * clicking the canvas where the table draws its cards and buttons. A second
+ * browser context watches as a spectator and must never receive or draw a
+ * hidden card. Screenshots go to test-results/screenshots/.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { buildClient, startStack, type Stack } from './support/stack.ts';
+import { clickBox, snapshot, takeTurn, waitFor, type TableSnapshot, type TurnLog } from './support/table-driver.ts';
+
+const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+const PORTRAIT = { width: 390, height: 844 };
+const LANDSCAPE = { width: 1440, height: 900 };
+
+let stack: Stack;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const timings: Record<string, number> = {};
+
+function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  return fn().finally(() => {
+    timings[name] = Date.now() - t0;
+  });
+}
+
+async function newPlayerPage(viewport: { width: number; height: number }): Promise<[BrowserContext, Page]> {
+  const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'ko-KR' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
+  return [ctx, page];
+}
+
+async function signIn(page: Page, nickname: string): Promise<void> {
+  await page.goto(stack.url);
+  await page.getByTestId('nickname').fill(nickname);
+  await page.getByTestId('login').click();
+  await page.getByTestId('room-list').waitFor();
+  await page.getByTestId('me').getByText(nickname).waitFor();
+}
+
+type CardObj = { id: string; kind: string };
+function isCard(x: unknown): x is CardObj {
+  return typeof x === 'object' && x !== null && typeof (x as CardObj).id === 'string' && 'kind' in x;
+}
+
+/**
+ * Every card face in a spectator's frame must sit where §8.3 makes it public:
+ * the discard pile (top, reference, recent discards) or a played-card event.
+ * Returns the paths of any card found elsewhere.
+ */
+function hiddenCardLeaks(frame: { view: Record<string, unknown>; events: Record<string, unknown>[] }): string[] {
+  const leaks: string[] = [];
+  const walk = (x: unknown, path: string, allowed: boolean): void => {
+    if (Array.isArray(x)) x.forEach((v, i) => walk(v, `${path}[${i}]`, allowed));
+    else if (typeof x === 'object' && x !== null) {
+      if (isCard(x) && !allowed) leaks.push(path);
+      for (const [k, v] of Object.entries(x)) walk(v, `${path}.${k}`, allowed);
+    }
+  };
+  for (const [k, v] of Object.entries(frame.view))
+    walk(v, `view.${k}`, ['top', 'reference', 'recentDiscards'].includes(k));
+  frame.events.forEach((e, i) => {
+    const publicCards = e.type === 'cardPlayed' || e.type === 'attackBlocked';
+    walk(e, `events[${i}]`, publicCards);
+  });
+  return leaks;
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  await timed('build', async () => buildClient());
+  stack = await timed('stack', () => startStack());
+  ({ browser, close: closeBrowser } = await timed('browser', () => launchBrowser()));
+}, 120_000);
+
+afterAll(async () => {
+  await closeBrowser?.();
+  await stack?.close();
+  console.log(`browser test timings (ms): ${JSON.stringify(timings)}`);
+});
+
+describe('원카드 in the browser (real platform)', () => {
+  it('signs in, creates a room with three bots, plays a whole game by clicking the table, and a spectator sees no hidden card', async () => {
+    const t0 = Date.now();
+    const [ctxA, page] = await newPlayerPage(PORTRAIT);
+    await signIn(page, '테스터');
+    await page.screenshot({ path: `${SHOTS}lobby.png` });
+
+    // Create a classic room from the generated form: defaults come preselected from the engine.
+    await page.getByTestId('create-room').click();
+    await page.getByTestId('create-form').waitFor();
+    expect(await page.getByTestId('mode-classic').isChecked()).toBe(true);
+    expect(await page.getByTestId('opt-handSize').inputValue()).toBe('7');
+    // Mode-specific options: classic shows attack amounts, colour-card mode shows its +4 rule instead.
+    expect(await page.getByTestId('opt-attack2').count()).toBe(1);
+    expect(await page.getByTestId('opt-unoWild4Rule').count()).toBe(0);
+    await page.locator('label[for="mode-uno-style"]').click();
+    expect(await page.getByTestId('opt-unoWild4Rule').count()).toBe(1);
+    expect(await page.getByTestId('opt-attack2').count()).toBe(0);
+    await page.locator('label[for="mode-classic"]').click();
+    await page.screenshot({ path: `${SHOTS}create-room.png`, fullPage: true });
+    await page.getByTestId('create-submit').click();
+    await page.getByTestId('seats').waitFor();
+    for (let i = 1; i <= 3; i++) {
+      await page.getByTestId('add-bot').click();
+      await waitFor(
+        `${i} bots`,
+        async () => (await page.getByTestId('seats').locator('li:has-text("봇")').count()) >= i,
+      );
+    }
+    const roomCode = (await page.getByTestId('room-code').textContent())?.trim();
+    expect(roomCode).toMatch(/초대 코드/);
+    await page.getByTestId('start').click();
+    await waitFor('table with a view', async () => {
+      const s = await snapshot(page);
+      return s.scene === 'table' && s.frames > 0 ? s : null;
+    });
+    timings.toTable = Date.now() - t0;
+
+    // The spectator: another browser context, signs in, picks the room from the live list and watches.
+    const [ctxB, watcher] = await newPlayerPage(LANDSCAPE);
+    await signIn(watcher, '구경꾼');
+    const spectateBtn = watcher.locator('[data-testid^="spectate-"]').first();
+    await spectateBtn.waitFor({ timeout: 10_000 });
+    await spectateBtn.click();
+    await waitFor('spectator table', async () => {
+      const s = await snapshot(watcher);
+      return s.scene === 'table' && s.frames > 0 ? s : null;
+    });
+
+    const log: TurnLog = { plays: 0, draws: 0, picks: 0, declares: 0, catches: 0 };
+    let portraitShot = false;
+    let landscapeShot = false;
+    let dropped = false;
+    let sawReconnectBanner = false;
+    let lastSeq = -1;
+    let lastProgress = Date.now();
+    const actions: string[] = [];
+    const playStart = Date.now();
+    let snap: TableSnapshot = await snapshot(page);
+    while (!snap.result) {
+      if (snap.seq !== lastSeq) {
+        lastSeq = snap.seq ?? -1;
+        lastProgress = Date.now();
+      }
+      if (Date.now() - lastProgress > 20_000) throw new Error(`table stuck: ${JSON.stringify(snap).slice(0, 2000)}`);
+      if (Date.now() - playStart > 150_000)
+        throw new Error(`game too long; actions: ${actions.slice(-20).join(' | ')}`);
+
+      // Call "원카드!" for ourselves, and catch anyone else who forgets.
+      const one = snap.buttons.oneCard;
+      if (one.visible && one.enabled) {
+        await clickBox(page, snap, one);
+        if (one.label.includes('잡기')) log.catches++;
+        else log.declares++;
+      }
+      if (snap.myTurn && !snap.busy && !snap.finished) {
+        if (!portraitShot && snap.cards.some((c) => c.legal)) {
+          await page.screenshot({ path: `${SHOTS}table-portrait.png` });
+          portraitShot = true;
+        } else if (portraitShot && !landscapeShot) {
+          await page.setViewportSize(LANDSCAPE);
+          const wide = await waitFor('landscape relayout', async () => {
+            const s = await snapshot(page);
+            return s.orientation === 'landscape' && s.width === LANDSCAPE.width ? s : null;
+          });
+          expect(wide.cards.length).toBe(snap.cards.length);
+          await new Promise((r) => setTimeout(r, 350));
+          await page.screenshot({ path: `${SHOTS}table-landscape.png` });
+          await watcher.screenshot({ path: `${SHOTS}table-spectator.png` });
+          landscapeShot = true;
+          await page.setViewportSize(PORTRAIT);
+          snap = await waitFor('portrait relayout', async () => {
+            const s = await snapshot(page);
+            return s.orientation === 'portrait' && s.width === PORTRAIT.width ? s : null;
+          });
+          continue;
+        } else if (landscapeShot && !dropped) {
+          // A flaky network: the socket dies; the client must say "다시 연결 중…", reconnect and resume the seat.
+          await page.evaluate(() => window.__joke!.dropConnection());
+          dropped = true;
+          await waitFor('back online', async () => {
+            const s = await snapshot(page);
+            if (s.banner === '다시 연결 중…') sawReconnectBanner = true;
+            return s.connection === 'online' ? s : null;
+          });
+          snap = await snapshot(page);
+          continue;
+        }
+        const did = await takeTurn(page, snap, log);
+        actions.push(did);
+        if (did.startsWith('play') || did.startsWith('draw') || did.startsWith('pick')) {
+          const before = snap.seq;
+          await waitFor(
+            `table moves on after "${did}"`,
+            async () => {
+              const s = await snapshot(page);
+              return s.seq !== before || s.picker !== null || s.result ? s : null;
+            },
+            10_000,
+          ).catch(() => null);
+        }
+      } else await new Promise((r) => setTimeout(r, 80));
+      snap = await snapshot(page);
+    }
+    timings.play = Date.now() - playStart;
+
+    // The result screen: ranking, points, summary and the revealed seed matching the commitment.
+    const res = await waitFor('seed verified', async () => {
+      const s = await snapshot(page);
+      return s.result && s.result.verified !== null ? s.result : null;
+    });
+    expect(res.rows).toHaveLength(4);
+    expect(res.rows.filter((r) => r.me)).toHaveLength(1);
+    expect(res.rows[0].rank).toBe(1);
+    expect(res.summary.length).toBeGreaterThan(5);
+    expect(res.seed.length).toBeGreaterThan(0);
+    expect(res.verified).toBe(true);
+    await page.waitForTimeout(350);
+    await page.screenshot({ path: `${SHOTS}result.png` });
+    expect(log.plays).toBeGreaterThan(0);
+    expect(portraitShot && landscapeShot && dropped).toBe(true);
+    expect(sawReconnectBanner).toBe(true);
+
+    // Spectator: rendered state and every frame it received.
+    const watched = await waitFor('spectator result', async () => {
+      const s = await snapshot(watcher);
+      return s.result ? s : null;
+    });
+    expect(watched.role).toBe('spectator');
+    expect(watched.cards).toHaveLength(0);
+    expect(watched.me).toBeNull();
+    expect(watched.opponents).toHaveLength(4);
+    const frames = (await watcher.evaluate(() => window.__joke!.frames())).map(
+      (t) => JSON.parse(t) as { role: string; view: Record<string, unknown>; events: Record<string, unknown>[] },
+    );
+    expect(frames.length).toBeGreaterThan(10);
+    for (const f of frames) {
+      expect(f.role).toBe('spectator');
+      expect(f.view.hand).toBeNull();
+      expect(f.view.legalCardIds).toEqual([]);
+      expect(JSON.stringify(f.view)).not.toMatch(/"drawPile"|"hands"|"rng"/);
+      for (const e of f.events) if (e.type === 'cardsDrawn') expect(e).not.toHaveProperty('cards');
+      expect(hiddenCardLeaks(f)).toEqual([]);
+    }
+    // And the player's own frames did carry its hand: the check above is not vacuous.
+    const mine = (await page.evaluate(() => window.__joke!.frames())).map(
+      (t) => JSON.parse(t) as { view: { hand: unknown[] } },
+    );
+    expect(mine.some((f) => Array.isArray(f.view.hand) && f.view.hand.length > 0)).toBe(true);
+
+    // Back to the waiting room from the result screen.
+    const back = await snapshot(page);
+    await clickBox(page, back, back.result!.buttons.room);
+    await page.getByTestId('seats').waitFor();
+    timings.total = Date.now() - t0;
+    console.log(`turn log: ${JSON.stringify(log)}; last actions: ${actions.slice(-8).join(' | ')}`);
+    await ctxB.close();
+    await ctxA.close();
+  }, 200_000);
+});

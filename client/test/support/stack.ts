@@ -1,0 +1,68 @@
+/**
+ * The product stack for browser tests: the embedded platform (bus, stores,
+ * matchmaker, room worker, gateway, HTTP server) on free ports, with the lobby
+ * and the built client mounted on its HTTP server exactly as `npm start`
+ * serves them: /trpc (lobby), /config.json and the static client.
+ * If the platform already mounts a lobby itself, that one is used.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createLobby, type Lobby } from '@joke/lobby';
+import { startPlatform, type Platform } from '@joke/platform';
+import { pino } from 'pino';
+import { clientHandler } from '../../src/serve.ts';
+
+const clientDir = fileURLToPath(new URL('../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** Builds client/dist with vite (≈2 s), so the test always runs the current code. */
+export function buildClient(): void {
+  const r = spawnSync(`${repoRoot}node_modules/.bin/vite`, ['build', '--logLevel', 'warn'], {
+    cwd: clientDir,
+    stdio: 'inherit',
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`vite build failed (${r.status ?? r.signal})`);
+}
+
+export interface Stack {
+  url: string;
+  gatewayUrl: string;
+  platform: Platform;
+  close(): Promise<void>;
+}
+
+export async function startStack(opts: { botDelayMs?: number; botJitterMs?: number } = {}): Promise<Stack> {
+  const platform = await startPlatform({
+    port: 0,
+    gatewayPort: 0,
+    natsUrl: '',
+    redisUrl: '',
+    logLevel: 'warn',
+    botDelayMs: opts.botDelayMs ?? 60,
+    botJitterMs: opts.botJitterMs ?? 40,
+  });
+  let lobby: Lobby | null = null;
+  try {
+    lobby = await createLobby({
+      bus: platform.bus,
+      jwtSecret: platform.config.jwtSecret,
+      databaseUrl: process.env.JOKE_TEST_DATABASE_URL,
+      log: pino({ level: 'warn' }),
+    });
+    platform.mountHttp('/trpc', lobby.handler);
+    platform.mountHttp('/', clientHandler({ gatewayUrl: platform.gatewayUrl }));
+  } catch (e) {
+    await platform.close();
+    throw e;
+  }
+  return {
+    url: platform.httpUrl,
+    gatewayUrl: platform.gatewayUrl,
+    platform,
+    async close() {
+      await lobby?.close();
+      await platform.close();
+    },
+  };
+}
