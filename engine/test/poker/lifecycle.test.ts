@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { poker } from '../../src/games/poker/index.ts';
+import { result } from '../../src/games/poker/scoring.ts';
 import { deriveSeed, seedCommitment } from '../../src/core/commit.ts';
 import {
   act,
@@ -46,7 +47,7 @@ describe('리바이와 탈락 (§5.6)', () => {
     s = readyAll(bust(s, A, B));
     expect(s.phase).toBe('finished');
     expect(s.seats.find((x) => x.id === B)!.status).toBe('eliminated');
-    const r = poker.result(s)!;
+    const r = result(s)!;
     expect(r.ranking.map((x) => [x.player, x.rank, x.score, x.finalChips, x.rebuys])).toEqual([
       [A, 1, 3000, 3000, 0],
       [B, 2, -1000, 0, 1],
@@ -106,7 +107,7 @@ describe('리바이와 탈락 (§5.6)', () => {
     s = act(s, bb, { type: 'nl.call' });
     s = readyAll(s);
     expect(s.phase).toBe('finished');
-    const r = poker.result(s)!;
+    const r = result(s)!;
     expect(r.ranking.map((x) => [x.player, x.rank, x.score, x.eliminatedAtHand])).toEqual([
       [d, 1, 3, null],
       [sb, 2, 2, 2],
@@ -183,7 +184,7 @@ describe('게임 종료와 점수 (§6.7, §8.6)', () => {
     }
     expect(s.phase).toBe('finished');
     expect(poker.deadline(s)).toBeNull();
-    const r = poker.result(s)!;
+    const r = result(s)!;
     const total = r.ranking.reduce((t, x) => t + x.finalChips, 0);
     expect(total).toBe(3000);
     for (let i = 1; i < r.ranking.length; i++) {
@@ -205,7 +206,7 @@ describe('게임 종료와 점수 (§6.7, §8.6)', () => {
     s = readyAll(s);
     expect(s.phase).toBe('finished');
     expect(s.endReason).toBe('safetyCap');
-    const r = poker.result(s)!;
+    const r = result(s)!;
     expect(r.ranking.map((x) => x.score)).toEqual(r.ranking.map((x) => x.finalChips));
     expect(r.ranking[0].score).toBeGreaterThanOrEqual(r.ranking[1].score);
   });
@@ -219,7 +220,7 @@ describe('게임 종료와 점수 (§6.7, §8.6)', () => {
     s = checkDown(s);
     for (let i = 1; i < 10; i++) s = readyAll(foldOut(readyAll(s)));
     s = readyAll(s);
-    const r = poker.result(s)!;
+    const r = result(s)!;
     expect(r.stats.handsPlayed).toBe(10);
     expect(r.stats.biggestPot).toEqual({ handNo: 1, amount: 200, winners: [BB] });
     expect(r.stats.bestHand).toEqual({ playerId: BB, handName: '포카드', handNo: 1 });
