@@ -11,7 +11,7 @@ export {
 } from './factory.ts';
 export * from './store/types.ts';
 export { MemorySnapshotStore, MemoryMatchStore } from './store/memory.ts';
-export { RedisSnapshotStore, RedisMatchStore, connectRedis } from './store/redis.ts';
+export { RedisSnapshotStore, RedisMatchStore, connectRedis, type RedisClient } from './store/redis.ts';
 export { defineConfig, opt, int, bool, type ConfigDef, type ConfigOf, type EnvOption } from './ops/config.ts';
 export { createLogger, type Logger } from './ops/log.ts';
 export { startOpsServer, type OpsServer, type OpsServerOptions, type HttpHandler } from './ops/http.ts';

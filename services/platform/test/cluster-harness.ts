@@ -1,0 +1,257 @@
+/**
+ * A real cluster for tests: room workers and matchmakers as separate Node
+ * processes on the real NATS and Redis, under a namespace unique to the run.
+ * The test process plays the lobby (creates rooms), a gateway (joins
+ * viewers, sends players' commands with gateway-style retries) and the
+ * record keeper (collects RoomFinished).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { BusTimeoutError, connectRedis, NatsBus, RedisSnapshotStore, type RedisClient } from '@joke/bus';
+import { games, Rng, type GameRecord } from '@joke/engine';
+import { subjects, PROTOCOL_VERSION } from '@joke/protocol';
+
+export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const t0 = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  out: string[];
+  exited: Promise<number | null>;
+}
+
+export class Cluster {
+  readonly ns = `t${randomBytes(5).toString('hex')}`;
+  readonly gatewayId = 'test-gw';
+  procs = new Map<string, Proc>();
+  bus!: NatsBus;
+  redis!: RedisClient;
+  store!: RedisSnapshotStore;
+  finished = new Map<string, { record: GameRecord; result: any; at: number }>();
+  /** Every delivery time per room (ms, performance.now()). */
+  deliveries = new Map<string, { at: number; seq: number; viewer: string | null; frame: any }[]>();
+  heartbeats = new Map<string, { roomIds: string[]; at: number; draining: boolean; incarnation?: string }>();
+  private gwTimer: NodeJS.Timeout | null = null;
+
+  async start(): Promise<void> {
+    this.bus = await NatsBus.connect(NATS_URL, { prefix: this.ns });
+    this.redis = await connectRedis(REDIS_URL);
+    this.store = new RedisSnapshotStore(this.redis, `joke:${this.ns}`);
+    this.bus.subscribe(subjects.roomFinished, (m) => {
+      const f = JSON.parse(m.data);
+      if (!this.finished.has(f.roomId))
+        this.finished.set(f.roomId, { record: f.record, result: f.result, at: Date.now() });
+    });
+    this.bus.subscribe(subjects.gatewayDeliver(this.gatewayId), (m) => {
+      const d = JSON.parse(m.data);
+      let list = this.deliveries.get(d.roomId);
+      if (!list) this.deliveries.set(d.roomId, (list = []));
+      const at = performance.now();
+      for (const f of d.frames) list.push({ at, seq: d.seq, viewer: f.viewer, frame: JSON.parse(f.frame) });
+    });
+    this.bus.subscribe(subjects.workerHeartbeat, (m) => {
+      const hb = JSON.parse(m.data);
+      this.heartbeats.set(hb.workerId, {
+        roomIds: hb.roomIds,
+        at: Date.now(),
+        draining: hb.draining,
+        incarnation: hb.incarnation,
+      });
+    });
+    const beat = () =>
+      this.bus.publish(
+        subjects.gatewayHeartbeat,
+        JSON.stringify({ v: 1, gatewayId: this.gatewayId, sockets: 0, at: Date.now() }),
+      );
+    beat();
+    this.gwTimer = setInterval(beat, 1000);
+  }
+
+  spawn(name: string, service: 'room-worker' | 'matchmaker', env: Record<string, string>): Promise<Proc> {
+    const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NATS_URL,
+        REDIS_URL,
+        JOKE_NAMESPACE: this.ns,
+        OPS_PORT: '0',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+        JOKE_READY_LINE: '1',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: string[] = [];
+    const proc: Proc = {
+      name,
+      child,
+      out,
+      exited: new Promise((r) => child.once('exit', (code) => r(code))),
+    };
+    this.procs.set(name, proc);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${name} did not start: ${out.join('')}`)), 30_000);
+      const onData = (b: Buffer) => {
+        const s = b.toString();
+        out.push(s);
+        if (process.env.TEST_LOG_LEVEL) process.stderr.write(`[${name}] ${s}`);
+        if (s.includes('READY')) {
+          clearTimeout(timer);
+          resolve(proc);
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before ready: ${out.join('')}`)));
+    });
+  }
+
+  worker(id: string, shard: number, env: Record<string, string> = {}): Promise<Proc> {
+    return this.spawn(id, 'room-worker', { WORKER_ID: id, SHARD: String(shard), ...env });
+  }
+
+  matchmaker(id: string, env: Record<string, string> = {}): Promise<Proc> {
+    return this.spawn(id, 'matchmaker', { MATCHMAKER_ID: id, ...env });
+  }
+
+  kill(name: string, signal: NodeJS.Signals): Promise<number | null> {
+    const p = this.procs.get(name)!;
+    p.child.kill(signal);
+    return p.exited;
+  }
+
+  async createRoom(
+    roomId: string,
+    players: { id: string; name: string; bot: boolean }[],
+    options = { mode: 'classic' },
+  ) {
+    const r = JSON.parse(
+      await this.bus.request(
+        subjects.createRoom,
+        JSON.stringify({ v: 1, room: { roomId, game: 'one-card', options, players } }),
+        5000,
+      ),
+    );
+    if (!r.ok) throw new Error(`createRoom ${roomId}: ${r.reason}`);
+    return r as { ok: true; workerId: string; shard: number };
+  }
+
+  async join(roomId: string, userId: string, spectate: boolean) {
+    const r = JSON.parse(
+      await this.bus.request(
+        subjects.roomJoin(roomId),
+        JSON.stringify({ v: PROTOCOL_VERSION, userId, spectate, gatewayId: this.gatewayId }),
+        3000,
+      ),
+    );
+    if (!r.ok) throw new Error(`join ${roomId}: ${r.reason}`);
+    const frame = JSON.parse(r.frame);
+    let list = this.deliveries.get(roomId);
+    if (!list) this.deliveries.set(roomId, (list = []));
+    list.push({ at: performance.now(), seq: frame.seq, viewer: spectate ? null : userId, frame });
+    return frame;
+  }
+
+  /** Gateway-style command: the same actionId is retried on timeouts / no responders until the budget ends. */
+  async command(roomId: string, userId: string, actionId: string, action: unknown, budgetMs = 20_000) {
+    const t0 = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return JSON.parse(
+          await this.bus.request(
+            subjects.roomCommand(roomId),
+            JSON.stringify({ v: 1, userId, actionId, action, gatewayId: this.gatewayId, at: Date.now() }),
+            2000,
+          ),
+        ) as { ok: boolean; seq?: number; reason?: string };
+      } catch (err) {
+        if (!(err instanceof BusTimeoutError) || Date.now() - t0 > budgetMs) throw err;
+        await sleep(Math.min(25 * 2 ** attempt, 200));
+      }
+    }
+  }
+
+  latestView(roomId: string): any {
+    const l = this.deliveries.get(roomId);
+    for (let i = (l?.length ?? 0) - 1; i >= 0; i--)
+      if (l![i].frame.t === 'view' && l![i].viewer === null) return l![i].frame;
+    return undefined;
+  }
+
+  async stop(): Promise<void> {
+    if (this.gwTimer) clearInterval(this.gwTimer);
+    for (const p of this.procs.values())
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await Promise.all([...this.procs.values()].map((p) => p.exited));
+    await this.bus?.close();
+    if (this.redis) {
+      for await (const keys of this.redis.scanIterator({ MATCH: `joke:${this.ns}:*`, COUNT: 1000 }))
+        if (keys.length) await this.redis.del(keys);
+      await this.redis.close();
+    }
+  }
+}
+
+/**
+ * Drives one human seat from the test, as a player behind a gateway would:
+ * acts with the engine bot on its own latest view, one action in flight,
+ * retrying the same actionId across a failover. Keeps every acknowledged action in order.
+ */
+export class HumanSeat {
+  acked: { actionId: string; seq: number; action: unknown }[] = [];
+  private n = 0;
+  private stopped = false;
+  private readonly rng: Rng;
+  constructor(
+    private readonly c: Cluster,
+    readonly roomId: string,
+    readonly userId: string,
+  ) {
+    this.rng = Rng.fromSeed(`${roomId}:${userId}`);
+  }
+
+  async run(): Promise<void> {
+    const game = games['one-card'];
+    let lastActedSeq = -1;
+    while (!this.stopped && !this.c.finished.has(this.roomId)) {
+      const frame = this.latestOwnView();
+      if (!frame || frame.result || frame.seq === lastActedSeq) {
+        await sleep(10);
+        continue;
+      }
+      const action = game.bot(frame.view, this.rng);
+      lastActedSeq = frame.seq;
+      if (!action) continue;
+      await sleep(20 + this.rng.int(40));
+      const actionId = `${this.userId}-${++this.n}`;
+      const r = await this.c.command(this.roomId, this.userId, actionId, action);
+      if (r.ok) this.acked.push({ actionId, seq: r.seq!, action });
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private latestOwnView(): any {
+    const l = this.c.deliveries.get(this.roomId);
+    for (let i = (l?.length ?? 0) - 1; i >= 0; i--) {
+      const d = l![i];
+      if (d.viewer === this.userId && d.frame.t === 'view') return d.frame;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The runtime as separate processes on the real NATS and Redis: 3 room
+ * workers and 2 matchmakers. 50 one-card tables play to the end; then again
+ * while a worker is SIGKILLed mid-game (its tables resume elsewhere from their
+ * snapshots, the pause is measured), with the killed worker restarted under
+ * the same id (it gets nothing back); then while a worker is SIGTERMed (it
+ * hands every table over). Every finished table's record verifies, its final
+ * state equals a replay from the seed, and every action a player was told
+ * was accepted is in it, in order.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { games, verifyRecord, type GameRecord } from '@joke/engine';
+import { Cluster, HumanSeat, sleep, until } from './cluster-harness.ts';
+
+const game = games['one-card'];
+const TABLES = 50;
+const WORKER_ENV = { BOT_DELAY_MS: '30', BOT_JITTER_MS: '30', FINISHED_LINGER_MS: '30000' };
+const c = new Cluster();
+
+beforeAll(async () => {
+  await c.start();
+  await Promise.all([
+    c.worker('w1', 1, WORKER_ENV),
+    c.worker('w2', 2, WORKER_ENV),
+    c.worker('w3', 3, WORKER_ENV),
+    c.matchmaker('mm1'),
+    c.matchmaker('mm2'),
+  ]);
+  await until(() => ['w1', 'w2', 'w3'].every((w) => c.heartbeats.has(w)), 10_000, 'worker heartbeats');
+  // Matchmakers learn the workers from the same heartbeats; give them one more period to hear all three.
+  await sleep(1200);
+}, 90_000);
+afterAll(() => c.stop(), 60_000);
+
+const bots = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `bot${i}`, name: `봇${i}`, bot: true }));
+
+/** Creates `n` tables (the first `humans` with one seat played from the test) and watches each as a spectator. */
+async function startTables(prefix: string, n: number, humans: number) {
+  const placed = new Map<string, string>();
+  const seats: HumanSeat[] = [];
+  await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const roomId = `${prefix}${i}`;
+      const players = i < humans ? [{ id: `human-${i}`, name: '사람', bot: false }, ...bots(3)] : bots(4);
+      const mode = i % 2 === 0 ? 'classic' : 'uno-style';
+      const r = await c.createRoom(roomId, players, { mode });
+      placed.set(roomId, r.workerId);
+      await c.join(roomId, 'watcher', true);
+      if (i < humans) {
+        await c.join(roomId, `human-${i}`, false);
+        seats.push(new HumanSeat(c, roomId, `human-${i}`));
+      }
+    }),
+  );
+  const running = seats.map((s) => s.run());
+  return { placed, seats, running };
+}
+
+/** Replays the record from its seed: verifies it, and checks the last spectator frame shows the replayed final state. */
+function checkTable(roomId: string, seats: HumanSeat[]) {
+  const f = c.finished.get(roomId);
+  expect(f, `RoomFinished for ${roomId}`).toBeDefined();
+  const record = f!.record as GameRecord;
+  const v = verifyRecord(game, record);
+  expect(v.problems, roomId).toEqual([]);
+  let state = game.setup({
+    seed: record.seed,
+    players: record.players,
+    options: game.optionsSchema.parse(record.options),
+    now: record.startedAt,
+  });
+  for (const s of record.actions) {
+    const r = 'timeout' in s ? game.onTimeout(state, s.now) : game.apply(state, s.actor, s.action, s.now);
+    expect(r.ok).toBe(true);
+    if (r.ok) state = r.state;
+  }
+  expect(c.latestView(roomId)?.view, `last frame of ${roomId}`).toEqual(game.view(state, null));
+  const seat = seats.find((s) => s.roomId === roomId);
+  if (seat) {
+    // Every acknowledged action is in the record, once, in the order it was acknowledged.
+    const mine = record.actions
+      .filter((s) => 'actor' in s && s.actor === seat.userId)
+      .map((s) => JSON.stringify((s as any).action));
+    expect(mine).toEqual(seat.acked.map((a) => JSON.stringify(a.action)));
+    expect(seat.acked.length).toBeGreaterThan(0);
+  }
+  return record;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
+describe('cluster: 3 room workers + 2 matchmakers as processes on real NATS and Redis', () => {
+  it(`${TABLES} one-card tables of bot seats play to the end, spread over the workers`, async () => {
+    const t0 = Date.now();
+    const { placed } = await startTables('a', TABLES, 0);
+    expect(new Set(placed.values()).size).toBe(3);
+    await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
+    for (const id of placed.keys()) checkTable(id, []);
+    const perWorker = [...new Set(placed.values())].map(
+      (w) => `${w}=${[...placed.values()].filter((x) => x === w).length}`,
+    );
+    console.log(`[cluster] ${TABLES} tables finished in ${Date.now() - t0} ms (${perWorker.join(' ')})`);
+  }, 120_000);
+
+  it('SIGKILL of a worker mid-game: its tables resume elsewhere, finish, and lose no acknowledged action; the restarted worker gets none back', async () => {
+    const { placed, seats, running } = await startTables('k', TABLES, 10);
+    await sleep(1200);
+    const counts = new Map<string, number>();
+    for (const w of placed.values()) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const victim = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+    const affected = [...placed.entries()].filter(([id, w]) => w === victim && !c.finished.has(id)).map(([id]) => id);
+    expect(affected.length).toBeGreaterThan(0);
+    const epochs = new Map(
+      await Promise.all(affected.map(async (id) => [id, (await c.store.lease(id))!.epoch] as const)),
+    );
+    const killedAt = performance.now();
+    await c.kill(victim, 'SIGKILL');
+
+    // Resume pause: kill → first frame of each affected table from its new owner.
+    await until(
+      () => affected.every((id) => c.deliveries.get(id)!.some((d) => d.at > killedAt)),
+      30_000,
+      'tables resumed',
+    );
+    const pauses = affected.map((id) => c.deliveries.get(id)!.find((d) => d.at > killedAt)!.at - killedAt);
+    console.log(
+      `[cluster] SIGKILL ${victim} with ${affected.length} live tables: resume pause p50 ${pct(pauses, 50).toFixed(0)} ms, ` +
+        `p99 ${pct(pauses, 99).toFixed(0)} ms, max ${Math.max(...pauses).toFixed(0)} ms`,
+    );
+
+    // The same worker id comes back: it is a new incarnation and must not resurrect anything.
+    const restarted = await c.worker(victim, Number(victim.slice(1)), WORKER_ENV);
+    const restartedAt = Date.now();
+    await until(() => (c.heartbeats.get(victim)?.at ?? 0) > restartedAt + 600, 10_000, 'restarted heartbeat');
+
+    await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
+    for (const s of seats) s.stop();
+    await Promise.all(running);
+    for (const id of placed.keys()) checkTable(id, seats);
+    for (const id of affected) {
+      const lease = await c.store.lease(id);
+      // Finished rooms linger with their owner; the owner is never the restarted process.
+      expect(lease?.epoch).toBeGreaterThan(epochs.get(id)!);
+      expect(c.heartbeats.get(victim)!.roomIds).not.toContain(id);
+    }
+    expect(restarted.child.exitCode).toBeNull();
+  }, 180_000);
+
+  it('SIGTERM drains a worker during play: every table moves, nothing is lost, the process exits cleanly', async () => {
+    const { placed, seats, running } = await startTables('d', 30, 10);
+    await sleep(1000);
+    const counts = new Map<string, number>();
+    for (const w of placed.values()) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const victim = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+    const affected = [...placed.entries()].filter(([id, w]) => w === victim && !c.finished.has(id)).map(([id]) => id);
+    const t0 = performance.now();
+    const code = await c.kill(victim, 'SIGTERM');
+    expect(code).toBe(0);
+    const drained = c.procs
+      .get(victim)!
+      .out.join('')
+      .match(/DRAINED (\{.*\})/);
+    expect(drained).not.toBeNull();
+    const report = JSON.parse(drained![1]);
+    expect(report.released).toBe(0);
+    expect(report.handedOver).toBeGreaterThanOrEqual(affected.length - 1); // one may have finished meanwhile
+    await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
+    for (const s of seats) s.stop();
+    await Promise.all(running);
+    for (const id of placed.keys()) checkTable(id, seats);
+    const pauses = affected
+      .map((id) => c.deliveries.get(id)!.find((d) => d.at > t0))
+      .filter((d) => d !== undefined)
+      .map((d) => d!.at - t0);
+    console.log(
+      `[cluster] SIGTERM ${victim}: ${report.handedOver} tables handed over in ${report.ms} ms; ` +
+        `first frame after the signal p50 ${pct(pauses, 50).toFixed(0)} ms, max ${Math.max(...pauses).toFixed(0)} ms`,
+    );
+  }, 180_000);
+});
