@@ -5,7 +5,7 @@
  * per player per round, and nobody raises after checking or calling.
  */
 import type { PlayerId } from '../../core/types.ts';
-import { type Ctx, log, pay, potTotal, seatOf } from './draft.ts';
+import { type Ctx, log, P, pay, potTotal, seatOf } from './draft.ts';
 import { afterAction, fold, toCallOf } from './betting.ts';
 import { chargeFoldPenalty } from './flow-indian.ts';
 import { R } from './reasons.ts';
@@ -98,7 +98,6 @@ export function applyKorean(ctx: Ctx, id: PlayerId, type: KoreanType): void {
   const s = ctx.s;
   const h = s.hand!;
   const b = h.betting!;
-  const p = h.players[id];
   if (type === 'k.die') {
     fold(ctx, id, KOREAN_LABEL[type]);
     chargeFoldPenalty(ctx, id);
@@ -106,7 +105,8 @@ export function applyKorean(ctx: Ctx, id: PlayerId, type: KoreanType): void {
     log(ctx, { player: id, text: '다이' });
     return afterAction(ctx, id);
   }
-  const paid = pay(s, id, koreanAmount(s, id, type));
+  const paid = pay(ctx, id, koreanAmount(s, id, type));
+  const p = P(ctx, id);
   p.actedThisRound = true;
   if (type === 'k.check' || type === 'k.call') p.lockedFromRaise = true;
   else {

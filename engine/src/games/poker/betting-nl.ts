@@ -7,7 +7,7 @@
  * the pot counting every chip in the middle (clarification 11).
  */
 import type { PlayerId } from '../../core/types.ts';
-import { type Ctx, log, pay, potTotal, seatOf } from './draft.ts';
+import { type Ctx, log, P, pay, potTotal, seatOf } from './draft.ts';
 import { afterAction, fold, toCallOf } from './betting.ts';
 import { chargeFoldPenalty } from './flow-indian.ts';
 import { R } from './reasons.ts';
@@ -90,7 +90,7 @@ export function applyNl(ctx: Ctx, id: PlayerId, a: NlAction): void {
   const s = ctx.s;
   const h = s.hand!;
   const b = h.betting!;
-  const p = h.players[id];
+  const p = P(ctx, id);
   if (a.type === 'nl.fold') {
     fold(ctx, id, '폴드');
     chargeFoldPenalty(ctx, id);
@@ -105,17 +105,18 @@ export function applyNl(ctx: Ctx, id: PlayerId, a: NlAction): void {
     a.type === 'nl.call' ||
     (a.type === 'nl.allIn' && nlLimits(s, id).allInTo <= b.currentBet)
   ) {
-    paid = pay(s, id, toCallOf(h, p));
+    paid = pay(ctx, id, toCallOf(h, p));
     label = a.type === 'nl.check' ? '체크' : '콜';
   } else {
     const to = a.type === 'nl.raise' ? a.to : p.committedRound + seatOf(s, id)!.stack;
     const wasBet = b.currentBet === 0;
     const raiseSize = to - b.currentBet;
-    paid = pay(s, id, to - p.committedRound);
+    paid = pay(ctx, id, to - p.committedRound);
     if (raiseSize >= Math.max(b.lastRaiseSize, s.baseUnit)) {
       // A full raise reopens the betting for everyone else.
       b.lastRaiseSize = raiseSize;
-      for (const other of h.seatOrder) if (other !== id) h.players[other].lockedFromRaise = false;
+      for (const other of h.seatOrder)
+        if (other !== id && h.players[other].lockedFromRaise) P(ctx, other).lockedFromRaise = false;
     }
     b.currentBet = to;
     b.opened = true;

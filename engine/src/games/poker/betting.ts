@@ -3,7 +3,7 @@
  * an action, when a round is over, and settling the round into pots.
  */
 import type { PlayerId } from '../../core/types.ts';
-import { type Ctx, liveCount, turnMs } from './draft.ts';
+import { type Ctx, liveCount, P, turnMs } from './draft.ts';
 import { advance } from './flow.ts';
 import { endByFold } from './showdown.ts';
 import { computePots, refundUncalled } from './pots.ts';
@@ -49,9 +49,12 @@ export function startRound(ctx: Ctx, street: number): boolean {
   let currentBet = 0;
   for (const id of h.seatOrder) {
     const p = h.players[id];
-    p.actedThisRound = false;
-    p.raisedThisRound = false;
-    p.lockedFromRaise = false;
+    if (p.actedThisRound || p.raisedThisRound || p.lockedFromRaise) {
+      const w = P(ctx, id);
+      w.actedThisRound = false;
+      w.raisedThisRound = false;
+      w.lockedFromRaise = false;
+    }
     if (p.committedRound > currentBet) currentBet = p.committedRound;
   }
   const order = rotateTo(h, firstActor(s, street)).filter((id) => !h.players[id].folded);
@@ -106,7 +109,7 @@ export function finishRound(ctx: Ctx): void {
 export function settleRound(ctx: Ctx): void {
   const h = ctx.s.hand!;
   refundUncalled(ctx);
-  for (const id of h.seatOrder) h.players[id].committedRound = 0;
+  for (const id of h.seatOrder) if (h.players[id].committedRound !== 0) P(ctx, id).committedRound = 0;
   h.pots = computePots(h);
   h.betting = null;
 }
@@ -114,7 +117,7 @@ export function settleRound(ctx: Ctx): void {
 /** Folds `id` (die/fold/timeout/leave); the indian fold penalty is charged by the caller's rules. */
 export function fold(ctx: Ctx, id: PlayerId, label: string): void {
   const h = ctx.s.hand!;
-  const p = h.players[id];
+  const p = P(ctx, id);
   p.folded = true;
   p.actedThisRound = true;
   p.lastAction = label;

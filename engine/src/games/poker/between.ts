@@ -3,7 +3,7 @@
  * (§5.7), the end of the game (§6.7), and players leaving (§5.8).
  */
 import type { PlayerId } from '../../core/types.ts';
-import { type Ctx, log, seatOf } from './draft.ts';
+import { type Ctx, log, S, seatOf } from './draft.ts';
 import { startHand } from './setup.ts';
 import { SAFETY_HANDS } from './showdown.ts';
 import { split } from './pots.ts';
@@ -31,8 +31,9 @@ export function afterHand(ctx: Ctx): void {
   const lastHand = o.endCondition === 'hands' && s.handsPlayed >= o.handLimit;
   const out: PlayerId[] = [];
   const pending: PlayerId[] = [];
-  for (const seat of s.seats) {
-    if (!h.seatOrder.includes(seat.id) || seat.stack > 0) continue;
+  for (const seen of s.seats) {
+    if (!h.seatOrder.includes(seen.id) || seen.stack > 0) continue;
+    const seat = S(ctx, seen.id);
     if (seat.status === 'playing') seat.status = 'busted';
     const rebuysLeft = o.rebuy === 'unlimited' || (o.rebuy === 'limited' && seat.rebuys < o.rebuyLimit);
     if (seat.status === 'busted' && rebuysLeft && !lastHand) pending.push(seat.id);
@@ -54,7 +55,7 @@ function eliminate(ctx: Ctx, ids: PlayerId[]): void {
   const s = ctx.s;
   const handNo = s.hand!.handNo;
   for (const id of ids) {
-    const seat = seatOf(s, id)!;
+    const seat = S(ctx, id);
     seat.status = 'eliminated';
     seat.eliminatedAtHand = handNo;
   }
@@ -70,7 +71,7 @@ function eliminate(ctx: Ctx, ids: PlayerId[]): void {
 /** A busted player's answer (or the 15-second timeout, which declines). */
 export function decideRebuy(ctx: Ctx, id: PlayerId, accept: boolean): void {
   const s = ctx.s;
-  const seat = seatOf(s, id)!;
+  const seat = S(ctx, id);
   s.rebuyPending = s.rebuyPending.filter((x) => x !== id);
   if (accept && seat.status === 'busted') {
     seat.stack = s.options.startingChips;
@@ -107,7 +108,7 @@ export function finish(ctx: Ctx, reason: NonNullable<PokerState['endReason']>): 
     // Nobody won the carried pot before the end: the players who tied for it split it.
     const from = s.carryFrom.length ? s.carryFrom : s.seats.filter(hasChips).map((x) => x.id);
     const order = s.seats.map((x) => x.id);
-    for (const a of split(s.carryOver, from, order)) seatOf(s, a.to)!.stack += a.amount;
+    for (const a of split(s.carryOver, from, order)) S(ctx, a.to).stack += a.amount;
     ctx.ev.push({ type: 'carrySplit', amount: s.carryOver, players: from });
     s.carryOver = 0;
     s.carryFrom = [];

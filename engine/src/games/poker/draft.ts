@@ -1,8 +1,9 @@
 /**
- * Copy-on-write for apply(): one shallow copy of every container an action can
- * change (state, seats, hand, its players and betting round). Arrays and cards
- * below that level are treated as immutable and replaced, never pushed into,
- * so the input state is never touched and no deep clone is needed.
+ * Copy-on-write for apply(): the state, the hand, its betting round and the
+ * two collections (seats, players) are copied up front; a seat or a player
+ * object is copied the first time something writes to it (`S`, `P`). Arrays
+ * and cards below that level are treated as immutable and replaced, never
+ * pushed into, so the input state is never touched and no deep clone is needed.
  */
 import type { GameEvent, PlayerId } from '../../core/types.ts';
 import type { HandPlayer, HandState, PokerState, PublicLogEntry, SeatState } from './types.ts';
@@ -11,17 +12,43 @@ export interface Ctx {
   s: PokerState;
   now: number;
   ev: GameEvent[];
+  /** Seat and player objects already copied in this transition (safe to write). */
+  own: Set<object>;
 }
 
-export function draft(state: PokerState): PokerState {
-  const s: PokerState = { ...state, seats: state.seats.map((x) => ({ ...x })) };
+export function draft(state: PokerState, now: number): Ctx {
+  const s: PokerState = { ...state, seats: state.seats.slice() };
   if (state.hand) {
     const h = state.hand;
-    const players: Record<PlayerId, HandPlayer> = {};
-    for (const id of h.seatOrder) players[id] = { ...h.players[id] };
-    s.hand = { ...h, players, betting: h.betting ? { ...h.betting } : null };
+    s.hand = { ...h, players: { ...h.players }, betting: h.betting ? { ...h.betting } : null };
   }
-  return s;
+  return { s, now, ev: [], own: new Set() };
+}
+
+/** The player `id` of the current hand, writable. */
+export function P(ctx: Ctx, id: PlayerId): HandPlayer {
+  const players = ctx.s.hand!.players;
+  const p = players[id];
+  if (ctx.own.has(p)) return p;
+  const copy = { ...p };
+  players[id] = copy;
+  ctx.own.add(copy);
+  return copy;
+}
+
+/** The seat of `id`, writable. */
+export function S(ctx: Ctx, id: PlayerId): SeatState {
+  const seats = ctx.s.seats;
+  for (let i = 0; i < seats.length; i++) {
+    const seat = seats[i];
+    if (seat.id !== id) continue;
+    if (ctx.own.has(seat)) return seat;
+    const copy = { ...seat };
+    seats[i] = copy;
+    ctx.own.add(copy);
+    return copy;
+  }
+  throw new Error(`no seat ${id}`);
 }
 
 export function seatOf(s: PokerState, id: PlayerId): SeatState | undefined {
@@ -55,9 +82,9 @@ export function potTotal(s: PokerState): number {
 }
 
 /** Moves `amount` (capped at the stack) from a seat into the player's bets; returns what moved. */
-export function pay(s: PokerState, id: PlayerId, amount: number, round = true): number {
-  const seat = seatOf(s, id)!;
-  const p = s.hand!.players[id];
+export function pay(ctx: Ctx, id: PlayerId, amount: number, round = true): number {
+  const seat = S(ctx, id);
+  const p = P(ctx, id);
   const paid = Math.min(amount, seat.stack);
   seat.stack -= paid;
   p.committedTotal += paid;

@@ -5,7 +5,7 @@
  * not enough are this exchange's discards shuffled in too.
  */
 import { Rng } from '../../core/rng.ts';
-import { type Ctx, live } from './draft.ts';
+import { type Ctx, live, P } from './draft.ts';
 import { advance } from './flow.ts';
 import type { Card, HandPlayer, HandState, PokerState } from './types.ts';
 
@@ -42,7 +42,7 @@ export function drawMaxWithAce(s: PokerState, p: HandPlayer): number | null {
 export function exchange(ctx: Ctx): void {
   const h = ctx.s.hand!;
   const rng = Rng.fromState(h.rng);
-  const players = live(h);
+  const players = live(h).map((p) => P(ctx, p.id));
   let current: Card[] = [];
   for (const p of players) {
     const ids = p.drawPending!;

@@ -6,7 +6,7 @@
 import type { PlayerId } from '../../core/types.ts';
 import { deriveSeed } from '../../core/commit.ts';
 import { Rng } from '../../core/rng.ts';
-import { type Ctx, live, seatOf } from './draft.ts';
+import { type Ctx, live, P, S } from './draft.ts';
 import { deck20, deck52 } from './cards.ts';
 import type { Card, PokerState } from './types.ts';
 
@@ -66,7 +66,8 @@ export function takeIndian(s: PokerState, n: number): Card[] {
 
 export function dealForeheads(ctx: Ctx): void {
   const h = ctx.s.hand!;
-  for (const p of live(h)) {
+  for (const { id } of live(h)) {
+    const p = P(ctx, id);
     p.forehead = takeIndian(ctx.s, 1)[0];
     // The face is public to the other players only, so the event carries none (views filter per viewer).
     ctx.ev.push({ type: 'dealt', to: p.id, count: 1, forehead: true });
@@ -75,7 +76,8 @@ export function dealForeheads(ctx: Ctx): void {
 
 export function dealIndianHole(ctx: Ctx): void {
   const h = ctx.s.hand!;
-  for (const p of live(h)) {
+  for (const { id } of live(h)) {
+    const p = P(ctx, id);
     p.hole = [...p.hole, takeIndian(ctx.s, 1)[0]];
     ctx.ev.push({ type: 'dealt', to: p.id, count: 1 });
   }
@@ -88,10 +90,9 @@ export function chargeFoldPenalty(ctx: Ctx, id: PlayerId): void {
   const h = s.hand!;
   const p = h.players[id];
   if (!p.forehead || p.forehead.rank !== indianTopRank(s)) return;
-  const seat = seatOf(s, id)!;
-  const amount = Math.min(10 * s.baseUnit, seat.stack);
+  const amount = Math.min(10 * s.baseUnit, S(ctx, id).stack);
   if (amount <= 0) return;
-  seat.stack -= amount;
+  S(ctx, id).stack -= amount;
   h.penalties = [...h.penalties, { from: id, amount }];
   ctx.ev.push({ type: 'penalty', player: id, amount });
 }

@@ -4,7 +4,7 @@
  * the simultaneous hi/lo/swing declaration.
  */
 import type { PlayerId } from '../../core/types.ts';
-import { type Ctx, live } from './draft.ts';
+import { type Ctx, live, P } from './draft.ts';
 import { advance } from './flow.ts';
 import { scoreOf } from './eval/hands.ts';
 import type { Card, HandState } from './types.ts';
@@ -39,7 +39,8 @@ export function revealChoices(ctx: Ctx): void {
   const h = ctx.s.hand!;
   const opened: { player: PlayerId; card: Card }[] = [];
   let muck = h.muck;
-  for (const p of live(h)) {
+  for (const { id } of live(h)) {
+    const p = P(ctx, id);
     const cards = p.choice!;
     const { discardId, openId } = p.chosen!;
     const discard = cards.find((c) => c.id === discardId)!;

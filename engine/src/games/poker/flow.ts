@@ -5,7 +5,7 @@
  * all-in) is dealt without betting, as §5.2 asks.
  */
 import type { Card } from './types.ts';
-import { type Ctx, liveCount, simultaneousMs } from './draft.ts';
+import { type Ctx, liveCount, P, simultaneousMs } from './draft.ts';
 import { settleRound, startRound } from './betting.ts';
 import { endByFold, resolveShowdown } from './showdown.ts';
 import { dealIndianHole } from './flow-indian.ts';
@@ -67,8 +67,8 @@ function dealBoard(ctx: Ctx, n: number): void {
 function dealEach(ctx: Ctx, faceUp: boolean): void {
   const h = ctx.s.hand!;
   for (const id of h.seatOrder) {
-    const p = h.players[id];
-    if (p.folded) continue;
+    if (h.players[id].folded) continue;
+    const p = P(ctx, id);
     const [card] = take(ctx, 1);
     if (faceUp) {
       p.up = [...p.up, card];

@@ -5,7 +5,7 @@
  */
 import type { PlayerId } from '../../core/types.ts';
 import type { Ctx } from './draft.ts';
-import { seatOf } from './draft.ts';
+import { P, S } from './draft.ts';
 import type { HandState, Pot } from './types.ts';
 
 /**
@@ -26,12 +26,12 @@ export function refundUncalled(ctx: Ctx): void {
     } else if (t > second) second = t;
   }
   if (top === null || second < 0 || max <= second) return;
-  const p = h.players[top];
-  const back = Math.min(max - second, p.committedRound);
+  const back = Math.min(max - second, h.players[top].committedRound);
   if (back <= 0) return;
+  const p = P(ctx, top);
   p.committedTotal -= back;
   p.committedRound -= back;
-  const seat = seatOf(ctx.s, top)!;
+  const seat = S(ctx, top);
   seat.stack += back;
   if (seat.stack > 0) p.allIn = false;
   ctx.ev.push({ type: 'returned', player: top, amount: back });

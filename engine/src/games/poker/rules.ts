@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
-import { type Ctx, draft, hp, seatOf } from './draft.ts';
+import { type Ctx, draft, hp, P, S, seatOf } from './draft.ts';
 import { afterAction, fold } from './betting.ts';
 import { applyKorean, koreanProblem, type KoreanType } from './betting-korean.ts';
 import { applyNl, nlProblem, type NlAction } from './betting-nl.ts';
@@ -83,10 +83,11 @@ export function apply(state: PokerState, actor: PlayerId, action: unknown, now: 
   const a = parsed.data;
   const why = problem(state, actor, a);
   if (why) return reject(why);
-  const ctx: Ctx = { s: draft(state), now, ev: [] };
-  const seat = seatOf(ctx.s, actor)!;
-  if (a.type !== 'leave') {
+  const ctx = draft(state, now);
+  const seen = seatOf(state, actor)!;
+  if (a.type !== 'leave' && (seen.timeoutsInRow !== 0 || seen.away)) {
     // Acting in person clears the away mark (§5.8).
+    const seat = S(ctx, actor);
     seat.timeoutsInRow = 0;
     seat.away = false;
   }
@@ -101,7 +102,7 @@ export function run(ctx: Ctx, actor: PlayerId, a: PokerAction): void {
   const h = s.hand!;
   switch (a.type) {
     case 'choose': {
-      const p = h.players[actor];
+      const p = P(ctx, actor);
       p.chosen = { discardId: a.discardId, openId: a.openId };
       p.choiceDone = true;
       ctx.ev.push({ type: 'chose', player: actor });
@@ -109,20 +110,19 @@ export function run(ctx: Ctx, actor: PlayerId, a: PokerAction): void {
       return;
     }
     case 'draw': {
-      const p = h.players[actor];
-      p.drawPending = a.cardIds;
+      P(ctx, actor).drawPending = a.cardIds;
       ctx.ev.push({ type: 'drawSubmitted', player: actor });
       if (allDrawn(h)) exchange(ctx);
       return;
     }
     case 'declare': {
-      h.players[actor].declare = a.side;
+      P(ctx, actor).declare = a.side;
       ctx.ev.push({ type: 'declaredOne', player: actor });
       if (allDeclared(h)) revealDeclarations(ctx);
       return;
     }
     case 'ready': {
-      h.players[actor].ready = true;
+      P(ctx, actor).ready = true;
       if (h.seatOrder.every((id) => h.players[id].ready)) afterHand(ctx);
       return;
     }
@@ -139,8 +139,7 @@ export function run(ctx: Ctx, actor: PlayerId, a: PokerAction): void {
 /** §5.8: the player keeps their chips but is folded now and at every later hand. */
 function leave(ctx: Ctx, id: PlayerId): void {
   const s = ctx.s;
-  const seat = seatOf(s, id)!;
-  seat.status = 'left';
+  S(ctx, id).status = 'left';
   ctx.ev.push({ type: 'left', player: id });
   if (s.phase === 'rebuy' && s.rebuyPending.includes(id)) return decideRebuy(ctx, id, false);
   if (s.phase !== 'playing') return;
@@ -148,7 +147,7 @@ function leave(ctx: Ctx, id: PlayerId): void {
   const p = hp(h, id);
   if (!p) return;
   if (h.phase === 'handEnd') {
-    p.ready = true;
+    P(ctx, id).ready = true;
     if (h.seatOrder.every((x) => h.players[x].ready)) afterHand(ctx);
     return;
   }

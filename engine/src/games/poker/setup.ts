@@ -6,7 +6,7 @@
 import type { PlayerId, SetupInput } from '../../core/types.ts';
 import { deriveSeed, seedCommitment } from '../../core/commit.ts';
 import { Rng } from '../../core/rng.ts';
-import { type Ctx, log, pay } from './draft.ts';
+import { type Ctx, log, P, pay, S } from './draft.ts';
 import { deck52 } from './cards.ts';
 import { computePots } from './pots.ts';
 import { advance } from './flow.ts';
@@ -60,7 +60,7 @@ export function setup(input: SetupInput<PokerOptions>): PokerState {
     stats: { biggestPot: { handNo: 0, amount: 0, winners: [] }, bestHand: null },
     endReason: null,
   };
-  const ctx: Ctx = { s: state, now, ev: [] };
+  const ctx: Ctx = { s: state, now, ev: [], own: new Set(state.seats) };
   startHand(ctx, firstDealer);
   return ctx.s;
 }
@@ -121,11 +121,14 @@ export function startHand(ctx: Ctx, dealerSeat?: number): void {
     const seat = s.seats[(dealer + k) % n];
     if (isParticipant(seat)) seatOrder.push(seat.id);
   }
-  for (const seat of s.seats) seat.stackAtHandStart = seat.stack;
+  for (const seat of s.seats) if (seat.stackAtHandStart !== seat.stack) S(ctx, seat.id).stackAtHandStart = seat.stack;
   const handSeed = deriveSeed(s.seed, `hand:${handNo}`);
   const rng = Rng.fromSeed(handSeed);
   const players: Record<PlayerId, HandPlayer> = {};
-  for (const id of seatOrder) players[id] = newHandPlayer(id);
+  for (const id of seatOrder) {
+    players[id] = newHandPlayer(id);
+    ctx.own.add(players[id]);
+  }
   const h: HandState = {
     handNo,
     phase: 'betting',
@@ -177,18 +180,18 @@ function postForcedBets(ctx: Ctx): void {
     const sbId = ids.length === 2 ? ids[1] : ids[0];
     const bbId = ids.length === 2 ? ids[0] : ids[1];
     const sb = Math.max(1, Math.floor(s.baseUnit / 2));
-    const paidSb = pay(s, sbId, sb);
-    const paidBb = pay(s, bbId, s.baseUnit);
+    const paidSb = pay(ctx, sbId, sb);
+    const paidBb = pay(ctx, bbId, s.baseUnit);
     h.sbSeat = s.seats.find((x) => x.id === sbId)!.seat;
     h.bbSeat = s.seats.find((x) => x.id === bbId)!.seat;
-    h.players[sbId].lastAction = 'SB';
-    h.players[bbId].lastAction = 'BB';
+    P(ctx, sbId).lastAction = 'SB';
+    P(ctx, bbId).lastAction = 'BB';
     ctx.ev.push({ type: 'forced', player: sbId, amount: paidSb, kind: 'sb' });
     ctx.ev.push({ type: 'forced', player: bbId, amount: paidBb, kind: 'bb' });
   } else {
     // Antes go straight to the pot, not into this round's bets (§5.1.4).
     for (const id of h.seatOrder) {
-      const paid = pay(s, id, s.baseUnit, false);
+      const paid = pay(ctx, id, s.baseUnit, false);
       ctx.ev.push({ type: 'forced', player: id, amount: paid, kind: 'ante' });
     }
   }

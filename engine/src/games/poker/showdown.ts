@@ -5,7 +5,7 @@
  */
 import type { PlayerId } from '../../core/types.ts';
 import { deriveSeed } from '../../core/commit.ts';
-import { type Ctx, live, log, seatOf } from './draft.ts';
+import { type Ctx, live, log, P, S, seatOf } from './draft.ts';
 import { settleRound } from './betting.ts';
 import { split } from './pots.ts';
 import { bestHigh, bestLowHand, holdemHand, omahaHand } from './eval/hands.ts';
@@ -215,7 +215,7 @@ export function endByFold(ctx: Ctx): void {
 function enterHandEnd(ctx: Ctx, awards: Award[], showdown: ShowdownEntry[] | null): void {
   const s = ctx.s;
   const h = s.hand!;
-  for (const a of awards) seatOf(s, a.to)!.stack += a.amount;
+  for (const a of awards) S(ctx, a.to).stack += a.amount;
   const total = awards.reduce((t, a) => t + a.amount, 0);
   const winners = [...new Set(awards.filter((a) => a.kind !== 'return').map((a) => a.to))];
   if (total > s.stats.biggestPot.amount && winners.length > 0)
@@ -229,8 +229,8 @@ function enterHandEnd(ctx: Ctx, awards: Award[], showdown: ShowdownEntry[] | nul
   h.phase = 'handEnd';
   h.deadlineAt = ctx.now + HAND_END_MS;
   for (const id of h.seatOrder) {
-    const p = h.players[id];
-    p.ready = seatOf(s, id)!.status === 'left';
+    const ready = seatOf(s, id)!.status === 'left';
+    if (h.players[id].ready !== ready) P(ctx, id).ready = ready;
   }
   s.handsPlayed = h.handNo;
   if (!h.shuffledIndianDeck) h.seedRevealed = deriveSeed(s.seed, `hand:${h.handNo}`);

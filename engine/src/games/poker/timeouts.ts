@@ -7,7 +7,7 @@
  */
 import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
-import { type Ctx, draft, live, seatOf } from './draft.ts';
+import { type Ctx, draft, live, P, S } from './draft.ts';
 import { run } from './rules.ts';
 import { autoChoice } from './flow-seven.ts';
 import { toCallOf } from './betting.ts';
@@ -20,7 +20,7 @@ export function deadline(s: PokerState): number | null {
 }
 
 function missed(ctx: Ctx, id: PlayerId): void {
-  const seat = seatOf(ctx.s, id)!;
+  const seat = S(ctx, id);
   seat.timeoutsInRow += 1;
   if (seat.timeoutsInRow >= 2 && !seat.away) {
     seat.away = true;
@@ -31,7 +31,7 @@ function missed(ctx: Ctx, id: PlayerId): void {
 export function onTimeout(state: PokerState, now: number): ApplyResult<PokerState> {
   const due = deadline(state);
   if (due === null || now < due) return reject(COMMON_REASONS.noTimeout);
-  const ctx: Ctx = { s: draft(state), now, ev: [] };
+  const ctx = draft(state, now);
   const s = ctx.s;
   ctx.ev.push({ type: 'timeout' });
   if (s.phase === 'rebuy') {
@@ -69,7 +69,7 @@ export function onTimeout(state: PokerState, now: number): ApplyResult<PokerStat
         }
         break;
       case 'handEnd':
-        for (const id of h.seatOrder) h.players[id].ready = true;
+        for (const id of h.seatOrder) P(ctx, id).ready = true;
         run(ctx, h.seatOrder[0], { type: 'ready' });
         break;
       default:
