@@ -43,6 +43,8 @@ export const SwarmOptions = z
     requeue: z.boolean().default(true),
     /** Stop as soon as every table has finished (and nobody requeues): for tests. */
     untilFinished: z.boolean().default(false),
+    /** Seconds from the start during which latencies are not recorded (connection ramp, JIT warm-up). */
+    warmup: z.number().min(0).default(0),
     /** Progress line on stderr every this many ms (0 = silent). */
     progressMs: z.number().min(0).default(2000),
     /** Keep every acknowledged action (tests compare them with the final game records). */
@@ -60,7 +62,7 @@ export type SwarmOptionsInput = z.input<typeof SwarmOptions>;
 /** `--url ws://… --tables 200 --think-ms 500 --no-requeue` → options (kebab-case flags, numbers coerced). */
 export function parseArgs(argv: string[]): SwarmOptions {
   const raw: Record<string, unknown> = {};
-  const numeric = new Set(['players', 'tables', 'duration', 'thinkMs', 'rampMs', 'progressMs']);
+  const numeric = new Set(['players', 'tables', 'duration', 'thinkMs', 'rampMs', 'progressMs', 'warmup']);
   const flags = new Set(['requeue', 'untilFinished', 'collectAcks']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];

@@ -4,10 +4,11 @@
  * in connections, loopback targets only.
  */
 import { randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { games } from '@joke/engine';
 import { signPlayerToken } from '@joke/protocol/auth';
 import { Bot, type BotSink } from './bot.ts';
-import { Latencies } from './stats.ts';
+import { Latencies, round } from './stats.ts';
 import { SwarmOptions, type SwarmOptionsInput } from './options.ts';
 
 export interface TableStats {
@@ -66,6 +67,7 @@ export async function runSwarm(
   const runId = opts.runId ?? randomBytes(4).toString('hex');
   const startedAt = performance.now();
   const deadline = startedAt + opts.duration * 1000;
+  const warmupEnd = startedAt + opts.warmup * 1000;
   const latencies = new Latencies();
   const tables = new Map<string, TableStats>();
   const acks: AckRecord[] = [];
@@ -121,7 +123,7 @@ export async function runSwarm(
       if (opts.collectAcks) acks.push({ roomId, userId, actionId, action, seq });
     },
     latency(ms) {
-      latencies.add(ms);
+      if (performance.now() >= warmupEnd) latencies.add(ms);
     },
     raced() {
       raced++;
@@ -135,6 +137,9 @@ export async function runSwarm(
     stopping: () => stopping,
   };
 
+  // The swarm's own event-loop delay: when it is high, measured latencies include the load generator's backlog.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const botCount = opts.tables * opts.players;
   const urls = opts.url.split(',').map((u) => u.trim());
   const bots: Bot[] = [];
@@ -145,7 +150,7 @@ export async function runSwarm(
     log(
       `[${secs}s] bots ${bots.length}/${botCount} | tables ${tables.size} matched, ${finished} finished | ` +
         `actions ${actions} (raced ${raced}) | errors ${errors}${lastError ? ` (last: ${lastError.slice(0, 80)})` : ''} | ` +
-        `action→view p50 ${s.p50} p99 ${s.p99} ms`,
+        `action→view p50 ${s.p50} p99 ${s.p99} ms | swarm loop delay p99 ${round(loopDelay.percentile(99) / 1e6)} ms`,
     );
   };
   const progressTimer = opts.progressMs > 0 ? setInterval(progress, opts.progressMs) : null;
@@ -182,6 +187,7 @@ export async function runSwarm(
   }
   stopping = true;
   if (progressTimer) clearInterval(progressTimer);
+  loopDelay.disable();
   for (const b of bots) b.stop();
   progress();
   await new Promise((r) => setTimeout(r, 100));
