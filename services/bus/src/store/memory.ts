@@ -97,7 +97,7 @@ export class MemorySnapshotStore implements SnapshotStore {
     r.steps = [];
     r.owner = null;
     r.leaseUntil = 0;
-    r.droppedUntil = this.now() + 86_400_000;
+    r.droppedUntil = this.now() + 3_600_000;
     return later(true);
   }
 

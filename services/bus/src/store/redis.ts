@@ -8,7 +8,7 @@
  * Keys (N = namespace; `{roomId}` is a hash tag so one room's keys share a
  * cluster slot, but the scripts also touch the global `N:rooms` set, so run a
  * single Redis primary, not a cluster):
- *   N:room:{id}:epoch  fencing counter, INCR on every acquisition (outlives the room by a day)
+ *   N:room:{id}:epoch  fencing counter, INCR on every acquisition (outlives the room by an hour)
  *   N:room:{id}:owner  "<owner>#<epoch>", PX lease TTL
  *   N:room:{id}:snap   hash { seq, epoch, data }
  *   N:room:{id}:steps  list of record steps
@@ -97,7 +97,7 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('SREM', KEYS[5], ARGV[2])
 redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], 86400)
+redis.call('EXPIRE', KEYS[1], 3600)
 return 1`);
 
 // KEYS: zset, hash, user key; ARGV: userId, entry, at, size, staleBefore, queueKey, userKeyPrefix, userTtlMs.

@@ -59,7 +59,7 @@ export interface SnapshotStore {
   release(roomId: string, owner: string, epoch: number): Promise<boolean>;
   /**
    * Deletes a finished room's snapshot, steps and lease (only if `epoch` is current).
-   * The epoch counter is kept for a day so the id stays fenced.
+   * The epoch counter is kept for an hour so the id stays fenced against late writers.
    */
   drop(roomId: string, epoch: number): Promise<boolean>;
   /** Read-only view of the latest snapshot (tests, tools). */
