@@ -1,3 +1,5 @@
+import { mergeConfig } from 'vitest/config';
 import { workspaceConfig } from '../vitest.shared.ts';
 
-export default workspaceConfig('client');
+// Browser tests each start a platform and Chromium: one file at a time keeps 2 cores responsive.
+export default mergeConfig(workspaceConfig('client'), { test: { fileParallelism: false } });

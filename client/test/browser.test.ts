@@ -6,7 +6,7 @@
  * browser context watches as a spectator and must never receive or draw a
  * hidden card. Screenshots go to test-results/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ const PORTRAIT = { width: 390, height: 844 };
 const LANDSCAPE = { width: 1440, height: 900 };
 
 let stack: Stack;
+let clientDir: string;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const timings: Record<string, number> = {};
@@ -75,14 +76,15 @@ function hiddenCardLeaks(frame: { view: Record<string, unknown>; events: Record<
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  await timed('build', async () => buildClient());
-  stack = await timed('stack', () => startStack());
+  clientDir = await timed('build', async () => buildClient());
+  stack = await timed('stack', () => startStack({ clientDir }));
   ({ browser, close: closeBrowser } = await timed('browser', () => launchBrowser()));
 }, 120_000);
 
 afterAll(async () => {
   await closeBrowser?.();
   await stack?.close();
+  if (clientDir) rmSync(clientDir, { recursive: true, force: true });
   console.log(`browser test timings (ms): ${JSON.stringify(timings)}`);
 });
 
@@ -105,6 +107,8 @@ describe('원카드 in the browser (real platform)', () => {
     expect(await page.getByTestId('opt-unoWild4Rule').count()).toBe(1);
     expect(await page.getByTestId('opt-attack2').count()).toBe(0);
     await page.locator('label[for="mode-classic"]').click();
+    // Five cards each keeps the game (and the test) short.
+    await page.getByTestId('opt-handSize').selectOption({ label: '5장' });
     await page.screenshot({ path: `${SHOTS}create-room.png`, fullPage: true });
     await page.getByTestId('create-submit').click();
     await page.getByTestId('seats').waitFor();
@@ -265,4 +269,51 @@ describe('원카드 in the browser (real platform)', () => {
     await ctxB.close();
     await ctxA.close();
   }, 200_000);
+  it('lobby: a friend joins by invite code, the host removes a bot, the friend leaves', async () => {
+    const [ctxA, host] = await newPlayerPage(PORTRAIT);
+    await signIn(host, '호스트');
+    await host.getByTestId('create-room').click();
+    await host.getByTestId('private').check();
+    await host.getByTestId('create-submit').click();
+    await host.getByTestId('seats').waitFor();
+    await host.getByTestId('add-bot').click();
+    await waitFor(
+      'bot seated',
+      async () => (await host.getByTestId('seats').locator('li:has-text("봇")').count()) === 1,
+    );
+    const code = ((await host.getByTestId('room-code').textContent()) ?? '').replace('초대 코드', '').trim();
+    expect(code).toMatch(/^[A-Z0-9]{4,8}$/);
+
+    const [ctxB, friend] = await newPlayerPage(PORTRAIT);
+    await signIn(friend, '친구');
+    // A private room is not in the public list, but its code works.
+    await friend.getByTestId('room-list').locator('li').first().waitFor();
+    expect(await friend.locator(`[data-testid="room-list"] li:has-text("호스트")`).count()).toBe(0);
+    await friend.getByTestId('join-code').fill(code.toLowerCase());
+    await friend.getByTestId('join-code-btn').click();
+    await friend.getByTestId('seats').waitFor();
+    await friend.getByText('방장이 게임을 시작하기를 기다리는 중…').waitFor();
+    await waitFor(
+      'friend seated for the host',
+      async () => (await host.getByTestId('seats').getByText('친구').count()) === 1,
+    );
+
+    await host.locator('[data-testid^="remove-bot-"]').first().click();
+    await waitFor(
+      'bot removed',
+      async () => (await host.getByTestId('seats').locator('li:has-text("봇")').count()) === 0,
+    );
+    await friend.getByTestId('back').click();
+    await friend.getByTestId('room-list').waitFor();
+    await waitFor('friend gone', async () => (await host.getByTestId('seats').getByText('친구').count()) === 0);
+    await host.screenshot({ path: `${SHOTS}lobby-room.png` });
+
+    // A bad nickname gets the lobby's Korean message.
+    await friend.getByTestId('logout').click();
+    await friend.getByTestId('nickname').fill('a');
+    await friend.getByTestId('login').click();
+    await friend.getByTestId('error').getByText('닉네임은 2~12자로 정해 주세요').waitFor();
+    await ctxB.close();
+    await ctxA.close();
+  }, 60_000);
 });

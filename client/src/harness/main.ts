@@ -31,6 +31,9 @@ class HarnessBoot extends Phaser.Scene {
       viewer: viewerParam === 'spectator' ? null : Number(viewerParam),
       botDelayMs: num('bots', 700),
       warmup: num('warmup', 0),
+      scenario: q.get('scenario') ?? undefined,
+      offline: (q.get('offline') ?? '').split(',').filter(Boolean).map(Number),
+      away: (q.get('away') ?? '').split(',').filter(Boolean).map(Number),
     });
     const data: TableSceneData = {
       source,

@@ -86,7 +86,13 @@ export class TableScene extends Phaser.Scene {
     this.bg = this.add.graphics().setDepth(0);
     this.titleText = this.add.text(0, 0, this.data_.title, textStyle(15, '#ffffff', 700)).setDepth(40);
     this.center = new CenterView(this);
-    this.hand = new HandView(this, (id) => this.onCardTap(id));
+    this.hand = new HandView(
+      this,
+      (id) => this.onCardTap(id),
+      (id, x, y) => this.onCardDrop(id, x, y),
+    );
+    // A small wobble of the finger is still a tap, not a drag.
+    this.input.dragDistanceThreshold = 10;
     this.meBadge = new SeatBadge(this, 45);
     this.meBadge.container.setVisible(false);
     this.statusText = this.add
@@ -221,8 +227,12 @@ export class TableScene extends Phaser.Scene {
     this.titleText.setPosition(l.title.x, l.title.y + l.title.h / 2).setOrigin(0, 0.5);
     this.titleText.setWordWrapWidth(l.title.w, false);
     this.center.setLayout(l);
-    this.statusText.setPosition(l.status.x + l.status.w / 2, l.status.y).setWordWrapWidth(l.status.w, true);
-    this.hintText.setPosition(l.hint.x + l.hint.w / 2, l.hint.y).setWordWrapWidth(l.hint.w, true);
+    const wide = l.orientation === 'landscape';
+    this.statusText.setFontSize(wide ? 20 : 16).setPosition(l.status.x + l.status.w / 2, l.status.y);
+    this.statusText.setWordWrapWidth(l.status.w, true);
+    this.hintText.setFontSize(wide ? 16 : 13).setPosition(l.hint.x + l.hint.w / 2, l.hint.y);
+    this.hintText.setWordWrapWidth(l.hint.w, true);
+    this.titleText.setFontSize(wide ? 18 : 15);
     this.waitingText.setPosition(w / 2, h / 2);
     this.toasts.setArea({ x: l.center.x, y: l.center.y + 4, w: l.center.w, h: 100 });
     const b = this.buttons;
@@ -565,6 +575,24 @@ export class TableScene extends Phaser.Scene {
     this.render(false);
   }
 
+  private onCardDrop(id: string, x: number, y: number): void {
+    const d = this.center.discardRect;
+    const onPile = x >= d.x - 24 && x <= d.x + d.w + 24 && y >= d.y - 24 && y <= d.y + d.h + 24;
+    const c = this.controls;
+    if (onPile && c?.myTurn && (c.legalIds.has(id) || this.selected.includes(id))) {
+      if (!this.selected.includes(id)) {
+        this.selected = [id];
+        this.declareOnPlay = true;
+      }
+      this.render(false);
+      this.onPlayButton();
+      return;
+    }
+    if (onPile && c && !c.myTurn) this.toasts.show('내 차례가 아니에요');
+    else if (onPile) this.toasts.show('지금은 낼 수 없는 카드예요');
+    this.render(true);
+  }
+
   private onPlayButton(): void {
     const c = this.controls;
     const v = this.frame?.view;
@@ -695,9 +723,12 @@ export class TableScene extends Phaser.Scene {
       finished: f?.view.finished ?? false,
       myTurn: c?.myTurn ?? false,
       busy: this.busy || this.hand.busy(),
+      shaking: this.shakeTween !== null,
+      reducedMotion: reducedMotion(),
       status: this.statusText.text,
       hint: this.hintText.text,
       attack: this.center.attackLabel(),
+      declared: this.center.declaredLabel(),
       cardSize: l ? { w: l.cardW, h: l.cardH } : null,
       cards: this.hand.snapshot().map(({ id, card, state }) => ({
         id,

@@ -218,6 +218,10 @@ export class CenterView {
     this.attack = n;
   }
 
+  declaredLabel(): string | null {
+    return this.chipLabel.visible ? this.chipLabel.text : null;
+  }
+
   attackLabel(): string | null {
     return this.attackBox.visible ? this.attackText.text : null;
   }

@@ -9,6 +9,7 @@ import {
   SUIT_SYMBOL,
   cardLabel,
   rankLabel,
+  sortHand,
   type Card,
   type Color,
   type OneCardView,
@@ -168,7 +169,10 @@ export function deriveControls(view: OneCardView, selectedIds: string[], opts: {
   else status = '내 차례예요';
 
   if (myTurn && !view.finished) {
-    const legalCards = hand.filter((c) => legalIds.has(c.id));
+    const legalCards = sortHand(
+      hand.filter((c) => legalIds.has(c.id)),
+      'suit',
+    );
     if (underAttack) {
       hint =
         legalCards.length > 0

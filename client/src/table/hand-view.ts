@@ -22,6 +22,8 @@ export interface HandCardState {
 }
 
 interface Sprite {
+  /** Set while this card is being dragged, so the release is not also a tap. */
+  dragged: boolean;
   card: Card;
   container: Phaser.GameObjects.Container;
   image: Phaser.GameObjects.Image;
@@ -37,6 +39,8 @@ export class HandView {
   constructor(
     private readonly scene: Phaser.Scene,
     private readonly onTap: (cardId: string) => void,
+    /** §9: a card dragged onto the discard pile is played; anywhere else it springs back. */
+    private readonly onDrop: (cardId: string, x: number, y: number) => void,
   ) {}
 
   ids(): string[] {
@@ -125,9 +129,25 @@ export class HandView {
     const image = this.scene.add.image(0, 0, faceTexture(this.scene, card));
     const outline = this.scene.add.graphics();
     const container = this.scene.add.container(0, 0, [outline, image]);
-    image.setInteractive({ useHandCursor: true });
-    image.on('pointerup', () => this.onTap(card.id));
-    const sp: Sprite = { card, container, image, outline, state: null };
+    image.setInteractive({ useHandCursor: true, draggable: true });
+    const sp: Sprite = { dragged: false, card, container, image, outline, state: null };
+    image.on('pointerdown', () => {
+      sp.dragged = false;
+    });
+    image.on('pointerup', () => {
+      if (!sp.dragged) this.onTap(card.id);
+    });
+    image.on('dragstart', () => {
+      sp.dragged = true;
+      this.scene.tweens.killTweensOf(container);
+      container.setDepth(500).setRotation(0);
+    });
+    image.on('drag', (pointer: Phaser.Input.Pointer) => {
+      container.setPosition(pointer.worldX, pointer.worldY - this.cardH * 0.3);
+    });
+    image.on('dragend', (pointer: Phaser.Input.Pointer) => {
+      this.onDrop(card.id, pointer.worldX, pointer.worldY);
+    });
     this.sprites.set(card.id, sp);
     return sp;
   }

@@ -274,7 +274,7 @@ export function computeLayout(input: LayoutInput): TableLayout {
     Math.round(12 * scale),
   );
   const oppBottom = topH + 8 + Math.max(opponentRows, 1) * (badgeH + 12 * scale);
-  const cardH = Math.round(Math.max(MIN_CARD_H + 12, 128 * scale));
+  const cardH = Math.round(Math.max(MIN_CARD_H + 12, 150 * scale));
   const cardW = Math.round(cardH / CARD_RATIO);
   const raise = Math.round(22 * scale);
   // Spectators have no controls, but the (hidden) buttons still get sane rectangles.
@@ -296,7 +296,7 @@ export function computeLayout(input: LayoutInput): TableLayout {
   const hint = r(m + 66, statusTop + 32, hand.w - 66, 22);
   const centerBottom = Math.min(statusTop, input.spectator ? H - m : sortSuit.y) - 8;
   const center = r(m, oppBottom + 4, W - 2 * m, centerBottom - oppBottom - 4);
-  const piles = centerPiles(center, Math.round(210 * scale), Math.round(60 * scale));
+  const piles = centerPiles(center, Math.round(240 * scale), Math.round(60 * scale));
   const cards = placeHand(handCount, hand, cardW, cardH, 1, raise);
   return {
     orientation: 'landscape',

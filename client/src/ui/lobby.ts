@@ -23,6 +23,11 @@ export interface LobbyCallbacks {
 
 const STATUS_KO: Record<string, string> = { waiting: '대기 중', starting: '시작하는 중', playing: '게임 중' };
 
+/** "원카드 · 색깔 카드"; a mode named like its game is not repeated. */
+function roomTitle(r: { gameName: string; modeName: string }): string {
+  return r.modeName === r.gameName ? r.gameName : `${r.gameName} · ${r.modeName}`;
+}
+
 function encodeValue(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
@@ -247,7 +252,7 @@ export class LobbyApp {
       list.append(
         el('li', { class: 'room', 'data-room': r.roomId }, [
           el('div', { class: 'room-main' }, [
-            el('b', {}, [`${r.gameName} · ${r.modeName}`]),
+            el('b', {}, [roomTitle(r)]),
             el('span', {}, [`방장 ${r.hostName} · ${r.seated}/${r.maxSeats}명 · 관전 ${r.spectatorCount}`]),
           ]),
           el('span', { class: `badge ${r.status}` }, [STATUS_KO[r.status] ?? r.status]),
@@ -458,7 +463,8 @@ export class LobbyApp {
       }
       seats.append(li);
     }
-    for (let i = room.seats.length; i < room.maxSeats; i++) seats.append(el('li', { class: 'empty' }, ['빈 자리']));
+    const free = room.maxSeats - room.seats.length;
+    if (free > 0) seats.append(el('li', { class: 'empty' }, [`빈 자리 ${free}개`]));
     const controls = el('div', { class: 'row' });
     if (room.you.isHost && room.status === 'waiting') {
       const addBot = el('button', { class: 'btn secondary', 'data-testid': 'add-bot' }, ['봇 추가']);
@@ -507,7 +513,7 @@ export class LobbyApp {
     if (!game) void lobby.games.list.query().then((g) => (this.games = g));
     body.append(
       el('section', { class: 'card room-info' }, [
-        el('h2', {}, [`${room.gameName} · ${room.modeName}`]),
+        el('h2', {}, [roomTitle(room)]),
         el('p', {}, [
           `${STATUS_KO[room.status] ?? room.status} · ${room.seated}/${room.maxSeats}명`,
           room.code ? el('span', { class: 'code', 'data-testid': 'room-code' }, [` 초대 코드 ${room.code}`]) : '',

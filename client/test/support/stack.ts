@@ -6,6 +6,9 @@
  * If the platform already mounts a lobby itself, that one is used.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLobby, type Lobby } from '@joke/lobby';
 import { startPlatform, type Platform } from '@joke/platform';
@@ -15,14 +18,18 @@ import { clientHandler } from '../../src/serve.ts';
 const clientDir = fileURLToPath(new URL('../..', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** Builds client/dist with vite (≈2 s), so the test always runs the current code. */
-export function buildClient(): void {
-  const r = spawnSync(`${repoRoot}node_modules/.bin/vite`, ['build', '--logLevel', 'warn'], {
+/**
+ * Builds the client with vite (≈2 s) into its own directory, so the test runs
+ * the current code and never races another build over client/dist.
+ */
+export function buildClient(outDir = mkdtempSync(join(tmpdir(), 'joke-client-'))): string {
+  const r = spawnSync(`${repoRoot}node_modules/.bin/vite`, ['build', '--logLevel', 'warn', '--outDir', outDir], {
     cwd: clientDir,
     stdio: 'inherit',
     timeout: 120_000,
   });
   if (r.status !== 0) throw new Error(`vite build failed (${r.status ?? r.signal})`);
+  return outDir;
 }
 
 export interface Stack {
@@ -32,7 +39,9 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(opts: { botDelayMs?: number; botJitterMs?: number } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { botDelayMs?: number; botJitterMs?: number; clientDir?: string } = {},
+): Promise<Stack> {
   const platform = await startPlatform({
     port: 0,
     gatewayPort: 0,
@@ -51,7 +60,7 @@ export async function startStack(opts: { botDelayMs?: number; botJitterMs?: numb
       log: pino({ level: 'warn' }),
     });
     platform.mountHttp('/trpc', lobby.handler);
-    platform.mountHttp('/', clientHandler({ gatewayUrl: platform.gatewayUrl }));
+    platform.mountHttp('/', clientHandler({ dir: opts.clientDir, gatewayUrl: platform.gatewayUrl }));
   } catch (e) {
     await platform.close();
     throw e;

@@ -36,6 +36,9 @@ export interface TableSnapshot {
   status: string;
   hint: string;
   attack: string | null;
+  declared: string | null;
+  shaking: boolean;
+  reducedMotion: boolean;
   cardSize: { w: number; h: number } | null;
   cards: {
     id: string;
