@@ -180,7 +180,10 @@ function illegalProbes(s: PokerState, rng: Rng, last: { actor: PlayerId; action:
     if (notPending) probes.push({ actor: notPending.id, action: { type: 'rebuy', accept: true }, label: 'other' });
     probes.push({ actor: s.rebuyPending[0], action: { type: 'ready' }, label: 'other' });
   }
-  if (last && typeof last.action === 'object' && last.action && (last.action as { type?: string }).type === 'ready')
+  // Replaying the last `ready` is illegal only while its pause lasts (a timeout may have moved on since).
+  const lastType =
+    last && typeof last.action === 'object' && last.action ? (last.action as { type?: string }).type : null;
+  if (last && lastType === 'ready' && (s.phase !== 'playing' || h?.phase !== 'handEnd' || h.players[last.actor]?.ready))
     probes.push({ actor: last.actor, action: last.action, label: 'replay' });
   probes.push({ actor: s.seats[0].id, action: { type: 'nl.raise', to: 1.5 }, label: 'malformed' });
   probes.push({ actor: s.seats[0].id, action: { type: 'draw', cardIds: [1, 2], extra: true }, label: 'malformed' });
