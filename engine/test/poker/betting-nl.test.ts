@@ -73,6 +73,20 @@ describe('노리밋 / 팟리밋 (§5.3)', () => {
     expect(pot(s)).toBe(280);
   });
 
+  it('clarification 11 — 팟리밋의 pot에는 이번 라운드에 이미 걸린 벳과 콜이 모두 들어감', () => {
+    let s = start({ mode: 'omaha' }, 3);
+    const [SB, BB, D] = order(s);
+    s = act(s, D, { type: 'nl.call' });
+    s = act(s, SB, { type: 'nl.call' });
+    s = act(s, BB, { type: 'nl.check' });
+    expect(pot(s)).toBe(30);
+    s = act(s, SB, { type: 'nl.raise', to: 20 });
+    s = act(s, BB, { type: 'nl.call' });
+    // Middle: 30 settled + 20 + 20 this round = 70; D calls 20 first → max raise-to 20 + 70 + 20 = 110.
+    expect(legal(s, D, 'nl.raise').max).toBe(110);
+    expect(rej(s, D, { type: 'nl.raise', to: 111 })).toBe('최대 110까지 올릴 수 있어요');
+  });
+
   it('clarification 12 — PL 올인은 committedRound + stack 전체를 팟리밋 최대와 비교', () => {
     let s = start({ mode: 'omaha' }, 3);
     const [SB, BB, D] = order(s);
