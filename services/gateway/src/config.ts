@@ -40,6 +40,12 @@ export const GatewayConfig = z.object({
   retryBudgetMs: z.number().int().positive().default(10_000),
   heartbeatMs: z.number().int().positive().default(2_000),
   /**
+   * A room's worker silent for this long (no heartbeat; workers beat every 500 ms by default)
+   * is presumed dead: requests in flight to it are retried at once instead of waiting out
+   * commandTimeoutMs, which shortens the pause after a crash.
+   */
+  ownerSilentMs: z.number().int().positive().default(1_000),
+  /**
    * Per-socket send buffer bound. A viewer whose unsent bytes pass this is a slow
    * consumer and is disconnected (it resumes by reconnecting) instead of making the
    * gateway hold an unbounded backlog. 256 KiB ≈ 100 full 2.5 KB views.
@@ -103,6 +109,12 @@ export const gatewayEnv = defineConfig({
     'Total retry time of an action/join (same actionId) before error unavailable.',
   ),
   heartbeatMs: opt('GATEWAY_HEARTBEAT_MS', int(100), 2_000, 'Gateway heartbeat period.'),
+  ownerSilentMs: opt(
+    'GATEWAY_OWNER_SILENT_MS',
+    int(100),
+    1_000,
+    'Worker heartbeat silence after which in-flight requests to its rooms are retried at once.',
+  ),
   maxBackpressureBytes: opt(
     'GATEWAY_MAX_BACKPRESSURE_BYTES',
     int(16 * 1024),

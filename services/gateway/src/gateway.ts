@@ -105,11 +105,13 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     subject: string,
     data: string,
     op: string,
+    roomId?: string,
   ): Promise<{ reply: string; tries: number } | null> => {
     const deadline = Date.now() + cfg.retryBudgetMs;
     for (let tries = 1; ; tries++) {
       try {
-        return { reply: await bus.request(subject, data, cfg.commandTimeoutMs), tries };
+        const attempt = bus.request(subject, data, cfg.commandTimeoutMs);
+        return { reply: await (roomId === undefined ? attempt : unlessOwnerDies(attempt, roomId)), tries };
       } catch (err) {
         metrics.busErrors.inc({ op });
         if (tries === 1) log.debug({ subject, err: String(err) }, 'bus request failed, retrying');
@@ -124,6 +126,42 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       }
     }
   };
+
+  /** Last heartbeat of each worker incarnation (`workerId/incarnation`), performance.now() ms. */
+  const workerSeenAt = new Map<string, number>();
+  const ownerSilent = (roomId: string): boolean => {
+    const owner = reg.rooms.get(roomId)?.owner;
+    const seen = owner ? workerSeenAt.get(owner) : undefined;
+    return seen !== undefined && performance.now() - seen > cfg.ownerSilentMs;
+  };
+
+  /**
+   * A request in flight to a worker that has just died would otherwise wait out the whole
+   * commandTimeoutMs. When the room's owner misses its heartbeats the attempt is abandoned
+   * (its late answer, if any, is ignored: the retry carries the same actionId) and retried
+   * at once, which finds the room as soon as another worker has restored it.
+   */
+  const unlessOwnerDies = (attempt: Promise<string>, roomId: string): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
+      let timer: NodeJS.Timeout | null = null;
+      const check = () => {
+        if (ownerSilent(roomId)) {
+          timer = null;
+          reject(new Error('room owner stopped sending heartbeats'));
+        } else timer = setTimeout(check, 100);
+      };
+      timer = setTimeout(check, 250);
+      attempt.then(
+        (v) => {
+          if (timer) clearTimeout(timer);
+          resolve(v);
+        },
+        (e) => {
+          if (timer) clearTimeout(timer);
+          reject(e);
+        },
+      );
+    });
 
   // ---- room membership -----------------------------------------------------------------------
 
@@ -289,7 +327,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     const t0 = performance.now();
     // userId is always the token's subject: a client cannot act for anyone else.
     const cmd = JSON.stringify({ v, userId: d.user!.sub, actionId, action, gatewayId: cfg.gatewayId, at: Date.now() });
-    const res = await requestWithRetry(subjects.roomCommand(roomId), cmd, 'command');
+    const res = await requestWithRetry(subjects.roomCommand(roomId), cmd, 'command', roomId);
     if (d.closed) return;
     if (!res) {
       protoError(ws, 'unavailable', undefined, { roomId, actionId });
@@ -487,10 +525,11 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     } catch {
       return;
     }
-    // A draining worker still lists rooms it is handing over; only a live owner's claim counts.
-    if (hb.draining || !Array.isArray(hb.roomIds)) return;
     // A worker restarted under the same id is a new process that knows none of our viewers.
     const owner = `${hb.workerId}/${hb.incarnation ?? ''}`;
+    workerSeenAt.set(owner, performance.now());
+    // A draining worker still lists rooms it is handing over; only a live owner's claim counts.
+    if (hb.draining || !Array.isArray(hb.roomIds)) return;
     for (const roomId of hb.roomIds) {
       const r = reg.rooms.get(roomId);
       if (!r) continue;
@@ -508,6 +547,9 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
 
   let busHealthy = true;
   const heartbeat = (): void => {
+    // Forget workers gone for a minute (their rooms have long moved).
+    const cutoff = performance.now() - 60_000;
+    for (const [w, at] of workerSeenAt) if (at < cutoff) workerSeenAt.delete(w);
     try {
       bus.publish(
         subjects.gatewayHeartbeat,

@@ -380,6 +380,52 @@ describe('actions', () => {
     room.close();
   });
 
+  it('retries at once when the room worker stops sending heartbeats, instead of waiting out the timeout', async () => {
+    const g = await startGateway(
+      { gatewayId: 'gw-hedge', port: 0, jwtSecret: secret, commandTimeoutMs: 20_000, ownerSilentMs: 300 },
+      { bus, logger },
+    );
+    const room = standInRoom('hedge1', ['gina']);
+    const c = await TestClient.open(`ws://127.0.0.1:${g.port}/ws`);
+    await c.hello(await token('gina'));
+    c.send({ v: 1, t: 'join', roomId: 'hedge1' });
+    await c.next((m) => m.t === 'view');
+    // The worker owning the room beats once, then dies holding the first attempt.
+    const beat = (workerId: string) =>
+      bus.publish(
+        subjects.workerHeartbeat,
+        JSON.stringify({
+          v: 1,
+          workerId,
+          shard: 0,
+          rooms: 1,
+          roomIds: ['hedge1'],
+          actionsPerSec: 0,
+          loopLagMs: 0,
+          draining: false,
+          at: Date.now(),
+          incarnation: 'i1',
+        }),
+      );
+    beat('w-dying');
+    await sleep(100);
+    const commands: any[] = [];
+    const sub = bus.subscribe(subjects.roomCommand('hedge1'), (m) => {
+      commands.push(JSON.parse(m.data));
+      if (commands.length >= 2) m.respond!(JSON.stringify({ ok: true, seq: 4 }));
+    });
+    const sentAt = Date.now();
+    c.send({ v: 1, t: 'action', roomId: 'hedge1', actionId: 'h-1', action: { type: 'draw' } });
+    expect(await c.nextNew('ack', 10_000)).toMatchObject({ actionId: 'h-1', seq: 4 });
+    // Far sooner than the 20 s attempt timeout: the silence of the owner triggered the retry.
+    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    expect(commands.map((x) => x.actionId)).toEqual(['h-1', 'h-1']);
+    sub.unsubscribe();
+    await c.close();
+    room.close();
+    await g.close();
+  });
+
   it('tells the client to retry (error unavailable with the actionId) when no worker answers in the budget', async () => {
     const room = standInRoom('dead1', ['erin']);
     const c = await signedIn('erin');
