@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
+import { createClient } from 'redis';
 import { createBus, createStores, type Bus, type Stores } from '@joke/bus';
 import { startGateway, type Gateway } from '@joke/gateway';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
@@ -89,6 +90,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       for (const w of workers) await w.close();
       await bus.close();
       await stores.close();
+      // The namespace is this stack's alone: leave nothing of it in Redis.
+      if (opts.redisUrl) {
+        const redis = createClient({ url: opts.redisUrl });
+        await redis.connect();
+        for await (const keys of redis.scanIterator({ MATCH: `joke:${namespace}:*`, COUNT: 500 }))
+          if (keys.length > 0) await redis.del(keys);
+        await redis.close();
+      }
     },
   };
 }

@@ -438,9 +438,9 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     }
     const msg = parsed.data;
     metrics.messagesIn.inc({ type: msg.t });
-    if (msg.t === 'ping') return sendJson(ws, { v, t: 'pong', at: msg.at, serverTime: Date.now() });
     if (msg.t === 'hello') return detach(onHello(ws, msg.token));
     if (!d.user) return protoError(ws, 'unauthenticated');
+    if (msg.t === 'ping') return sendJson(ws, { v, t: 'pong', at: msg.at, serverTime: Date.now() });
     switch (msg.t) {
       case 'join':
         return detach(onJoin(ws, msg.roomId, msg.spectate ?? false));

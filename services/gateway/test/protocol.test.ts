@@ -113,7 +113,8 @@ describe('authentication', () => {
     c.send({ v: 1, t: 'join', roomId: 'r1' });
     c.send({ v: 1, t: 'action', roomId: 'r1', actionId: 'a', action: { type: 'draw' } });
     c.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 4 });
-    await c.next((m) => m.t === 'error' && c.messages.filter((x) => x.code === 'unauthenticated').length === 3);
+    c.send({ v: 1, t: 'ping', at: 1 });
+    await c.next((m) => m.t === 'error' && c.messages.filter((x) => x.code === 'unauthenticated').length === 4);
     expect(c.messages.every((m) => m.code === 'unauthenticated' && m.message === ERRORS.unauthenticated)).toBe(true);
     await c.close();
   });
