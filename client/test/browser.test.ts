@@ -6,10 +6,11 @@
  * browser context watches as a spectator and must never receive or draw a
  * hidden card. Screenshots go to test-results/screenshots/.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_DIST } from '../src/serve.ts';
 import { launchBrowser } from './support/browser.ts';
 import { buildClient, startStack, type Stack } from './support/stack.ts';
 import { clickBox, snapshot, takeTurn, waitFor, type TableSnapshot, type TurnLog } from './support/table-driver.ts';
@@ -19,7 +20,6 @@ const PORTRAIT = { width: 390, height: 844 };
 const LANDSCAPE = { width: 1440, height: 900 };
 
 let stack: Stack;
-let clientDir: string;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const timings: Record<string, number> = {};
@@ -76,15 +76,15 @@ function hiddenCardLeaks(frame: { view: Record<string, unknown>; events: Record<
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  clientDir = await timed('build', async () => buildClient());
-  stack = await timed('stack', () => startStack({ clientDir }));
+  // The product path: client/dist, as `npm run build -w client` makes it and the platform serves it.
+  await timed('build', async () => buildClient(CLIENT_DIST));
+  stack = await timed('stack', () => startStack());
   ({ browser, close: closeBrowser } = await timed('browser', () => launchBrowser()));
 }, 120_000);
 
 afterAll(async () => {
   await closeBrowser?.();
   await stack?.close();
-  if (clientDir) rmSync(clientDir, { recursive: true, force: true });
   console.log(`browser test timings (ms): ${JSON.stringify(timings)}`);
 });
 

@@ -7,19 +7,27 @@
 import Phaser from 'phaser';
 import type { PresenceEntry } from '@joke/protocol';
 import type { GameEvent } from '../../../engine/src/core/types.ts';
-import { seedCommitment } from '../../../engine/src/core/commit.ts';
-import { cardLabel, sortHand, type Card, type OneCardAction, type OneCardView } from '../cards/model.ts';
+import { sortHand, type OneCardAction, type OneCardView } from '../cards/model.ts';
 import type { ConnStatus } from '../net/gateway.ts';
 import { getSettings, motionMs, onSettings, reducedMotion, updateSettings } from '../settings.ts';
-import { buildPlay, deriveControls, nameOf, timerFraction, type Controls } from '../table/controller.ts';
+import {
+  buildPlay,
+  deriveControls,
+  seatInfoOf,
+  timerFraction,
+  type Controls,
+  type SeatInfo,
+} from '../table/controller.ts';
 import { CenterView } from '../table/center-view.ts';
+import { Effects } from '../table/effects.ts';
 import { HandView, type HandCardState } from '../table/hand-view.ts';
 import { computeLayout, type Rect, type TableLayout } from '../table/layout.ts';
-import { Banner, Picker, ResultPanel, Toasts, type PickerChoice, type ResultRow } from '../table/overlays.ts';
-import { SeatBadge, type SeatInfo } from '../table/seat-badge.ts';
+import { Banner, Picker, ResultPanel, Toasts, type PickerChoice } from '../table/overlays.ts';
+import { resultData, verifySeed } from '../table/result-data.ts';
+import { SeatBadge } from '../table/seat-badge.ts';
 import type { TableFrame, TableSource } from '../table/source.ts';
 import { C, textStyle } from '../table/theme.ts';
-import { backTexture, faceTexture } from '../table/textures.ts';
+import { tableSnapshot } from '../table/snapshot.ts';
 import { Button } from '../table/widgets.ts';
 import { confirmDialog, openRules, openSettings } from '../ui/sheets.ts';
 
@@ -52,6 +60,7 @@ export class TableScene extends Phaser.Scene {
   private banner!: Banner;
   private picker!: Picker;
   private result!: ResultPanel;
+  private effects!: Effects;
   private layout_: TableLayout | null = null;
   private frame: TableFrame | null = null;
   private presence: PresenceEntry[] = [];
@@ -127,6 +136,7 @@ export class TableScene extends Phaser.Scene {
     this.banner = new Banner(this);
     this.picker = new Picker(this);
     this.result = new ResultPanel(this);
+    this.effects = new Effects(this, this.center, this.toasts, (id) => this.badges.get(id)?.anchor ?? null);
     this.offSettings = onSettings(() => this.render(false));
 
     this.scale.on('resize', this.onResize, this);
@@ -289,27 +299,8 @@ export class TableScene extends Phaser.Scene {
 
   // ── rendering ───────────────────────────────────────────────────────
 
-  private presenceOf(id: string): PresenceEntry | undefined {
-    return this.presence.find((p) => p.id === id);
-  }
-
   private seatInfo(v: OneCardView, id: string, mover: string | null): SeatInfo {
-    const pres = this.presenceOf(id);
-    const place = v.finishOrder.indexOf(id);
-    return {
-      id,
-      name: nameOf(v, id),
-      seatIndex: v.seats.indexOf(id),
-      count: v.handCounts[id] ?? 0,
-      status: v.status[id] ?? 'playing',
-      place: place >= 0 ? place + 1 : null,
-      current: mover === id,
-      connected: pres ? pres.connected || pres.bot : true,
-      away: pres?.away ?? false,
-      bot: pres?.bot ?? false,
-      oneCard: (v.handCounts[id] ?? 0) === 1,
-      isMe: id === v.viewer,
-    };
+    return seatInfoOf(v, this.presence, id, mover);
   }
 
   private render(animate: boolean, events: GameEvent[] = []): void {
@@ -335,7 +326,7 @@ export class TableScene extends Phaser.Scene {
     } else this.meBadge.container.setVisible(false);
 
     const playedByMe = new Set<string>();
-    for (const e of events) this.animateEvent(v, e, playedByMe);
+    for (const e of events) this.effects.handle(v, e, playedByMe);
     this.center.update(v, events as { type: string }[], animate);
 
     const cards = sortHand(v.hand ?? [], settings.sort);
@@ -396,142 +387,6 @@ export class TableScene extends Phaser.Scene {
       this.shakeTween?.stop();
       this.shakeTween = null;
       target.setAngle(0);
-    }
-  }
-
-  /** §9 animations (≤ 300 ms each, none with reduced motion) and the running commentary. */
-  private animateEvent(v: OneCardView, e: GameEvent, playedByMe: Set<string>): void {
-    const name = (id: unknown) => nameOf(v, String(id));
-    switch (e.type) {
-      case 'cardPlayed': {
-        const cards = (e.cards as Card[] | undefined) ?? [];
-        if (e.player === v.viewer) {
-          for (const card of cards) playedByMe.add(card.id);
-          this.flyHide(cards.at(-1)?.id ?? null, motionMs(260));
-        } else this.flyFromSeat(String(e.player), cards);
-        return;
-      }
-      case 'cardsDrawn':
-        if (e.player !== v.viewer)
-          this.flyToSeat(String(e.player), Number(e.count) || 0, v.mode === 'classic' ? 'classic' : 'color');
-        if (Number(e.count) >= 2) this.toasts.show(`${name(e.player)} 님이 ${e.count}장을 먹었어요`);
-        return;
-      case 'bankrupt':
-        this.scatter(String(e.player), v.mode === 'classic' ? 'classic' : 'color');
-        this.toasts.show(`${name(e.player)} 님 파산!`, 'warn');
-        return;
-      case 'oneCardDeclared':
-        this.toasts.show(`${name(e.player)}: 원카드!`, 'good');
-        return;
-      case 'oneCardCaught':
-        this.toasts.show(`${name(e.catcher)} 님이 ${name(e.target)} 님을 잡았어요! +${e.penalty}장`, 'warn');
-        return;
-      case 'skipped': {
-        const who = (e.players as string[] | undefined) ?? [];
-        if (who.length > 0) this.toasts.show(`건너뜀: ${who.map(name).join(', ')}`);
-        return;
-      }
-      case 'playerOut':
-        this.toasts.show(`${name(e.player)} 님이 카드를 모두 냈어요! (${e.place}등)`, 'good');
-        return;
-      case 'reshuffled':
-        this.toasts.show('버린 카드를 섞어 드로우 더미를 채웠어요');
-        return;
-      case 'timeout':
-        this.toasts.show(`${name(e.player)} 님 시간 초과`);
-        return;
-      case 'wild4Challenged':
-        this.toasts.show(
-          e.result === 'guilty'
-            ? `의심 성공! ${name(e.offender)} 님이 4장을 먹어요`
-            : `의심 실패! ${name(e.challenger)} 님이 6장을 먹어요`,
-          'warn',
-        );
-        return;
-      case 'challengeReveal': {
-        const cards = (e.cards as Card[] | undefined) ?? [];
-        this.toasts.show(`${name(e.of)} 님의 손패: ${cards.map(cardLabel).join(', ')}`);
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  private flyHide(topId: string | null, ms: number): void {
-    if (ms <= 0 || !topId) return;
-    this.center.hideTopUntil(topId);
-    this.time.delayedCall(ms, () => this.center.hideTopUntil(null));
-  }
-
-  private seatAnchor(id: string): { x: number; y: number } | null {
-    const badge = this.badges.get(id);
-    return badge ? badge.anchor : null;
-  }
-
-  private flyFromSeat(id: string, cards: Card[]): void {
-    const ms = motionMs(260);
-    const from = this.seatAnchor(id);
-    if (ms <= 0 || !from || cards.length === 0) return;
-    const d = this.center.discardRect;
-    this.flyHide(cards.at(-1)!.id, ms);
-    cards.forEach((card, i) => {
-      const img = this.add.image(from.x, from.y, faceTexture(this, card)).setDepth(400 + i);
-      img.setDisplaySize(d.w * 0.45, d.h * 0.45);
-      const sx = img.scaleX;
-      this.tweens.add({
-        targets: img,
-        x: d.x + d.w / 2,
-        y: d.y + d.h / 2,
-        scaleX: sx / 0.45,
-        scaleY: img.scaleY / 0.45,
-        duration: ms,
-        ease: 'Cubic.easeOut',
-        onComplete: () => img.destroy(),
-      });
-    });
-  }
-
-  private flyToSeat(id: string, count: number, deck: 'classic' | 'color'): void {
-    const ms = motionMs(240);
-    const to = this.seatAnchor(id);
-    if (ms <= 0 || !to || count <= 0) return;
-    const p = this.center.drawRect;
-    const n = Math.min(count, 5);
-    for (let i = 0; i < n; i++) {
-      const img = this.add.image(p.x + p.w / 2, p.y + p.h / 2, backTexture(this, deck)).setDepth(400 + i);
-      img.setDisplaySize(p.w * 0.6, p.h * 0.6);
-      this.tweens.add({
-        targets: img,
-        x: to.x,
-        y: to.y,
-        scaleX: img.scaleX * 0.5,
-        scaleY: img.scaleY * 0.5,
-        delay: i * 12,
-        duration: ms - i * 12,
-        ease: 'Cubic.easeIn',
-        onComplete: () => img.destroy(),
-      });
-    }
-  }
-
-  private scatter(id: string, deck: 'classic' | 'color'): void {
-    const ms = motionMs(300);
-    const at = this.seatAnchor(id);
-    if (ms <= 0 || !at) return;
-    for (let i = 0; i < 8; i++) {
-      const a = (i / 8) * Math.PI * 2;
-      const img = this.add.image(at.x, at.y, backTexture(this, deck)).setDepth(400).setDisplaySize(28, 40);
-      this.tweens.add({
-        targets: img,
-        x: at.x + Math.cos(a) * 70,
-        y: at.y + Math.sin(a) * 70,
-        rotation: a * 2,
-        alpha: 0,
-        duration: ms,
-        ease: 'Cubic.easeOut',
-        onComplete: () => img.destroy(),
-      });
     }
   }
 
@@ -664,98 +519,38 @@ export class TableScene extends Phaser.Scene {
   private showResult(): void {
     const f = this.frame;
     if (!f) return;
-    const v = f.view;
-    const res = f.result;
-    const ranking = (res?.ranking ?? []) as unknown as {
-      player: string;
-      rank: number;
-      status: 'out' | 'playing' | 'bankrupt';
-      cardsLeft: number;
-      points: number;
-      gained?: number;
-    }[];
-    const rows: ResultRow[] = ranking.map((e) => ({
-      rank: e.rank,
-      name: nameOf(v, e.player),
-      state: e.status === 'bankrupt' ? '파산' : e.status === 'out' ? '완료' : '남음',
-      cardsLeft: e.cardsLeft,
-      points: v.mode === 'uno-style' && v.scores ? (v.scores[e.player] ?? e.points) : e.points,
-      me: e.player === v.viewer,
-    }));
-    const seed = typeof res?.seed === 'string' ? res.seed : '';
-    this.result.show(
-      {
-        summary: res?.summary ?? '게임이 끝났어요',
-        rows,
-        seedCommit: v.seedCommit,
-        seed,
-        verified: null,
-        scoreLabel: v.mode === 'uno-style' ? '점수' : '카드 점수',
-      },
-      this.scale.width,
-      this.scale.height,
-      [
-        { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
-        { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
-      ],
-    );
-    // Provably fair: the seed revealed now must hash to the commitment shown from the first view.
-    this.result.setVerified(seed ? seedCommitment(seed) === v.seedCommit : false);
+    const data = resultData(f.view, f.result);
+    this.result.show(data, this.scale.width, this.scale.height, [
+      { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
+      { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
+    ]);
+    this.result.setVerified(verifySeed(data.seed, data.seedCommit));
   }
 
   // ── test hook ───────────────────────────────────────────────────────
 
   snapshot(): Record<string, unknown> {
-    const l = this.layout_;
     const f = this.frame;
-    const c = this.controls;
-    const btn = (b: Button) => ({ ...b.rect, enabled: b.enabled, visible: b.visible, label: b.label_, on: b.on });
-    return {
-      scene: 'table',
-      orientation: l?.orientation ?? null,
-      width: l?.width ?? 0,
-      height: l?.height ?? 0,
+    return tableSnapshot({
+      layout: this.layout_,
+      frame: f,
+      controls: this.controls,
       connection: this.connection,
       banner: this.banner.message,
-      frames: this.framesSeen,
-      seq: f?.seq ?? null,
-      role: f?.role ?? null,
-      finished: f?.view.finished ?? false,
-      myTurn: c?.myTurn ?? false,
+      framesSeen: this.framesSeen,
       busy: this.busy || this.hand.busy(),
       shaking: this.shakeTween !== null,
-      reducedMotion: reducedMotion(),
       status: this.statusText.text,
       hint: this.hintText.text,
-      attack: this.center.attackLabel(),
-      declared: this.center.declaredLabel(),
-      cardSize: l ? { w: l.cardW, h: l.cardH } : null,
-      cards: this.hand.snapshot().map(({ id, card, state }) => ({
-        id,
-        label: cardLabel(card),
-        legal: state.legal,
-        selected: state.selected,
-        visible: state.slot.visible,
-        tap: {
-          x: state.slot.visible.x + state.slot.visible.w / 2,
-          y: state.slot.visible.y + Math.min(state.slot.visible.h / 2, 24),
-        },
-      })),
-      buttons: Object.fromEntries(Object.entries(this.buttons).map(([k, b]) => [k, btn(b)])),
-      opponents: f
-        ? this.seatOrder(f.view).map((id) => {
-            const b = this.badges.get(id)!;
-            return { ...b.info, rect: b.rect };
-          })
-        : [],
-      me: f && f.view.viewer ? { ...this.meBadge.info, rect: this.meBadge.rect } : null,
-      piles: l ? { draw: l.drawPile, discard: l.discard, direction: l.direction, declared: l.declared } : null,
-      picker: this.picker.open
-        ? { kind: this.picker.kind, options: this.picker.options, cancel: this.picker.cancelRect }
-        : null,
-      result: this.result.data ? { ...this.result.data, buttons: this.result.buttonRects } : null,
-      toasts: this.toasts.log.slice(-10),
-    };
+      center: this.center,
+      hand: this.hand.snapshot(),
+      buttons: this.buttons,
+      seats: f ? this.seatOrder(f.view).map((id) => this.badges.get(id)!) : [],
+      me: f && f.view.viewer ? this.meBadge : null,
+      picker: this.picker,
+      result: this.result,
+      toasts: this.toasts.log,
+    });
   }
 
   layoutRects(): TableLayout | null {

@@ -14,10 +14,48 @@ import {
   type Color,
   type OneCardView,
   type PlayAction,
+  type PlayerStatus,
   type Suit,
 } from '../cards/model.ts';
+import type { PresenceEntry } from '@joke/protocol';
 
 export type Picker = { kind: 'suit' } | { kind: 'color' } | null;
+
+/** One seat as the table draws it: view facts plus the runtime's presence (connected, away). */
+export interface SeatInfo {
+  id: string;
+  name: string;
+  seatIndex: number;
+  count: number;
+  status: PlayerStatus;
+  place: number | null;
+  current: boolean;
+  connected: boolean;
+  away: boolean;
+  bot: boolean;
+  oneCard: boolean;
+  isMe: boolean;
+}
+
+export function seatInfoOf(v: OneCardView, presence: PresenceEntry[], id: string, mover: string | null): SeatInfo {
+  const pres = presence.find((p) => p.id === id);
+  const place = v.finishOrder.indexOf(id);
+  return {
+    id,
+    name: nameOf(v, id),
+    seatIndex: v.seats.indexOf(id),
+    count: v.handCounts[id] ?? 0,
+    status: v.status[id] ?? 'playing',
+    place: place >= 0 ? place + 1 : null,
+    current: mover === id,
+    // Bots never disconnect: the room worker plays them.
+    connected: pres ? pres.connected || pres.bot : true,
+    away: pres?.away ?? false,
+    bot: pres?.bot ?? false,
+    oneCard: (v.handCounts[id] ?? 0) === 1,
+    isMe: id === v.viewer,
+  };
+}
 
 export interface Controls {
   spectator: boolean;

@@ -4,24 +4,11 @@
  * player to move and the turn timer ring around the avatar.
  */
 import Phaser from 'phaser';
-import { initialOf } from './controller.ts';
+import { initialOf, type SeatInfo } from './controller.ts';
+
+export type { SeatInfo };
 import type { Rect } from './layout.ts';
 import { C, SEAT_COLORS, textStyle } from './theme.ts';
-
-export interface SeatInfo {
-  id: string;
-  name: string;
-  seatIndex: number;
-  count: number;
-  status: 'playing' | 'out' | 'bankrupt';
-  place: number | null;
-  current: boolean;
-  connected: boolean;
-  away: boolean;
-  bot: boolean;
-  oneCard: boolean;
-  isMe: boolean;
-}
 
 export class SeatBadge {
   readonly container: Phaser.GameObjects.Container;

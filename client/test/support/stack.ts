@@ -39,6 +39,16 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
 export async function startStack(
   opts: { botDelayMs?: number; botJitterMs?: number; clientDir?: string } = {},
 ): Promise<Stack> {
@@ -53,14 +63,18 @@ export async function startStack(
   });
   let lobby: Lobby | null = null;
   try {
-    lobby = await createLobby({
-      bus: platform.bus,
-      jwtSecret: platform.config.jwtSecret,
-      databaseUrl: process.env.JOKE_TEST_DATABASE_URL,
-      log: pino({ level: 'warn' }),
-    });
-    platform.mountHttp('/trpc', lobby.handler);
-    platform.mountHttp('/', clientHandler({ dir: opts.clientDir, gatewayUrl: platform.gatewayUrl }));
+    // Mount only what the platform does not serve itself yet (the lead wires both into `npm start`).
+    if (!(await answers(`${platform.httpUrl}/trpc/games.list`))) {
+      lobby = await createLobby({
+        bus: platform.bus,
+        jwtSecret: platform.config.jwtSecret,
+        databaseUrl: process.env.JOKE_TEST_DATABASE_URL,
+        log: pino({ level: 'warn' }),
+      });
+      platform.mountHttp('/trpc', lobby.handler);
+    }
+    if (!(await answers(`${platform.httpUrl}/config.json`)))
+      platform.mountHttp('/', clientHandler({ dir: opts.clientDir, gatewayUrl: platform.gatewayUrl }));
   } catch (e) {
     await platform.close();
     throw e;

@@ -1,0 +1,46 @@
+/**
+ * The result screen's content from the final frame: ranking rows (classic
+ * shows the card points left in hand, colour cards the points won this
+ * round), the summary, and the provably-fair check — the seed revealed now
+ * must hash to the commitment every view carried since the deal.
+ */
+import { seedCommitment } from '../../../engine/src/core/commit.ts';
+import type { GameResult } from '../../../engine/src/core/types.ts';
+import type { OneCardView, PlayerStatus } from '../cards/model.ts';
+import { nameOf } from './controller.ts';
+import type { ResultData } from './overlays.ts';
+
+interface Entry {
+  player: string;
+  rank: number;
+  status: PlayerStatus;
+  cardsLeft: number;
+  points: number;
+  score?: number;
+}
+
+const STATE: Record<PlayerStatus, string> = { out: '완료', playing: '남음', bankrupt: '파산' };
+
+export function resultData(view: OneCardView, result: GameResult | null): ResultData {
+  const color = view.mode === 'uno-style';
+  const ranking = (result?.ranking ?? []) as unknown as Entry[];
+  return {
+    summary: result?.summary ?? '게임이 끝났어요',
+    rows: ranking.map((e) => ({
+      rank: e.rank,
+      name: nameOf(view, e.player),
+      state: STATE[e.status] ?? e.status,
+      cardsLeft: e.cardsLeft,
+      points: color ? (e.score ?? 0) : e.points,
+      me: e.player === view.viewer,
+    })),
+    seedCommit: view.seedCommit,
+    seed: typeof result?.seed === 'string' ? result.seed : '',
+    verified: null,
+    scoreLabel: color ? '이번 판 점수' : '카드 점수',
+  };
+}
+
+export function verifySeed(seed: string, commitment: string): boolean {
+  return seed.length > 0 && seedCommitment(seed) === commitment;
+}

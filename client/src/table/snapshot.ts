@@ -1,0 +1,81 @@
+/**
+ * What the test hook reports about the table: every control's rectangle in
+ * canvas pixels plus the facts a player reads off the screen. Read-only.
+ */
+import { cardLabel } from '../cards/model.ts';
+import { reducedMotion } from '../settings.ts';
+import type { CenterView } from './center-view.ts';
+import type { Controls } from './controller.ts';
+import type { HandView } from './hand-view.ts';
+import type { TableLayout } from './layout.ts';
+import type { Picker, ResultPanel } from './overlays.ts';
+import type { SeatBadge } from './seat-badge.ts';
+import type { TableFrame } from './source.ts';
+import type { Button } from './widgets.ts';
+
+export interface SnapshotParts {
+  layout: TableLayout | null;
+  frame: TableFrame | null;
+  controls: Controls | null;
+  connection: string;
+  banner: string | null;
+  framesSeen: number;
+  busy: boolean;
+  shaking: boolean;
+  status: string;
+  hint: string;
+  center: CenterView;
+  hand: ReturnType<HandView['snapshot']>;
+  buttons: Record<string, Button>;
+  seats: SeatBadge[];
+  me: SeatBadge | null;
+  picker: Picker;
+  result: ResultPanel;
+  toasts: string[];
+}
+
+export function tableSnapshot(p: SnapshotParts): Record<string, unknown> {
+  const l = p.layout;
+  const f = p.frame;
+  const btn = (b: Button) => ({ ...b.rect, enabled: b.enabled, visible: b.visible, label: b.label_, on: b.on });
+  return {
+    scene: 'table',
+    orientation: l?.orientation ?? null,
+    width: l?.width ?? 0,
+    height: l?.height ?? 0,
+    connection: p.connection,
+    banner: p.banner,
+    frames: p.framesSeen,
+    seq: f?.seq ?? null,
+    role: f?.role ?? null,
+    finished: f?.view.finished ?? false,
+    myTurn: p.controls?.myTurn ?? false,
+    busy: p.busy,
+    shaking: p.shaking,
+    reducedMotion: reducedMotion(),
+    status: p.status,
+    hint: p.hint,
+    attack: p.center.attackLabel(),
+    declared: p.center.declaredLabel(),
+    cardSize: l ? { w: l.cardW, h: l.cardH } : null,
+    cards: p.hand.map(({ id, card, state }) => ({
+      id,
+      label: cardLabel(card),
+      legal: state.legal,
+      selected: state.selected,
+      visible: state.slot.visible,
+      // Inside the uncovered part of the card, near its top where the index is.
+      tap: {
+        x: state.slot.visible.x + state.slot.visible.w / 2,
+        y: state.slot.visible.y + Math.min(state.slot.visible.h / 2, 24),
+      },
+    })),
+    buttons: Object.fromEntries(Object.entries(p.buttons).map(([k, b]) => [k, btn(b)])),
+    opponents: p.seats.map((b) => ({ ...b.info, rect: b.rect })),
+    me: p.me ? { ...p.me.info, rect: p.me.rect } : null,
+    piles: l ? { draw: l.drawPile, discard: l.discard, direction: l.direction, declared: l.declared } : null,
+    picker: p.picker.open ? { kind: p.picker.kind, options: p.picker.options, cancel: p.picker.cancelRect } : null,
+    result: p.result.data ? { ...p.result.data, buttons: p.result.buttonRects } : null,
+    toasts: p.toasts.slice(-10),
+  };
+}
