@@ -59,6 +59,11 @@ export const GatewayConfig = z.object({
   idleTimeoutSec: z.number().int().min(8).default(60),
   /** A socket that has not said a valid `hello` by then is closed. */
   helloTimeoutMs: z.number().int().positive().default(10_000),
+  /**
+   * Rooms one socket may be in (joined or joining). Bounds what one client can make the gateway
+   * hold and retry: a join to a room nobody serves is retried for retryBudgetMs.
+   */
+  maxRoomsPerSocket: z.number().int().positive().default(8),
   /** Messages held while a `hello` token is being verified (clients may pipeline hello+join). */
   maxPendingBeforeAuth: z.number().int().positive().default(16),
 });
@@ -127,6 +132,7 @@ export const gatewayEnv = defineConfig({
     60,
     'Idle seconds before uWS closes a socket (it pings in between).',
   ),
+  maxRoomsPerSocket: opt('GATEWAY_MAX_ROOMS_PER_SOCKET', int(1), 8, 'Rooms one socket may be in at once.'),
   helloTimeoutMs: opt('GATEWAY_HELLO_TIMEOUT_MS', int(1), 10_000, 'Time a new socket has to send a valid hello.'),
 });
 

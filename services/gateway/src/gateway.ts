@@ -30,6 +30,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+const TOO_MANY_ROOMS = '동시에 들어가 있을 수 있는 방이 너무 많아요. 다른 방에서 나간 뒤 다시 시도해 주세요';
 const KNOWN_TYPES = new Set(['hello', 'join', 'leave', 'action', 'queue', 'unqueue', 'ping']);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const v = PROTOCOL_VERSION;
@@ -182,6 +183,11 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     const d = ws.getUserData();
     const user = d.user!;
     let m = d.rooms.get(roomId);
+    if (!m && d.rooms.size >= cfg.maxRoomsPerSocket) {
+      metrics.rejects.inc({ reason: 'tooManyRooms' });
+      sendJson(ws, { v, t: 'error', code: 'tooManyRooms', message: TOO_MANY_ROOMS, roomId });
+      return;
+    }
     if (!m) {
       m = { role: null, lastSeq: -1, early: [], wantsSpectate: spectate, joined: null };
       d.rooms.set(roomId, m);

@@ -218,6 +218,31 @@ describe('bad input never crashes the gateway and gets a Korean reason', () => {
   });
 });
 
+describe('bounds per socket', () => {
+  it('a socket can be in at most maxRoomsPerSocket rooms; leaving frees a place', async () => {
+    const rooms = ['cap0', 'cap1', 'cap2'].map((id) => standInRoom(id, ['hank']));
+    const g = await startGateway(
+      { gatewayId: 'gw-cap', port: 0, jwtSecret: secret, maxRoomsPerSocket: 2 },
+      { bus, logger },
+    );
+    const c = await TestClient.open(`ws://127.0.0.1:${g.port}/ws`);
+    await c.hello(await token('hank'));
+    c.send({ v: 1, t: 'join', roomId: 'cap0' });
+    c.send({ v: 1, t: 'join', roomId: 'cap1' });
+    c.send({ v: 1, t: 'join', roomId: 'cap2' });
+    const e = await c.next((m) => m.t === 'error');
+    expect(e).toMatchObject({ code: 'tooManyRooms', roomId: 'cap2' });
+    expect(e.message).toMatch(/[가-힣]/);
+    await c.next((m) => m.t === 'view' && m.roomId === 'cap1');
+    c.send({ v: 1, t: 'leave', roomId: 'cap0' });
+    c.send({ v: 1, t: 'join', roomId: 'cap2' });
+    await c.next((m) => m.t === 'view' && m.roomId === 'cap2');
+    await c.close();
+    rooms.forEach((r) => r.close());
+    await g.close();
+  });
+});
+
 describe('rate limit', () => {
   it('a burst beyond the bucket gets one rateLimited error per second, then the socket recovers', async () => {
     const c = await signedIn('flood-user');
