@@ -10,10 +10,9 @@ import { hp, seatOf } from './draft.ts';
 import { koreanLegal } from './betting-korean.ts';
 import { nlLegal } from './betting-nl.ts';
 import { drawMax, drawMaxWithAce } from './flow-draw.ts';
-import { scoreOf, bestLowHand } from './eval/hands.ts';
+import { bestLowHand, omahaScore, scoreOf } from './eval/hands.ts';
 import { highName } from './eval/high.ts';
 import { badugiHand, badugiName } from './eval/badugi.ts';
-import { omahaScore } from './eval/hands.ts';
 import type {
   Card,
   CardSlot,
