@@ -1,0 +1,187 @@
+/**
+ * Client messages after the frame checks: parse and validate, sign-in, and
+ * turning join/leave/action/queue into bus requests as the token's user.
+ */
+import { performance } from 'node:perf_hooks';
+import { ClientMessage, ERRORS, PROTOCOL_VERSION, subjects } from '@joke/protocol';
+import { verifyPlayerToken } from '@joke/protocol/auth';
+import { v, type Core } from './core.ts';
+import type { Requester } from './requests.ts';
+import type { Memberships } from './membership.ts';
+import type { QueueParams, Sock, SocketData } from './rooms.ts';
+
+const KNOWN_TYPES = new Set(['hello', 'join', 'leave', 'action', 'queue', 'unqueue', 'ping']);
+
+export interface ClientHandlers {
+  handleText(ws: Sock, text: string): void;
+  /** Token bucket: refilled continuously at ratePerSecond up to rateBurst. */
+  takeToken(d: SocketData): boolean;
+  cancelQueue(user: { sub: string; name: string }, q: QueueParams): void;
+}
+
+export function createClientHandlers(core: Core, requests: Requester, rooms: Memberships): ClientHandlers {
+  const { cfg, log, metrics, reg, detach, sendJson, protoError } = core;
+  const requestWithRetry = requests.request;
+  const { refreshRoom, leave } = rooms;
+  const onJoin = rooms.join;
+
+  const onAction = async (ws: Sock, roomId: string, actionId: string, action: unknown): Promise<void> => {
+    const d = ws.getUserData();
+    let m = d.rooms.get(roomId);
+    if (m?.joined) {
+      await m.joined;
+      if (d.closed) return;
+      m = d.rooms.get(roomId);
+    }
+    if (!m || m.role === null) {
+      metrics.rejects.inc({ reason: 'notJoined' });
+      sendJson(ws, { v, t: 'rejected', roomId, actionId, reason: ERRORS.notJoined });
+      return;
+    }
+    const t0 = performance.now();
+    // userId is always the token's subject: a client cannot act for anyone else.
+    const cmd = JSON.stringify({ v, userId: d.user!.sub, actionId, action, gatewayId: cfg.gatewayId, at: Date.now() });
+    const res = await requestWithRetry(subjects.roomCommand(roomId), cmd, 'command', roomId);
+    if (d.closed) return;
+    if (!res) {
+      protoError(ws, 'unavailable', undefined, { roomId, actionId });
+      return;
+    }
+    let reply: { ok: boolean; seq?: number; reason?: string };
+    try {
+      reply = JSON.parse(res.reply);
+    } catch {
+      metrics.busErrors.inc({ op: 'command' });
+      protoError(ws, 'unavailable', undefined, { roomId, actionId });
+      return;
+    }
+    if (reply.ok) sendJson(ws, { v, t: 'ack', roomId, actionId, seq: reply.seq });
+    else {
+      metrics.rejects.inc({ reason: 'game' });
+      sendJson(ws, { v, t: 'rejected', roomId, actionId, reason: String(reply.reason) });
+    }
+    metrics.actionLatency.observe((performance.now() - t0) / 1000);
+    if (res.tries > 1) detach(refreshRoom(roomId));
+  };
+
+  const queueRequest = (user: { sub: string; name: string }, q: QueueParams, cancel: boolean) =>
+    requestWithRetry(
+      subjects.queue,
+      JSON.stringify({
+        v,
+        userId: user.sub,
+        name: user.name,
+        gatewayId: cfg.gatewayId,
+        ...q,
+        ...(cancel ? { cancel } : {}),
+      }),
+      'queue',
+    );
+
+  const onQueue = async (ws: Sock, q: QueueParams): Promise<void> => {
+    const d = ws.getUserData();
+    const user = d.user!;
+    reg.queued.set(user.sub, q);
+    const res = await queueRequest(user, q, false);
+    const reply = res ? (JSON.parse(res.reply) as { ok: boolean; reason?: string }) : null;
+    if (!reply?.ok && reg.queued.get(user.sub) === q) reg.queued.delete(user.sub);
+    if (d.closed) return;
+    if (reply?.ok) sendJson(ws, { v, t: 'queued', ...q });
+    else if (reply) {
+      metrics.rejects.inc({ reason: 'queue' });
+      sendJson(ws, { v, t: 'error', code: 'queueRejected', message: String(reply.reason) });
+    } else protoError(ws, 'unavailable');
+  };
+
+  const cancelQueue = (user: { sub: string; name: string }, q: QueueParams): void => {
+    detach(queueRequest(user, q, true).then(() => undefined));
+  };
+
+  const onHello = async (ws: Sock, token: string): Promise<void> => {
+    const d = ws.getUserData();
+    d.authing = true;
+    let claims: { sub: string; name: string } | null = null;
+    try {
+      claims = await verifyPlayerToken(cfg.jwtSecret, token);
+    } catch (err) {
+      log.debug({ socket: d.id, err: String(err) }, 'bad token');
+    }
+    d.authing = false;
+    if (d.closed) return;
+    if (!claims || (d.user && d.user.sub !== claims.sub)) protoError(ws, 'badToken');
+    else {
+      if (!d.user) {
+        d.user = claims;
+        reg.addUserSocket(claims.sub, ws);
+        if (d.helloTimer) clearTimeout(d.helloTimer);
+        d.helloTimer = null;
+      }
+      sendJson(ws, { v, t: 'welcome', userId: claims.sub, name: claims.name, serverTime: Date.now() });
+    }
+    const held = d.held;
+    d.held = [];
+    for (const text of held) if (!d.closed) handleText(ws, text);
+  };
+
+  const handleText = (ws: Sock, text: string): void => {
+    const d = ws.getUserData();
+    let raw: any;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      metrics.messagesIn.inc({ type: 'invalid' });
+      return protoError(ws, 'malformed', 'JSON이 아니에요');
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      metrics.messagesIn.inc({ type: 'invalid' });
+      return protoError(ws, 'malformed', '객체가 아니에요');
+    }
+    if (raw.v !== PROTOCOL_VERSION) {
+      metrics.messagesIn.inc({ type: 'invalid' });
+      return protoError(ws, 'versionMismatch');
+    }
+    if (!KNOWN_TYPES.has(raw.t)) {
+      metrics.messagesIn.inc({ type: 'invalid' });
+      return protoError(ws, 'malformed', `알 수 없는 종류: ${String(raw.t).slice(0, 24)}`);
+    }
+    const parsed = ClientMessage.safeParse(raw);
+    if (!parsed.success) {
+      metrics.messagesIn.inc({ type: 'invalid' });
+      const issue = parsed.error.issues[0];
+      return protoError(ws, 'malformed', `${raw.t}: ${issue ? issue.path.join('.') || '형식' : '형식'} 확인 필요`);
+    }
+    const msg = parsed.data;
+    metrics.messagesIn.inc({ type: msg.t });
+    if (msg.t === 'hello') return detach(onHello(ws, msg.token));
+    if (!d.user) return protoError(ws, 'unauthenticated');
+    if (msg.t === 'ping') return sendJson(ws, { v, t: 'pong', at: msg.at, serverTime: Date.now() });
+    switch (msg.t) {
+      case 'join':
+        return detach(onJoin(ws, msg.roomId, msg.spectate ?? false));
+      case 'leave':
+        return leave(ws, msg.roomId, true);
+      case 'action':
+        return detach(onAction(ws, msg.roomId, msg.actionId, msg.action));
+      case 'queue':
+        return detach(onQueue(ws, { game: msg.game, mode: msg.mode, players: msg.players }));
+      case 'unqueue': {
+        const q = reg.queued.get(d.user.sub);
+        reg.queued.delete(d.user.sub);
+        if (q) cancelQueue(d.user, q);
+        return;
+      }
+    }
+  };
+
+  /** Token bucket: refilled continuously at ratePerSecond up to rateBurst. */
+  const takeToken = (d: SocketData): boolean => {
+    const now = performance.now();
+    d.tokens = Math.min(cfg.rateBurst, d.tokens + ((now - d.refilledAt) / 1000) * cfg.ratePerSecond);
+    d.refilledAt = now;
+    if (d.tokens < 1) return false;
+    d.tokens -= 1;
+    return true;
+  };
+
+  return { handleText, takeToken, cancelQueue };
+}

@@ -1,0 +1,174 @@
+/**
+ * Room membership of sockets: join (with the frames that race the join reply),
+ * leave, presence towards the room's worker, and re-joining a room's viewers
+ * after the room changed owner.
+ */
+import { subjects } from '@joke/protocol';
+import { v, type Core } from './core.ts';
+import type { Requester } from './requests.ts';
+import type { Membership, Role, Sock, SocketData } from './rooms.ts';
+
+const TOO_MANY_ROOMS = '동시에 들어가 있을 수 있는 방이 너무 많아요. 다른 방에서 나간 뒤 다시 시도해 주세요';
+
+export interface Memberships {
+  join(ws: Sock, roomId: string, spectate: boolean): Promise<void>;
+  leave(ws: Sock, roomId: string, left: boolean): void;
+  publishPresence(roomId: string, userId: string, left: boolean): void;
+  refreshRoom(roomId: string): Promise<void>;
+}
+
+export function createMemberships(core: Core, requests: Requester): Memberships {
+  const { cfg, bus, log, metrics, reg, sendJson, sendView, protoError } = core;
+  const requestWithRetry = requests.request;
+
+  const frameSeq = (frame: string): number => {
+    // Join replies are rare, so reading their seq by parsing is fine (deliveries carry it outside the frame).
+    const seq = (JSON.parse(frame) as { seq?: unknown }).seq;
+    return typeof seq === 'number' ? seq : 0;
+  };
+
+  const joinRequest = (roomId: string, userId: string, spectate: boolean) =>
+    requestWithRetry(
+      subjects.roomJoin(roomId),
+      JSON.stringify({ v, userId, spectate, gatewayId: cfg.gatewayId }),
+      'join',
+    );
+
+  const onJoin = async (ws: Sock, roomId: string, spectate: boolean): Promise<void> => {
+    const d = ws.getUserData();
+    const user = d.user!;
+    let m = d.rooms.get(roomId);
+    if (!m && d.rooms.size >= cfg.maxRoomsPerSocket) {
+      metrics.rejects.inc({ reason: 'tooManyRooms' });
+      sendJson(ws, { v, t: 'error', code: 'tooManyRooms', message: TOO_MANY_ROOMS, roomId });
+      return;
+    }
+    if (!m) {
+      m = { role: null, lastSeq: -1, early: [], wantsSpectate: spectate, joined: null };
+      d.rooms.set(roomId, m);
+      reg.room(roomId).joining.add(ws);
+    }
+    m.wantsSpectate = spectate;
+    let settle = () => {};
+    const joined = new Promise<void>((r) => (settle = r));
+    m.joined = joined;
+    try {
+      await joinAnswered(ws, d, m, roomId, user.sub, spectate);
+    } finally {
+      if (m.joined === joined) m.joined = null;
+      settle();
+    }
+  };
+
+  const joinAnswered = async (
+    ws: Sock,
+    d: SocketData,
+    m: Membership,
+    roomId: string,
+    userId: string,
+    spectate: boolean,
+  ): Promise<void> => {
+    const user = { sub: userId };
+    const res = await joinRequest(roomId, user.sub, spectate);
+    if (d.closed || d.rooms.get(roomId) !== m) return;
+    let reply: { ok: boolean; role?: Role; frame?: string; reason?: string } | null = null;
+    try {
+      reply = res ? JSON.parse(res.reply) : null;
+    } catch {
+      metrics.busErrors.inc({ op: 'join' });
+    }
+    if (!reply || !reply.ok || !reply.frame || (reply.role !== 'player' && reply.role !== 'spectator')) {
+      if (m.role === null) {
+        d.rooms.delete(roomId);
+        reg.leaveRoom(roomId, user.sub, ws, null);
+      }
+      if (reply && !reply.ok && reply.reason) {
+        metrics.rejects.inc({ reason: 'join' });
+        sendJson(ws, { v, t: 'error', code: 'noRoom', message: reply.reason, roomId });
+      } else protoError(ws, res ? 'unavailable' : 'noRoom');
+      return;
+    }
+    const role = reply.role;
+    m.role = role;
+    reg.setRole(roomId, user.sub, ws, role);
+    const early = m.early;
+    m.early = null;
+    // Resume: the join frame is the latest view even when this socket saw the same seq before.
+    const seq = frameSeq(reply.frame);
+    if (seq >= m.lastSeq) {
+      m.lastSeq = seq - 1;
+      sendView(ws, m, seq, reply.frame);
+    }
+    if (early)
+      for (const f of early) if (f.viewer === (role === 'player' ? user.sub : null)) sendView(ws, m, f.seq, f.frame);
+  };
+
+  const publishPresence = (roomId: string, userId: string, left: boolean): void => {
+    try {
+      bus.publish(
+        subjects.roomPresence(roomId),
+        JSON.stringify({ v, userId, gatewayId: cfg.gatewayId, connected: false, ...(left ? { left: true } : {}) }),
+      );
+    } catch (err) {
+      metrics.busErrors.inc({ op: 'presence' });
+      log.warn({ roomId, err: String(err) }, 'presence publish failed');
+    }
+  };
+
+  const leave = (ws: Sock, roomId: string, left: boolean): void => {
+    const d = ws.getUserData();
+    const m = d.rooms.get(roomId);
+    if (!m || !d.user) return;
+    d.rooms.delete(roomId);
+    if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, left);
+  };
+
+  /**
+   * After a room changed owner (crash failover), the new owner may not know this gateway's
+   * viewers yet: joining again registers them and brings each the latest view.
+   */
+  const refreshRoom = async (roomId: string): Promise<void> => {
+    const r = reg.rooms.get(roomId);
+    if (!r || r.refreshing) return;
+    r.refreshing = true;
+    try {
+      const jobs: Promise<void>[] = [];
+      for (const userId of [...r.players.keys()]) {
+        jobs.push(
+          joinRequest(roomId, userId, false).then((res) => {
+            if (!res) return;
+            const reply = JSON.parse(res.reply) as { ok: boolean; frame?: string };
+            const socks = r.players.get(userId);
+            if (!reply.ok || !reply.frame || !socks) return;
+            const seq = frameSeq(reply.frame);
+            for (const ws of socks) {
+              const m = ws.getUserData().rooms.get(roomId);
+              if (m) sendView(ws, m, seq, reply.frame);
+            }
+          }),
+        );
+      }
+      const specUsers = new Set<string>();
+      for (const ws of r.spectators) specUsers.add(ws.getUserData().user!.sub);
+      for (const userId of specUsers) {
+        jobs.push(
+          joinRequest(roomId, userId, true).then((res) => {
+            if (!res) return;
+            const reply = JSON.parse(res.reply) as { ok: boolean; role?: Role; frame?: string };
+            if (!reply.ok || !reply.frame || reply.role !== 'spectator') return;
+            const seq = frameSeq(reply.frame);
+            for (const ws of r.spectators) {
+              const m = ws.getUserData().rooms.get(roomId);
+              if (m && ws.getUserData().user!.sub === userId) sendView(ws, m, seq, reply.frame);
+            }
+          }),
+        );
+      }
+      await Promise.allSettled(jobs);
+    } finally {
+      r.refreshing = false;
+    }
+  };
+
+  return { join: onJoin, leave, publishPresence, refreshRoom };
+}

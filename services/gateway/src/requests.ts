@@ -1,0 +1,97 @@
+/**
+ * Bus requests that survive a room worker crash, and the worker liveness they
+ * rely on (from worker heartbeats).
+ */
+import { performance } from 'node:perf_hooks';
+import type { Core } from './core.ts';
+
+export interface Requester {
+  /** null = gave up after retryBudgetMs. `roomId` lets an attempt be abandoned when the room's owner dies. */
+  request(subject: string, data: string, op: string, roomId?: string): Promise<{ reply: string; tries: number } | null>;
+  /** A heartbeat from `owner` (`workerId/incarnation`) arrived. */
+  workerSeen(owner: string): void;
+  /** Forgets workers gone for a minute (their rooms have long moved). */
+  prune(): void;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export function createRequester(core: Core): Requester {
+  const { bus, cfg, metrics, log, reg } = core;
+
+  /**
+   * A request that survives a room worker crash: each attempt waits commandTimeoutMs; a timeout
+   * or "no responders" (the room is being restored elsewhere) is retried with the same payload,
+   * so the same actionId, with a short backoff until retryBudgetMs. null = gave up.
+   */
+  const requestWithRetry = async (
+    subject: string,
+    data: string,
+    op: string,
+    roomId?: string,
+  ): Promise<{ reply: string; tries: number } | null> => {
+    const deadline = Date.now() + cfg.retryBudgetMs;
+    for (let tries = 1; ; tries++) {
+      try {
+        const attempt = bus.request(subject, data, cfg.commandTimeoutMs);
+        return { reply: await (roomId === undefined ? attempt : unlessOwnerDies(attempt, roomId)), tries };
+      } catch (err) {
+        metrics.busErrors.inc({ op });
+        if (tries === 1) log.debug({ subject, err: String(err) }, 'bus request failed, retrying');
+        // Capped low: the room usually reappears on another worker within DEAD_AFTER_MS, and every
+        // ms of backoff past that moment adds to the resume pause (a "no responders" retry is cheap).
+        const wait = Math.min(25 * 2 ** tries, 150);
+        if (core.closing() || Date.now() + wait >= deadline) {
+          log.warn({ subject, tries }, 'bus request gave up');
+          return null;
+        }
+        await sleep(wait);
+      }
+    }
+  };
+
+  /** Last heartbeat of each worker incarnation (`workerId/incarnation`), performance.now() ms. */
+  const workerSeenAt = new Map<string, number>();
+  const ownerSilent = (roomId: string): boolean => {
+    const owner = reg.rooms.get(roomId)?.owner;
+    const seen = owner ? workerSeenAt.get(owner) : undefined;
+    return seen !== undefined && performance.now() - seen > cfg.ownerSilentMs;
+  };
+
+  /**
+   * A request in flight to a worker that has just died would otherwise wait out the whole
+   * commandTimeoutMs. When the room's owner misses its heartbeats the attempt is abandoned
+   * (its late answer, if any, is ignored: the retry carries the same actionId) and retried
+   * at once, which finds the room as soon as another worker has restored it.
+   */
+  const unlessOwnerDies = (attempt: Promise<string>, roomId: string): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
+      let timer: NodeJS.Timeout | null = null;
+      const check = () => {
+        if (ownerSilent(roomId)) {
+          timer = null;
+          reject(new Error('room owner stopped sending heartbeats'));
+        } else timer = setTimeout(check, 100);
+      };
+      timer = setTimeout(check, 250);
+      attempt.then(
+        (v) => {
+          if (timer) clearTimeout(timer);
+          resolve(v);
+        },
+        (e) => {
+          if (timer) clearTimeout(timer);
+          reject(e);
+        },
+      );
+    });
+
+  return {
+    request: requestWithRetry,
+    workerSeen: (owner) => workerSeenAt.set(owner, performance.now()),
+    prune: () => {
+      const cutoff = performance.now() - 60_000;
+      for (const [w, at] of workerSeenAt) if (at < cutoff) workerSeenAt.delete(w);
+    },
+  };
+}
