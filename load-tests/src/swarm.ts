@@ -12,7 +12,15 @@ let opts;
 try {
   opts = parseArgs(process.argv.slice(2));
 } catch (err) {
-  process.stderr.write(`swarm: ${err instanceof Error ? err.message : String(err)}\n`);
+  const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+  const text = issues
+    ? issues
+        .map((i) => `--${String(i.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`)
+        .join('\n')
+    : err instanceof Error
+      ? err.message
+      : String(err);
+  process.stderr.write(`swarm: ${text}\n`);
   process.exit(2);
 }
 const run = await runSwarm(opts, (line) => process.stderr.write(`${line}\n`));
