@@ -143,6 +143,7 @@ describe('원카드 in the browser (real platform)', () => {
     let portraitShot = false;
     let landscapeShot = false;
     let dropped = false;
+    let reloaded = false;
     let sawReconnectBanner = false;
     let lastSeq = -1;
     let lastProgress = Date.now();
@@ -186,7 +187,18 @@ describe('원카드 in the browser (real platform)', () => {
             return s.orientation === 'portrait' && s.width === PORTRAIT.width ? s : null;
           });
           continue;
-        } else if (landscapeShot && !dropped) {
+        } else if (landscapeShot && !reloaded) {
+          // A reload mid-game: the lobby remembers the room, sees the game on and reopens our seat.
+          const count = snap.cards.length;
+          await page.reload();
+          snap = await waitFor('table after reload', async () => {
+            const s = await snapshot(page);
+            return s.scene === 'table' && s.frames > 0 && s.role === 'player' ? s : null;
+          });
+          expect(snap.cards.length).toBe(count);
+          reloaded = true;
+          continue;
+        } else if (reloaded && !dropped) {
           // A flaky network: the socket dies; the client must say "다시 연결 중…", reconnect and resume the seat.
           await page.evaluate(() => window.__joke!.dropConnection());
           dropped = true;
@@ -230,7 +242,7 @@ describe('원카드 in the browser (real platform)', () => {
     await page.waitForTimeout(350);
     await page.screenshot({ path: `${SHOTS}result.png` });
     expect(log.plays).toBeGreaterThan(0);
-    expect(portraitShot && landscapeShot && dropped).toBe(true);
+    expect(portraitShot && landscapeShot && reloaded && dropped).toBe(true);
     expect(sawReconnectBanner).toBe(true);
 
     // Spectator: rendered state and every frame it received.

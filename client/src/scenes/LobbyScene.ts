@@ -77,9 +77,12 @@ export class LobbyScene extends Phaser.Scene {
       onExit: (to, info) => {
         if (to === 'lobby' && (info.finished || spectate))
           void lobby.rooms.leave.mutate({ roomId: room.roomId }).catch(() => undefined);
-        this.game.scene.start('lobby', {
-          screen: to === 'room' ? { name: 'room', roomId: room.roomId } : { name: 'list' },
-        });
+        const screen: LobbyScreen =
+          to === 'room'
+            ? { name: 'room', roomId: room.roomId, leftGame: room.gameRoomId ?? undefined }
+            : { name: 'list' };
+        if (to === 'lobby' && (info.finished || spectate)) localStorage.removeItem('joke.room');
+        this.game.scene.start('lobby', { screen });
       },
     };
     this.scene.start('table', data);

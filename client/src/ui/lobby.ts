@@ -5,6 +5,7 @@
  * are HTML so Korean IME input, autofill and screen readers work as usual.
  */
 import type { GameInfo, RoomDetail, RoomSummary } from '@joke/lobby';
+import { TRPCClientError } from '@trpc/client';
 import { errorMessage, isUnauthorized, lobby } from '../net/trpc.ts';
 import { clearSession, loadSession, saveSession, type Session } from '../net/session.ts';
 import { clear, el } from './dom.ts';
@@ -14,7 +15,22 @@ import { openRules, openSettings } from './sheets.ts';
 /** Games this client has a table for; others are listed but cannot be created here yet. */
 export const PLAYABLE_GAMES = new Set(['one-card']);
 
-export type LobbyScreen = { name: 'login' } | { name: 'list' } | { name: 'create' } | { name: 'room'; roomId: string };
+export type LobbyScreen =
+  | { name: 'login' }
+  | { name: 'list' }
+  | { name: 'create' }
+  /** `leftGame`: a game room just left or finished, not to be re-entered automatically. */
+  | { name: 'room'; roomId: string; leftGame?: string };
+
+/** The room this tab sits in, so a reload (or leaving a table mid-game) can find the way back. */
+const ROOM_KEY = 'joke.room';
+export function savedRoom(): string | null {
+  return localStorage.getItem(ROOM_KEY);
+}
+function saveRoom(roomId: string | null): void {
+  if (roomId) localStorage.setItem(ROOM_KEY, roomId);
+  else localStorage.removeItem(ROOM_KEY);
+}
 
 export interface LobbyCallbacks {
   /** A game is on in a room we sit or watch in: open the table. */
@@ -43,7 +59,8 @@ export class LobbyApp {
     this.root = el('div', { class: 'lobby', 'data-testid': 'lobby' });
     document.getElementById('ui')!.append(this.root);
     const session = loadSession();
-    void this.go(initial ?? (session ? { name: 'list' } : { name: 'login' }));
+    const room = savedRoom();
+    void this.go(initial ?? (!session ? { name: 'login' } : room ? { name: 'room', roomId: room } : { name: 'list' }));
   }
 
   destroy(): void {
@@ -86,7 +103,7 @@ export class LobbyApp {
       case 'create':
         return this.renderCreate();
       case 'room':
-        return this.renderRoom(screen.roomId);
+        return this.renderRoom(screen.roomId, screen.leftGame);
     }
   }
 
@@ -190,6 +207,7 @@ export class LobbyApp {
     const logout = el('button', { class: 'btn ghost', 'data-testid': 'logout' }, ['로그아웃']);
     logout.addEventListener('click', () => {
       clearSession();
+      saveRoom(null);
       void this.go({ name: 'login' });
     });
     const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
@@ -230,14 +248,20 @@ export class LobbyApp {
     clear(list);
     if (rooms.length === 0) list.append(el('li', { class: 'empty' }, ['열린 방이 없어요. 새로 만들어 보세요!']));
     for (const r of rooms) {
-      const join = el('button', { class: 'btn primary small', 'data-testid': `join-${r.roomId}` }, ['입장']);
+      const mine = r.roomId === savedRoom();
+      const join = el('button', { class: 'btn primary small', 'data-testid': `join-${r.roomId}` }, [
+        mine ? '돌아가기' : '입장',
+      ]);
       const watch = el('button', { class: 'btn secondary small', 'data-testid': `spectate-${r.roomId}` }, ['관전']);
-      if (r.status !== 'waiting' || r.openSeats === 0) join.setAttribute('disabled', '');
+      if (!mine && (r.status !== 'waiting' || r.openSeats === 0)) join.setAttribute('disabled', '');
+      if (mine) watch.hidden = true;
       join.addEventListener('click', () =>
-        lobby.rooms.join
-          .mutate({ roomId: r.roomId })
-          .then(() => void this.go({ name: 'room', roomId: r.roomId }))
-          .catch((e: unknown) => this.handleError(e, err)),
+        mine
+          ? void this.go({ name: 'room', roomId: r.roomId })
+          : lobby.rooms.join
+              .mutate({ roomId: r.roomId })
+              .then(() => void this.go({ name: 'room', roomId: r.roomId }))
+              .catch((e: unknown) => this.handleError(e, err)),
       );
       watch.addEventListener('click', () =>
         lobby.rooms.spectate
@@ -318,22 +342,32 @@ export class LobbyApp {
 
   // ── waiting room ────────────────────────────────────────────────────
 
-  private renderRoom(roomId: string): void {
+  private renderRoom(roomId: string, leftGame?: string): void {
     const err = el('p', { class: 'error', 'data-testid': 'error' });
     err.hidden = true;
     const body = el('main', { class: 'scroll' });
-    const leave = () =>
-      lobby.rooms.leave
+    saveRoom(roomId);
+    const leave = () => {
+      saveRoom(null);
+      void lobby.rooms.leave
         .mutate({ roomId })
         .catch(() => undefined)
         .finally(() => void this.go({ name: 'list' }));
+    };
     this.root.append(this.header('대기실', leave), body, err);
     let entered = false;
     this.poll(async () => {
       try {
         const room = await lobby.rooms.get.query({ roomId });
         if (this.screen.name !== 'room' || this.screen.roomId !== roomId) return;
-        if (room.gameRoomId && (room.you.seat !== null || room.you.spectating) && !entered) {
+        if (room.you.seat === null && !room.you.spectating) {
+          // No longer in this room (removed, or it closed): back to the list.
+          saveRoom(null);
+          void this.go({ name: 'list' });
+          return;
+        }
+        const fresh = room.gameRoomId !== null && room.gameRoomId !== leftGame;
+        if (fresh && !entered) {
           entered = true;
           this.stopPolling();
           this.cb.enterTable(room, room.you.seat === null);
@@ -341,6 +375,11 @@ export class LobbyApp {
         }
         this.fillRoom(body, room, err);
       } catch (e) {
+        if (e instanceof TRPCClientError && (e.data as { code?: string } | undefined)?.code === 'NOT_FOUND') {
+          saveRoom(null);
+          void this.go({ name: 'list' });
+          return;
+        }
         this.handleError(e, err);
       }
     }, 1000);
