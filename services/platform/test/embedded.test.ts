@@ -13,7 +13,7 @@ import { startPlatform, type Platform } from '../src/index.ts';
 
 let p: Platform;
 beforeAll(async () => {
-  p = await startPlatform({ port: 0, gatewayPort: 0, logLevel: 'silent', botDelayMs: 0, botJitterMs: 0 });
+  p = await startPlatform({ port: 0, gatewayPort: 0, logLevel: 'silent', botDelayMs: 20, botJitterMs: 0 });
 });
 afterAll(() => p?.close());
 
@@ -75,7 +75,9 @@ describe('embedded platform', () => {
         const action = game.bot(latest.view, rng);
         if (!action) return;
         pending = `a${++n}`;
-        ws.send(JSON.stringify({ v: 1, t: 'action', roomId, actionId: pending, action }));
+        const id = pending;
+        // A person's pace: the gateway rate-limits clients that send faster than 20 messages/s.
+        setTimeout(() => ws.send(JSON.stringify({ v: 1, t: 'action', roomId, actionId: id, action })), 80);
       };
       ws.on('message', (raw) => {
         const msg = JSON.parse(String(raw));
