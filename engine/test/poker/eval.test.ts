@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import pokersolver from 'pokersolver';
+import phe from 'phe';
 import { poker as api } from '../../src/index.ts';
 import { Rng } from '../../src/core/rng.ts';
 import { CARDS52, cardText } from '../../src/games/poker/cards.ts';
@@ -9,7 +10,7 @@ import { indianScore } from '../../src/games/poker/eval/indian.ts';
 import { CARDS20 } from '../../src/games/poker/cards.ts';
 import type { Card } from '../../src/games/poker/types.ts';
 
-const { Hand } = pokersolver as unknown as typeof import('pokersolver');
+const { Hand } = pokersolver;
 const P = api.parseCards;
 const ko = (t: string) => api.rankHand('korean', t);
 const intl = (t: string) => api.rankHand('international', t);
@@ -100,6 +101,9 @@ describe('국제 족보 (§6.1)', () => {
       const theirs = w.length === 2 ? 0 : w[0] === ha ? 1 : -1;
       const ours = Math.sign(sa - sb);
       if (ours !== theirs) throw new Error(`${ids(a)} vs ${ids(b)}: ours ${ours}, pokersolver ${theirs}`);
+      // phe: smaller is stronger.
+      const pheSays = Math.sign(phe.evaluateCards(b.map(cardText)) - phe.evaluateCards(a.map(cardText)));
+      if (ours !== pheSays) throw new Error(`${ids(a)} vs ${ids(b)}: ours ${ours}, phe ${pheSays}`);
       // Same category names too (pokersolver's "Royal Flush" is a straight flush).
       const cat = api.rankHand('international', a).category;
       const map: Record<string, string> = {

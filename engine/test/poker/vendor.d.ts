@@ -1,4 +1,6 @@
 declare module 'pokersolver' {
+  const pokersolver: { Hand: typeof Hand };
+  export default pokersolver;
   export class Hand {
     static solve(cards: string[], game?: string): Hand;
     static winners(hands: Hand[]): Hand[];
@@ -9,7 +11,10 @@ declare module 'pokersolver' {
   }
 }
 declare module 'phe' {
-  export function cardCodes(cards: string[]): number[];
-  export function evaluateCardCodes(codes: number[]): number;
-  export function evaluateCards(cards: string[]): number;
+  const phe: {
+    cardCodes(cards: string[]): number[];
+    evaluateCardCodes(codes: number[]): number;
+    evaluateCards(cards: string[]): number;
+  };
+  export default phe;
 }
