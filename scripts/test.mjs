@@ -26,7 +26,9 @@ function step(title, cmd, args) {
 }
 
 if (!process.env.JOKE_SKIP_SERVICES) {
-  const ok = step('services (NATS, Redis, PostgreSQL, Chromium)', 'bash', [join(root, 'scripts', 'ensure-services.sh')]);
+  const ok = step('services (NATS, Redis, PostgreSQL, Chromium)', 'bash', [
+    join(root, 'scripts', 'ensure-services.sh'),
+  ]);
   if (!ok) {
     console.log('0 passed, 1 failed');
     process.exit(1);
@@ -36,7 +38,15 @@ rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
 const checks = [];
-checks.push(['typecheck', step('typecheck (tsc --noEmit, every workspace)', turbo, ['run', 'typecheck', '--concurrency=2', '--output-logs=errors-only'])]);
+checks.push([
+  'typecheck',
+  step('typecheck (tsc --noEmit, every workspace)', turbo, [
+    'run',
+    'typecheck',
+    '--concurrency=2',
+    '--output-logs=errors-only',
+  ]),
+]);
 checks.push(['eslint', step('eslint', bin('eslint'), ['.'])]);
 checks.push(['prettier', step('prettier --check', bin('prettier'), ['--check', '.', '--log-level', 'warn'])]);
 const testsOk = step('tests (vitest, every workspace)', turbo, ['run', 'test', '--concurrency=1', '--continue']);
@@ -52,13 +62,24 @@ if (existsSync(results)) {
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
     // A suite that failed to load (syntax error, missing module) has no tests but must still fail the run.
-    const brokenFiles = (r.testResults ?? []).filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;
+    const brokenFiles = (r.testResults ?? []).filter(
+      (t) => t.status === 'failed' && t.assertionResults.length === 0,
+    ).length;
     failed += brokenFiles;
-    perWorkspace.push(`${f.replace('.json', '')}: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed`);
+    perWorkspace.push(
+      `${f.replace('.json', '')}: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed`,
+    );
   }
 }
-for (const [name, ok] of checks) if (!ok) failed++, perWorkspace.push(`${name}: failed`);
-if (!testsOk && failed === 0) failed++, perWorkspace.push('tests: a workspace failed without a JSON report');
+for (const [name, ok] of checks) {
+  if (ok) continue;
+  failed++;
+  perWorkspace.push(`${name}: failed`);
+}
+if (!testsOk && failed === 0) {
+  failed++;
+  perWorkspace.push('tests: a workspace failed without a JSON report');
+}
 console.log(`\n${perWorkspace.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -22,7 +22,9 @@ for (const file of modules.sort()) {
   process.stderr.write(`bench ${file}…\n`);
   for (const l of await mod.run()) {
     lines.push(l);
-    console.log(`${l.name.padEnd(48)} ${Math.round(l.value).toLocaleString('en-US').padStart(14)} ${l.unit}${l.note ? `  (${l.note})` : ''}`);
+    console.log(
+      `${l.name.padEnd(48)} ${Math.round(l.value).toLocaleString('en-US').padStart(14)} ${l.unit}${l.note ? `  (${l.note})` : ''}`,
+    );
   }
 }
 console.log(JSON.stringify(Object.fromEntries(lines.map((l) => [l.name, Math.round(l.value)]))));
