@@ -6,6 +6,8 @@ import { currentToken } from './net/session.ts';
 let gw: GatewayClient | null = null;
 
 export async function gateway(): Promise<GatewayClient> {
+  // A connection closed for good (signed out, token refused) is replaced, never reused.
+  if (gw?.status === 'closed') gw = null;
   if (!gw) {
     const cfg = await loadConfig();
     gw ??= new GatewayClient({ url: cfg.gatewayUrl, token: currentToken });

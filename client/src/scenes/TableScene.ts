@@ -537,6 +537,7 @@ export class TableScene extends Phaser.Scene {
       controls: this.controls,
       connection: this.connection,
       banner: this.banner.message,
+      bannerLog: this.banner.log,
       framesSeen: this.framesSeen,
       busy: this.busy || this.hand.busy(),
       shaking: this.shakeTween !== null,

@@ -73,7 +73,11 @@ export class Banner {
       .setVisible(false);
   }
 
+  /** Every message shown, in order (the test hook reports it). */
+  readonly log: string[] = [];
+
   show(message: string | null, width: number, y: number): void {
+    if (message !== null && message !== this.message) this.log.push(message);
     this.visible = message !== null;
     this.bg.setVisible(this.visible);
     this.text.setVisible(this.visible);

@@ -19,6 +19,7 @@ export interface SnapshotParts {
   controls: Controls | null;
   connection: string;
   banner: string | null;
+  bannerLog: string[];
   framesSeen: number;
   busy: boolean;
   shaking: boolean;
@@ -45,6 +46,7 @@ export function tableSnapshot(p: SnapshotParts): Record<string, unknown> {
     height: l?.height ?? 0,
     connection: p.connection,
     banner: p.banner,
+    bannerLog: p.bannerLog.slice(-10),
     frames: p.framesSeen,
     seq: f?.seq ?? null,
     role: f?.role ?? null,

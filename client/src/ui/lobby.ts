@@ -8,6 +8,7 @@ import type { GameInfo, RoomDetail, RoomSummary } from '@joke/lobby';
 import { TRPCClientError } from '@trpc/client';
 import { errorMessage, isUnauthorized, lobby } from '../net/trpc.ts';
 import { clearSession, loadSession, saveSession, type Session } from '../net/session.ts';
+import { resetGateway } from '../app.ts';
 import { clear, el } from './dom.ts';
 import { buildOptionForm, encodeValue } from './option-form.ts';
 import { openRules, openSettings } from './sheets.ts';
@@ -171,6 +172,8 @@ export class LobbyApp {
         .mutate({ nickname: input.value })
         .then((s: Session) => {
           saveSession({ userId: s.userId, nickname: s.nickname, token: s.token });
+          // The socket (if any) said hello with the previous identity.
+          resetGateway();
           void this.go({ name: 'list' });
         })
         .catch((e: unknown) => this.handleError(e, err))
@@ -208,6 +211,7 @@ export class LobbyApp {
     logout.addEventListener('click', () => {
       clearSession();
       saveRoom(null);
+      resetGateway();
       void this.go({ name: 'login' });
     });
     const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
@@ -245,6 +249,10 @@ export class LobbyApp {
   }
 
   private fillRooms(list: HTMLElement, rooms: RoomSummary[], err: HTMLElement): void {
+    // Rebuild only on change: a rebuild under a finger would swallow the tap.
+    const key = JSON.stringify([rooms, savedRoom()]);
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
     clear(list);
     if (rooms.length === 0) list.append(el('li', { class: 'empty' }, ['열린 방이 없어요. 새로 만들어 보세요!']));
     for (const r of rooms) {
@@ -387,9 +395,18 @@ export class LobbyApp {
 
   private fillRoom(body: HTMLElement, room: RoomDetail, err: HTMLElement): void {
     const me = loadSession()?.userId;
+    const key = JSON.stringify([room, this.games.length]);
+    if (body.dataset.key === key) return;
+    body.dataset.key = key;
     clear(body);
-    const act = (p: Promise<unknown>) =>
-      p.then(() => void this.go({ name: 'room', roomId: room.roomId })).catch((e: unknown) => this.handleError(e, err));
+    // Mutations answer with the updated room: show it at once instead of waiting for the next poll.
+    const act = (p: Promise<RoomDetail>) =>
+      p
+        .then((next) => {
+          err.hidden = true;
+          if (this.screen.name === 'room' && this.screen.roomId === next.roomId) this.fillRoom(body, next, err);
+        })
+        .catch((e: unknown) => this.handleError(e, err));
     const seats = el('ul', { class: 'seats', 'data-testid': 'seats' });
     for (const s of room.seats) {
       const tags = [s.bot ? '봇' : '', s.userId === room.hostId ? '방장' : '', s.userId === me ? '나' : ''].filter(

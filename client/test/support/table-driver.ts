@@ -27,6 +27,7 @@ export interface TableSnapshot {
   height: number;
   connection: string;
   banner: string | null;
+  bannerLog: string[];
   frames: number;
   seq: number | null;
   role: 'player' | 'spectator' | null;
