@@ -151,7 +151,7 @@ async function createTable(): Promise<void> {
       10_000,
     ),
   );
-  if (!r.ok) throw new Error(r.reason);
+  if (!r.ok) throw new Error(`open refused: ${JSON.stringify(r)}`);
   const t: Table = { id, frames: new Map(), seq: 0, pending: null, finished: false, timer: null };
   tables.set(id, t);
   for (const p of players) {
@@ -221,7 +221,7 @@ async function ramp(n: number): Promise<void> {
   const todo = n - tables.size;
   let i = 0;
   const run = async () => {
-    while (i++ < todo) await createTable();
+    while (i++ < todo) await createTable().catch(fail);
   };
   await Promise.all(Array.from({ length: 32 }, run));
 }
@@ -230,7 +230,7 @@ const natsPid = pidOf('nats-server');
 const redisPid = pidOf('redis-server');
 console.log(`capacity bench: one-card classic, 4 seats + 4 viewers per table, 1 action / ${INTERVAL} ms / table`);
 console.log(
-  'tables | actions/s | ack p50 | ack p99 | view p50 | view p99 | worker CPU | nats CPU | redis CPU | driver CPU | loop lag p99 | rejected | failures',
+  'tables | actions/s | ack p50 | ack p99 | view p50 | view p99 | worker CPU | nats CPU | redis CPU | driver CPU | worker µs/action | loop lag p99 | rejected | failures',
 );
 for (const n of STEPS) {
   await ramp(n);
