@@ -12,7 +12,7 @@ if (process.argv.includes('--help-config')) {
 }
 
 const cfg = matchmakerConfig.fromEnv();
-const log = createLogger('matchmaker', cfg.logLevel, { matchmakerId: cfg.matchmakerId });
+const log = createLogger('matchmaker', cfg.logLevel);
 const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: cfg.matchmakerId });
 const stores = await createStores({
   redisUrl: cfg.redisUrl,

@@ -13,7 +13,7 @@ if (process.argv.includes('--help-config')) {
 }
 
 const cfg = workerConfig.fromEnv();
-const log = createLogger('room-worker', cfg.logLevel, { workerId: cfg.workerId });
+const log = createLogger('room-worker', cfg.logLevel);
 const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: cfg.workerId });
 const stores = await createStores({
   redisUrl: cfg.redisUrl,
