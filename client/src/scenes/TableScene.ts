@@ -369,6 +369,10 @@ export class TableScene extends Phaser.Scene {
 
     this.statusText.setText(c.status).setColor(c.myTurn ? '#ffd84a' : '#ffffff');
     this.hintText.setText(c.hint);
+    // The canvas is opaque to screen readers: mirror the status line into a live region.
+    const sr = document.getElementById('sr');
+    const spoken = [c.status, c.hint].filter(Boolean).join('. ');
+    if (sr && sr.textContent !== spoken) sr.textContent = spoken;
   }
 
   private setShake(on: boolean): void {
