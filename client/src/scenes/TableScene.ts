@@ -152,9 +152,10 @@ export class TableScene extends Phaser.Scene {
         this.connection = s;
         this.showBanner();
       },
-      error: (message, fatal) => {
+      error: (message, fatal, code) => {
         this.toasts.show(message, 'warn');
-        if (fatal) this.time.delayedCall(1500, () => this.exit('lobby'));
+        // A signed-out socket cannot play on; a table that no longer exists has nothing to show.
+        if (fatal || (code === 'noRoom' && !this.frame)) this.time.delayedCall(1500, () => this.exit('lobby'));
       },
     });
   }

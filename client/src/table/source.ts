@@ -20,7 +20,8 @@ export interface TableHandlers {
   frame: (f: TableFrame) => void;
   presence: (p: PresenceEntry[]) => void;
   connection: (s: ConnStatus) => void;
-  error: (message: string, fatal: boolean) => void;
+  /** `code` is the gateway's error code (`noRoom`, `badToken`, …). */
+  error: (message: string, fatal: boolean, code?: string) => void;
 }
 
 export interface TableSource {
@@ -63,8 +64,8 @@ export class NetworkSource implements TableSource {
         if (roomId === this.roomId) h.presence(p);
       }),
       this.gw.on('status', (s) => h.connection(s)),
-      this.gw.on('error', (message, _code, fatal, roomId) => {
-        if (!roomId || roomId === this.roomId) h.error(message, fatal);
+      this.gw.on('error', (message, code, fatal, roomId) => {
+        if (!roomId || roomId === this.roomId) h.error(message, fatal, code);
       }),
     );
     h.connection(this.gw.status);
