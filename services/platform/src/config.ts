@@ -26,6 +26,19 @@ export const platformConfig = defineConfig({
     'worker-embedded',
     'Id of the embedded room worker.',
   ),
+  databaseUrl: opt(
+    'DATABASE_URL',
+    z.union([z.literal(''), z.string().regex(/^postgres(ql)?:\/\//, 'postgresql://… URL')]),
+    '',
+    'PostgreSQL URL of the lobby (`?schema=name` picks the schema). Empty = embedded PGlite, no server needed.',
+  ),
+  lobbyDataDir: opt(
+    'LOBBY_DATA_DIR',
+    z.string(),
+    '',
+    'PGlite data directory when DATABASE_URL is empty. Empty = in memory (rooms and history are lost on exit).',
+  ),
+  clientDir: opt('CLIENT_DIR', z.string(), '', 'Built client to serve at /. Empty = client/dist of this checkout.'),
   botDelayMs: opt('BOT_DELAY_MS', int(0, 60_000), 900, 'Minimum think time of bot seats.'),
   botJitterMs: opt('BOT_JITTER_MS', int(0, 60_000), 700, 'Extra random think time of bot seats.'),
 });

@@ -1,2 +1,3 @@
-export { startPlatform, type Platform } from './platform.ts';
+export { platformBus, startPlatform, type Platform } from './platform.ts';
 export { platformConfig, type PlatformConfig } from './config.ts';
+export { startProduct, type Product } from './product.ts';

@@ -1,20 +1,21 @@
 /**
- * `npm start` at the repository root: the whole realtime runtime in one
- * process (see platform.ts). Prints the HTTP and WebSocket URLs when ready.
+ * `npm start` at the repository root: the whole product in one process
+ * (see product.ts). Prints the HTTP and WebSocket URLs when ready.
  */
 import { platformConfig } from './config.ts';
-import { startPlatform } from './platform.ts';
+import { startProduct } from './product.ts';
 
 if (process.argv.includes('--help-config')) {
   console.log(platformConfig.describe());
   process.exit(0);
 }
 
-const platform = await startPlatform(platformConfig.fromEnv());
+const platform = await startProduct(platformConfig.fromEnv());
 const mode = platform.config.natsUrl ? `NATS ${platform.config.natsUrl}` : 'in-process bus';
 const store = platform.stores.kind === 'redis' ? `Redis ${platform.config.redisUrl}` : 'in-memory store';
 console.log(`joke-app platform (${mode}, ${store})`);
-console.log(`  HTTP      ${platform.httpUrl}  (/healthz /readyz /metrics)`);
+console.log(`  Client    ${platform.httpUrl}/  (open this in a browser)`);
+console.log(`  Lobby API ${platform.httpUrl}/trpc  ·  ops: /healthz /readyz /metrics`);
 console.log(`  WebSocket ${platform.gatewayUrl}`);
 
 let stopping = false;

@@ -46,10 +46,19 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-export async function startPlatform(config: Partial<PlatformConfig> = {}): Promise<Platform> {
+/** Connects the bus the platform would use for `config` (for callers that need it before the runtime starts). */
+export async function platformBus(cfg: PlatformConfig): Promise<Bus> {
+  return createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: 'platform' });
+}
+
+/** `deps.bus`: an already connected bus (from `platformBus`); the platform owns and closes it. */
+export async function startPlatform(
+  config: Partial<PlatformConfig> = {},
+  deps: { bus?: Bus; log?: Logger } = {},
+): Promise<Platform> {
   const cfg = platformConfig.resolve(config);
-  const log = createLogger('platform', cfg.logLevel);
-  const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: 'platform' });
+  const log = deps.log ?? createLogger('platform', cfg.logLevel);
+  const bus = deps.bus ?? (await platformBus(cfg));
   const stores = await createStores({
     redisUrl: cfg.redisUrl,
     namespace: cfg.namespace,

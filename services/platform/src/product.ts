@@ -1,0 +1,62 @@
+/**
+ * The product behind `npm start`: the realtime runtime (platform.ts) plus the
+ * lobby's tRPC API at /trpc and the built Phaser client at / (with
+ * /config.json telling the page where the gateway is), all on one HTTP port.
+ *
+ * The lobby and the client stay independent of this package; this is the one
+ * place that composes them, so a Kubernetes deployment can run each part as
+ * its own service with the same code.
+ */
+import { createLobby, type Lobby } from '@joke/lobby';
+import { clientHandler } from '@joke/client/serve';
+import { createLogger } from '@joke/bus';
+import { platformBus, startPlatform, type Platform } from './platform.ts';
+import { platformConfig, type PlatformConfig } from './config.ts';
+
+export interface Product extends Platform {
+  lobby: Lobby;
+}
+
+export async function startProduct(config: Partial<PlatformConfig> = {}): Promise<Product> {
+  const cfg = platformConfig.resolve(config);
+  const log = createLogger('platform', cfg.logLevel);
+  const bus = await platformBus(cfg);
+  // The lobby opens first: PGlite's start-up blocks the event loop for seconds,
+  // which would otherwise stall the worker's heartbeats and make the matchmaker
+  // declare it dead before the first room exists.
+  let lobby: Lobby;
+  try {
+    lobby = await createLobby({
+      bus,
+      databaseUrl: cfg.databaseUrl || undefined,
+      dataDir: cfg.lobbyDataDir || undefined,
+      jwtSecret: cfg.jwtSecret,
+      log: log.child({ service: 'lobby' }),
+    });
+  } catch (err) {
+    await bus.close();
+    throw err;
+  }
+  let platform: Platform;
+  try {
+    platform = await startPlatform(cfg, { bus, log });
+  } catch (err) {
+    await lobby.close();
+    await bus.close();
+    throw err;
+  }
+  platform.mountHttp('/trpc', lobby.handler);
+  // The gateway URL follows the host name the browser used, so a phone on the LAN reaches it too.
+  platform.mountHttp(
+    '/',
+    clientHandler({ dir: platform.config.clientDir || undefined, gatewayPort: platform.gateway.port }),
+  );
+  const closePlatform = platform.close;
+  return Object.assign(platform, {
+    lobby,
+    async close() {
+      await lobby.close();
+      await closePlatform();
+    },
+  });
+}
