@@ -93,6 +93,9 @@ export class InProcessBus implements Bus {
     };
   }
 
+  /** Subscriptions take effect at once here; nothing to wait for. */
+  async flush(): Promise<void> {}
+
   /** Delivers what was already published, then refuses further use. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -137,10 +140,10 @@ export class InProcessBus implements Bus {
   private schedule(): void {
     if (this.scheduled || this.queue.length === 0) return;
     this.scheduled = true;
-    setImmediate(this.flush);
+    setImmediate(this.deliverQueued);
   }
 
-  private readonly flush = (): void => {
+  private readonly deliverQueued = (): void => {
     this.scheduled = false;
     const batch = this.queue;
     this.queue = [];

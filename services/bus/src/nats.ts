@@ -74,6 +74,10 @@ export class NatsBus implements Bus {
     return { unsubscribe: () => sub.unsubscribe() };
   }
 
+  flush(): Promise<void> {
+    return this.nc.flush();
+  }
+
   async close(): Promise<void> {
     if (this.nc.isClosed()) return;
     await this.nc.drain();

@@ -22,6 +22,12 @@ export interface Bus {
   request(subject: string, data: string, timeoutMs: number): Promise<string>;
   /** With `queue`, each message goes to one member of the group (load-balanced services). */
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts?: { queue?: string }): BusSubscription;
+  /**
+   * Resolves once everything sent so far (subscriptions included) has reached the
+   * server, so a service can say "ready" only when others can already reach it.
+   * Optional: added after the first version of this interface.
+   */
+  flush?(): Promise<void>;
   /** Lets in-flight handlers finish, then closes. */
   close(): Promise<void>;
 }

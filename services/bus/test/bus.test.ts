@@ -81,6 +81,15 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
       s.unsubscribe();
     });
 
+    it('a subscription is reachable from another connection as soon as flush resolves', async () => {
+      for (let i = 0; i < 20; i++) {
+        const s = b.subscribe(`fresh.${i}`, (m) => m.respond?.('here'));
+        await b.flush!();
+        expect(await a.request(`fresh.${i}`, 'x', 1000)).toBe('here');
+        s.unsubscribe();
+      }
+    });
+
     it('stops delivering after unsubscribe, even what was published just before', async () => {
       const got: string[] = [];
       const s = b.subscribe('gone', (m) => got.push(m.data));

@@ -369,6 +369,7 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
     }
   }
 
+  await bus.flush?.();
   return {
     id: cfg.matchmakerId,
     config: cfg,

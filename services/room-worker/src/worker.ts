@@ -241,6 +241,9 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       log.warn({ err }, 'heartbeat publish failed');
     }
   };
+  // Announce ourselves only once the server has our subscriptions: a matchmaker acting on the
+  // first heartbeat must not find "no responders" on our open subject.
+  await bus.flush?.();
   const beatTimer = setInterval(heartbeat, cfg.heartbeatMs);
   heartbeat();
 
