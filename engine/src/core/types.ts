@@ -107,6 +107,19 @@ export interface OptionField {
   help?: string;
 }
 
+/**
+ * Automatic moves the runtime makes for a seated player whose connection is gone
+ * (e.g. hula §8.6). The runtime knows who is disconnected, the engine knows
+ * when and what: it arms a timer at `due` and applies `action` with
+ * `apply(state, player, action, now)`, like any recorded step, until `action` is null.
+ */
+export interface SubstitutePolicy<S extends GameStateBase = GameStateBase, A extends GameAction = GameAction> {
+  /** Absolute ms from which the substitute may act for `player`, or null when it has nothing to do for them. */
+  due(state: S, player: PlayerId): number | null;
+  /** The action to apply for `player` at `now`, or null when none is due yet. */
+  action(state: S, player: PlayerId, now: number): A | null;
+}
+
 export interface GameDefinition<
   S extends GameStateBase = GameStateBase,
   A extends GameAction = GameAction,
@@ -150,6 +163,14 @@ export interface GameDefinition<
    * nothing to do now. Drives the simulator, load tests and AI substitutes.
    */
   bot(view: V, rng: Rng): A | null;
+  /** Optional: moves made for a disconnected player (absent = the game goes on by its deadlines only). */
+  substitute?: SubstitutePolicy<S, A>;
+  /**
+   * Optional: top-level action fields only the runtime may set (markers such as
+   * "made by the substitute"). The runtime refuses a client action carrying any
+   * of them; `apply` still accepts them, so records that contain them replay.
+   */
+  runtimeOnlyFields?: readonly string[];
 }
 
 export type AnyGame = GameDefinition<any, any, any, any>;

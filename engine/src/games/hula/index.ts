@@ -6,7 +6,7 @@ import { optionFields, optionsSchema } from './options.ts';
 import { result } from './result.ts';
 import { apply } from './rules.ts';
 import { setup } from './setup.ts';
-import { deadline, onTimeout } from './timeouts.ts';
+import { deadline, onTimeout, substituteAction, substituteDue } from './timeouts.ts';
 import type { HulaAction, HulaOptions, HulaState, HulaView } from './types.ts';
 import { eventView, view } from './view.ts';
 
@@ -31,6 +31,10 @@ export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions> 
   onTimeout,
   result,
   bot,
+  // §8.6: the runtime calls these for a disconnected player; the engine stays unaware of connections.
+  substitute: { due: substituteDue, action: substituteAction },
+  // Markers of automatic moves: only the runtime may set them, so a record's marks mean what they say.
+  runtimeOnlyFields: ['substitute', 'auto'],
 };
 
 export { substituteAction, substituteDue, autoDiscardCard } from './timeouts.ts';

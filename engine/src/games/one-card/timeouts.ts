@@ -10,16 +10,21 @@ import type { OneCardAction, OneCardState } from './types.ts';
 import { settleWindow } from './window.ts';
 
 export const WILD4_RESPONSE_MS = 10_000;
+/** §8.5: this many timeouts in a row make a player 자리 비움 … */
+export const AWAY_AFTER_TIMEOUTS = 3;
+/** … and from then on their timer is this short, until they act themselves. */
+export const AWAY_TURN_MS = 5_000;
 
+/**
+ * The away rule lives here rather than in the runtime because `timeoutsInRow`
+ * is game state: the deadline stays a pure function of the state, so a
+ * restored room re-arms the same timer and a replayed record accepts the same steps.
+ */
 export function deadline(s: OneCardState): number | null {
-  switch (s.phase.kind) {
-    case 'finished':
-      return null;
-    case 'wild4Response':
-      return s.turnStartedAt + WILD4_RESPONSE_MS;
-    default:
-      return s.turnStartedAt + s.options.turnSeconds * 1000;
-  }
+  if (s.phase.kind === 'finished') return null;
+  const full = s.phase.kind === 'wild4Response' ? WILD4_RESPONSE_MS : s.options.turnSeconds * 1000;
+  const away = (s.timeoutsInRow[mover(s)] ?? 0) >= AWAY_AFTER_TIMEOUTS;
+  return s.turnStartedAt + (away ? Math.min(full, AWAY_TURN_MS) : full);
 }
 
 /** The automatic action: never a card play (fairer, §8.5). */
