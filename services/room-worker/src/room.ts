@@ -9,12 +9,13 @@
  * succeeds are the replies sent and the views published, so whatever a player
  * was told happened survives a crash of this process.
  */
-import { Rng, type AnyGame, type GameEvent, type GameRecord, type RecordedStep } from '@joke/engine';
+import { COMMON_REASONS, Rng, type AnyGame, type GameEvent, type GameRecord, type RecordedStep } from '@joke/engine';
 import { bus as wire, subjects, PROTOCOL_VERSION, LIMITS, type PresenceEntry } from '@joke/protocol';
 import type { Bus, BusSubscription, Logger, SnapshotStore } from '@joke/bus';
 import type { WorkerConfig } from './config.ts';
 import type { WorkerMetrics } from './metrics.ts';
 import { presenceFrame, viewFrame } from './frames.ts';
+import { SubstituteTimers } from './substitute.ts';
 
 export interface SeatMeta {
   id: string;
@@ -66,6 +67,7 @@ type Item =
   | { kind: 'presence'; userId: string; gatewayId: string; connected: boolean; left: boolean }
   | { kind: 'timeout' }
   | { kind: 'bot'; seat: string }
+  | { kind: 'substitute'; seat: string }
   | { kind: 'gatewayGone'; gatewayId: string }
   | { kind: 'markPublished' };
 
@@ -127,6 +129,7 @@ export class Room {
   private deadlineTimer: NodeJS.Timeout | null = null;
   private armedDeadline: number | null = null;
   private readonly botTimers = new Map<string, NodeJS.Timeout>();
+  private readonly substitutes = new SubstituteTimers((seat) => this.enqueue({ kind: 'substitute', seat }));
   private dropTimer: NodeJS.Timeout | null = null;
   private readonly botRng: Rng;
   lastWriteAt = Date.now();
@@ -279,6 +282,7 @@ export class Room {
           let reason: string | null = null;
           if (seat?.bot) reason = BOT_SEAT;
           else if (this.finished) reason = FINISHED;
+          else if (this.hasRuntimeOnlyField(cmd.action)) reason = COMMON_REASONS.malformed;
           if (reason === null) {
             const now = Date.now();
             const r = this.safely(() => this.game.apply(this.data.state, cmd.userId, cmd.action, now));
@@ -347,6 +351,11 @@ export class Room {
           metrics.transitions.inc({ kind: 'bot' });
           break;
         }
+        case 'substitute': {
+          rearm = true;
+          if (this.substituteMove(item.seat, transitions)) metrics.transitions.inc({ kind: 'substitute' });
+          break;
+        }
         case 'join': {
           const seat = this.data.seats.find((s) => s.id === item.userId && !s.bot);
           const role = seat && !item.spectate ? 'player' : 'spectator';
@@ -394,6 +403,7 @@ export class Room {
       if (rearm) this.rearm();
       return;
     }
+    if (transitions.length > 0) this.substitutes.forgetFired();
     if (transitions.length === 0) this.seq++;
     this.data.viewers = [...this.viewers.values()];
     if (!(await this.persist())) return;
@@ -401,11 +411,47 @@ export class Room {
     this.sendReplies(replies);
     const presenceJson = JSON.stringify(this.presence());
     for (const t of transitions) this.publishViews(t, presenceJson);
-    if (transitions.length === 0 && this.presenceKey() !== presenceBefore) this.publishPresence(presenceJson);
+    const presenceMoved = this.presenceKey() !== presenceBefore;
+    if (transitions.length === 0 && presenceMoved) this.publishPresence(presenceJson);
     if (transitions.length > 0 || rearm) {
       this.rearm();
       if (this.finished) this.afterFinish();
+    } else if (presenceMoved) this.rearmSubstitutes();
+  }
+
+  /**
+   * One move of the AI substitute for a disconnected seat, applied like any
+   * action and recorded under that seat (so the record replays). Nothing if the
+   * player came back, nothing is due yet, or the game has no move for them.
+   */
+  private substituteMove(seatId: string, transitions: Transition[]): boolean {
+    const sub = this.game.substitute;
+    if (!sub || this.finished || this.isConnected(seatId)) return false;
+    const now = Date.now();
+    const due = this.safely(() => ({ ok: true as const, at: sub.due(this.data.state, seatId) }));
+    if (!due.ok || due.at === null) return false;
+    if (now < due.at - EARLY_TIMER_SLACK_MS) {
+      this.substitutes.forgetFired(seatId);
+      return false;
     }
+    const at = Math.max(now, due.at);
+    const action = this.safely(() => ({ ok: true as const, a: sub.action(this.data.state, seatId, at) }));
+    if (!action.ok || action.a === null) return false;
+    const r = this.safely(() => this.game.apply(this.data.state, seatId, action.a, at));
+    if (!r.ok) {
+      this.host.log.warn({ roomId: this.id, seat: seatId, reason: r.reason }, 'substitute move refused');
+      return false;
+    }
+    this.accept(transitions, r.state, r.events, { s: 0, n: at, a: seatId, x: action.a });
+    return true;
+  }
+
+  /** Markers only the runtime may set (e.g. "made by the substitute"): a client sending one is refused. */
+  private hasRuntimeOnlyField(action: unknown): boolean {
+    const fields = this.game.runtimeOnlyFields;
+    if (!fields || action === null || typeof action !== 'object') return false;
+    for (const f of fields) if (Object.hasOwn(action, f)) return true;
+    return false;
   }
 
   private accept(out: Transition[], state: any, events: GameEvent[], step: StepRec): void {
@@ -608,7 +654,7 @@ export class Room {
     if (this.replies.size > LIMITS.rememberedActionIds) this.replies.delete(this.replies.keys().next().value!);
   }
 
-  /** Deadline timer and bot think timers for the current state. */
+  /** Deadline timer, bot think timers and substitute timers for the current state. */
   private rearm(): void {
     if (this.closed) return;
     if (this.finished) return this.clearTimers();
@@ -643,6 +689,24 @@ export class Room {
         setTimeout(() => this.enqueue({ kind: 'bot', seat: s.id }), delay),
       );
     }
+    this.rearmSubstitutes();
+  }
+
+  /** A substitute timer for every disconnected human seat the game has a move due for; none for the others. */
+  private rearmSubstitutes(): void {
+    const sub = this.game.substitute;
+    if (!sub || this.closed) return;
+    for (const s of this.data.seats) {
+      let at: number | null = null;
+      if (!s.bot && !this.finished && !this.isConnected(s.id)) {
+        try {
+          at = sub.due(this.data.state, s.id);
+        } catch {
+          at = null;
+        }
+      }
+      this.substitutes.set(s.id, at);
+    }
   }
 
   private clearTimers(): void {
@@ -651,6 +715,7 @@ export class Room {
     this.armedDeadline = null;
     for (const t of this.botTimers.values()) clearTimeout(t);
     this.botTimers.clear();
+    this.substitutes.clear();
   }
 
   /** Publish the record (at least once: again after a crash before it was marked), then linger for late viewers. */
