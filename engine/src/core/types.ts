@@ -109,15 +109,20 @@ export interface OptionField {
 
 /**
  * Automatic moves the runtime makes for a seated player whose connection is gone
- * (e.g. hula §8.6). The runtime knows who is disconnected, the engine knows
- * when and what: it arms a timer at `due` and applies `action` with
+ * (e.g. hula §8.6). The runtime knows who is disconnected and since when, the
+ * engine knows when and what: it arms a timer at `due` and applies `action` with
  * `apply(state, player, action, now)`, like any recorded step, until `action` is null.
+ *
+ * `disconnectedSince` (absolute ms the player's connection was lost, kept by the
+ * runtime across restarts) is optional so rules that depend on how long someone
+ * has been away (hula's leave after 60 s) can be expressed; a runtime that does
+ * not track it passes nothing and gets only the other moves.
  */
 export interface SubstitutePolicy<S extends GameStateBase = GameStateBase, A extends GameAction = GameAction> {
   /** Absolute ms from which the substitute may act for `player`, or null when it has nothing to do for them. */
-  due(state: S, player: PlayerId): number | null;
+  due(state: S, player: PlayerId, disconnectedSince?: number | null): number | null;
   /** The action to apply for `player` at `now`, or null when none is due yet. */
-  action(state: S, player: PlayerId, now: number): A | null;
+  action(state: S, player: PlayerId, now: number, disconnectedSince?: number | null): A | null;
 }
 
 export interface GameDefinition<

@@ -24,6 +24,11 @@ export interface SeatMeta {
   /** Shown as "자리 비움" after `awayAfterTimeouts` timeouts in a row; any own action clears it. */
   away: boolean;
   timeouts: number;
+  /**
+   * Human seats: since when (ms) no player viewer of theirs has been connected, null while
+   * one is. Snapshotted so a takeover keeps the clock; absent in snapshots written before it.
+   */
+  disconnectedSince?: number | null;
 }
 
 export interface ViewerMeta {
@@ -154,6 +159,8 @@ export class Room {
     this.botRng = Rng.fromSeed(`${data.roomId}:${host.workerId}:${epoch}`, 'bots');
     const recent = steps.slice(-LIMITS.rememberedActionIds);
     for (const s of recent) if (s.i !== undefined && s.a !== undefined) this.remember(s.a, s.i, okReply(s.s));
+    // Snapshots from before the field existed: count from now (the earliest moment we know of).
+    this.syncDisconnected(Date.now());
   }
 
   get finished(): boolean {
@@ -398,6 +405,7 @@ export class Room {
       }
     }
 
+    if (this.syncDisconnected(Date.now())) metaChanged = true;
     if (transitions.length === 0 && !metaChanged) {
       this.sendReplies(replies);
       if (rearm) this.rearm();
@@ -428,14 +436,15 @@ export class Room {
     const sub = this.game.substitute;
     if (!sub || this.finished || this.isConnected(seatId)) return false;
     const now = Date.now();
-    const due = this.safely(() => ({ ok: true as const, at: sub.due(this.data.state, seatId) }));
+    const since = this.disconnectedSince(seatId);
+    const due = this.safely(() => ({ ok: true as const, at: sub.due(this.data.state, seatId, since) }));
     if (!due.ok || due.at === null) return false;
     if (now < due.at - EARLY_TIMER_SLACK_MS) {
       this.substitutes.forgetFired(seatId);
       return false;
     }
     const at = Math.max(now, due.at);
-    const action = this.safely(() => ({ ok: true as const, a: sub.action(this.data.state, seatId, at) }));
+    const action = this.safely(() => ({ ok: true as const, a: sub.action(this.data.state, seatId, at, since) }));
     if (!action.ok || action.a === null) return false;
     const r = this.safely(() => this.game.apply(this.data.state, seatId, action.a, at));
     if (!r.ok) {
@@ -623,6 +632,26 @@ export class Room {
     return false;
   }
 
+  /**
+   * Starts a human seat's disconnection clock when its last player viewer goes,
+   * stops it when one is back. true = the meta changed (it must be written).
+   */
+  private syncDisconnected(now: number): boolean {
+    let changed = false;
+    for (const s of this.data.seats) {
+      const since = s.bot || this.isConnected(s.id) ? null : (s.disconnectedSince ?? now);
+      if (since !== s.disconnectedSince) {
+        s.disconnectedSince = since;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  private disconnectedSince(seatId: string): number | null {
+    return this.data.seats.find((s) => s.id === seatId)?.disconnectedSince ?? null;
+  }
+
   /** Human seats that had something to do when the deadline passed: those are the ones who timed out. */
   private dueSeats(): SeatMeta[] {
     const probe = Rng.fromSeed('due-probe');
@@ -700,7 +729,7 @@ export class Room {
       let at: number | null = null;
       if (!s.bot && !this.finished && !this.isConnected(s.id)) {
         try {
-          at = sub.due(this.data.state, s.id);
+          at = sub.due(this.data.state, s.id, s.disconnectedSince ?? null);
         } catch {
           at = null;
         }

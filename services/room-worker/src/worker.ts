@@ -132,7 +132,15 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       options,
       startedAt: now,
       state,
-      seats: spec.players.map((p) => ({ id: p.id, name: p.name, bot: p.bot, away: false, timeouts: 0 })),
+      // Nobody has joined yet: every human seat counts as disconnected from the start.
+      seats: spec.players.map((p) => ({
+        id: p.id,
+        name: p.name,
+        bot: p.bot,
+        away: false,
+        timeouts: 0,
+        disconnectedSince: p.bot ? null : now,
+      })),
       viewers: [],
       finishedAt: null,
       finishedPublished: false,

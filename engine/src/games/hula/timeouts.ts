@@ -11,7 +11,7 @@ import { isJoker } from './melds.ts';
 import { discard, draw, seatOf } from './rules.ts';
 import { HAND_LIMIT } from './setup.ts';
 import { advanceAsk, resolveRace } from './thank-you.ts';
-import { GRACE_MS, SUBSTITUTE_DELAY_MS, TIMERS, WATCHDOG_MS } from './timers.ts';
+import { GRACE_MS, LEAVE_AFTER_DISCONNECT_MS, SUBSTITUTE_DELAY_MS, TIMERS, WATCHDOG_MS } from './timers.ts';
 import type { Card, HulaAction, HulaState } from './types.ts';
 import { view } from './view.ts';
 
@@ -127,11 +127,20 @@ function autoDiscard(s: HulaState, seat: number, now: number, events: GameEvent[
 /**
  * When the AI substitute may act for `player` (§8.6): 5 s after their turn
  * (or a 땡큐 taken for them) began; at once when asked for 땡큐 or on the
- * result screen; null when there is nothing for them to do.
+ * result screen; `LEAVE_AFTER_DISCONNECT_MS` after `disconnectedSince` to
+ * reserve their leave (once: not while any leave is reserved); null when there
+ * is nothing for them to do.
  */
-export function substituteDue(s: HulaState, player: PlayerId): number | null {
+export function substituteDue(s: HulaState, player: PlayerId, disconnectedSince?: number | null): number | null {
   const seat = seatOf(s, player);
   if (seat < 0 || s.seats[seat].status === 'left') return null;
+  const move = moveDue(s, seat);
+  const leave = leaveDue(s, seat, disconnectedSince);
+  if (move === null) return leave;
+  return leave === null ? move : Math.min(move, leave);
+}
+
+function moveDue(s: HulaState, seat: number): number | null {
   const p = s.phase;
   switch (p.kind) {
     case 'draw':
@@ -146,16 +155,34 @@ export function substituteDue(s: HulaState, player: PlayerId): number | null {
   }
 }
 
+/** §8.6: away this long → leave reserved automatically; an existing reservation (of any kind) already covers it. */
+function leaveDue(s: HulaState, seat: number, disconnectedSince: number | null | undefined): number | null {
+  if (typeof disconnectedSince !== 'number' || !Number.isFinite(disconnectedSince)) return null;
+  if (s.phase.kind === 'finished' || s.seats[seat].leave !== null) return null;
+  return disconnectedSince + LEAVE_AFTER_DISCONNECT_MS;
+}
+
 /**
  * The AI substitute's next action for a disconnected `player`, or null if
- * none is due at `now`. It follows the product note exactly — draw from the
- * stock, pass every 땡큐, discard the highest card — working from the
- * player's own view. Actions carry `substitute: true`, so they neither reset
+ * none is due at `now`. Once they have been away `LEAVE_AFTER_DISCONNECT_MS`
+ * it first reserves their leave (`reserveLeave` with `auto: true`, which their
+ * own next action cancels). Otherwise it follows the product note exactly —
+ * draw from the stock, pass every 땡큐, discard the highest card — working from
+ * the player's own view. Moves carry `substitute: true`, so they neither reset
  * the timeout count nor cancel a leave reservation. Apply the result with
  * `apply(state, player, action, now)`; call again for the next step.
  */
-export function substituteAction(s: HulaState, player: PlayerId, now: number): HulaAction | null {
-  const due = substituteDue(s, player);
+export function substituteAction(
+  s: HulaState,
+  player: PlayerId,
+  now: number,
+  disconnectedSince?: number | null,
+): HulaAction | null {
+  const seat = seatOf(s, player);
+  if (seat < 0 || s.seats[seat].status === 'left') return null;
+  const leave = leaveDue(s, seat, disconnectedSince);
+  if (leave !== null && now >= leave) return { type: 'reserveLeave', on: true, auto: true };
+  const due = moveDue(s, seat);
   if (due === null || now < due) return null;
   const v = view(s, player);
   const me = v.me;
