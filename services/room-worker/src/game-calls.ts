@@ -1,0 +1,47 @@
+/**
+ * The room's calls into game code that are not a plain `apply`: guarded so a
+ * throwing game cannot take the room loop down, and the questions the room
+ * asks the game (who timed out, which fields only the runtime may set).
+ */
+import { Rng, type AnyGame } from '@joke/engine';
+import type { RoomHost, SeatMeta } from './room-types.ts';
+
+const ENGINE_ERROR = '서버에서 이 행동을 처리하지 못했어요';
+
+export type Safely = <T extends { ok: boolean }>(f: () => T) => T | { ok: false; reason: string };
+
+/** Runs game code; a throw is logged, counted and turned into a Korean refusal. */
+export function guard(host: RoomHost, roomId: string): Safely {
+  return (f) => {
+    try {
+      return f();
+    } catch (err) {
+      host.metrics.errors.inc({ kind: 'game' });
+      host.log.error({ err, roomId }, 'game code threw');
+      return { ok: false, reason: ENGINE_ERROR };
+    }
+  };
+}
+
+/** Human seats that had something to do when the deadline passed: those are the ones who timed out. */
+export function dueSeats(game: AnyGame, state: unknown, seats: readonly SeatMeta[]): SeatMeta[] {
+  const probe = Rng.fromSeed('due-probe');
+  const due: SeatMeta[] = [];
+  for (const s of seats) {
+    if (s.bot) continue;
+    try {
+      if (game.bot(game.view(state, s.id), probe) !== null) due.push(s);
+    } catch {
+      // A probe failure must not block the timeout itself.
+    }
+  }
+  return due;
+}
+
+/** Markers only the runtime may set (e.g. "made by the substitute"): a client sending one is refused. */
+export function hasRuntimeOnlyField(game: AnyGame, action: unknown): boolean {
+  const fields = game.runtimeOnlyFields;
+  if (!fields || action === null || typeof action !== 'object') return false;
+  for (const f of fields) if (Object.hasOwn(action, f)) return true;
+  return false;
+}

@@ -1,0 +1,47 @@
+/**
+ * The room's snapshot write: conditional on its epoch, retried with backoff on
+ * store errors (Redis down) — the room waits rather than answer before its
+ * state is safe.
+ */
+import type { RoomHost } from './room-types.ts';
+
+/** What a write needs from its room. */
+export interface PersistedRoom {
+  readonly id: string;
+  readonly epoch: number;
+  readonly seq: number;
+  readonly closed: boolean;
+}
+
+/**
+ * 'ok' = written; 'stale' = fenced out (another worker owns the room now);
+ * 'closed' = the room closed while waiting. Either of the last two means the
+ * room is gone from this worker.
+ */
+export async function writeSnapshot(
+  host: RoomHost,
+  room: PersistedRoom,
+  data: string,
+  steps: string[],
+): Promise<'ok' | 'stale' | 'closed'> {
+  const { store, metrics, cfg, log, workerId } = host;
+  metrics.snapshotBytes.observe(data.length);
+  for (let attempt = 0; ; attempt++) {
+    if (room.closed) return 'closed';
+    const t0 = performance.now();
+    try {
+      const r = await store.write(room.id, room.epoch, workerId, { seq: room.seq, data, steps }, cfg.leaseTtlMs);
+      metrics.snapshotSeconds.observe((performance.now() - t0) / 1000);
+      if (r === 'stale') {
+        metrics.errors.inc({ kind: 'stale' });
+        log.warn({ roomId: room.id, epoch: room.epoch }, 'fenced out: another worker took this room');
+        return 'stale';
+      }
+      return 'ok';
+    } catch (err) {
+      metrics.errors.inc({ kind: 'store' });
+      if (attempt % 10 === 0) log.error({ err, roomId: room.id, attempt }, 'snapshot write failed; retrying');
+      await new Promise((r) => setTimeout(r, Math.min(20 * 2 ** attempt, 1000)));
+    }
+  }
+}

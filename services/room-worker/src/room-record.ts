@@ -1,0 +1,34 @@
+/** The room's game record and its `RoomFinished` message, from the snapshot and the steps. */
+import type { AnyGame, GameRecord, RecordedStep } from '@joke/engine';
+import { PROTOCOL_VERSION } from '@joke/protocol';
+import type { RoomData, StepRec } from './room-types.ts';
+
+export function buildRecord(game: AnyGame, data: RoomData, steps: readonly StepRec[]): GameRecord {
+  const actions: RecordedStep[] = steps.map((s) =>
+    s.t ? { timeout: true, now: s.n } : { actor: s.a!, action: s.x, now: s.n },
+  );
+  return {
+    game: data.game,
+    options: data.options,
+    players: data.seats.map((s) => ({ id: s.id, name: s.name })),
+    startedAt: data.startedAt,
+    seedCommit: data.state.seedCommit,
+    seed: data.state.seed,
+    actions,
+    result: game.result(data.state),
+  };
+}
+
+export function finishedMessage(game: AnyGame, data: RoomData, steps: readonly StepRec[]): string {
+  const record = buildRecord(game, data, steps);
+  return JSON.stringify({
+    v: PROTOCOL_VERSION,
+    roomId: data.roomId,
+    game: data.game,
+    mode: data.mode,
+    players: data.seats.map((s) => ({ id: s.id, name: s.name, bot: s.bot })),
+    record,
+    result: record.result,
+    finishedAt: data.finishedAt,
+  });
+}

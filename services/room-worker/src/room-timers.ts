@@ -1,0 +1,111 @@
+/**
+ * A room's timers for its current state: the game deadline, the bots' think
+ * time and the AI substitute's moves for disconnected seats. Each only puts an
+ * item on the room's queue; the room decides there whether it still applies.
+ */
+import type { AnyGame, Rng } from '@joke/engine';
+import type { WorkerConfig } from './config.ts';
+import type { Item, RoomData } from './room-types.ts';
+import { SubstituteTimers } from './substitute.ts';
+
+/** What the timers read from their room. */
+export interface TimedRoom {
+  readonly game: AnyGame;
+  readonly data: RoomData;
+  readonly finished: boolean;
+  readonly closed: boolean;
+  isConnected(userId: string): boolean;
+  enqueue(item: Item): void;
+}
+
+export class RoomTimers {
+  private deadlineTimer: NodeJS.Timeout | null = null;
+  private armedDeadline: number | null = null;
+  private readonly botTimers = new Map<string, NodeJS.Timeout>();
+  private readonly substitutes: SubstituteTimers;
+
+  constructor(
+    private readonly room: TimedRoom,
+    private readonly cfg: WorkerConfig,
+    private readonly botRng: Rng,
+  ) {
+    this.substitutes = new SubstituteTimers((seat) => room.enqueue({ kind: 'substitute', seat }));
+  }
+
+  /** A bot's timer fired (its item is being handled): it may be armed again. */
+  botFired(seat: string): void {
+    this.botTimers.delete(seat);
+  }
+
+  /** See `SubstituteTimers.forgetFired`. */
+  forgetFiredSubstitutes(seat?: string): void {
+    this.substitutes.forgetFired(seat);
+  }
+
+  /** Deadline timer, bot think timers and substitute timers for the current state. */
+  rearm(): void {
+    const room = this.room;
+    if (room.closed) return;
+    if (room.finished) return this.clear();
+    const { game, data } = room;
+    const d = game.deadline(data.state);
+    if (d !== this.armedDeadline) {
+      if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+      this.deadlineTimer = null;
+      this.armedDeadline = d;
+      if (d !== null)
+        this.deadlineTimer = setTimeout(
+          () => {
+            this.deadlineTimer = null;
+            this.armedDeadline = null;
+            room.enqueue({ kind: 'timeout' });
+          },
+          Math.max(0, d - Date.now()),
+        );
+    }
+    const { botDelayMs, botJitterMs } = this.cfg;
+    for (const s of data.seats) {
+      if (!s.bot || this.botTimers.has(s.id)) continue;
+      let wants = false;
+      try {
+        wants = game.bot(game.view(data.state, s.id), this.botRng) !== null;
+      } catch {
+        wants = false;
+      }
+      if (!wants) continue;
+      const delay = botDelayMs + (botJitterMs > 0 ? Math.floor(Math.random() * botJitterMs) : 0);
+      this.botTimers.set(
+        s.id,
+        setTimeout(() => room.enqueue({ kind: 'bot', seat: s.id }), delay),
+      );
+    }
+    this.rearmSubstitutes();
+  }
+
+  /** A substitute timer for every disconnected human seat the game has a move due for; none for the others. */
+  rearmSubstitutes(): void {
+    const room = this.room;
+    const sub = room.game.substitute;
+    if (!sub || room.closed) return;
+    for (const s of room.data.seats) {
+      let at: number | null = null;
+      if (!s.bot && !room.finished && !room.isConnected(s.id)) {
+        try {
+          at = sub.due(room.data.state, s.id, s.disconnectedSince ?? null);
+        } catch {
+          at = null;
+        }
+      }
+      this.substitutes.set(s.id, at);
+    }
+  }
+
+  clear(): void {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+    this.armedDeadline = null;
+    for (const t of this.botTimers.values()) clearTimeout(t);
+    this.botTimers.clear();
+    this.substitutes.clear();
+  }
+}

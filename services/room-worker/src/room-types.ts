@@ -1,0 +1,94 @@
+/** The room's data shapes: what is snapshotted, what goes through its queue, and what it needs from its worker. */
+import type { GameEvent } from '@joke/engine';
+import type { bus as wire } from '@joke/protocol';
+import type { Bus, Logger, SnapshotStore } from '@joke/bus';
+import type { WorkerConfig } from './config.ts';
+import type { WorkerMetrics } from './metrics.ts';
+import type { Room } from './room.ts';
+
+export interface SeatMeta {
+  id: string;
+  name: string;
+  bot: boolean;
+  /** Shown as "자리 비움" after `awayAfterTimeouts` timeouts in a row; any own action clears it. */
+  away: boolean;
+  timeouts: number;
+  /**
+   * Human seats: since when (ms) no player viewer of theirs has been connected, null while
+   * one is. Snapshotted so a takeover keeps the clock; absent in snapshots written before it.
+   */
+  disconnectedSince?: number | null;
+}
+
+export interface ViewerMeta {
+  userId: string;
+  gatewayId: string;
+  role: 'player' | 'spectator';
+  /** false while the socket is gone but the viewer did not leave: no frames, the seat shows disconnected. */
+  connected: boolean;
+}
+
+/** The snapshot payload (JSON), with the engine state inside. */
+export interface RoomData {
+  v: 1;
+  roomId: string;
+  game: string;
+  mode: string;
+  /** Parsed options (the record replays with these). */
+  options: Record<string, unknown>;
+  startedAt: number;
+  state: any;
+  seats: SeatMeta[];
+  viewers: ViewerMeta[];
+  finishedAt: number | null;
+  finishedPublished: boolean;
+}
+
+/** A record step as stored: `s` room seq, `n` now, then either actor `a` + action `x` (+ actionId `i`) or `t` timeout. */
+export interface StepRec {
+  s: number;
+  n: number;
+  a?: string;
+  x?: unknown;
+  i?: string;
+  t?: 1;
+}
+
+export type Respond = (data: string) => void;
+export type Item =
+  | { kind: 'cmd'; cmd: wire.RoomCommand; respond: Respond; at: number }
+  | { kind: 'join'; userId: string; spectate: boolean; gatewayId: string; respond: Respond }
+  | { kind: 'presence'; userId: string; gatewayId: string; connected: boolean; left: boolean }
+  | { kind: 'timeout' }
+  | { kind: 'bot'; seat: string }
+  | { kind: 'substitute'; seat: string }
+  | { kind: 'gatewayGone'; gatewayId: string }
+  | { kind: 'markPublished' };
+
+export interface Reply {
+  respond: Respond;
+  /** A function for join frames, built after the write with the seq they were persisted under. */
+  data: string | (() => string);
+  /** performance.now() when the command arrived (latency metric). */
+  at?: number;
+}
+
+export interface Transition {
+  seq: number;
+  state: any;
+  events: GameEvent[];
+}
+
+export interface RoomHost {
+  bus: Bus;
+  store: SnapshotStore;
+  cfg: WorkerConfig;
+  metrics: WorkerMetrics;
+  log: Logger;
+  workerId: string;
+  /** The room left this worker (dropped, lost its lease, handed over). */
+  onGone(room: Room): void;
+  onFinished(room: Room): void;
+  onTransition(): void;
+  gatewaySeen(gatewayId: string): void;
+}
