@@ -5,6 +5,7 @@ import { DECKS } from '../../src/games/hula/setup.ts';
 import { TIMERS } from '../../src/games/hula/timers.ts';
 import type { Card, HulaMode, HulaOptions, HulaState, Meld, Phase } from '../../src/games/hula/types.ts';
 import type { GameEvent } from '../../src/core/types.ts';
+import { verifyRecord, type RecordedStep } from '../../src/record/record.ts';
 
 export const T0 = 1_800_000_000_000;
 export const ids = ['p1', 'p2', 'p3', 'p4', 'p5'];
@@ -125,4 +126,26 @@ export function deepFreeze<T>(x: T): T {
     for (const v of Object.values(x)) deepFreeze(v);
   }
   return x;
+}
+
+/** The game played from `T0` replays from its record to the same result, step for step. */
+export function expectReplays(
+  s: HulaState,
+  opts: HulaOptions,
+  playerCount: number,
+  seed: string,
+  actions: RecordedStep[],
+): void {
+  const v = verifyRecord(hula, {
+    game: 'hula',
+    options: { ...opts },
+    players: players(playerCount),
+    startedAt: T0,
+    seedCommit: s.seedCommit,
+    seed,
+    actions,
+    result: hula.result(s),
+  });
+  expect(v.problems).toEqual([]);
+  expect(v.steps).toBe(actions.length);
 }

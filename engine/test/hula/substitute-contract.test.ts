@@ -1,10 +1,10 @@
 /** §8.6 through the engine contract: `hula.substitute` and `hula.runtimeOnlyFields`, as the room worker uses them. */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/index.ts';
-import { verifyRecord, type RecordedStep } from '../../src/record/record.ts';
+import type { RecordedStep } from '../../src/record/record.ts';
 import { hula, substituteAction, substituteDue } from '../../src/games/hula/index.ts';
 import type { HulaMode, HulaState } from '../../src/games/hula/types.ts';
-import { options, players, T0 } from './helpers.ts';
+import { expectReplays, options, players, T0 } from './helpers.ts';
 
 const sub = hula.substitute!;
 
@@ -74,18 +74,7 @@ describe('§8.6 substitute on the GameDefinition', () => {
       expect(byKind.discard).toBeGreaterThan(0);
       expect(Object.keys(byKind).every((k) => ['draw', 'discard', 'pass', 'ready'].includes(k))).toBe(true);
       expect(s.seats[0].timeoutsInRow).toBe(0);
-      const v = verifyRecord(hula, {
-        game: 'hula',
-        options: { ...opts },
-        players: players(3),
-        startedAt: T0,
-        seedCommit: s.seedCommit,
-        seed,
-        actions,
-        result: hula.result(s),
-      });
-      expect(v.problems).toEqual([]);
-      expect(v.steps).toBe(actions.length);
+      expectReplays(s, opts, 3, seed, actions);
     },
   );
 });

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/core/index.ts';
-import { verifyRecord, type RecordedStep } from '../../src/record/record.ts';
+import type { RecordedStep } from '../../src/record/record.ts';
 import { hula } from '../../src/games/hula/index.ts';
 import { LEAVE_AFTER_DISCONNECT_MS, SUBSTITUTE_DELAY_MS } from '../../src/games/hula/timers.ts';
 import type { HulaState } from '../../src/games/hula/types.ts';
-import { options, players, T0 } from './helpers.ts';
+import { expectReplays, options, players, T0 } from './helpers.ts';
 
 const sub = hula.substitute!;
 const AUTO_LEAVE = { type: 'reserveLeave', on: true, auto: true };
@@ -166,17 +166,6 @@ describe('§8.6 automatic leave after 60 s away', () => {
     expect(auto).toEqual([T0 + LEAVE_AFTER_DISCONNECT_MS]);
     expect(s.seats[0].status).toBe('left');
     expect(sub.due(s, 'p1', T0)).toBeNull();
-    const v = verifyRecord(hula, {
-      game: 'hula',
-      options: { ...opts },
-      players: players(3),
-      startedAt: T0,
-      seedCommit: s.seedCommit,
-      seed,
-      actions,
-      result: hula.result(s),
-    });
-    expect(v.problems).toEqual([]);
-    expect(v.steps).toBe(actions.length);
+    expectReplays(s, opts, 3, seed, actions);
   });
 });
