@@ -99,7 +99,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         held: [],
         tokens: cfg.rateBurst,
         refilledAt: performance.now(),
-        rateErrorAt: 0,
+        rateErrorAt: -Infinity, // so the first flood is told even in a process younger than a second
         rooms: new Map(),
         closed: false,
         dropping: false,

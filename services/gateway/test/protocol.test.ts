@@ -246,14 +246,26 @@ describe('bounds per socket', () => {
 describe('rate limit', () => {
   it('a burst beyond the bucket gets one rateLimited error per second, then the socket recovers', async () => {
     const c = await signedIn('flood-user');
+    const started = performance.now();
     for (let i = 0; i < 100; i++) c.send({ v: 1, t: 'ping', at: i });
-    await sleep(300);
+    // Wait until the gateway has gone quiet: on a loaded machine the burst may take longer than a second
+    // to drain, and the refill during that time is part of the rule, so bounds use the measured span.
+    let seen = -1;
+    let lastAt = started;
+    while (seen !== c.messages.length) {
+      if (seen !== -1) lastAt = performance.now();
+      seen = c.messages.length;
+      await sleep(300);
+    }
+    const spanSeconds = (lastAt - started) / 1000;
     const pongs = c.messages.filter((m) => m.t === 'pong').length;
     const limited = c.messages.filter((m) => m.code === 'rateLimited');
     // The bucket holds 40 and refills at 20/s while the burst is in flight.
     expect(pongs).toBeGreaterThanOrEqual(39);
-    expect(pongs).toBeLessThan(60);
-    expect(limited.length).toBe(1);
+    expect(pongs).toBeLessThanOrEqual(40 + Math.ceil(20 * spanSeconds));
+    expect(pongs).toBeLessThan(100);
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    expect(limited.length).toBeLessThanOrEqual(1 + Math.floor(spanSeconds));
     expect(limited[0].message).toBe(ERRORS.rateLimited);
     await sleep(1000);
     c.send({ v: 1, t: 'ping', at: 999 });
