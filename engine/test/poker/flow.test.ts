@@ -462,15 +462,15 @@ describe('올인과 사이드 팟 (§5.5)', () => {
 });
 
 describe('인디언 포커 (§5.4.7)', () => {
-  it('§10 — 인디언 1장: 본인 view의 자기 이마 카드는 값이 없고(숨김 슬롯), 다른 플레이어 view에는 값이 있으며, 관전자 view에는 핸드 종료 전 없음', () => {
+  it('§10 — 인디언 1장: 본인 view의 자기 이마 카드가 null, 다른 플레이어 view에는 값이 있음, 관전자 view에는 핸드 종료 전 null', () => {
     let s = start({ mode: 'indian' }, 3);
     const [A, B, C] = order(s);
     const card = s.hand!.players[A].forehead!;
-    const mine = viewOf(s, A).hand!.players.find((p) => p.id === A)!.forehead!;
-    expect(mine).toEqual({ hidden: true });
+    const mine = viewOf(s, A).hand!.players.find((p) => p.id === A)!.forehead;
+    expect(mine).toBeNull();
     expect(JSON.stringify(viewOf(s, A))).not.toContain(`"id":${card.id},"rank":${card.rank}`);
     expect(viewOf(s, B).hand!.players.find((p) => p.id === A)!.forehead).toEqual(card);
-    expect(viewOf(s, null).hand!.players.find((p) => p.id === A)!.forehead).toEqual({ hidden: true });
+    expect(viewOf(s, null).hand!.players.find((p) => p.id === A)!.forehead).toBeNull();
     s = act(s, A, { type: 'nl.check' });
     s = act(s, B, { type: 'nl.check' });
     s = act(s, C, { type: 'nl.check' });

@@ -202,7 +202,8 @@ export interface HandPlayerView {
   allIn: boolean;
   hole: CardSlot[];
   up: Card[];
-  forehead: CardSlot | null;
+  /** Null for its owner and spectators until the hand ends (§8.3), and when no forehead is dealt. */
+  forehead: Card | null;
   /** Own 4 choice cards, or hidden slots for others. */
   choice: CardSlot[] | null;
   choiceDone: boolean;

@@ -25,7 +25,6 @@ import type {
   PokerView,
 } from './types.ts';
 
-const HIDDEN = Object.freeze({ hidden: true as const });
 const LOG_IN_VIEW = 20;
 
 function hiddenSlots(n: number): CardSlot[] {
@@ -56,7 +55,8 @@ function playerView(s: PokerState, h: HandState, p: HandPlayer, viewer: PlayerId
     allIn: p.allIn,
     hole: seesHole ? p.hole : hiddenSlots(p.hole.length),
     up: p.up,
-    forehead: p.forehead === null ? null : seesForehead ? p.forehead : HIDDEN,
+    // §8.3/§10: the owner and spectators get null, as the view type in §7 writes it; the table draws "?".
+    forehead: seesForehead ? p.forehead : null,
     choice: p.choice === null ? null : own ? p.choice : hiddenSlots(p.choice.length),
     choiceDone: p.choiceDone,
     discarded: own ? p.discarded : null,
