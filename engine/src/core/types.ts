@@ -136,6 +136,8 @@ export interface GameDefinition<
   name: string;
   /** Mode ids with their Korean display names. */
   modes: { id: string; name: string }[];
+  /** Display name of the mode for these options when an option renames it; default: the `modes` entry. */
+  modeName?(options: O): string;
   minPlayers: number;
   maxPlayers: number;
   /** Parses raw options: fills defaults, enforces cross-field rules with Korean messages. */

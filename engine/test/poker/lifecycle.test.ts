@@ -249,6 +249,14 @@ describe('공정성: 핸드별 시드 (§8.4)', () => {
 });
 
 describe('옵션 (§2.2)', () => {
+  it('§12 — "인디언 포커"의 대체 표시 이름 "이마 포커"를 옵션으로 고를 수 있다(인디언 모드에서만 보임)', () => {
+    const field = poker.optionFields.find((f) => f.key === 'indianName')!;
+    expect(field.modes).toEqual(['indian']);
+    expect(poker.modeName!(poker.optionsSchema.parse({ mode: 'indian' }))).toBe('인디언 포커');
+    expect(poker.modeName!(poker.optionsSchema.parse({ mode: 'indian', indianName: 'forehead' }))).toBe('이마 포커');
+    expect(poker.modeName!(poker.optionsSchema.parse({ mode: 'holdem', indianName: 'forehead' }))).toBe('텍사스 홀덤');
+  });
+
   it('§2.2 — 기본값, auto 베팅 해석, 모드별 옵션 표시, 한국어 라벨', () => {
     const o = poker.optionsSchema.parse({});
     expect(o).toMatchObject({

@@ -64,4 +64,17 @@ describe('engine games through the lobby', () => {
       expect(replay.steps).toBe(record.actions.length);
     });
   }
+
+  it('poker §12: an indian room can be shown as "이마 포커"; the list and the room use that name', async () => {
+    const host = await h.guest('이마방장');
+    const renamed = await host.api.rooms.create.mutate({
+      game: 'poker',
+      options: { mode: 'indian', indianName: 'forehead' },
+    });
+    expect(renamed.modeName).toBe('이마 포커');
+    const plain = await host.api.rooms.create.mutate({ game: 'poker', options: { mode: 'indian' } });
+    expect(plain.modeName).toBe('인디언 포커');
+    const listed = await host.api.rooms.list.query({ game: 'poker' });
+    expect(listed.find((r) => r.roomId === renamed.roomId)?.modeName).toBe('이마 포커');
+  });
 });

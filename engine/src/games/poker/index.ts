@@ -1,6 +1,6 @@
 /** 포커: seven betting games in one engine (spec poker.md, clarifications 9–15). */
 import type { GameDefinition } from '../../core/types.ts';
-import { MODES, optionFields, optionsSchema, playerRange, type PokerOptions } from './options.ts';
+import { MODES, modeName, optionFields, optionsSchema, playerRange, type PokerOptions } from './options.ts';
 import { setup } from './setup.ts';
 import { actionSchema, apply } from './rules.ts';
 import { view } from './view.ts';
@@ -13,6 +13,7 @@ export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOpti
   id: 'poker',
   name: '포커',
   modes: MODES,
+  modeName,
   minPlayers: 2,
   maxPlayers: 10,
   optionsSchema,

@@ -187,6 +187,16 @@ const built = buildOptions(
       'carry',
       { modes: ['indian'] },
     ),
+    // §12: some players read "인디언" as insensitive; the room can show the same game as "이마 포커".
+    indianName: opt.choice(
+      '표시 이름',
+      [
+        ['indian', '인디언 포커'],
+        ['forehead', '이마 포커'],
+      ] as const,
+      'indian',
+      { modes: ['indian'] },
+    ),
     indianReshuffle: opt.choice(
       '인디언 덱 섞기',
       [
@@ -211,6 +221,12 @@ const built = buildOptions(
 export const optionsSchema = built.schema;
 export const optionFields = built.fields;
 export type PokerOptions = ReturnType<typeof optionsSchema.parse>;
+
+/** The mode's display name for these options (the indian mode may be shown as "이마 포커"). */
+export function modeName(o: PokerOptions): string {
+  if (o.mode === 'indian' && o.indianName === 'forehead') return '이마 포커';
+  return MODES.find((m) => m.id === o.mode)!.name;
+}
 
 /** Seat caps per mode (§2.1): 10 for the community-card games and one-card d52 indian, 6 otherwise. */
 export function playerRange(o: Pick<PokerOptions, 'mode' | 'indianCards' | 'indianDeck'>): {

@@ -65,9 +65,16 @@ export const summaryInclude = {
 
 type SummaryRow = Prisma.RoomGetPayload<{ include: typeof summaryInclude }>;
 
-function names(games: Record<string, AnyGame>, game: string, mode: string): { gameName: string; modeName: string } {
+function names(
+  games: Record<string, AnyGame>,
+  game: string,
+  mode: string,
+  options: unknown,
+): { gameName: string; modeName: string } {
   const def = games[game];
-  return { gameName: def?.name ?? game, modeName: def?.modes.find((m) => m.id === mode)?.name ?? mode };
+  const byMode = def?.modes.find((m) => m.id === mode)?.name ?? mode;
+  const parsed = def?.modeName ? def.optionsSchema.safeParse(options) : null;
+  return { gameName: def?.name ?? game, modeName: parsed?.success ? def!.modeName!(parsed.data) : byMode };
 }
 
 export function minPlayersOf(games: Record<string, AnyGame>, game: string, options: unknown): number {
@@ -81,7 +88,7 @@ export function toSummary(games: Record<string, AnyGame>, r: SummaryRow): RoomSu
   return {
     roomId: r.id,
     game: r.game,
-    ...names(games, r.game, r.mode),
+    ...names(games, r.game, r.mode, r.options),
     mode: r.mode,
     isPrivate: r.isPrivate,
     status: r.status as RoomStatus,
