@@ -12,6 +12,16 @@ export {
 export * from './store/types.ts';
 export { MemorySnapshotStore, MemoryMatchStore } from './store/memory.ts';
 export { RedisSnapshotStore, RedisMatchStore, connectRedis, type RedisClient } from './store/redis.ts';
-export { defineConfig, opt, int, bool, type ConfigDef, type ConfigOf, type EnvOption } from './ops/config.ts';
+export {
+  defineConfig,
+  opt,
+  int,
+  bool,
+  ConfigError,
+  exitOnConfigError,
+  type ConfigDef,
+  type ConfigOf,
+  type EnvOption,
+} from './ops/config.ts';
 export { createLogger, type Logger } from './ops/log.ts';
 export { startOpsServer, type OpsServer, type OpsServerOptions, type HttpHandler } from './ops/http.ts';

@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { LIMITS } from '@joke/protocol';
-import { connectionOptions, defineConfig, int, opt } from '@joke/bus';
+import { ConfigError, connectionOptions, defineConfig, int, opt } from '@joke/bus';
 
 export const GatewayConfig = z.object({
   /** Unique per gateway process: the subject `joke.v1.gw.<id>.*` carries its deliveries. */
@@ -138,7 +138,7 @@ export const gatewayEnv = defineConfig({
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
   const { natsUrl, namespace, logLevel, gatewayId, jwtSecret, ...rest } = gatewayEnv.fromEnv(env);
-  if (!jwtSecret) throw new Error('JWT_SECRET is required (the lobby signs player tokens with it)');
+  if (!jwtSecret) throw new ConfigError('JWT_SECRET is required (the lobby signs player tokens with it)');
   const config = GatewayConfig.parse({ ...rest, jwtSecret, gatewayId: gatewayId || undefined });
   return { config, natsUrl, namespace, logLevel };
 }

@@ -3,7 +3,7 @@
  * environment (`gatewayEnv` in config.ts; `--help-config` prints the table).
  * SIGTERM/SIGINT close the sockets, then the NATS connection.
  */
-import { createBus, createLogger } from '@joke/bus';
+import { ConfigError, createBus, createLogger, exitOnConfigError } from '@joke/bus';
 import { configFromEnv, gatewayEnv } from './config.ts';
 import { startGateway } from './gateway.ts';
 
@@ -11,8 +11,11 @@ if (process.argv.includes('--help-config')) {
   process.stdout.write(`${gatewayEnv.describe()}\n`);
   process.exit(0);
 }
-const { config, natsUrl, namespace, logLevel } = configFromEnv();
-if (!natsUrl) throw new Error('NATS_URL is required: a standalone gateway talks to room workers over NATS');
+const { config, natsUrl, namespace, logLevel } = exitOnConfigError('gateway', () => {
+  const c = configFromEnv();
+  if (!c.natsUrl) throw new ConfigError('NATS_URL is required: a standalone gateway talks to room workers over NATS');
+  return c;
+});
 const logger = createLogger('gateway', logLevel);
 const bus = await createBus({ natsUrl, namespace, name: config.gatewayId });
 const gateway = await startGateway(config, { bus, logger, defaultMetrics: true });

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
 
 const { natsUrl, namespace, logLevel } = connectionOptions({ natsUrl: '', redisUrl: '' });
 
@@ -57,6 +57,6 @@ export type LobbyEnv = ConfigOf<typeof lobbyEnv.spec>;
 export function lobbyConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LobbyEnv {
   const config = lobbyEnv.fromEnv(env);
   if (env.NODE_ENV === 'production' && config.jwtSecret === DEV_JWT_SECRET)
-    throw new Error('JWT_SECRET must be set in production (the development secret is public)');
+    throw new ConfigError('JWT_SECRET must be set in production (the development secret is public)');
   return config;
 }

@@ -4,7 +4,7 @@
  * variables set it needs no server: PGlite in memory, in-process bus.
  * SIGTERM/SIGINT stop taking requests, finish recording games, then close.
  */
-import { createBus, createLogger } from '@joke/bus';
+import { createBus, createLogger, exitOnConfigError } from '@joke/bus';
 import { lobbyConfigFromEnv, lobbyEnv } from './config.ts';
 import { startLobbyServer } from './server.ts';
 
@@ -12,7 +12,7 @@ if (process.argv.includes('--help-config')) {
   process.stdout.write(`${lobbyEnv.describe()}\n`);
   process.exit(0);
 }
-const config = lobbyConfigFromEnv();
+const config = exitOnConfigError('lobby', () => lobbyConfigFromEnv());
 const logger = createLogger('lobby', config.logLevel);
 if (!config.natsUrl) logger.warn('NATS_URL is empty: in-process bus, so rooms.start has no matchmaker to ask');
 const bus = await createBus({ natsUrl: config.natsUrl, namespace: config.namespace, name: 'lobby' });

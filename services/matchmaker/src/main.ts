@@ -2,7 +2,7 @@
  * Standalone matchmaker: `npm start -w services/matchmaker`. Stateless: run as
  * many replicas as you like against the same NATS and Redis.
  */
-import { createBus, createLogger, createStores, startOpsServer } from '@joke/bus';
+import { createBus, createLogger, createStores, exitOnConfigError, startOpsServer } from '@joke/bus';
 import { matchmakerConfig } from './config.ts';
 import { startMatchmaker } from './matchmaker.ts';
 
@@ -11,7 +11,7 @@ if (process.argv.includes('--help-config')) {
   process.exit(0);
 }
 
-const cfg = matchmakerConfig.fromEnv();
+const cfg = exitOnConfigError('matchmaker', () => matchmakerConfig.fromEnv());
 const log = createLogger('matchmaker', cfg.logLevel);
 const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: cfg.matchmakerId });
 const stores = await createStores({

@@ -2,6 +2,7 @@
  * `npm start` at the repository root: the whole product in one process
  * (see product.ts). Prints the HTTP and WebSocket URLs when ready.
  */
+import { exitOnConfigError } from '@joke/bus';
 import { platformConfig } from './config.ts';
 import { startProduct } from './product.ts';
 
@@ -10,7 +11,7 @@ if (process.argv.includes('--help-config')) {
   process.exit(0);
 }
 
-const platform = await startProduct(platformConfig.fromEnv());
+const platform = await startProduct(exitOnConfigError('platform', () => platformConfig.fromEnv()));
 const mode = platform.config.natsUrl ? `NATS ${platform.config.natsUrl}` : 'in-process bus';
 const store = platform.stores.kind === 'redis' ? `Redis ${platform.config.redisUrl}` : 'in-memory store';
 console.log(`joke-app platform (${mode}, ${store})`);

@@ -3,7 +3,7 @@
  * Configuration from the environment (`--help-config` lists it). SIGTERM drains:
  * every room is handed to another live worker before the process exits.
  */
-import { createBus, createLogger, createStores, startOpsServer } from '@joke/bus';
+import { createBus, createLogger, createStores, exitOnConfigError, startOpsServer } from '@joke/bus';
 import { workerConfig } from './config.ts';
 import { startRoomWorker } from './worker.ts';
 
@@ -12,7 +12,7 @@ if (process.argv.includes('--help-config')) {
   process.exit(0);
 }
 
-const cfg = workerConfig.fromEnv();
+const cfg = exitOnConfigError('room-worker', () => workerConfig.fromEnv());
 const log = createLogger('room-worker', cfg.logLevel);
 const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: cfg.workerId });
 const stores = await createStores({

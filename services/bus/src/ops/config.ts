@@ -43,6 +43,26 @@ export interface ConfigDef<S extends Spec> {
   describe(): string;
 }
 
+/** A bad or missing setting: the service cannot start; `exitOnConfigError` reports it in one line. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Runs a service's configuration step; a ConfigError becomes one readable line on stderr and exit code 78
+ * (EX_CONFIG), so an operator sees which variable to fix instead of a stack trace. Anything else is a bug
+ * and propagates.
+ */
+export function exitOnConfigError<T>(service: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${service}: configuration error: ${err.message} (--help-config lists every option)\n`);
+    process.exit(78);
+  }
+}
+
 const defaultOf = <T>(o: EnvOption<T>): T => (typeof o.default === 'function' ? (o.default as () => T)() : o.default);
 
 export function defineConfig<S extends Spec>(spec: S): ConfigDef<S> {
@@ -55,7 +75,7 @@ export function defineConfig<S extends Spec>(spec: S): ConfigDef<S> {
         continue;
       }
       const r = o.schema.safeParse(value);
-      if (!r.success) throw new Error(`invalid ${o.env}=${JSON.stringify(value)}: ${r.error.issues[0]?.message}`);
+      if (!r.success) throw new ConfigError(`invalid ${o.env}=${JSON.stringify(value)}: ${r.error.issues[0]?.message}`);
       out[key] = r.data;
     }
     return out as ConfigOf<S>;
