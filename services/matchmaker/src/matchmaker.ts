@@ -30,6 +30,7 @@ import {
 } from '@joke/bus';
 import { matchmakerConfig, type MatchmakerConfig } from './config.ts';
 import { rank } from './placement.ts';
+import { rebalance } from './rebalance.ts';
 
 export interface MatchmakerDeps {
   bus: Bus;
@@ -305,10 +306,23 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
       (msg) => {
         const p = wire.ReassignRequest.safeParse(safeJson(msg.data));
         if (!p.success) return reply(msg.respond, { placed: [], failed: [] });
-        const { fromWorkerId, roomIds } = p.data;
+        const { fromWorkerId, roomIds, toWorkerId } = p.data;
         const out: wire.ReassignReply = { placed: [], failed: [] };
+        const target = toWorkerId ? workers.get(toWorkerId) : undefined;
         void pool(roomIds, cfg.failoverConcurrency, async (roomId) => {
-          const r = await place(roomId, { v: 1, roomId, restore: true }, fromWorkerId);
+          const req = { v: 1 as const, roomId, restore: true };
+          // A live migration names its target; if that worker refuses, the table still needs a home.
+          if (
+            target &&
+            !target.draining &&
+            target.workerId !== fromWorkerId &&
+            (await openOn(target.workerId, req)).ok
+          ) {
+            m.placed.inc({ kind: 'restore' });
+            out.placed.push({ roomId, workerId: target.workerId });
+            return;
+          }
+          const r = await place(roomId, req, fromWorkerId);
           if (r.ok) out.placed.push({ roomId, workerId: r.workerId });
           else out.failed.push(roomId);
         }).then(() => reply(msg.respond, out));
@@ -316,6 +330,19 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
       { queue: QUEUE_GROUPS.matchmaker },
     ),
     bus.subscribe(subjects.queue, (msg) => void onQueue(msg.data, msg.respond), { queue: QUEUE_GROUPS.matchmaker }),
+    bus.subscribe(
+      subjects.rebalance,
+      (msg) => {
+        const p = wire.RebalanceRequest.safeParse(safeJson(msg.data));
+        if (!p.success) return reply(msg.respond, { ok: false, reason: R.bad });
+        const liveWorkers = () =>
+          [...workers.values()]
+            .filter((w) => !w.draining)
+            .map((w) => ({ workerId: w.workerId, roomIds: [...w.roomIds] }));
+        void rebalance({ bus, log, liveWorkers }, p.data).then((r) => reply(msg.respond, r));
+      },
+      { queue: QUEUE_GROUPS.matchmaker },
+    ),
   ];
 
   async function onQueue(data: string, respond?: (d: string) => void): Promise<void> {

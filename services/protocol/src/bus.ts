@@ -160,7 +160,9 @@ export const ReassignRequest = z.object({
   /** Worker the rooms leave; never chosen as a target. */
   fromWorkerId: z.string(),
   roomIds: z.array(z.string()).max(1000),
-  reason: z.enum(['drain', 'dead', 'orphan']),
+  reason: z.enum(['drain', 'dead', 'orphan', 'migrate']),
+  /** Live migration to a chosen worker; if it refuses, the rooms go wherever placement puts them. */
+  toWorkerId: z.string().optional(),
 });
 export type ReassignRequest = z.infer<typeof ReassignRequest>;
 export const ReassignReply = z.object({
@@ -168,3 +170,38 @@ export const ReassignReply = z.object({
   failed: z.array(z.string()),
 });
 export type ReassignReply = z.infer<typeof ReassignReply>;
+
+/** Payload of subjects.workerMigrate. */
+export const MigrateRequest = z.object({
+  v,
+  roomIds: z.array(z.string()).min(1).max(1000),
+  /** Target worker; absent = the matchmaker's placement (never the source). */
+  toWorkerId: z.string().optional(),
+});
+export type MigrateRequest = z.infer<typeof MigrateRequest>;
+export const MigrateReply = z.object({
+  moved: z.array(z.object({ roomId: z.string(), workerId: z.string() })),
+  /** Rooms that stayed, with why (not here, finished, or nobody could take it and it was reopened here). */
+  stayed: z.array(z.object({ roomId: z.string(), reason: z.string() })),
+});
+export type MigrateReply = z.infer<typeof MigrateReply>;
+
+/** Payload of subjects.rebalance. */
+export const RebalanceRequest = z.object({
+  v,
+  /** Upper bound on tables moved by this call, so one command cannot stampede the cluster. */
+  maxMoves: z.number().int().min(1).max(100_000).default(1000),
+  /** Report the plan without moving anything. */
+  dryRun: z.boolean().default(false),
+});
+export type RebalanceRequest = z.infer<typeof RebalanceRequest>;
+export const RebalanceReply = z.object({
+  before: z.record(z.string(), z.number()),
+  planned: z.number(),
+  moved: z.number(),
+  /** Planned moves that did not happen (finished meanwhile, or no worker took them: they stayed). */
+  stayed: z.number(),
+  /** Rooms per worker once every planned move is done (the plan's outcome; heartbeats show the real one). */
+  after: z.record(z.string(), z.number()),
+});
+export type RebalanceReply = z.infer<typeof RebalanceReply>;

@@ -17,6 +17,11 @@ export const subjects = {
   roomPresence: (roomId: string) => `${P}.room.${roomId}.presence`,
   /** request → OpenRoomReply. The matchmaker asks one worker to create or restore a room. */
   workerOpen: (workerId: string) => `${P}.worker.${workerId}.open`,
+  /**
+   * request → MigrateReply. Live migration: the worker hands the listed rooms to another worker (the named
+   * one, or the matchmaker's choice) while their players keep their sockets. Sent by `rebalance`.
+   */
+  workerMigrate: (workerId: string) => `${P}.worker.${workerId}.migrate`,
   /** publish. WorkerHeartbeat, every `heartbeatMs`. */
   workerHeartbeat: `${P}.worker.heartbeat`,
   /** publish. A draining worker announces it is leaving (RoomsReleased lists what it handed over). */
@@ -31,6 +36,11 @@ export const subjects = {
   gatewayMatched: (gatewayId: string) => `${P}.gw.${gatewayId}.matched`,
   /** request → ReassignReply. A draining worker asks for its rooms to be placed elsewhere. Queue group `mm`. */
   reassign: `${P}.mm.reassign`,
+  /**
+   * request → RebalanceReply. Moves tables from the most loaded workers to the least loaded ones, e.g. after
+   * a scale-up. Queue group `mm`; an operator sends it (`npm run rebalance`).
+   */
+  rebalance: `${P}.mm.rebalance`,
   /** publish. GatewayHeartbeat, so workers can forget viewers of a dead gateway. */
   gatewayHeartbeat: `${P}.gw.heartbeat`,
   /** publish. RoomFinished, once per room; the lobby records the game (queue group `lobby`). */

@@ -45,6 +45,11 @@ export function createWorkerMetrics(registry = new Registry()) {
       registers,
     }),
     restores: new Counter({ name: 'joke_worker_restores_total', help: 'Rooms taken over from a snapshot', registers }),
+    migrated: new Counter({
+      name: 'joke_worker_migrated_total',
+      help: 'Rooms handed to another worker by live migration',
+      registers,
+    }),
     loopLag: new Gauge({
       name: 'joke_worker_event_loop_lag_ms',
       help: 'Event loop delay p99 over the last heartbeat',

@@ -17,6 +17,7 @@ import { bus as wire, subjects, PROTOCOL_VERSION } from '@joke/protocol';
 import { createLogger, type Bus, type BusSubscription, type Logger, type SnapshotStore } from '@joke/bus';
 import { workerConfig, type WorkerConfig } from './config.ts';
 import { createWorkerMetrics } from './metrics.ts';
+import { MIGRATION, handOver, migrateRooms, type HandoverDeps, type MigrationHost } from './handover.ts';
 import { Room, type RoomData, type RoomHost, type StepRec } from './room.ts';
 
 export interface RoomWorkerDeps {
@@ -47,6 +48,8 @@ export interface RoomWorker {
   ready(): boolean;
   /** Stop taking rooms, hand every room to other live workers, then stop. */
   drain(): Promise<DrainReport>;
+  /** Hand chosen rooms to another worker while their players keep playing (subjects.workerMigrate). */
+  migrate(req: wire.MigrateRequest): Promise<wire.MigrateReply>;
   /** Stop at once without handing over (leases lapse; matchmakers fail the rooms over). */
   close(): Promise<void>;
 }
@@ -101,6 +104,18 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       gatewaysSeen.set(gatewayId, Date.now());
     },
   };
+
+  const handoverDeps: HandoverDeps = { bus, workerId: cfg.workerId, metrics, log };
+  const migrationHost: MigrationHost = {
+    ...handoverDeps,
+    store,
+    room: (id) => rooms.get(id),
+    refusal: (to) => (draining || closed ? REASONS.draining : to === cfg.workerId ? MIGRATION.same : null),
+    reopen: async (id) => (JSON.parse(await restore(id).catch(() => fail(REASONS.noSnapshot))) as { ok: boolean }).ok,
+    // Matchmakers and gateways learn the new homes now, not half a beat later.
+    announce: () => heartbeat(),
+  };
+  const migrate = (req: wire.MigrateRequest) => migrateRooms(migrationHost, req);
 
   const adopt = (room: Room): void => {
     rooms.set(room.id, room);
@@ -211,6 +226,18 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
         void job.finally(() => opening.delete(p.data.roomId));
       }
       void job.then((reply) => m.respond!(reply));
+    }),
+    bus.subscribe(subjects.workerMigrate(cfg.workerId), (m) => {
+      if (!m.respond) return;
+      const p = wire.MigrateRequest.safeParse(safeJson(m.data));
+      if (!p.success) return m.respond(fail('잘못된 요청이에요'));
+      void migrate(p.data).then(
+        (reply) => m.respond!(JSON.stringify(reply)),
+        (err) => {
+          log.error({ err }, 'migration failed');
+          m.respond!(fail(String((err as Error)?.message ?? err)));
+        },
+      );
     }),
     bus.subscribe(subjects.gatewayHeartbeat, (m) => {
       const hb = safeJson(m.data) as { gatewayId?: unknown } | undefined;
@@ -334,41 +361,14 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
         await store.drop(r.id, r.epoch).catch(() => {});
       } else todo.push(r);
     }
-    const CHUNK = 200;
     while (todo.length > 0 && Date.now() < deadline) {
-      const failed: Room[] = [];
-      for (let i = 0; i < todo.length; i += CHUNK) {
-        const chunk = todo.slice(i, i + CHUNK);
-        // Finish the batch in flight (its write and replies), then stop serving: the new
-        // owner restores from exactly that snapshot; unanswered commands are retried by gateways.
-        await Promise.all(chunk.map((r) => r.pause()));
-        // A room already closed lost its lease (or was dropped) meanwhile: it is someone else's now.
-        const live = chunk.filter((r) => !r.closed);
-        for (const r of live) r.close();
-        if (live.length === 0) continue;
-        const req: wire.ReassignRequest = {
-          v: PROTOCOL_VERSION,
-          fromWorkerId: cfg.workerId,
-          roomIds: live.map((r) => r.id),
-          reason: 'drain',
-        };
-        try {
-          const reply = wire.ReassignReply.parse(
-            JSON.parse(
-              await bus.request(subjects.reassign, JSON.stringify(req), clamp(deadline - Date.now(), 1000, 10_000)),
-            ),
-          );
-          handedOver += reply.placed.length;
-          const failedIds = new Set(reply.failed);
-          for (const r of live) if (failedIds.has(r.id)) failed.push(r);
-        } catch (err) {
-          metrics.errors.inc({ kind: 'bus' });
-          log.warn({ err, rooms: live.length }, 'reassign request failed; retrying');
-          failed.push(...live);
-        }
-      }
-      todo = failed;
-      if (todo.length > 0) await new Promise((r) => setTimeout(r, 250));
+      const r = await handOver(handoverDeps, todo, {
+        reason: 'drain',
+        timeoutMs: clamp(deadline - Date.now(), 1000, 10_000),
+      });
+      handedOver += r.placed.length;
+      todo = r.failed;
+      if (todo.length > 0) await new Promise((res) => setTimeout(res, 250));
     }
     // Nobody could take these: end our leases now so the orphan sweep can place them as soon as a worker appears.
     for (const r of todo) await store.release(r.id, cfg.workerId, r.epoch).catch(() => false);
@@ -399,6 +399,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     room: (id) => rooms.get(id),
     ready: () => !draining && !closed,
     drain,
+    migrate,
     close,
   };
 }
