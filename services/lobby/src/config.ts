@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { ConfigError, bool, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
 
 const { natsUrl, namespace, logLevel } = connectionOptions({ natsUrl: '', redisUrl: '' });
 
@@ -43,6 +43,19 @@ export const lobbyEnv = defineConfig({
     z.string(),
     '*',
     'Access-Control-Allow-Origin for browsers on another origin (tokens travel in a header, not cookies). Empty = no CORS headers.',
+  ),
+  serveClient: opt(
+    'SERVE_CLIENT',
+    bool(),
+    false,
+    'Also serve the built client and /config.json at / (the cluster layout, where no platform process runs).',
+  ),
+  clientDir: opt('CLIENT_DIR', z.string(), '', 'Built client to serve when SERVE_CLIENT is on. Empty = client/dist.'),
+  publicGatewayUrl: opt(
+    'PUBLIC_GATEWAY_URL',
+    z.string().regex(/^(wss?:\/\/.+)?$/, 'ws:// or wss:// URL'),
+    '',
+    'Gateway WebSocket URL that /config.json gives browsers (e.g. wss://play.example.com/ws). Empty = the host they used, port 8081.',
   ),
   natsUrl: {
     ...natsUrl,

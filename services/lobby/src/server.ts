@@ -5,6 +5,7 @@
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startOpsServer, type Bus, type Logger } from '@joke/bus';
+import { clientHandler } from '@joke/client/serve';
 import type { LobbyEnv } from './config.ts';
 import { createLobby, type Lobby } from './index.ts';
 
@@ -54,6 +55,11 @@ export async function startLobbyServer(
     onError: (err) => deps.logger.error({ err }, 'http error'),
   });
   ops.mountHttp('/trpc', lobby.handler);
+  if (config.serveClient)
+    ops.mountHttp(
+      '/',
+      clientHandler({ dir: config.clientDir || undefined, gatewayUrl: config.publicGatewayUrl || undefined }),
+    );
   deps.logger.info(
     { url: ops.url, database: lobby.database.kind, startupMs: Math.round(performance.now() - started) },
     'lobby listening',

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { InProcessBus } from '@joke/bus';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
@@ -70,5 +73,42 @@ describe('standalone server', () => {
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     expect(pre.headers.get('access-control-allow-headers')).toContain('authorization');
     expect((await fetch(`${server.url}/nowhere`)).status).toBe(404);
+  });
+});
+
+describe('serving the client in the cluster layout (SERVE_CLIENT)', () => {
+  const schema = uniqueSchema();
+  const bus = new InProcessBus();
+  let server: LobbyServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'client-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>joke-app</title>');
+    const config = lobbyConfigFromEnv({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: schema.url,
+      SERVE_CLIENT: 'true',
+      CLIENT_DIR: dir,
+      PUBLIC_GATEWAY_URL: 'wss://play.example.com/ws',
+    });
+    server = await startLobbyServer(config, { bus, logger: pino({ level: 'silent' }) });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await bus.close();
+    await schema.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the page at / and tells browsers the public gateway URL, with the API still under /trpc', async () => {
+    const page = await fetch(`${server.url}/tables/abc`);
+    expect([page.status, await page.text()]).toEqual([200, '<!doctype html><title>joke-app</title>']);
+    expect(await (await fetch(`${server.url}/config.json`)).json()).toEqual({
+      gatewayUrl: 'wss://play.example.com/ws',
+    });
+    expect((await clientFor(server.url).games.list.query()).length).toBeGreaterThan(0);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect(() => lobbyConfigFromEnv({ PUBLIC_GATEWAY_URL: 'http://x' })).toThrow(/PUBLIC_GATEWAY_URL/);
   });
 });
