@@ -15,7 +15,7 @@
  * which drops the room on its next write, so no transition is lost or doubled.
  */
 import { randomBytes } from 'node:crypto';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { z } from 'zod';
 import { games as engineGames, type AnyGame } from '@joke/engine';
 import { bus as wire, subjects, PROTOCOL_VERSION, QUEUE_GROUPS } from '@joke/protocol';
@@ -29,7 +29,9 @@ import {
   type SnapshotStore,
 } from '@joke/bus';
 import { matchmakerConfig, type MatchmakerConfig } from './config.ts';
+import { createMatchmakerMetrics } from './metrics.ts';
 import { rank } from './placement.ts';
+import { pool, safeJson } from './util.ts';
 import { rebalance } from './rebalance.ts';
 
 export interface MatchmakerDeps {
@@ -89,34 +91,7 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
   const games = deps.games ?? engineGames;
   const log = (deps.log ?? createLogger('matchmaker', cfg.logLevel)).child({ matchmakerId: cfg.matchmakerId });
   const registry = deps.registry ?? new Registry();
-  const registers = [registry];
-  const m = {
-    live: new Gauge({ name: 'joke_mm_live_workers', help: 'Live, non-draining workers', registers }),
-    placed: new Counter({
-      name: 'joke_mm_rooms_placed_total',
-      help: 'Rooms opened on a worker',
-      labelNames: ['kind'] as const,
-      registers,
-    }),
-    failovers: new Counter({
-      name: 'joke_mm_failovers_total',
-      help: 'Worker deaths handled by this replica',
-      registers,
-    }),
-    failoverSeconds: new Histogram({
-      name: 'joke_mm_failover_seconds',
-      help: 'Death detected → every room restored',
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
-      registers,
-    }),
-    matched: new Counter({ name: 'joke_mm_queue_tables_total', help: 'Quick-match tables started', registers }),
-    errors: new Counter({
-      name: 'joke_mm_errors_total',
-      help: 'Failures by kind',
-      labelNames: ['kind'] as const,
-      registers,
-    }),
-  };
+  const m = createMatchmakerMetrics(registry);
   const workers = new Map<string, LiveWorker>();
   const failoverListeners: ((r: FailoverReport) => void)[] = [];
   let closed = false;
@@ -413,21 +388,4 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
       for (const s of subs) s.unsubscribe();
     },
   };
-}
-
-/** Runs `f` over `items` with at most `n` in flight. */
-async function pool<T>(items: T[], n: number, f: (item: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  const run = async (): Promise<void> => {
-    while (i < items.length) await f(items[i++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, run));
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

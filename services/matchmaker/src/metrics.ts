@@ -1,0 +1,35 @@
+/** The matchmaker's Prometheus metrics (served on its ops port). */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+export type MatchmakerMetrics = ReturnType<typeof createMatchmakerMetrics>;
+
+export function createMatchmakerMetrics(registry: Registry) {
+  const registers = [registry];
+  return {
+    live: new Gauge({ name: 'joke_mm_live_workers', help: 'Live, non-draining workers', registers }),
+    placed: new Counter({
+      name: 'joke_mm_rooms_placed_total',
+      help: 'Rooms opened on a worker',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    failovers: new Counter({
+      name: 'joke_mm_failovers_total',
+      help: 'Worker deaths handled by this replica',
+      registers,
+    }),
+    failoverSeconds: new Histogram({
+      name: 'joke_mm_failover_seconds',
+      help: 'Death detected → every room restored',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers,
+    }),
+    matched: new Counter({ name: 'joke_mm_queue_tables_total', help: 'Quick-match tables started', registers }),
+    errors: new Counter({
+      name: 'joke_mm_errors_total',
+      help: 'Failures by kind',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+  };
+}
