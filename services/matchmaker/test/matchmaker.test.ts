@@ -3,8 +3,7 @@
  * stores, plus the quick-match queue shared by two replicas over real Redis.
  */
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
 import {
   connectRedis,
   InProcessBus,
@@ -19,23 +18,9 @@ import {
 import { subjects } from '@joke/protocol';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type FailoverReport, type Matchmaker } from '../src/index.ts';
-import { raceGame } from '../../room-worker/test/fixtures/race-game.ts';
+import { cleanupAfterEach, games, log, sleep, until } from './helpers.ts';
 
-const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-const games = { race: raceGame };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean | Promise<boolean>, ms = 5000, what = 'condition') {
-  const t0 = Date.now();
-  while (!(await cond())) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
-
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
+const cleanup = cleanupAfterEach();
 
 interface Cluster {
   bus: Bus;

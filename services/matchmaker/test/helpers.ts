@@ -1,0 +1,25 @@
+/** What the matchmaker test files share: the test game, a quiet logger, waiting, and cleanup after each test. */
+import { afterEach } from 'vitest';
+import { pino } from 'pino';
+import { raceGame } from '../../room-worker/test/fixtures/race-game.ts';
+
+export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+export const games = { race: raceGame };
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function until(cond: () => boolean | Promise<boolean>, ms = 5000, what = 'condition') {
+  const t0 = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/** Registers this file's cleanup list; each test pushes what it started, undone in reverse after it. */
+export function cleanupAfterEach(): (() => Promise<void> | void)[] {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+  return cleanup;
+}
