@@ -29,6 +29,13 @@ describe('poker table layout', () => {
                   `${rects[i][0]} overlaps ${rects[j][0]}: ${JSON.stringify(rects[i][1])} ${JSON.stringify(rects[j][1])}`,
                 ).toBe(false);
             for (const b of l.board) expect(inside(b, l.boardArea)).toBe(true);
+            // The felt oval holds the middle and stays clear of seats, my strip and the bar.
+            expect(inside(l.felt, screen)).toBe(true);
+            for (const k of ['pot', 'board', 'status'] as const)
+              expect(inside(k === 'board' ? l.boardArea : l[k], l.felt), `${k} on the felt`).toBe(true);
+            for (const [name, r] of rects)
+              if (!['pot', 'board', 'status'].includes(name))
+                expect(overlaps(l.felt, r), `felt overlaps ${name}`).toBe(false);
             // My cards: inside the hand strip, at least 96 px tall (§9), each with a tappable part.
             expect(l.cards).toHaveLength(myCards);
             for (const c of l.cards) {
@@ -52,6 +59,20 @@ describe('poker table layout', () => {
     const area = { x: 10, y: 20, w: 370, h: 184 };
     const cells = grid(area, 8, 4, 3);
     expect(cells).toHaveLength(8);
+    for (const c of cells) expect(inside(c, area)).toBe(true);
+    for (let i = 0; i < cells.length; i++)
+      for (let j = i + 1; j < cells.length; j++) expect(overlaps(cells[i], cells[j])).toBe(false);
+  });
+});
+
+describe('action bar cells', () => {
+  it('a short last row spreads over the whole width', async () => {
+    const { barCells } = await import('../src/poker/layout.ts');
+    const area = { x: 8, y: 600, w: 374, h: 184 };
+    const cells = barCells(area, 9, 4);
+    expect(cells).toHaveLength(9);
+    expect(cells[8].w).toBeCloseTo(374);
+    expect(cells[8].y).toBeGreaterThan(cells[4].y);
     for (const c of cells) expect(inside(c, area)).toBe(true);
     for (let i = 0; i < cells.length; i++)
       for (let j = i + 1; j < cells.length; j++) expect(overlaps(cells[i], cells[j])).toBe(false);

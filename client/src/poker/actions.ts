@@ -89,7 +89,9 @@ export function raisePresets(v: PokerView, min: number, max: number): { label: s
   const bet = v.hand?.currentBet ?? 0;
   const toCall = Math.max(0, bet - (me?.committedRound ?? 0));
   const pot = potTotal(v) + toCall;
-  const clamp = (x: number) => Math.max(min, Math.min(max, Math.round(x)));
+  // Round to the base unit so the presets read as round numbers, then keep them legal.
+  const unit = Math.max(1, v.baseUnit);
+  const clamp = (x: number) => Math.max(min, Math.min(max, Math.round(x / unit) * unit));
   return [
     { label: '최소', to: min },
     { label: '½팟', to: clamp(bet + pot / 2) },

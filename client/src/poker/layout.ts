@@ -46,6 +46,8 @@ export interface PokerLayout {
   cardW: number;
   cardH: number;
   actions: Rect;
+  /** The table's felt oval, behind pot, board and status. */
+  felt: Rect;
   /** Rows the action bar is split into. */
   actionRows: number;
 }
@@ -66,6 +68,21 @@ export function grid(area: Rect, n: number, perRow: number, rows: number, gap = 
     out.push({ x: area.x + c * (w + gap), y: area.y + r * (h + gap), w, h });
   }
   return out;
+}
+
+/**
+ * Cells for `n` buttons in rows of `perRow` filling `area`; a short last row
+ * spreads its buttons over the whole width so a lone confirm button is wide.
+ */
+export function barCells(area: Rect, n: number, perRow: number, gap = 8): Rect[] {
+  const rows = Math.max(1, Math.ceil(n / perRow));
+  const full = grid(area, n, perRow, rows, gap);
+  const last = n - (rows - 1) * perRow;
+  if (last === perRow || rows === 0) return full;
+  const y = full[(rows - 1) * perRow]?.y ?? area.y;
+  const h = full[0]?.h ?? area.h;
+  const tail = grid({ x: area.x, y, w: area.w, h }, last, last, 1, gap);
+  return [...full.slice(0, (rows - 1) * perRow), ...tail];
 }
 
 function cardRow(area: Rect, n: number, cardW: number, cardH: number): PokerLayout['cards'] {
@@ -158,6 +175,7 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
       cardW,
       cardH,
       actions,
+      felt: { x: PAD, y: pot.y - 6, w: W - 2 * PAD, h: status.y + status.h + 4 - (pot.y - 6) },
       actionRows,
     };
   }
@@ -212,6 +230,12 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     cardW,
     cardH,
     actions,
+    felt: {
+      x: Math.max(PAD, cx - 520),
+      y: pot.y - 8,
+      w: Math.min(W - 2 * PAD, 1040),
+      h: status.y + status.h + 4 - (pot.y - 8),
+    },
     actionRows,
   };
 }
