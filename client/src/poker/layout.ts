@@ -193,7 +193,8 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
   const cols = n <= 6 ? n : Math.ceil(n / 2);
   const rows = Math.ceil(n / cols);
   const seatH = rows === 1 ? 140 : 118;
-  const arc = rows === 1 ? 70 : 0;
+  // Three or more seats in one row bend into an arc; two sit level.
+  const arc = rows === 1 && n >= 3 ? 70 : 0;
   const seatArea = { x: PAD + 8, y: barH + 10, w: W - 2 * PAD - 16, h: rows * seatH + (rows - 1) * 6 + arc };
   const seats = seatRects(seatArea, n, cols, arc);
   // The middle of the table: between the seats' lowest point and my strip (and the action bar on the right).

@@ -85,14 +85,53 @@ export function drawCenter(
       if (c) addCard(scene, into, c, r);
       else g.lineStyle(2, C.feltLine, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 8);
     });
+  } else if (h && v.mode === 'indian') {
+    drawForeheads(scene, into, l, v);
   } else if (h) {
-    const info =
-      v.mode === 'indian'
-        ? `남은 인디언 덱 ${h.deckCount}장 · 사용한 카드 ${v.indianUsed.length}장`
-        : `${h.street + 1}번째 베팅 라운드 · 덱 ${h.deckCount}장`;
-    text(scene, into, l.boardArea, info, wide ? 16 : 13, '#a9c2b5', 600);
+    text(
+      scene,
+      into,
+      l.boardArea,
+      `${h.street + 1}번째 베팅 라운드 · 덱 ${h.deckCount}장`,
+      wide ? 16 : 13,
+      '#a9c2b5',
+      600,
+    );
   }
   text(scene, into, l.status, status, wide ? 18 : 15, h?.toAct === v.viewer && h?.toAct ? '#ffd84a' : '#ffffff', 800);
+}
+
+/** 인디언: everyone else's forehead, big in the middle (§9), with the deck count under it. */
+function drawForeheads(scene: Phaser.Scene, into: Phaser.GameObjects.Container, l: PokerLayout, v: PokerView): void {
+  const h = v.hand!;
+  const others = h.players.filter((p) => p.id !== v.viewer);
+  const wide = l.orientation === 'landscape';
+  const area = { x: l.felt.x + 24, y: l.boardArea.y, w: l.felt.w - 48, h: l.boardArea.h };
+  const nameH = wide ? 22 : 18;
+  const gap = 10;
+  let ch = area.h - nameH - 20;
+  let cw = Math.round(ch * (180 / 252));
+  if (others.length * (cw + gap) > area.w) {
+    cw = Math.floor(area.w / others.length - gap);
+    ch = Math.round(cw * (252 / 180));
+  }
+  const total = others.length * cw + (others.length - 1) * gap;
+  others.forEach((p, i) => {
+    const r = { x: area.x + (area.w - total) / 2 + i * (cw + gap), y: area.y, w: cw, h: ch };
+    addCard(scene, into, p.forehead ?? { hidden: true }, r, p.folded ? 0.45 : 1);
+    const name = { x: r.x - gap / 2, y: r.y + ch + 2, w: cw + gap, h: nameH };
+    text(scene, into, name, nameOf(v, p.id), wide ? 14 : 11, p.folded ? '#9fb0a7' : '#ffffff', 700);
+  });
+  const rest = { x: area.x, y: area.y + ch + nameH + 2, w: area.w, h: Math.max(14, area.h - ch - nameH - 2) };
+  text(
+    scene,
+    into,
+    rest,
+    `남은 덱 ${h.deckCount}장 · 사용한 카드 ${v.indianUsed.length}장`,
+    wide ? 14 : 11,
+    '#a9c2b5',
+    600,
+  );
 }
 
 export function drawMine(
@@ -152,7 +191,8 @@ export function drawMine(
       mark.lineBetween(r.x + r.w - 10, r.y + 10, r.x + 10, r.y + r.h - 10);
     }
     if (open || picked) mark.lineStyle(4, open ? C.gold : C.selected, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 10);
-    const tag = discard ? '버림' : open ? '오픈' : picked ? '교환' : c.open ? '공개' : '';
+    const forehead = v.mode === 'indian' && i === 0;
+    const tag = discard ? '버림' : open ? '오픈' : picked ? '교환' : forehead ? '내 이마' : c.open ? '공개' : '';
     if (tag) {
       const t = scene.add.text(
         r.x + 4,
