@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
-import { pokerSnap, takePokerTurn, type PokerSnap } from './support/poker-driver.ts';
+import { clickBox, pokerSnap, takePokerTurn, type PokerSnap } from './support/poker-driver.ts';
 import { buildClient, startStack, type Stack } from './support/stack.ts';
-import { waitFor } from './support/table-driver.ts';
+import { waitFor, type Box } from './support/table-driver.ts';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const MODES = ['sevenPoker', 'sevenHiLo', 'badugi', 'fiveDraw', 'omaha', 'indian'] as const;
@@ -38,6 +38,8 @@ async function openRoom(page: Page, mode: string): Promise<void> {
   await page.getByTestId('create-form').waitFor();
   await page.getByTestId('game').selectOption('poker');
   await page.locator(`label[for="mode-${mode}"]`).click();
+  // 인디언 plays the shortest game the form allows, to the result screen.
+  if (mode === 'indian') await page.getByTestId('opt-handLimit').selectOption({ label: '10판' });
   await page.getByTestId('create-submit').click();
   await page.getByTestId('seats').waitFor();
   for (let i = 1; i <= 2; i++) {
@@ -53,7 +55,7 @@ async function openRoom(page: Page, mode: string): Promise<void> {
 
 describe('every poker mode in the browser', () => {
   for (const mode of MODES)
-    it(`${mode}: one hand by clicking, chips add up`, async () => {
+    it(`${mode}: ${mode === 'indian' ? 'a whole game to the result screen' : 'one hand'} by clicking, chips add up`, async () => {
       const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
       const page = await ctx.newPage();
       page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
@@ -67,8 +69,10 @@ describe('every poker mode in the browser', () => {
       const t0 = Date.now();
       let s: PokerSnap = await pokerSnap(page);
       expect(s.mode).toBe(mode);
-      while (!(s.handsPlayed >= 1 && s.phase === 'handEnd')) {
-        if (Date.now() - t0 > 30_000) throw new Error(`${mode} stuck: ${pressed.slice(-10).join(' | ')}`);
+      const done = (x: PokerSnap) =>
+        mode === 'indian' ? x.result !== null : x.handsPlayed >= 1 && x.phase === 'handEnd';
+      while (!done(s)) {
+        if (Date.now() - t0 > 45_000) throw new Error(`${mode} stuck: ${pressed.slice(-10).join(' | ')}`);
         expect(s.chips!.shown, `chips at seq ${s.seq}`).toBe(s.chips!.expected);
         if (s.myTurn && !s.busy) {
           const key = s.legal.includes('choose') || s.legal.includes('draw') || s.legal.includes('declare');
@@ -98,6 +102,26 @@ describe('every poker mode in the browser', () => {
       }
       await page.waitForTimeout(150);
       await page.screenshot({ path: `${SHOTS}poker-${mode}-end.png` });
+      if (mode === 'indian') {
+        // The game-end screen: ranking with final chips, the seed matching its commitment, back to the room.
+        const res = s.result as {
+          rows: { rank: number; points: number; cardsLeft: number }[];
+          verified: boolean | null;
+          buttons: Record<string, Box>;
+        };
+        expect(res.rows).toHaveLength(3);
+        expect(res.rows[0].rank).toBe(1);
+        // Final chips add up to the starting chips plus every rebuy (the 리바이 column).
+        const rebuys = res.rows.reduce((a, r) => a + r.cardsLeft, 0);
+        expect(res.rows.reduce((a, r) => a + r.points, 0)).toBe((3 + rebuys) * 1000);
+        await waitFor(
+          'seed verified',
+          async () => ((await pokerSnap(page)).result as { verified: boolean | null }).verified,
+        );
+        await page.screenshot({ path: `${SHOTS}poker-result.png` });
+        await clickBox(page, s, res.buttons.room);
+        await page.getByTestId('seats').waitFor();
+      }
       expect(pressed.length).toBeGreaterThan(0);
       const frames = (await page.evaluate(() => window.__joke!.frames())).map(
         (t) =>
@@ -115,5 +139,5 @@ describe('every poker mode in the browser', () => {
         }
       console.log(`${mode}: ${pressed.join(' | ')}`);
       await ctx.close();
-    }, 60_000);
+    }, 90_000);
 });

@@ -309,10 +309,11 @@ export class PokerScene extends Phaser.Scene {
     const id = v.hand?.phase === 'betting' ? v.hand.toAct : null;
     if (!id) return;
     const total = v.options.turnSeconds * 1000;
-    const frac = Math.max(0, Math.min(1, (v.deadline - this.data_.source.serverNow()) / total));
+    const left = Math.max(0, v.deadline - this.data_.source.serverNow());
+    const frac = Math.min(1, left / total);
     const i = opponentsOf(v).findIndex((s) => s.id === id);
-    if (i >= 0) drawRing(this.ring, l.seats[i], frac);
-    else if (id === v.viewer) drawRing(this.ring, l.me, frac, l.me.h / 2);
+    if (i >= 0) drawRing(this.ring, l.seats[i], frac, left);
+    else if (id === v.viewer) drawRing(this.ring, l.me, frac, left, l.me.h / 2);
   }
 
   snapshot(): Record<string, unknown> {

@@ -118,11 +118,11 @@ export function drawSeat(scene: Phaser.Scene, into: Phaser.GameObjects.Container
   }
 }
 
-/** The timer ring on the seat whose turn it is (top-right corner); green → yellow → red. */
-export function drawRing(g: Phaser.GameObjects.Graphics, r: Rect, frac: number, inset = 12): void {
+/** The timer ring on the seat whose turn it is (top-right corner); green, yellow, red for the last 5 seconds (§9). */
+export function drawRing(g: Phaser.GameObjects.Graphics, r: Rect, frac: number, leftMs: number, inset = 12): void {
   const cx = r.x + r.w - inset;
   const cy = r.y + inset;
-  const color = frac > 0.5 ? 0x7ee081 : frac > 0.25 ? 0xffd84a : 0xff6b5e;
+  const color = leftMs <= 5000 ? 0xff6b5e : frac > 0.5 ? 0x7ee081 : 0xffd84a;
   g.fillStyle(0x000000, 0.45).fillCircle(cx, cy, 8);
   g.lineStyle(3, color, 1);
   g.beginPath();

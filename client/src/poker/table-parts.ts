@@ -134,6 +134,15 @@ function drawForeheads(scene: Phaser.Scene, into: Phaser.GameObjects.Container, 
   );
 }
 
+/** 바둑이 hint (§9): cards sharing a suit or a rank with another card of mine get a yellow border. */
+export function badugiClashes(cards: MyCard[]): Set<number> {
+  const faces = cards.flatMap((c) => (typeof c.shown === 'object' && 'rank' in c.shown ? [c.shown] : []));
+  const out = new Set<number>();
+  for (const a of faces)
+    for (const b of faces) if (a.id !== b.id && (a.suit === b.suit || a.rank === b.rank)) out.add(a.id);
+  return out;
+}
+
 export function drawMine(
   scene: Phaser.Scene,
   into: Phaser.GameObjects.Container,
@@ -173,6 +182,7 @@ export function drawMine(
         ? '내 이마 카드는 나만 못 봐요'
         : '';
   text(scene, into, l.hint, hint, wide ? 17 : 14, '#ffe7a3', 700);
+  const clash = v.mode === 'badugi' ? badugiClashes(cards) : new Set<number>();
   cards.forEach((c, i) => {
     const slot = l.cards[i];
     if (!slot) return;
@@ -191,6 +201,7 @@ export function drawMine(
       mark.lineBetween(r.x + r.w - 10, r.y + 10, r.x + 10, r.y + r.h - 10);
     }
     if (open || picked) mark.lineStyle(4, open ? C.gold : C.selected, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 10);
+    else if (c.id !== null && clash.has(c.id)) mark.lineStyle(3, C.legal, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 10);
     const forehead = v.mode === 'indian' && i === 0;
     const tag = discard ? '버림' : open ? '오픈' : picked ? '교환' : forehead ? '내 이마' : c.open ? '공개' : '';
     if (tag) {
