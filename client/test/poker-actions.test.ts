@@ -8,7 +8,7 @@ import { poker } from '../../engine/src/games/poker/index.ts';
 import { Rng } from '../../engine/src/core/rng.ts';
 import { simPlayers } from '../../engine/src/sim/runner.ts';
 import type { PokerState } from '../../engine/src/games/poker/types.ts';
-import { actionBar, emptyBarState, handEndLines, statusLine, type BarState } from '../src/poker/actions.ts';
+import { actionBar, emptyBarState, handEndLines, pressUi, statusLine, type BarState } from '../src/poker/actions.ts';
 import { chipsOnTable, type PokerView } from '../src/poker/model.ts';
 
 const MODES = ['holdem', 'omaha', 'sevenPoker', 'sevenHiLo', 'badugi', 'fiveDraw', 'indian'] as const;
@@ -53,7 +53,9 @@ describe('poker action bar from engine views', () => {
                   bar.buttons.some((b) => b.enabled),
                   `${p.id} has something to press`,
                 ).toBe(true);
-              for (const b of bar.buttons) {
+              // Pressing a bar button (raise panel, presets, −/+) leads to a bar whose actions are legal too.
+              const next = bar.buttons.filter((b) => b.enabled && b.ui).map((b) => actionBar(v, pressUi(v, ui, b)));
+              for (const b of [...bar.buttons, ...next.flatMap((n) => n.buttons)]) {
                 if (!b.enabled || !b.action) continue;
                 const r = poker.apply(s, p.id, b.action, now + 1);
                 expect(r.ok, `${b.key} ${JSON.stringify(b.action)}: ${r.ok ? '' : r.reason}`).toBe(true);

@@ -14,7 +14,15 @@ import type { TableFrame } from '../table/source.ts';
 import { C, textStyle } from '../table/theme.ts';
 import { Button } from '../table/widgets.ts';
 import { confirmDialog } from '../ui/sheets.ts';
-import { actionBar, emptyBarState, statusLine, type ActionButton, type Bar, type BarState } from './actions.ts';
+import {
+  actionBar,
+  emptyBarState,
+  pressUi,
+  statusLine,
+  type ActionButton,
+  type Bar,
+  type BarState,
+} from './actions.ts';
 import { barCells, computePokerLayout, type PokerLayout } from './layout.ts';
 import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView } from './model.ts';
 import { drawRing, drawSeat, seatInfo } from './seat.ts';
@@ -243,15 +251,7 @@ export class PokerScene extends Phaser.Scene {
     const a = this.shown[i];
     const v = this.view;
     if (!a || !a.enabled || !v || this.busy) return;
-    const raise = v.legalActions.find((x) => x.type === 'nl.raise');
-    const r = raise && 'min' in raise ? raise : null;
-    const cur = Math.max(r?.min ?? 0, this.ui.raiseTo || (r?.min ?? 0));
-    if (a.ui === 'openRaise') this.ui = { ...this.ui, raiseOpen: true, raiseTo: r?.min ?? 0 };
-    else if (a.ui === 'closeRaise') this.ui = { ...this.ui, raiseOpen: false };
-    else if (a.ui === 'minus') this.ui = { ...this.ui, raiseTo: Math.max(r?.min ?? 0, cur - v.baseUnit) };
-    else if (a.ui === 'plus') this.ui = { ...this.ui, raiseTo: Math.min(r?.max ?? cur, cur + v.baseUnit) };
-    else if (a.ui === 'undoChoice') this.ui = { ...this.ui, choice: { discardId: null, openId: null } };
-    else if (a.ui && typeof a.ui === 'object') this.ui = { ...this.ui, raiseTo: a.ui.raiseTo };
+    if (a.ui) this.ui = pressUi(v, this.ui, a);
     else if (a.action) {
       const action = a.action;
       if (a.confirm) confirmDialog(a.confirm, a.label.split(' ')[0], () => this.send(action));

@@ -276,6 +276,21 @@ export function actionBar(v: PokerView, ui: BarState): Bar {
   return { buttons: [], perRow: 1, prompt: '' };
 }
 
+/** The bar state after pressing a button that changes the bar rather than sending an action. */
+export function pressUi(v: PokerView, ui: BarState, a: ActionButton): BarState {
+  const raise = find(v, 'nl.raise');
+  const min = raise?.min ?? 0;
+  const max = raise?.max ?? 0;
+  const cur = Math.max(min, Math.min(max, ui.raiseTo || min));
+  if (a.ui === 'openRaise') return { ...ui, raiseOpen: true, raiseTo: min };
+  if (a.ui === 'closeRaise') return { ...ui, raiseOpen: false };
+  if (a.ui === 'minus') return { ...ui, raiseTo: Math.max(min, cur - v.baseUnit) };
+  if (a.ui === 'plus') return { ...ui, raiseTo: Math.min(max, cur + v.baseUnit) };
+  if (a.ui === 'undoChoice') return { ...ui, choice: { discardId: null, openId: null } };
+  if (a.ui && typeof a.ui === 'object') return { ...ui, raiseTo: a.ui.raiseTo };
+  return ui;
+}
+
 /** One line about whose move it is (shown in the middle of the table). */
 export function statusLine(v: PokerView): string {
   const h = v.hand;
