@@ -13,46 +13,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
 import { buildClient, startStack, type Stack } from './support/stack.ts';
-import { waitFor, type Box } from './support/table-driver.ts';
+import { clickBox as click, pokerSnap as snap } from './support/poker-driver.ts';
+import { waitFor } from './support/table-driver.ts';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const PORTRAIT = { width: 390, height: 844 };
 const LANDSCAPE = { width: 1440, height: 900 };
 
-interface PokerSnap {
-  scene: string;
-  canvas: { left: number; top: number };
-  orientation: string;
-  width: number;
-  frames: number;
-  seq: number | null;
-  role: string | null;
-  handNo: number;
-  handsPlayed: number;
-  phase: string | null;
-  showdown: boolean;
-  myTurn: boolean;
-  legal: string[];
-  busy: boolean;
-  pot: number;
-  chips: { shown: number; expected: number } | null;
-  buttons: (Box & { key: string; label: string; enabled: boolean })[];
-  cards: { id: number | null; rect: Box | null }[];
-  seats: { id: string; name: string; stack: number; rect: Box }[];
-  result: unknown;
-}
-
 let stack: Stack;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
-
-async function snap(page: Page): Promise<PokerSnap> {
-  return (await page.evaluate(() => window.__joke!.layout())) as unknown as PokerSnap;
-}
-
-async function click(page: Page, s: PokerSnap, b: Box): Promise<void> {
-  await page.mouse.click(s.canvas.left + b.x + b.w / 2, s.canvas.top + b.y + b.h / 2);
-}
 
 async function newPage(viewport: { width: number; height: number }): Promise<[BrowserContext, Page]> {
   const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'ko-KR' });
