@@ -48,6 +48,8 @@ describe('poker table layout', () => {
               expect(s.w).toBeGreaterThanOrEqual(100);
               expect(s.h).toBeGreaterThanOrEqual(80);
             }
+            // PC gets the hand log panel beside the table.
+            if (width === 1440) expect(l.log, 'hand log on a 1440 px screen').not.toBeNull();
             // Action bar: rows of buttons at least 56 px tall (§9).
             const rowH = (l.actions.h - (l.actionRows - 1) * 8) / l.actionRows;
             expect(rowH).toBeGreaterThanOrEqual(56);

@@ -26,7 +26,7 @@ import {
 import { barCells, computePokerLayout, type PokerLayout } from './layout.ts';
 import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView } from './model.ts';
 import { drawRing, drawSeat, seatInfo } from './seat.ts';
-import { drawCenter, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
+import { drawCenter, drawLog, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
 import { pokerSnapshot } from './snapshot.ts';
 import { openPokerRules } from './rules-sheet.ts';
 
@@ -193,6 +193,7 @@ export class PokerScene extends Phaser.Scene {
     while (title.width > l.title.w && title.text.length > 4) title.setText(`${title.text.slice(0, -2)}…`);
     opponentsOf(v).forEach((s, i) => drawSeat(this, this.dyn, l.seats[i], seatInfo(v, s, false)));
     drawCenter(this, this.dyn, l, v, statusLine(v));
+    if (l.log) drawLog(this, this.dyn, l.log, v);
     this.mine = myCards(v);
     if (v.viewer !== null) drawMine(this, this.dyn, l, v, this.mine, this.ui, (id) => this.onCardTap(id));
     this.renderBar(l, v);

@@ -48,6 +48,8 @@ export interface PokerLayout {
   actions: Rect;
   /** The table's felt oval, behind pot, board and status. */
   felt: Rect;
+  /** PC: the hand log panel right of the table (§9), when the screen is wide enough. */
+  log: Rect | null;
   /** Rows the action bar is split into. */
   actionRows: number;
 }
@@ -176,6 +178,7 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
       cardH,
       actions,
       felt: { x: PAD, y: pot.y - 6, w: W - 2 * PAD, h: status.y + status.h + 4 - (pot.y - 6) },
+      log: null,
       actionRows,
     };
   }
@@ -212,6 +215,18 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     w: 5 * bw + 4 * 10,
     h: bh,
   };
+  const felt = {
+    x: Math.max(PAD, cx - 520),
+    y: pot.y - 8,
+    w: Math.min(W - 2 * PAD, 1040),
+    h: status.y + status.h + 4 - (pot.y - 8),
+  };
+  const logX = felt.x + felt.w + 10;
+  const logBottom = input.spectator ? H - PAD - 8 : actions.y - 12;
+  const log =
+    W - PAD - 8 - logX >= 150 && logBottom - (seatBottom + 10) >= 160
+      ? { x: logX, y: seatBottom + 10, w: W - PAD - 8 - logX, h: logBottom - (seatBottom + 10) }
+      : null;
   return {
     orientation: 'landscape',
     width: W,
@@ -231,12 +246,8 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     cardW,
     cardH,
     actions,
-    felt: {
-      x: Math.max(PAD, cx - 520),
-      y: pot.y - 8,
-      w: Math.min(W - 2 * PAD, 1040),
-      h: status.y + status.h + 4 - (pot.y - 8),
-    },
+    felt,
+    log,
     actionRows,
   };
 }
@@ -252,6 +263,7 @@ export function namedRects(l: PokerLayout, spectator: boolean): [string, Rect][]
     ['board', l.boardArea],
     ['status', l.status],
   ];
+  if (l.log) out.push(['log', l.log]);
   if (!spectator) out.push(['me', l.me], ['hint', l.hint], ['hand', l.hand], ['actions', l.actions]);
   return out;
 }

@@ -134,6 +134,25 @@ function drawForeheads(scene: Phaser.Scene, into: Phaser.GameObjects.Container, 
   );
 }
 
+/** PC: the public hand log (last entries of the view's log) in a panel right of the table. */
+export function drawLog(scene: Phaser.Scene, into: Phaser.GameObjects.Container, r: Rect, v: PokerView): void {
+  const g = scene.add.graphics();
+  into.add(g);
+  g.fillStyle(C.panel, 0.6).fillRoundedRect(r.x, r.y, r.w, r.h, 10);
+  into.add(scene.add.text(r.x + 10, r.y + 8, '핸드 기록', textStyle(14, '#a9c2b5', 800)));
+  const lineH = 20;
+  const fits = Math.max(0, Math.floor((r.h - 36) / lineH));
+  const lines = v.log.slice(-fits);
+  lines.forEach((e, i) => {
+    const who = e.player ? `${nameOf(v, e.player)} ` : '';
+    const amount = e.amount ? ` ${e.amount.toLocaleString('ko-KR')}` : '';
+    const t = scene.add.text(r.x + 10, r.y + 32 + i * lineH, `${who}${e.text}${amount}`, textStyle(13, '#ffffff', 600));
+    let n = [...t.text].length;
+    while (t.width > r.w - 20 && n > 2) t.setText(`${[...t.text].slice(0, (n -= 1)).join('')}…`);
+    into.add(t);
+  });
+}
+
 /** 바둑이 hint (§9): cards sharing a suit or a rank with another card of mine get a yellow border. */
 export function badugiClashes(cards: MyCard[]): Set<number> {
   const faces = cards.flatMap((c) => (typeof c.shown === 'object' && 'rank' in c.shown ? [c.shown] : []));
