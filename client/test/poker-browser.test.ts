@@ -107,7 +107,7 @@ describe('포커 in the browser (real platform)', () => {
     let s = await snap(page);
     expect(s.seats).toHaveLength(3);
     while (s.handsPlayed < 2 || s.phase !== 'handEnd') {
-      if (Date.now() - started > 40_000) throw new Error(`too slow; did: ${did.slice(-12).join(' | ')}`);
+      if (Date.now() - started > 45_000) throw new Error(`too slow; did: ${did.slice(-12).join(' | ')}`);
       // What the table shows always adds up: stacks + bets + pots = starting chips × seats.
       expect(s.chips, `chips at seq ${s.seq}`).not.toBeNull();
       expect(s.chips!.shown, `chips at seq ${s.seq}`).toBe(s.chips!.expected);
