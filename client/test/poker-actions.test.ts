@@ -8,7 +8,8 @@ import { poker } from '../../engine/src/games/poker/index.ts';
 import { Rng } from '../../engine/src/core/rng.ts';
 import { simPlayers } from '../../engine/src/sim/runner.ts';
 import type { PokerState } from '../../engine/src/games/poker/types.ts';
-import { actionBar, emptyBarState, handEndLines, pressUi, statusLine, type BarState } from '../src/poker/actions.ts';
+import { actionBar, emptyBarState, pressUi, type BarState } from '../src/poker/actions.ts';
+import { handEndLines, statusLine } from '../src/poker/status.ts';
 import { chipsOnTable, type PokerView } from '../src/poker/model.ts';
 
 const MODES = ['holdem', 'omaha', 'sevenPoker', 'sevenHiLo', 'badugi', 'fiveDraw', 'indian'] as const;

@@ -14,23 +14,15 @@ import type { TableFrame } from '../table/source.ts';
 import { C, textStyle } from '../table/theme.ts';
 import { Button } from '../table/widgets.ts';
 import { confirmDialog } from '../ui/sheets.ts';
-import {
-  actionBar,
-  emptyBarState,
-  pressUi,
-  statusLine,
-  type ActionButton,
-  type Bar,
-  type BarState,
-} from './actions.ts';
-import { barCells, computePokerLayout, type PokerLayout } from './layout.ts';
+import { actionBar, emptyBarState, pressUi, type ActionButton, type Bar, type BarState } from './actions.ts';
+import { statusLine } from './status.ts';
+import { computePokerLayout, type PokerLayout } from './layout.ts';
+import { ActionBarView } from './bar-view.ts';
 import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView } from './model.ts';
 import { drawRing, drawSeat, seatInfo } from './seat.ts';
 import { drawCenter, drawLog, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
 import { pokerSnapshot } from './snapshot.ts';
 import { openPokerRules } from './rules-sheet.ts';
-
-const MAX_BUTTONS = 12;
 
 export class PokerScene extends Phaser.Scene {
   private data_!: TableSceneData;
@@ -41,10 +33,8 @@ export class PokerScene extends Phaser.Scene {
   private ring!: Phaser.GameObjects.Graphics;
   private title!: Phaser.GameObjects.Text;
   private waiting!: Phaser.GameObjects.Text;
-  private promptText!: Phaser.GameObjects.Text;
   private menu!: { rules: Button; leave: Button };
-  private pool: Button[] = [];
-  private shown: ActionButton[] = [];
+  private barView!: ActionBarView;
   private bar: Bar | null = null;
   private ui: BarState = emptyBarState();
   private mine: MyCard[] = [];
@@ -68,7 +58,6 @@ export class PokerScene extends Phaser.Scene {
     this.busy = false;
     this.framesSeen = 0;
     this.resultShownSeq = -1;
-    this.pool = [];
     this.barKey = '';
   }
 
@@ -85,19 +74,11 @@ export class PokerScene extends Phaser.Scene {
       .setOrigin(0, 0.5)
       .setDepth(40);
     this.waiting = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(18)).setOrigin(0.5).setDepth(40);
-    this.promptText = this.add
-      .text(0, 0, '', textStyle(15, '#ffe7a3', 700))
-      .setOrigin(0.5)
-      .setDepth(40);
     this.menu = {
       rules: new Button(this, '규칙', 'ghost', () => openPokerRules(this.view?.mode)),
       leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),
     };
-    for (let i = 0; i < MAX_BUTTONS; i++) {
-      const b = new Button(this, '', 'primary', () => this.onButton(i));
-      b.setVisible(false);
-      this.pool.push(b);
-    }
+    this.barView = new ActionBarView(this, (a) => this.onButton(a));
     this.toasts = new Toasts(this);
     this.result = new ResultPanel(this);
     this.scale.on('resize', this.onResize, this);
@@ -196,39 +177,8 @@ export class PokerScene extends Phaser.Scene {
     if (l.log) drawLog(this, this.dyn, l.log, v);
     this.mine = myCards(v);
     if (v.viewer !== null) drawMine(this, this.dyn, l, v, this.mine, this.ui, (id) => this.onCardTap(id));
-    this.renderBar(l, v);
-  }
-
-  private renderBar(l: PokerLayout, v: PokerView): void {
-    const bar = actionBar(v, this.ui);
-    this.bar = bar;
-    this.shown = bar.buttons.slice(0, MAX_BUTTONS);
-    const rows = Math.max(1, Math.ceil(this.shown.length / bar.perRow));
-    const rowH = (l.actions.h - (l.actionRows - 1) * 8) / l.actionRows;
-    const used = Math.min(l.actionRows, rows);
-    const area = {
-      ...l.actions,
-      y: l.actions.y + l.actions.h - used * rowH - (used - 1) * 8,
-      h: used * rowH + (used - 1) * 8,
-    };
-    const cells = barCells(area, this.shown.length, bar.perRow);
-    this.pool.forEach((b, i) => {
-      const a = this.shown[i];
-      b.setVisible(!!a);
-      if (!a) return;
-      b.setRect(cells[i])
-        .setKind(a.kind)
-        .setText(a.label)
-        .setEnabled(a.enabled && !this.busy);
-    });
-    const free = l.actions.h - area.h;
-    const prompt = bar.prompt || (v.viewer !== null && this.shown.length === 0 ? statusLine(v) : '');
-    if (free > 20) this.promptText.setPosition(l.actions.x + l.actions.w / 2, l.actions.y + (free - 8) / 2);
-    else this.promptText.setPosition(l.status.x + l.status.w / 2, l.status.y - 12);
-    this.promptText
-      .setText(prompt)
-      .setWordWrapWidth(l.actions.w, true)
-      .setVisible(v.viewer !== null && free > 20);
+    this.bar = actionBar(v, this.ui);
+    this.barView.update(l, v, this.bar, this.busy);
   }
 
   private onCardTap(id: number): void {
@@ -248,8 +198,7 @@ export class PokerScene extends Phaser.Scene {
     this.render();
   }
 
-  private onButton(i: number): void {
-    const a = this.shown[i];
+  private onButton(a: ActionButton): void {
     const v = this.view;
     if (!a || !a.enabled || !v || this.busy) return;
     if (a.ui) this.ui = pressUi(v, this.ui, a);
@@ -322,7 +271,7 @@ export class PokerScene extends Phaser.Scene {
       layout: this.layout_,
       frame: this.frame,
       view: this.view,
-      buttons: this.pool.map((b, i) => ({ b, a: this.shown[i] })).filter((x) => x.a && x.b.visible),
+      buttons: this.barView.visible(),
       mine: this.mine,
       ui: this.ui,
       busy: this.busy,

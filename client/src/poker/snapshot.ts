@@ -14,7 +14,7 @@ export interface PokerSnapshotParts {
   layout: PokerLayout | null;
   frame: TableFrame | null;
   view: PokerView | null;
-  buttons: { b: Button; a: ActionButton | undefined }[];
+  buttons: { b: Button; a: ActionButton }[];
   mine: MyCard[];
   ui: BarState;
   busy: boolean;
@@ -51,7 +51,7 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
     prompt: p.prompt,
     pot: v ? potTotal(v) : 0,
     chips: v ? chipsOnTable(v) : null,
-    buttons: p.buttons.map(({ b, a }) => ({ ...b.rect, key: a!.key, label: b.label_, enabled: b.enabled })),
+    buttons: p.buttons.map(({ b, a }) => ({ ...b.rect, key: a.key, label: b.label_, enabled: b.enabled })),
     menu: { rules: { ...p.menu.rules.rect }, leave: { ...p.menu.leave.rect } },
     cards: p.mine.map((c, i) => {
       const slot = l?.cards[i];

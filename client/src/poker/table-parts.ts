@@ -9,7 +9,7 @@ import type { ResultData } from '../table/overlays.ts';
 import type { Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';
 import type { BarState } from './actions.ts';
-import { handEndLines } from './actions.ts';
+import { handEndLines } from './status.ts';
 import { addCard, type Shown } from './cards.ts';
 import type { PokerLayout } from './layout.ts';
 import { chips, handPlayer, nameOf, potTotal, type PokerView } from './model.ts';
