@@ -5,7 +5,11 @@
  */
 import type Phaser from 'phaser';
 import { currentGateway } from './app.ts';
-import type { TableScene } from './scenes/TableScene.ts';
+/** What a table scene (원카드 or 포커) offers the hook. */
+interface HookedTable {
+  snapshot(): Record<string, unknown>;
+  receivedFrames(): string[];
+}
 
 export interface JokeHook {
   /** Active scene and, on the table, every control's rectangle in page CSS pixels. */
@@ -24,9 +28,12 @@ declare global {
 }
 
 export function installTestHook(game: Phaser.Game): void {
-  const table = (): TableScene | null => {
-    const s = game.scene.getScene('table') as TableScene | null;
-    return s && game.scene.isActive('table') ? s : null;
+  const table = (): HookedTable | null => {
+    for (const key of ['table', 'poker']) {
+      const s = game.scene.getScene(key) as unknown as HookedTable | null;
+      if (s && game.scene.isActive(key)) return s;
+    }
+    return null;
   };
   window.__joke = {
     layout() {

@@ -85,6 +85,7 @@ export class LobbyScene extends Phaser.Scene {
         this.game.scene.start('lobby', { screen });
       },
     };
-    this.scene.start('table', data);
+    // Each game has its own table scene; both take the same data.
+    this.scene.start(room.game === 'poker' ? 'poker' : 'table', data);
   }
 }

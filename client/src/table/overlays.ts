@@ -211,6 +211,8 @@ export interface ResultData {
   /** Filled in once SHA-256(seed) is computed. */
   verified: boolean | null;
   scoreLabel: string;
+  /** Header of the count column (default "남은 장"). */
+  countLabel?: string;
 }
 
 export class ResultPanel {
@@ -257,7 +259,7 @@ export class ResultPanel {
     y = summary.y + summary.height + 14;
     // Columns: rank, name, state (left-aligned); cards left and points (right-aligned).
     const cols = [px + 18, px + 60, px + pw * 0.46, px + pw * 0.72, px + pw - 18];
-    const header = ['순위', '이름', '상태', '남은 장', data.scoreLabel];
+    const header = ['순위', '이름', '상태', data.countLabel ?? '남은 장', data.scoreLabel];
     header.forEach((h, i) =>
       add(s.add.text(cols[i], y, h, textStyle(12, '#a9c2b5', 700)).setOrigin(i >= 3 ? 1 : 0, 0)),
     );

@@ -19,7 +19,7 @@ function picture(card: Card): string {
   return url;
 }
 
-function sheet(title: string, body: HTMLElement, testId: string): { root: HTMLElement; close: () => void } {
+export function sheet(title: string, body: HTMLElement, testId: string): { root: HTMLElement; close: () => void } {
   const root = el('div', { class: 'sheet-backdrop', 'data-testid': testId });
   const panel = el('div', { class: 'sheet', role: 'dialog', 'aria-label': title });
   const head = el('div', { class: 'sheet-head' }, [el('h2', {}, [title])]);

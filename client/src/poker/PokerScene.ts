@@ -1,0 +1,290 @@
+/**
+ * The 포커 table for every mode (spec §9). Draws whatever frame the source
+ * delivers — the per-viewer view is the truth — and turns taps into actions
+ * from the view's legal actions (actions.ts). The only local state is the
+ * action bar's: raise panel, cards picked for a draw, the 7-poker choice.
+ */
+import Phaser from 'phaser';
+import type { GameResult } from '../../../engine/src/core/types.ts';
+import type { ConnStatus } from '../net/gateway.ts';
+import type { TableSceneData } from '../scenes/TableScene.ts';
+import { verifySeed } from '../table/result-data.ts';
+import { ResultPanel, Toasts } from '../table/overlays.ts';
+import type { TableFrame } from '../table/source.ts';
+import { C, textStyle } from '../table/theme.ts';
+import { Button } from '../table/widgets.ts';
+import { confirmDialog } from '../ui/sheets.ts';
+import { actionBar, emptyBarState, pressUi, type ActionButton, type Bar, type BarState } from './actions.ts';
+import { statusLine } from './status.ts';
+import { computePokerLayout, type PokerLayout } from './layout.ts';
+import { ActionBarView } from './bar-view.ts';
+import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView } from './model.ts';
+import { drawRing, drawSeat, seatInfo } from './seat.ts';
+import { drawCenter, drawLog, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
+import { pokerSnapshot } from './snapshot.ts';
+import { openPokerRules } from './rules-sheet.ts';
+
+export class PokerScene extends Phaser.Scene {
+  private data_!: TableSceneData;
+  private frame: TableFrame | null = null;
+  private layout_: PokerLayout | null = null;
+  private bg!: Phaser.GameObjects.Graphics;
+  private dyn!: Phaser.GameObjects.Container;
+  private ring!: Phaser.GameObjects.Graphics;
+  private title!: Phaser.GameObjects.Text;
+  private waiting!: Phaser.GameObjects.Text;
+  private menu!: { rules: Button; leave: Button };
+  private barView!: ActionBarView;
+  private bar: Bar | null = null;
+  private ui: BarState = emptyBarState();
+  private mine: MyCard[] = [];
+  private toasts!: Toasts;
+  private result!: ResultPanel;
+  private busy = false;
+  private connection: ConnStatus = 'idle';
+  private framesSeen = 0;
+  private resultShownSeq = -1;
+  private barKey = '';
+
+  constructor() {
+    super('poker');
+  }
+
+  init(data: TableSceneData): void {
+    this.data_ = data;
+    this.frame = null;
+    this.layout_ = null;
+    this.ui = emptyBarState();
+    this.busy = false;
+    this.framesSeen = 0;
+    this.resultShownSeq = -1;
+    this.barKey = '';
+  }
+
+  private get view(): PokerView | null {
+    return (this.frame?.view as unknown as PokerView | undefined) ?? null;
+  }
+
+  create(): void {
+    this.bg = this.add.graphics().setDepth(0);
+    this.dyn = this.add.container(0, 0).setDepth(10);
+    this.ring = this.add.graphics().setDepth(30);
+    this.title = this.add
+      .text(0, 0, this.data_.title, textStyle(15, '#ffffff', 700))
+      .setOrigin(0, 0.5)
+      .setDepth(40);
+    this.waiting = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(18)).setOrigin(0.5).setDepth(40);
+    this.menu = {
+      rules: new Button(this, '규칙', 'ghost', () => openPokerRules(this.view?.mode)),
+      leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),
+    };
+    this.barView = new ActionBarView(this, (a) => this.onButton(a));
+    this.toasts = new Toasts(this);
+    this.result = new ResultPanel(this);
+    this.scale.on('resize', this.onResize, this);
+    this.events.once('shutdown', () => {
+      this.scale.off('resize', this.onResize, this);
+      this.data_.source.stop();
+      this.result.close();
+    });
+    this.relayout();
+    this.data_.source.start({
+      frame: (f) => this.onFrame(f),
+      presence: () => undefined,
+      connection: (s) => {
+        this.connection = s;
+        if (s === 'reconnecting') this.toasts.show('다시 연결 중…', 'warn');
+      },
+      error: (message, fatal, code) => {
+        this.toasts.show(message, 'warn');
+        if (fatal || (code === 'noRoom' && !this.frame)) this.time.delayedCall(1500, () => this.exit('lobby'));
+      },
+    });
+  }
+
+  private onResize(size: Phaser.Structs.Size): void {
+    this.cameras.resize(size.width, size.height);
+    this.relayout();
+  }
+
+  private onFrame(f: TableFrame): void {
+    const prev = this.view;
+    this.frame = f;
+    this.framesSeen++;
+    const v = this.view!;
+    // A new decision (another phase, street or hand) starts with a clean bar.
+    const key = `${v.hand?.handNo}:${v.hand?.phase}:${v.hand?.street}:${v.legalActions.map((a) => a.type).join()}`;
+    if (key !== this.barKey) {
+      this.barKey = key;
+      this.ui = emptyBarState();
+    }
+    const count = myCards(v).length;
+    if (
+      !prev ||
+      !this.layout_ ||
+      this.layout_.cards.length !== count ||
+      opponentsOf(prev).length !== opponentsOf(v).length
+    )
+      this.relayout(false);
+    this.render();
+    if ((f.result || v.finished) && this.resultShownSeq !== f.seq) {
+      this.resultShownSeq = f.seq;
+      this.time.delayedCall(600, () => this.showResult());
+    }
+  }
+
+  private relayout(renderAfter = true): void {
+    const v = this.view;
+    const W = this.scale.width;
+    const H = this.scale.height;
+    const l = computePokerLayout({
+      width: W,
+      height: H,
+      opponents: v ? opponentsOf(v).length : 3,
+      myCards: v ? myCards(v).length : 0,
+      spectator: !v || v.viewer === null,
+    });
+    this.layout_ = l;
+    const g = this.bg.clear();
+    g.fillStyle(C.felt, 1).fillRect(0, 0, W, H);
+    // The table: a darker oval behind the middle.
+    const f = l.felt;
+    g.fillStyle(C.feltDark, 0.55).fillEllipse(f.x + f.w / 2, f.y + f.h / 2, f.w, f.h, 96);
+    g.lineStyle(3, C.feltLine, 1).strokeEllipse(f.x + f.w / 2, f.y + f.h / 2, f.w, f.h, 96);
+    g.fillStyle(0x000000, 0.35).fillRect(0, 0, W, l.topBar.h);
+    this.title.setPosition(l.title.x, l.title.h / 2).setFontSize(l.orientation === 'landscape' ? 18 : 14);
+    this.waiting.setPosition(W / 2, H / 2);
+    this.menu.rules.setRect(l.menu.rules);
+    this.menu.leave.setRect(l.menu.leave);
+    this.toasts.setArea({ x: l.pot.x, y: l.pot.y + l.pot.h, w: l.pot.w, h: 100 });
+    if (this.result.open) this.showResult();
+    if (renderAfter) this.render();
+  }
+
+  private render(): void {
+    const l = this.layout_;
+    const v = this.view;
+    this.dyn.removeAll(true);
+    this.waiting.setVisible(!v);
+    if (!l || !v) return;
+    const modeName =
+      v.options.mode === 'indian' && v.options.indianName === 'forehead' ? '이마 포커' : MODE_NAME[v.mode];
+    this.title.setText(`${modeName} · ${BETTING_NAME[v.betting]} · ${v.hand ? `${v.hand.handNo}판` : ''}`);
+    const title = this.title;
+    while (title.width > l.title.w && title.text.length > 4) title.setText(`${title.text.slice(0, -2)}…`);
+    opponentsOf(v).forEach((s, i) => drawSeat(this, this.dyn, l.seats[i], seatInfo(v, s, false)));
+    drawCenter(this, this.dyn, l, v, statusLine(v));
+    if (l.log) drawLog(this, this.dyn, l.log, v);
+    this.mine = myCards(v);
+    if (v.viewer !== null) drawMine(this, this.dyn, l, v, this.mine, this.ui, (id) => this.onCardTap(id));
+    this.bar = actionBar(v, this.ui);
+    this.barView.update(l, v, this.bar, this.busy);
+  }
+
+  private onCardTap(id: number): void {
+    const v = this.view;
+    if (!v || this.busy) return;
+    const types = new Set(v.legalActions.map((a) => a.type));
+    if (types.has('choose')) {
+      const c = this.ui.choice;
+      if (c.discardId === id) this.ui.choice = { discardId: null, openId: null };
+      else if (c.openId === id) this.ui.choice = { ...c, openId: null };
+      else if (c.discardId === null) this.ui.choice = { discardId: id, openId: null };
+      else this.ui.choice = { ...c, openId: id };
+    } else if (types.has('draw')) {
+      const s = this.ui.selected;
+      this.ui.selected = s.includes(id) ? s.filter((x) => x !== id) : [...s, id];
+    } else return;
+    this.render();
+  }
+
+  private onButton(a: ActionButton): void {
+    const v = this.view;
+    if (!a || !a.enabled || !v || this.busy) return;
+    if (a.ui) this.ui = pressUi(v, this.ui, a);
+    else if (a.action) {
+      const action = a.action;
+      if (a.confirm) confirmDialog(a.confirm, a.label.split(' ')[0], () => this.send(action));
+      else this.send(action);
+      return;
+    }
+    this.render();
+  }
+
+  private send(action: PokerAction): void {
+    if (this.busy) return;
+    this.busy = true;
+    this.render();
+    void this.data_.source.act(action as never).then((r) => {
+      this.busy = false;
+      if (!this.sys.isActive()) return;
+      if (!r.ok) this.toasts.show(r.reason, 'warn');
+      else this.ui = emptyBarState();
+      this.render();
+    });
+  }
+
+  private onLeave(): void {
+    const v = this.view;
+    if (v && !v.finished && v.viewer !== null)
+      confirmDialog('게임 중에 나가면 내 차례는 시간이 지나 자동으로 진행돼요. 나갈까요?', '나가기', () =>
+        this.exit('lobby'),
+      );
+    else this.exit('lobby');
+  }
+
+  private exit(to: 'room' | 'lobby'): void {
+    const cb = this.data_.onExit;
+    const finished = this.view?.finished ?? false;
+    this.scene.stop();
+    cb(to, { finished });
+  }
+
+  private showResult(): void {
+    const v = this.view;
+    if (!v) return;
+    const data = pokerResult(v, (this.frame?.result as GameResult | null) ?? null);
+    this.result.show(data, this.scale.width, this.scale.height, [
+      { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
+      { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
+    ]);
+    this.result.setVerified(verifySeed(data.seed, data.seedCommit));
+  }
+
+  override update(): void {
+    const v = this.view;
+    const l = this.layout_;
+    this.ring.clear();
+    if (!v || !l || v.deadline === null || v.finished) return;
+    const id = v.hand?.phase === 'betting' ? v.hand.toAct : null;
+    if (!id) return;
+    const total = v.options.turnSeconds * 1000;
+    const left = Math.max(0, v.deadline - this.data_.source.serverNow());
+    const frac = Math.min(1, left / total);
+    const i = opponentsOf(v).findIndex((s) => s.id === id);
+    if (i >= 0) drawRing(this.ring, l.seats[i], frac, left);
+    else if (id === v.viewer) drawRing(this.ring, l.me, frac, left, l.me.h / 2);
+  }
+
+  snapshot(): Record<string, unknown> {
+    return pokerSnapshot({
+      layout: this.layout_,
+      frame: this.frame,
+      view: this.view,
+      buttons: this.barView.visible(),
+      mine: this.mine,
+      ui: this.ui,
+      busy: this.busy,
+      connection: this.connection,
+      frames: this.framesSeen,
+      prompt: this.bar?.prompt ?? '',
+      result: this.result,
+      toasts: this.toasts.log,
+      menu: this.menu,
+    });
+  }
+
+  receivedFrames(): string[] {
+    return this.data_.source.frames();
+  }
+}

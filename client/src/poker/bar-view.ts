@@ -1,0 +1,69 @@
+/**
+ * The action bar on the canvas: a pool of buttons laid out from the pure bar
+ * (actions.ts) at the bottom of the bar area, and the prompt above them.
+ */
+import type Phaser from 'phaser';
+import { textStyle } from '../table/theme.ts';
+import { Button } from '../table/widgets.ts';
+import type { ActionButton, Bar } from './actions.ts';
+import { statusLine } from './status.ts';
+import { barCells, type PokerLayout } from './layout.ts';
+import type { PokerView } from './model.ts';
+
+const MAX_BUTTONS = 12;
+
+export class ActionBarView {
+  private readonly pool: Button[] = [];
+  private shown: ActionButton[] = [];
+  private readonly prompt: Phaser.GameObjects.Text;
+
+  constructor(scene: Phaser.Scene, onPress: (a: ActionButton) => void) {
+    this.prompt = scene.add
+      .text(0, 0, '', textStyle(15, '#ffe7a3', 700))
+      .setOrigin(0.5)
+      .setDepth(40);
+    for (let i = 0; i < MAX_BUTTONS; i++) {
+      const b = new Button(scene, '', 'primary', () => {
+        const a = this.shown[i];
+        if (a) onPress(a);
+      });
+      b.setVisible(false);
+      this.pool.push(b);
+    }
+  }
+
+  update(l: PokerLayout, v: PokerView, bar: Bar, busy: boolean): void {
+    this.shown = bar.buttons.slice(0, MAX_BUTTONS);
+    const rows = Math.max(1, Math.ceil(this.shown.length / bar.perRow));
+    const rowH = (l.actions.h - (l.actionRows - 1) * 8) / l.actionRows;
+    const used = Math.min(l.actionRows, rows);
+    // Buttons sit at the bottom, under the thumb; the prompt takes the free rows above.
+    const area = {
+      ...l.actions,
+      y: l.actions.y + l.actions.h - used * rowH - (used - 1) * 8,
+      h: used * rowH + (used - 1) * 8,
+    };
+    const cells = barCells(area, this.shown.length, bar.perRow);
+    this.pool.forEach((b, i) => {
+      const a = this.shown[i];
+      b.setVisible(!!a);
+      if (a)
+        b.setRect(cells[i])
+          .setKind(a.kind)
+          .setText(a.label)
+          .setEnabled(a.enabled && !busy);
+    });
+    const free = l.actions.h - area.h;
+    const prompt = bar.prompt || (v.viewer !== null && this.shown.length === 0 ? statusLine(v) : '');
+    this.prompt
+      .setPosition(l.actions.x + l.actions.w / 2, l.actions.y + (free - 8) / 2)
+      .setText(prompt)
+      .setWordWrapWidth(l.actions.w, true)
+      .setVisible(v.viewer !== null && free > 20);
+  }
+
+  /** Visible buttons with what they do (for the test hook). */
+  visible(): { b: Button; a: ActionButton }[] {
+    return this.pool.flatMap((b, i) => (this.shown[i] && b.visible ? [{ b, a: this.shown[i] }] : []));
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * Where everything on the 포커 table goes, as a pure function of the screen
+ * size and the seat count (spec §9), so a unit test can prove that nothing
+ * overlaps or leaves the screen. Portrait: opponents in rows on top, pot and
+ * board in the middle, my seat and big cards below, the action bar at the
+ * bottom. Landscape: opponents along an arc on top, my cards bottom left and
+ * the action bar bottom right.
+ */
+import type { Rect } from '../table/layout.ts';
+
+export type { Rect };
+export { inside, overlaps } from '../table/layout.ts';
+
+export interface PokerLayoutInput {
+  width: number;
+  height: number;
+  /** Seats drawn around the table: everyone but me, every seat for a spectator. */
+  opponents: number;
+  /** Cards in my hand (hole + up, or the 4 choice cards). */
+  myCards: number;
+  /** A spectator has no cards or action bar: the middle of the table takes their place. */
+  spectator?: boolean;
+}
+
+export interface PokerLayout {
+  orientation: 'portrait' | 'landscape';
+  width: number;
+  height: number;
+  topBar: Rect;
+  title: Rect;
+  menu: { rules: Rect; leave: Rect };
+  seats: Rect[];
+  /** Pot total and side pots. */
+  pot: Rect;
+  /** The five community-card slots (also used for a hand-end banner in other modes). */
+  board: Rect[];
+  boardArea: Rect;
+  status: Rect;
+  /** My seat strip: name, stack, bet, state, timer. */
+  me: Rect;
+  /** Current hand name ("지금: 투페어"). */
+  hint: Rect;
+  hand: Rect;
+  /** One rectangle per card in my hand; neighbours may overlap, `visible` is the uncovered part. */
+  cards: { rect: Rect; visible: Rect }[];
+  cardW: number;
+  cardH: number;
+  actions: Rect;
+  /** The table's felt oval, behind pot, board and status. */
+  felt: Rect;
+  /** PC: the hand log panel right of the table (§9), when the screen is wide enough. */
+  log: Rect | null;
+  /** Rows the action bar is split into. */
+  actionRows: number;
+}
+
+const PAD = 8;
+/** Card art is 180×252. */
+const RATIO = 180 / 252;
+
+/** `n` equal cells across `area`, `gap` apart, in rows of `perRow`. */
+export function grid(area: Rect, n: number, perRow: number, rows: number, gap = 8): Rect[] {
+  const cols = Math.max(1, perRow);
+  const w = (area.w - gap * (cols - 1)) / cols;
+  const h = (area.h - gap * (rows - 1)) / rows;
+  const out: Rect[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = Math.floor(i / cols);
+    const c = i % cols;
+    out.push({ x: area.x + c * (w + gap), y: area.y + r * (h + gap), w, h });
+  }
+  return out;
+}
+
+/**
+ * Cells for `n` buttons in rows of `perRow` filling `area`; a short last row
+ * spreads its buttons over the whole width so a lone confirm button is wide.
+ */
+export function barCells(area: Rect, n: number, perRow: number, gap = 8): Rect[] {
+  const rows = Math.max(1, Math.ceil(n / perRow));
+  const full = grid(area, n, perRow, rows, gap);
+  const last = n - (rows - 1) * perRow;
+  if (last === perRow || rows === 0) return full;
+  const y = full[(rows - 1) * perRow]?.y ?? area.y;
+  const h = full[0]?.h ?? area.h;
+  const tail = grid({ x: area.x, y, w: area.w, h }, last, last, 1, gap);
+  return [...full.slice(0, (rows - 1) * perRow), ...tail];
+}
+
+function cardRow(area: Rect, n: number, cardW: number, cardH: number): PokerLayout['cards'] {
+  if (n === 0) return [];
+  const step = n === 1 ? 0 : Math.min(cardW + 8, (area.w - cardW) / (n - 1));
+  const total = step * (n - 1) + cardW;
+  const x0 = area.x + (area.w - total) / 2;
+  const y = area.y + (area.h - cardH) / 2;
+  return Array.from({ length: n }, (_, i) => {
+    const rect = { x: x0 + i * step, y, w: cardW, h: cardH };
+    const last = i === n - 1;
+    return { rect, visible: { ...rect, w: last ? cardW : Math.min(cardW, step) } };
+  });
+}
+
+function seatRects(area: Rect, n: number, cols: number, arc: number): Rect[] {
+  const rows = Math.max(1, Math.ceil(n / cols));
+  const gap = 6;
+  const w = Math.min(230, (area.w - gap * (cols - 1)) / cols);
+  const h = (area.h - arc - gap * (rows - 1)) / rows;
+  const out: Rect[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = Math.floor(i / cols);
+    const inRow = r === rows - 1 ? n - r * cols : cols;
+    const c = i - r * cols;
+    const rowW = inRow * w + (inRow - 1) * gap;
+    const x = area.x + (area.w - rowW) / 2 + c * (w + gap);
+    // One row bends into an arc around the table: the ends sit lower.
+    const mid = (inRow - 1) / 2;
+    const bend = rows === 1 && mid > 0 ? arc * ((c - mid) / mid) ** 2 : 0;
+    out.push({ x, y: area.y + r * (h + gap) + bend, w, h });
+  }
+  return out;
+}
+
+export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
+  const { width: W, height: H } = input;
+  const n = Math.max(1, input.opponents);
+  const landscape = W > H * 1.1;
+  const barH = landscape ? 52 : 44;
+  const topBar = { x: 0, y: 0, w: W, h: barH };
+  const mb = { w: landscape ? 84 : 64, h: barH - 12 };
+  const leave = { x: W - PAD - mb.w, y: 6, w: mb.w, h: mb.h };
+  const rules = { x: leave.x - 6 - mb.w, y: 6, w: mb.w, h: mb.h };
+  const title = { x: PAD, y: 0, w: rules.x - 2 * PAD, h: barH };
+
+  if (!landscape) {
+    const rowH = 56;
+    const actionRows = 3;
+    const actions = { x: PAD, y: H - PAD - actionRows * rowH - (actionRows - 1) * 8, w: W - 2 * PAD, h: 0 };
+    actions.h = H - PAD - actions.y;
+    const cardH = Math.max(96, Math.min(120, Math.round(H * 0.12)));
+    const cardW = Math.round(cardH * RATIO);
+    const hint = { x: PAD, y: actions.y - 8 - 22, w: W - 2 * PAD, h: 22 };
+    const hand = { x: PAD, y: hint.y - 4 - cardH, w: W - 2 * PAD, h: cardH };
+    const me = { x: PAD, y: hand.y - 6 - 30, w: W - 2 * PAD, h: 30 };
+    const cols = n <= 3 ? n : n === 4 ? 2 : 3;
+    const rows = Math.ceil(n / cols);
+    const seatH = rows === 1 ? 112 : rows === 2 ? 100 : 86;
+    const seatArea = { x: PAD, y: barH + 8, w: W - 2 * PAD, h: rows * seatH + (rows - 1) * 6 };
+    const seats = seatRects(seatArea, n, cols, 0);
+    const cTop = seatArea.y + seatArea.h + 8;
+    const cBottom = input.spectator ? H - PAD : me.y - 6;
+    const pot = { x: PAD, y: cTop, w: W - 2 * PAD, h: 44 };
+    const status = { x: PAD, y: cBottom - 24, w: W - 2 * PAD, h: 24 };
+    const bh = Math.min(84, status.y - pot.y - pot.h - 12);
+    const bw = Math.round(bh * RATIO);
+    const boardArea = {
+      x: (W - (5 * bw + 4 * 6)) / 2,
+      y: pot.y + pot.h + (status.y - pot.y - pot.h - bh) / 2,
+      w: 5 * bw + 4 * 6,
+      h: bh,
+    };
+    return {
+      orientation: 'portrait',
+      width: W,
+      height: H,
+      topBar,
+      title,
+      menu: { rules, leave },
+      seats,
+      pot,
+      board: grid(boardArea, 5, 5, 1, 6),
+      boardArea,
+      status,
+      me,
+      hint,
+      hand,
+      cards: cardRow(hand, input.myCards, cardW, cardH),
+      cardW,
+      cardH,
+      actions,
+      felt: { x: PAD, y: pot.y - 6, w: W - 2 * PAD, h: status.y + status.h + 4 - (pot.y - 6) },
+      log: null,
+      actionRows,
+    };
+  }
+
+  const actionRows = 3;
+  const aw = Math.min(500, Math.round(W * 0.36));
+  const ah = actionRows * 60 + (actionRows - 1) * 8;
+  const actions = { x: W - PAD - 8 - aw, y: H - PAD - 8 - ah, w: aw, h: ah };
+  const cardH = Math.max(110, Math.min(150, Math.round(H * 0.16)));
+  const cardW = Math.round(cardH * RATIO);
+  const leftW = actions.x - 2 * PAD - 16;
+  const hand = { x: PAD + 8, y: H - PAD - 8 - cardH, w: leftW, h: cardH };
+  const hint = { x: PAD + 8, y: hand.y - 6 - 26, w: leftW, h: 26 };
+  const me = { x: PAD + 8, y: hint.y - 4 - 34, w: leftW, h: 34 };
+  const cols = n <= 6 ? n : Math.ceil(n / 2);
+  const rows = Math.ceil(n / cols);
+  const seatH = rows === 1 ? 140 : 118;
+  // Three or more seats in one row bend into an arc; two sit level.
+  const arc = rows === 1 && n >= 3 ? 70 : 0;
+  const seatArea = { x: PAD + 8, y: barH + 10, w: W - 2 * PAD - 16, h: rows * seatH + (rows - 1) * 6 + arc };
+  const seats = seatRects(seatArea, n, cols, arc);
+  // The middle of the table: between the seats' lowest point and my strip (and the action bar on the right).
+  const seatBottom = Math.max(...seats.map((s) => s.y + s.h));
+  const midTop = seatBottom + 10;
+  const midBottom = input.spectator ? H - PAD - 10 : Math.min(me.y, actions.y) - 10;
+  const cx = W / 2;
+  const status = { x: cx - 320, y: midBottom - 30, w: 640, h: 30 };
+  const pot = { x: cx - 320, y: midTop, w: 640, h: 52 };
+  const bh = Math.max(60, Math.min(130, status.y - pot.y - pot.h - 16));
+  const bw = Math.round(bh * RATIO);
+  const boardArea = {
+    x: cx - (5 * bw + 4 * 10) / 2,
+    y: pot.y + pot.h + (status.y - pot.y - pot.h - bh) / 2,
+    w: 5 * bw + 4 * 10,
+    h: bh,
+  };
+  const felt = {
+    x: Math.max(PAD, cx - 520),
+    y: pot.y - 8,
+    w: Math.min(W - 2 * PAD, 1040),
+    h: status.y + status.h + 4 - (pot.y - 8),
+  };
+  const logX = felt.x + felt.w + 10;
+  const logBottom = input.spectator ? H - PAD - 8 : actions.y - 12;
+  const log =
+    W - PAD - 8 - logX >= 150 && logBottom - (seatBottom + 10) >= 160
+      ? { x: logX, y: seatBottom + 10, w: W - PAD - 8 - logX, h: logBottom - (seatBottom + 10) }
+      : null;
+  return {
+    orientation: 'landscape',
+    width: W,
+    height: H,
+    topBar,
+    title,
+    menu: { rules, leave },
+    seats,
+    pot,
+    board: grid(boardArea, 5, 5, 1, 10),
+    boardArea,
+    status,
+    me,
+    hint,
+    hand,
+    cards: cardRow(hand, input.myCards, cardW, cardH),
+    cardW,
+    cardH,
+    actions,
+    felt,
+    log,
+    actionRows,
+  };
+}
+
+/** The rectangles that must never overlap each other (tests and the test hook use this list). */
+export function namedRects(l: PokerLayout, spectator: boolean): [string, Rect][] {
+  const out: [string, Rect][] = [
+    ['title', l.title],
+    ['rules', l.menu.rules],
+    ['leave', l.menu.leave],
+    ...l.seats.map((s, i) => [`seat${i}`, s] as [string, Rect]),
+    ['pot', l.pot],
+    ['board', l.boardArea],
+    ['status', l.status],
+  ];
+  if (l.log) out.push(['log', l.log]);
+  if (!spectator) out.push(['me', l.me], ['hint', l.hint], ['hand', l.hand], ['actions', l.actions]);
+  return out;
+}

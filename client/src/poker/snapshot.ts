@@ -1,0 +1,73 @@
+/**
+ * What the test hook reports about the poker table: every control's
+ * rectangle in canvas pixels and the facts a player reads off the screen.
+ */
+import type { ResultPanel } from '../table/overlays.ts';
+import type { TableFrame } from '../table/source.ts';
+import type { Button } from '../table/widgets.ts';
+import type { ActionButton, BarState } from './actions.ts';
+import type { PokerLayout } from './layout.ts';
+import { chipsOnTable, opponentsOf, potTotal, type PokerView } from './model.ts';
+import type { MyCard } from './table-parts.ts';
+
+export interface PokerSnapshotParts {
+  layout: PokerLayout | null;
+  frame: TableFrame | null;
+  view: PokerView | null;
+  buttons: { b: Button; a: ActionButton }[];
+  mine: MyCard[];
+  ui: BarState;
+  busy: boolean;
+  connection: string;
+  frames: number;
+  prompt: string;
+  result: ResultPanel;
+  toasts: string[];
+  menu: { rules: Button; leave: Button };
+}
+
+export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
+  const l = p.layout;
+  const v = p.view;
+  const h = v?.hand ?? null;
+  return {
+    scene: 'poker',
+    orientation: l?.orientation ?? null,
+    width: l?.width ?? 0,
+    height: l?.height ?? 0,
+    connection: p.connection,
+    frames: p.frames,
+    seq: p.frame?.seq ?? null,
+    role: p.frame?.role ?? null,
+    finished: v?.finished ?? false,
+    mode: v?.mode ?? null,
+    handNo: h?.handNo ?? 0,
+    handsPlayed: v?.handsPlayed ?? 0,
+    phase: h?.phase ?? null,
+    showdown: (h?.showdown?.length ?? 0) > 0,
+    myTurn: !!v && v.legalActions.length > 0,
+    legal: v?.legalActions.map((a) => a.type) ?? [],
+    busy: p.busy,
+    prompt: p.prompt,
+    pot: v ? potTotal(v) : 0,
+    chips: v ? chipsOnTable(v) : null,
+    buttons: p.buttons.map(({ b, a }) => ({ ...b.rect, key: a.key, label: b.label_, enabled: b.enabled })),
+    menu: { rules: { ...p.menu.rules.rect }, leave: { ...p.menu.leave.rect } },
+    cards: p.mine.map((c, i) => {
+      const slot = l?.cards[i];
+      return {
+        id: c.id,
+        open: c.open,
+        rect: slot?.rect ?? null,
+        tap: slot ? { x: slot.visible.x + slot.visible.w / 2, y: slot.visible.y + slot.visible.h / 2 } : null,
+        selected: c.id !== null && (p.ui.selected.includes(c.id) || p.ui.choice.openId === c.id),
+      };
+    }),
+    seats: v
+      ? opponentsOf(v).map((s, i) => ({ id: s.id, name: s.name, stack: s.stack, rect: l?.seats[i] ?? null }))
+      : [],
+    layoutRects: l,
+    result: p.result.data ? { ...p.result.data, buttons: p.result.buttonRects } : null,
+    toasts: p.toasts.slice(-10),
+  };
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { computePokerLayout, grid, inside, namedRects, overlaps } from '../src/poker/layout.ts';
+
+const SCREENS: [number, number][] = [
+  [390, 844],
+  [1440, 900],
+  [414, 896],
+];
+
+describe('poker table layout', () => {
+  for (const [width, height] of SCREENS)
+    for (let seats = 2; seats <= 10; seats++)
+      for (const spectator of [false, true])
+        it(`${width}×${height}, ${seats} seats${spectator ? ', spectator' : ''}: nothing overlaps or leaves the screen`, () => {
+          const opponents = spectator ? seats : seats - 1;
+          for (const myCards of spectator ? [0] : [2, 4, 5, 7]) {
+            const l = computePokerLayout({ width, height, opponents, myCards, spectator });
+            const screen = { x: 0, y: 0, w: width, h: height };
+            const rects = namedRects(l, spectator);
+            expect(l.seats).toHaveLength(opponents);
+            for (const [name, r] of rects) {
+              expect(inside(r, screen), `${name} on screen: ${JSON.stringify(r)}`).toBe(true);
+              expect(r.w > 0 && r.h > 0, `${name} has a size`).toBe(true);
+            }
+            for (let i = 0; i < rects.length; i++)
+              for (let j = i + 1; j < rects.length; j++)
+                expect(
+                  overlaps(rects[i][1], rects[j][1]),
+                  `${rects[i][0]} overlaps ${rects[j][0]}: ${JSON.stringify(rects[i][1])} ${JSON.stringify(rects[j][1])}`,
+                ).toBe(false);
+            for (const b of l.board) expect(inside(b, l.boardArea)).toBe(true);
+            // The felt oval holds the middle and stays clear of seats, my strip and the bar.
+            expect(inside(l.felt, screen)).toBe(true);
+            for (const k of ['pot', 'board', 'status'] as const)
+              expect(inside(k === 'board' ? l.boardArea : l[k], l.felt), `${k} on the felt`).toBe(true);
+            for (const [name, r] of rects)
+              if (!['pot', 'board', 'status'].includes(name))
+                expect(overlaps(l.felt, r), `felt overlaps ${name}`).toBe(false);
+            // My cards: inside the hand strip, at least 96 px tall (§9), each with a tappable part.
+            expect(l.cards).toHaveLength(myCards);
+            for (const c of l.cards) {
+              expect(inside(c.rect, l.hand)).toBe(true);
+              expect(c.rect.h).toBeGreaterThanOrEqual(96);
+              expect(c.visible.w).toBeGreaterThanOrEqual(30);
+            }
+            // Seats are big enough for a name, a stack and a row of small cards.
+            for (const s of l.seats) {
+              expect(s.w).toBeGreaterThanOrEqual(100);
+              expect(s.h).toBeGreaterThanOrEqual(80);
+            }
+            // PC gets the hand log panel beside the table.
+            if (width === 1440) expect(l.log, 'hand log on a 1440 px screen').not.toBeNull();
+            // Action bar: rows of buttons at least 56 px tall (§9).
+            const rowH = (l.actions.h - (l.actionRows - 1) * 8) / l.actionRows;
+            expect(rowH).toBeGreaterThanOrEqual(56);
+            expect(l.boardArea.h).toBeGreaterThanOrEqual(56);
+          }
+        });
+
+  it('grid splits an area into cells that stay inside it and do not overlap', () => {
+    const area = { x: 10, y: 20, w: 370, h: 184 };
+    const cells = grid(area, 8, 4, 3);
+    expect(cells).toHaveLength(8);
+    for (const c of cells) expect(inside(c, area)).toBe(true);
+    for (let i = 0; i < cells.length; i++)
+      for (let j = i + 1; j < cells.length; j++) expect(overlaps(cells[i], cells[j])).toBe(false);
+  });
+});
+
+describe('action bar cells', () => {
+  it('a short last row spreads over the whole width', async () => {
+    const { barCells } = await import('../src/poker/layout.ts');
+    const area = { x: 8, y: 600, w: 374, h: 184 };
+    const cells = barCells(area, 9, 4);
+    expect(cells).toHaveLength(9);
+    expect(cells[8].w).toBeCloseTo(374);
+    expect(cells[8].y).toBeGreaterThan(cells[4].y);
+    for (const c of cells) expect(inside(c, area)).toBe(true);
+    for (let i = 0; i < cells.length; i++)
+      for (let j = i + 1; j < cells.length; j++) expect(overlaps(cells[i], cells[j])).toBe(false);
+  });
+});
