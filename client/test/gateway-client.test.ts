@@ -120,7 +120,17 @@ describe('GatewayClient against the real gateway', () => {
     expect(detail.gameRoomId).toBe(gameRoomId);
     const spec = connect(watcher.token);
     spec.gw.join(gameRoomId, true);
-    await waitFor('spectator views', async () => spec.views.length >= 3, 30_000);
+    // The bots may already be waiting on us: keep taking our turns (draw) so the spectator sees the game move.
+    await waitFor(
+      'spectator views',
+      async () => {
+        const v = player.views.at(-1)?.view as OneCardView | undefined;
+        if (v && v.current === me.userId && v.phase.kind === 'turn' && v.legal.canDraw)
+          await player.gw.act(gameRoomId, { type: 'draw' });
+        return spec.views.length >= 3;
+      },
+      30_000,
+    );
     for (const f of spec.views) {
       expect(f.role).toBe('spectator');
       const v = f.view as OneCardView;
