@@ -6,6 +6,7 @@
 import type Phaser from 'phaser';
 import { currentGateway } from './app.ts';
 import type { TableScene } from './scenes/TableScene.ts';
+import type { HulaScene } from './hula/HulaScene.ts';
 
 export interface JokeHook {
   /** Active scene and, on the table, every control's rectangle in page CSS pixels. */
@@ -32,12 +33,15 @@ export function installTestHook(game: Phaser.Game): void {
     layout() {
       const canvas = game.canvas.getBoundingClientRect();
       const t = table();
+      const hula = game.scene.isActive('hula') ? (game.scene.getScene('hula') as HulaScene) : null;
       const base = { canvas: { left: canvas.left, top: canvas.top, width: canvas.width, height: canvas.height } };
+      if (hula) return { ...base, ...hula.snapshot() };
       if (!t) return { ...base, scene: game.scene.isActive('lobby') ? 'lobby' : 'boot' };
       return { ...base, ...t.snapshot() };
     },
     frames() {
-      return table()?.receivedFrames() ?? [];
+      const hula = game.scene.isActive('hula') ? (game.scene.getScene('hula') as HulaScene) : null;
+      return hula?.receivedFrames() ?? table()?.receivedFrames() ?? [];
     },
     connection() {
       const gw = currentGateway();
