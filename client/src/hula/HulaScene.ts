@@ -170,17 +170,25 @@ export class HulaScene extends Phaser.Scene {
       .setText(c.hint)
       .setPosition(W / 2, l.status.y + 22)
       .setDepth(20);
-    let slot = 0;
-    for (const k of ACTION_KEYS) {
+    // Visible buttons fill the bar's slots row by row, each row centred.
+    const shown = ACTION_KEYS.filter((k) => c.buttons[k].visible).slice(0, l.actions.length);
+    const perRow = l.portrait ? l.actions.length / 2 : l.actions.length;
+    const rows = Math.max(1, Math.ceil(shown.length / perRow));
+    const firstRow = l.portrait ? 2 - rows : 0;
+    for (const k of ACTION_KEYS) this.buttons[k].setVisible(false);
+    shown.forEach((k, i) => {
+      const row = firstRow + Math.floor(i / perRow);
+      const inRow = Math.min(perRow, shown.length - Math.floor(i / perRow) * perRow);
+      const base = l.actions[row * perRow + (i % perRow)];
+      const step = perRow > 1 ? l.actions[1].x - l.actions[0].x : 0;
+      const rect = { ...base, x: base.x + ((perRow - inRow) * step) / 2 };
       const spec = c.buttons[k];
-      const b = this.buttons[k];
-      const show = spec.visible && slot < l.actions.length;
-      b.setVisible(show);
-      if (!show) continue;
-      b.setRect(l.actions[slot++])
+      this.buttons[k]
+        .setVisible(true)
+        .setRect(rect)
         .setText(spec.label)
         .setEnabled(spec.enabled && !this.busy);
-    }
+    });
     this.showResult();
   }
 
@@ -277,7 +285,10 @@ export class HulaScene extends Phaser.Scene {
     const mover = this.controls.mover;
     const at =
       mover === f.view.viewer || mover === null
-        ? { x: l.status.x + 22, y: l.status.y + 20 }
+        ? {
+            x: l.status.x + l.status.w / 2 - Math.max(this.statusText.width, this.hintText.width) / 2 - 24,
+            y: l.status.y + 20,
+          }
         : this.table.avatars.get(mover);
     if (!at) return;
     const color = frac * this.timerTotal < 3000 ? C.danger : C.gold;

@@ -74,7 +74,7 @@ export function deriveControls(view: HulaView, selected: readonly string[], chos
     status = mine ? '내 차례' : `${nameOf(view, p.player)} 님 차례`;
   }
   if (mine && me && p.kind === 'draw') {
-    set('draw', `뽑기 (${view.stockCount})`, me.canDraw);
+    set('draw', '뽑기', me.canDraw);
     set('take', '가져오기', me.canDrawDiscard);
     set(
       'stop',

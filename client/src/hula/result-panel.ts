@@ -57,22 +57,25 @@ export class HulaResultPanel {
       y += sum.height + 10;
     }
     for (const row of data.rows) {
+      let highlight: Phaser.GameObjects.Graphics | null = null;
       if (row.me) {
         const hl = s.add.graphics().setDepth(961);
-        hl.fillStyle(0xffd84a, 0.16).fillRoundedRect(px + 8, y - 4, pw - 16, 48, 8);
         this.objects.push(hl);
+        highlight = hl;
       }
       add(s.add.text(px + 18, y, `${row.rank}등`, textStyle(16, row.rank === 1 ? '#ffd84a' : '#ffffff', 800)));
       add(s.add.text(px + 62, y, row.name + (row.me ? ' (나)' : ''), textStyle(16, '#ffffff', 700)));
       const deltaColor = row.delta.startsWith('+') ? '#7ee081' : row.delta.startsWith('−') ? '#ff9f94' : '#ffffff';
       add(s.add.text(px + pw - 18, y, row.delta, textStyle(16, deltaColor, 800)).setOrigin(1, 0));
-      add(
+      const detail = add(
         s.add
           .text(px + 62, y + 22, `손패 ${row.hand}  ·  ${row.bak}`, textStyle(12, '#c9dcd2', 600))
           .setWordWrapWidth(pw - 62 - 120, true),
       );
+      const rowH = Math.max(52, detail.height + 30);
       add(s.add.text(px + pw - 18, y + 22, `합계 ${row.total}`, textStyle(12, '#c9dcd2', 600)).setOrigin(1, 0));
-      y += 52;
+      highlight?.fillStyle(0xffd84a, 0.16).fillRoundedRect(px + 8, y - 4, pw - 16, rowH - 4, 8);
+      y += rowH;
     }
     y += 6;
     const bw = Math.min(180, (pw - 40 - 12 * (actions.length - 1)) / Math.max(1, actions.length));
