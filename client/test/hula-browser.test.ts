@@ -170,11 +170,18 @@ describe('훌라 in the browser (real platform)', () => {
     expect(res.rows.some((r) => r.delta.endsWith('점'))).toBe(true);
     await page.waitForTimeout(200);
     await page.screenshot({ path: `${SHOTS}hula-result.png` });
-    await page.setViewportSize(LANDSCAPE);
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${SHOTS}hula-result-landscape.png` });
-    await page.setViewportSize(PORTRAIT);
-    await page.waitForTimeout(300);
+    // The result screen follows a rotation to landscape and back.
+    for (const vp of [LANDSCAPE, PORTRAIT]) {
+      await page.setViewportSize(vp);
+      const s = await waitFor('result after resize', async () => {
+        const n = await hulaSnapshot(page);
+        return n.width === vp.width && n.result?.buttons.room ? n : null;
+      });
+      const room = s.result!.buttons.room;
+      expect(room.x >= 0 && room.y >= 0 && room.x + room.w <= vp.width && room.y + room.h <= vp.height).toBe(true);
+      await page.waitForTimeout(250);
+      if (vp === LANDSCAPE) await page.screenshot({ path: `${SHOTS}hula-result-landscape.png` });
+    }
 
     // The spectator: no hand, no legal hints, and no card face outside the table's public places.
     const frames = (await watcher.evaluate(() => window.__joke!.frames())).map((t) => JSON.parse(t) as Frame);

@@ -170,8 +170,9 @@ export class HulaScene extends Phaser.Scene {
       .setText(c.hint)
       .setPosition(W / 2, l.status.y + 22)
       .setDepth(20);
-    // Visible buttons fill the bar's slots row by row, each row centred.
-    const shown = ACTION_KEYS.filter((k) => c.buttons[k].visible).slice(0, l.actions.length);
+    this.showResult();
+    // Visible buttons fill the bar's slots row by row, each row centred (none under a result panel).
+    const shown = this.result.open ? [] : ACTION_KEYS.filter((k) => c.buttons[k].visible).slice(0, l.actions.length);
     const perRow = l.portrait ? l.actions.length / 2 : l.actions.length;
     const rows = Math.max(1, Math.ceil(shown.length / perRow));
     const firstRow = l.portrait ? 2 - rows : 0;
@@ -189,13 +190,14 @@ export class HulaScene extends Phaser.Scene {
         .setText(spec.label)
         .setEnabled(spec.enabled && !this.busy);
     });
-    this.showResult();
   }
 
   private showResult(): void {
     const f = this.frame;
     const data = f ? resultRows(f.view, f.result) : null;
-    const key = data ? `${f!.view.round}:${data.final}:${this.scale.width}x${this.scale.height}` : '';
+    const v = f?.view;
+    const waiting = v?.phase.kind === 'roundEnd' && v.viewer !== null && v.phase.ready.includes(v.viewer);
+    const key = data ? `${v!.round}:${data.final}:${waiting}:${this.scale.width}x${this.scale.height}` : '';
     if (key === this.resultKey) return;
     this.resultKey = key;
     if (!data) return this.result.close();
@@ -204,9 +206,10 @@ export class HulaScene extends Phaser.Scene {
           { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
           { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
         ]
-      : f!.view.me
+      : v!.me && !waiting
         ? [{ key: 'ready', label: '다음 판 준비', onTap: () => void this.press('ready') }]
         : [];
+    if (waiting) data.summary += '\n다른 사람을 기다리는 중…';
     this.result.show(data, this.scale.width, this.scale.height, actions);
   }
 
