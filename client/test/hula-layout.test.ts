@@ -56,6 +56,10 @@ describe('hula layout', () => {
           l.hand.slots.forEach((s, i) => {
             expect(inside(s.visible, screen.width, screen.height), `${where}: card ${i}`).toBe(true);
             expect(s.visible.w, `${where}: card ${i} tap strip`).toBeGreaterThanOrEqual(20);
+            const a = l.hand.area;
+            expect(s.visible.y >= a.y && s.visible.y + s.visible.h <= a.y + a.h, `${where}: card ${i} in hand`).toBe(
+              true,
+            );
             if (i > 0) expect(overlaps(s.visible, l.hand.slots[i - 1].visible), `${where}: card ${i}`).toBe(false);
           });
           // Buttons are big enough to hit with a thumb.

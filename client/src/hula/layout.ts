@@ -88,17 +88,21 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
   const lift = portrait ? 14 : 18;
   const cardW = portrait ? 62 : 88;
   const cardH = Math.round(cardW * 1.4);
-  const handY = barY - 10 - cardH;
+  // A shallow fan: the outer cards sit up to `arc` px lower than the middle ones.
+  const arc = count > 3 ? 8 : 0;
+  const handY = barY - 10 - cardH - arc;
   const maxW = Math.min(W - PAD * 2, portrait ? W : 1000);
   const step = count === 1 ? 0 : Math.floor(Math.min(cardW + 6, (maxW - cardW) / (count - 1)));
   const total = cardW + step * (count - 1);
   const x0 = Math.round((W - total) / 2);
   const slots: HandSlot[] = Array.from({ length: input.handCount }, (_, i) => {
     const x = x0 + i * step;
+    const t = count > 1 ? (i - (count - 1) / 2) / ((count - 1) / 2) : 0;
+    const y = handY + Math.round(t * t * arc);
     const visW = i === count - 1 ? cardW : Math.min(step, cardW);
-    return { x, y: handY, visible: { x, y: handY, w: visW, h: cardH } };
+    return { x, y, visible: { x, y, w: visW, h: cardH } };
   });
-  const handArea = { x: x0, y: handY - lift, w: total, h: cardH + lift };
+  const handArea = { x: x0, y: handY - lift, w: total, h: cardH + lift + arc };
 
   const meldsY = status.y + status.h + 4;
   const melds = { x: PAD, y: meldsY, w: W - PAD * 2, h: handArea.y - 6 - meldsY };
