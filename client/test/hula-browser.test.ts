@@ -78,7 +78,9 @@ async function playUntil(
   log: HulaLog,
   done: (s: HulaSnapshot) => boolean,
   onFirstTurn?: (s: HulaSnapshot) => Promise<void>,
+  busyShot?: string,
 ): Promise<HulaSnapshot> {
+  let shotTaken = false;
   let s = await hulaSnapshot(page);
   let lastSeq = -1;
   let lastMove = Date.now();
@@ -91,6 +93,11 @@ async function playUntil(
     if (first && s.myTurn && onFirstTurn) {
       first = false;
       await onFirstTurn(s);
+    }
+    if (busyShot && !shotTaken && s.melds.length >= 2 && s.myTurn && !s.result) {
+      // A busier table (melds of several owners) for the screenshot review.
+      shotTaken = true;
+      await page.screenshot({ path: `${SHOTS}${busyShot}` });
     }
     const step = await hulaStep(page, s, log);
     if (step !== 'wait') did.push(step);
@@ -159,6 +166,7 @@ describe('훌라 in the browser (real platform)', () => {
         await page.setViewportSize(PORTRAIT);
         await waitFor('portrait', async () => (await hulaSnapshot(page)).orientation === 'portrait');
       },
+      'hula-monster-melds.png',
     );
     expect(log.draws + log.thankYous).toBeGreaterThan(0);
     expect(log.discards + log.melds).toBeGreaterThan(0);
@@ -222,7 +230,7 @@ describe('훌라 in the browser (real platform)', () => {
     const first = await hulaSnapshot(page);
     expect(first.opponents).toHaveLength(1);
     const log: HulaLog = { draws: 0, melds: 0, discards: 0, thankYous: 0, passes: 0, readies: 0, stops: 0 };
-    const end = await playUntil(page, log, (s) => s.result !== null);
+    const end = await playUntil(page, log, (s) => s.result !== null, undefined, 'hula-joker-melds.png');
     expect(end.result!.final).toBe(false);
     expect(end.result!.title).toContain('1판 결과');
     expect(end.result!.rows).toHaveLength(2);
@@ -234,6 +242,12 @@ describe('훌라 in the browser (real platform)', () => {
       return s.result === null && s.phase !== 'roundEnd' && s.cards.length >= 7 ? s : null;
     });
     expect(next.status.length).toBeGreaterThan(0);
+    // 나가기 예약 and its cancel, through the button in the top bar.
+    for (const label of ['예약 취소', '나가기 예약']) {
+      const s = await hulaSnapshot(page);
+      await clickRect(page, s, s.buttons.leave);
+      await waitFor(`leave button says ${label}`, async () => (await hulaSnapshot(page)).buttons.leave.label === label);
+    }
     console.log(`joker log: ${JSON.stringify(log)}`);
     await ctx.close();
   }, 120_000);

@@ -138,11 +138,11 @@ export interface MeldPlacement {
 /**
  * Melds on the table, grouped by owner: each group is a name line over its
  * melds (cards overlapped), groups flow left to right and wrap. Cards shrink
- * from 46 px down to 22 px wide until everything fits the area.
+ * from 58 px down to 22 px wide until everything fits the area.
  */
 export function placeMelds(groups: MeldGroupInput[], area: Rect): MeldPlacement {
   let last: MeldPlacement | null = null;
-  for (let cw = 46; cw >= 22; cw -= 4) {
+  for (let cw = 58; cw >= 22; cw -= 4) {
     last = tryPlace(groups, area, cw);
     if (last.fits) return last;
   }

@@ -5,7 +5,7 @@
  */
 import type { GameResult } from '../../../engine/src/core/types.ts';
 import type { BakCode, WinType } from '../../../engine/src/games/hula/types.ts';
-import { nameOf, points, type HulaView } from './model.ts';
+import { cardName, nameOf, points, type HulaView } from './model.ts';
 
 export const BAK_NAME: Record<BakCode, string> = {
   hulaWin: '훌라',
@@ -54,7 +54,7 @@ export function resultRows(view: HulaView, result: GameResult | null): HulaResul
       rank,
       name: nameOf(view, player),
       me: player === view.viewer,
-      hand: l ? `${l.score}점 · ${l.hand.length}장` : '-',
+      hand: l ? (l.hand.length ? `${l.score}점 · ${l.hand.map(cardName).join(' ')}` : '0장') : '-',
       bak: l ? l.multipliers.map((m) => `${BAK_NAME[m.code]}×${m.factor}`).join(' ') || '-' : '-',
       delta: l ? points(l.delta, true) : '-',
       total: points(seatPoints.get(player) ?? 0),
