@@ -102,9 +102,9 @@ export class HulaScene extends Phaser.Scene {
     this.banner = new Banner(this);
     this.result = new HulaResultPanel(this);
     this.input.on('pointerup', (p: Phaser.Input.Pointer) => this.onTap(p.x, p.y));
-    this.scale.on('resize', () => this.render());
+    this.scale.on('resize', this.onResize, this);
     this.events.once('shutdown', () => {
-      this.scale.off('resize');
+      this.scale.off('resize', this.onResize, this);
       this.source.stop();
       this.result.close();
     });
@@ -113,13 +113,19 @@ export class HulaScene extends Phaser.Scene {
       presence: () => undefined,
       connection: (s) => {
         this.connection = s;
-        this.banner.show(s === 'online' || s === 'idle' ? null : '다시 연결 중…', this.scale.width, 52);
+        const msg = s === 'reconnecting' ? '다시 연결 중…' : s === 'closed' ? '연결이 끊겼어요' : null;
+        this.banner.show(msg, this.scale.width, 52);
       },
       error: (message, fatal) => {
         this.toasts.show(message, 'warn');
         if (fatal) this.time.delayedCall(1500, () => this.exit('lobby'));
       },
     });
+    this.render();
+  }
+
+  private onResize(size: Phaser.Structs.Size): void {
+    this.cameras.resize(size.width, size.height);
     this.render();
   }
 
