@@ -5,7 +5,7 @@
  * busy table still fit their area.
  */
 import { describe, expect, it } from 'vitest';
-import { ACTION_SLOTS, computeHulaLayout, placeMelds, type Rect } from '../src/hula/layout.ts';
+import { ACTION_SLOTS, barRects, computeHulaLayout, placeMelds, type Rect } from '../src/hula/layout.ts';
 
 const SCREENS = [
   { name: 'portrait 390×844', width: 390, height: 844 },
@@ -64,6 +64,17 @@ describe('hula layout', () => {
           });
           // Buttons are big enough to hit with a thumb.
           for (const b of l.actions) expect(b.h, where).toBeGreaterThanOrEqual(44);
+          // However many buttons the view lights (1–10), the centred bar stays on screen, clear of the hand.
+          for (let n = 1; n <= ACTION_SLOTS; n++) {
+            const bar = barRects(l, n);
+            expect(bar, `${where}: ${n} buttons`).toHaveLength(n);
+            bar.forEach((r, i) => {
+              expect(inside(r, screen.width, screen.height), `${where}: ${n} buttons, #${i}`).toBe(true);
+              expect(overlaps(r, l.hand.area), `${where}: ${n} buttons, #${i} × hand`).toBe(false);
+              for (let j = 0; j < i; j++)
+                expect(overlaps(r, bar[j]), `${where}: ${n} buttons, #${i} × #${j}`).toBe(false);
+            });
+          }
         }
     });
 

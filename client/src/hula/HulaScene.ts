@@ -22,6 +22,7 @@ import {
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
 import { sortCards, type HulaSort } from './model.ts';
+import { ActionBar } from './action-bar.ts';
 import { HulaResultPanel } from './result-panel.ts';
 import { resultRows } from './result-rows.ts';
 import type { HulaFrame, HulaSource } from './source.ts';
@@ -40,7 +41,7 @@ export class HulaScene extends Phaser.Scene {
   private data_!: HulaSceneData;
   private source!: HulaSource;
   private table!: HulaTableView;
-  private buttons!: Record<ActionKey, Button>;
+  private bar!: ActionBar;
   private top!: Record<TopKey, Button>;
   private titleText!: Phaser.GameObjects.Text;
   private statusText!: Phaser.GameObjects.Text;
@@ -83,13 +84,7 @@ export class HulaScene extends Phaser.Scene {
     this.statusText = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(16, '#ffffff', 800)).setOrigin(0.5, 0);
     this.hintText = this.add.text(0, 0, '', textStyle(13, '#ffe7a3', 600)).setOrigin(0.5, 0);
     this.timerG = this.add.graphics().setDepth(25);
-    this.buttons = Object.fromEntries(
-      ACTION_KEYS.map((k) => [
-        k,
-        new Button(this, k, k === 'pass' ? 'secondary' : 'primary', () => void this.press(k)),
-      ]),
-    ) as Record<ActionKey, Button>;
-    this.buttons.stop.setKind('danger');
+    this.bar = new ActionBar(this, (k) => void this.press(k));
     this.top = {
       sort: new Button(this, '무늬순', 'toggle', () => {
         this.sort = this.sort === 'suit' ? 'rank' : 'suit';
@@ -177,25 +172,7 @@ export class HulaScene extends Phaser.Scene {
       .setPosition(W / 2, l.status.y + 22)
       .setDepth(20);
     this.showResult();
-    // Visible buttons fill the bar's slots row by row, each row centred (none under a result panel).
-    const shown = this.result.open ? [] : ACTION_KEYS.filter((k) => c.buttons[k].visible).slice(0, l.actions.length);
-    const perRow = l.portrait ? l.actions.length / 2 : l.actions.length;
-    const rows = Math.max(1, Math.ceil(shown.length / perRow));
-    const firstRow = l.portrait ? 2 - rows : 0;
-    for (const k of ACTION_KEYS) this.buttons[k].setVisible(false);
-    shown.forEach((k, i) => {
-      const row = firstRow + Math.floor(i / perRow);
-      const inRow = Math.min(perRow, shown.length - Math.floor(i / perRow) * perRow);
-      const base = l.actions[row * perRow + (i % perRow)];
-      const step = perRow > 1 ? l.actions[1].x - l.actions[0].x : 0;
-      const rect = { ...base, x: base.x + ((perRow - inRow) * step) / 2 };
-      const spec = c.buttons[k];
-      this.buttons[k]
-        .setVisible(true)
-        .setRect(rect)
-        .setText(spec.label)
-        .setEnabled(spec.enabled && !this.busy);
-    });
+    this.bar.place(c, l, this.result.open, this.busy);
   }
 
   private showResult(): void {
@@ -332,7 +309,7 @@ export class HulaScene extends Phaser.Scene {
       stock: this.layout_?.stock ?? null,
       discard: this.layout_?.discard ?? null,
       buttons: Object.fromEntries([
-        ...ACTION_KEYS.map((k) => [k, box(this.buttons[k])]),
+        ...ACTION_KEYS.map((k) => [k, box(this.bar.buttons[k])]),
         ...(['sort', 'leave', 'exit'] as TopKey[]).map((k) => [k, box(this.top[k])]),
       ]),
       result: this.result.data ? { ...this.result.data, buttons: this.result.buttonRects } : null,

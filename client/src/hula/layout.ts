@@ -193,3 +193,21 @@ function tryPlace(groups: MeldGroupInput[], area: Rect, cw: number): MeldPlaceme
   }
   return out;
 }
+
+/**
+ * Where `n` visible action buttons go: the bar's slots row by row, each row
+ * centred; in portrait a single row sits on the bottom line.
+ */
+export function barRects(l: HulaLayout, n: number): Rect[] {
+  const perRow = l.portrait ? l.actions.length / 2 : l.actions.length;
+  const count = Math.min(n, l.actions.length);
+  const rows = Math.max(1, Math.ceil(count / perRow));
+  const firstRow = l.portrait ? 2 - rows : 0;
+  const step = perRow > 1 ? l.actions[1].x - l.actions[0].x : 0;
+  return Array.from({ length: count }, (_, i) => {
+    const row = firstRow + Math.floor(i / perRow);
+    const inRow = Math.min(perRow, count - Math.floor(i / perRow) * perRow);
+    const base = l.actions[row * perRow + (i % perRow)];
+    return { ...base, x: base.x + ((perRow - inRow) * step) / 2 };
+  });
+}
