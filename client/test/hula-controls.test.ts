@@ -8,6 +8,7 @@ import { hula } from '../../engine/src/games/hula/index.ts';
 import type { Card, HulaOptions, HulaState, HulaView } from '../../engine/src/games/hula/types.ts';
 import { buildAction, deriveControls } from '../src/hula/controls.ts';
 import { resultRows } from '../src/hula/result-rows.ts';
+import { eventToast } from '../src/hula/events.ts';
 
 const players = ['a', 'b', 'c'].map((id) => ({ id, name: { a: '민수', b: '지영', c: '현우' }[id]! }));
 const c = (suit: Card['suit'], rank: number): Card => ({ id: `${suit}${rank}`, suit, rank });
@@ -130,5 +131,12 @@ describe('훌라 controls from the view', () => {
     expect(data.summary).toContain('승리');
     expect(data.final).toBe(true);
     expect(resultRows(viewOf(start('monster'), null), null)).toBeNull();
+    // Everyone is told who stopped; the stopper reads it in the first person.
+    const stopEvent = { type: 'stop', player: who };
+    expect(eventToast(viewOf(s, who), stopEvent)?.text).toBe('내가 스톱!');
+    const other = players.find((p) => p.id !== who)!;
+    const name = players.find((p) => p.id === who)!.name;
+    expect(eventToast(viewOf(s, other.id), stopEvent)?.text).toBe(`${name} 님이 스톱!`);
+    expect(eventToast(viewOf(s, null), { type: 'drew', player: who })).toBeNull();
   });
 });

@@ -23,6 +23,7 @@ import {
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
 import { sortCards, type HulaSort } from './model.ts';
 import { ActionBar } from './action-bar.ts';
+import { eventToast } from './events.ts';
 import { HulaResultPanel } from './result-panel.ts';
 import { resultRows } from './result-rows.ts';
 import type { HulaFrame, HulaSource } from './source.ts';
@@ -126,6 +127,10 @@ export class HulaScene extends Phaser.Scene {
 
   private onFrame(f: HulaFrame): void {
     this.frame = f;
+    for (const e of f.events) {
+      const t = eventToast(f.view, e);
+      if (t) this.toasts.show(t.text, t.tone);
+    }
     const hand = f.view.hand ?? [];
     this.selected = this.selected.filter((id) => hand.some((c) => c.id === id));
     const prompt = f.view.me?.discardPrompt;
