@@ -152,7 +152,9 @@ describe('훌라 in the browser (real platform)', () => {
       log,
       (s) => s.result?.final === true,
       async (s) => {
-        expect(s.cards.length).toBe(7);
+        // 7 dealt, +1 drawn, or fewer after a 땡큐 taken before our first draw.
+        expect(s.cards.length).toBeGreaterThan(0);
+        expect(s.cards.length).toBeLessThanOrEqual(8);
         expect(s.opponents).toHaveLength(3);
         await page.screenshot({ path: `${SHOTS}hula-portrait.png` });
         await page.setViewportSize(LANDSCAPE);

@@ -21,7 +21,7 @@ import {
   type HulaControls,
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
-import { sortCards, type HulaSort } from './model.ts';
+import { points, sortCards, type HulaSort } from './model.ts';
 import { ActionBar } from './action-bar.ts';
 import { eventToast } from './events.ts';
 import { HulaResultPanel } from './result-panel.ts';
@@ -81,7 +81,7 @@ export class HulaScene extends Phaser.Scene {
   create(): void {
     this.cameras.main.setBackgroundColor(C.felt);
     this.table = new HulaTableView(this);
-    this.titleText = this.add.text(0, 0, this.data_.title, textStyle(15, '#ffffff', 800)).setDepth(40);
+    this.titleText = this.add.text(0, 0, this.data_.title, textStyle(14, '#ffffff', 800)).setDepth(40);
     this.statusText = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(16, '#ffffff', 800)).setOrigin(0.5, 0);
     this.hintText = this.add.text(0, 0, '', textStyle(13, '#ffe7a3', 600)).setOrigin(0.5, 0);
     this.timerG = this.add.graphics().setDepth(25);
@@ -152,8 +152,11 @@ export class HulaScene extends Phaser.Scene {
     const opponents = v ? v.seats.length - (v.seats.some((s) => s.id === v.viewer) ? 1 : 0) : 0;
     const l = computeHulaLayout({ width: W, height: H, opponents, handCount: hand.length });
     this.layout_ = l;
-    this.titleText.setPosition(l.title.x, l.title.y + 8);
-    if (v) this.titleText.setText(`${MODE_NAME[v.mode]} · ${v.round}/${v.roundsTotal}판`);
+    // Title: mode and round; below it the viewer's own points and 등록 mark (opponents show theirs on the badges).
+    const mine = v?.seats.find((x) => x.id === v.viewer);
+    const second = mine ? `\n내 점수 ${points(mine.points)}${mine.registered ? ' · 등록' : ''}` : '';
+    this.titleText.setPosition(l.title.x, l.title.y + (second ? 0 : 8)).setLineSpacing(2);
+    if (v) this.titleText.setText(`${MODE_NAME[v.mode]} · ${v.round}/${v.roundsTotal}판${second}`);
     this.top.sort.setRect(l.top.sort).setText(this.sort === 'suit' ? '무늬순' : '숫자순');
     this.top.leave.setRect(l.top.leave);
     this.top.exit.setRect(l.top.exit);
