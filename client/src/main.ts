@@ -6,6 +6,7 @@ import { BootScene } from './scenes/BootScene.ts';
 import { LobbyScene } from './scenes/LobbyScene.ts';
 import { TableScene } from './scenes/TableScene.ts';
 import { PokerScene } from './poker/PokerScene.ts';
+import { HulaScene } from './hula/HulaScene.ts';
 import { installTestHook } from './testhook.ts';
 
 export async function startGame(
@@ -26,7 +27,7 @@ export async function startGame(
     parent: 'game',
     backgroundColor: '#175c3c',
     scale: { mode: Phaser.Scale.RESIZE, width: '100%', height: '100%' },
-    scene: [BootScene, LobbyScene, TableScene, PokerScene, ...extraScenes],
+    scene: [BootScene, LobbyScene, TableScene, PokerScene, HulaScene, ...extraScenes],
     input: { activePointers: 2 },
     banner: false,
     callbacks: { preBoot: (g) => g.registry.set('firstScene', first) },

@@ -5,7 +5,7 @@
  */
 import type Phaser from 'phaser';
 import { currentGateway } from './app.ts';
-/** What a table scene (원카드 or 포커) offers the hook. */
+/** What a table scene (원카드, 포커 or 훌라) offers the hook. */
 interface HookedTable {
   snapshot(): Record<string, unknown>;
   receivedFrames(): string[];
@@ -29,7 +29,7 @@ declare global {
 
 export function installTestHook(game: Phaser.Game): void {
   const table = (): HookedTable | null => {
-    for (const key of ['table', 'poker']) {
+    for (const key of ['table', 'poker', 'hula']) {
       const s = game.scene.getScene(key) as unknown as HookedTable | null;
       if (s && game.scene.isActive(key)) return s;
     }

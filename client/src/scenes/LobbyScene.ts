@@ -12,6 +12,7 @@ import { C } from '../table/theme.ts';
 import { backTexture, faceTexture } from '../table/textures.ts';
 import { LobbyApp, type LobbyScreen } from '../ui/lobby.ts';
 import type { TableSceneData } from './TableScene.ts';
+import { HulaSource } from '../hula/source.ts';
 
 export class LobbyScene extends Phaser.Scene {
   private app: LobbyApp | null = null;
@@ -85,7 +86,9 @@ export class LobbyScene extends Phaser.Scene {
         this.game.scene.start('lobby', { screen });
       },
     };
-    // Each game has its own table scene; both take the same data.
-    this.scene.start(room.game === 'poker' ? 'poker' : 'table', data);
+    // Each game has its own table scene; 훌라's reads its frames through its own source.
+    if (room.game === 'hula')
+      this.scene.start('hula', { ...data, source: new HulaSource(gw, room.gameRoomId, spectate) });
+    else this.scene.start(room.game === 'poker' ? 'poker' : 'table', data);
   }
 }

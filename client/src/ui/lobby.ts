@@ -14,7 +14,7 @@ import { buildOptionForm, encodeValue } from './option-form.ts';
 import { openRules, openSettings } from './sheets.ts';
 
 /** Games this client has a table for; others are listed but cannot be created here yet. */
-export const PLAYABLE_GAMES = new Set(['one-card', 'poker']);
+export const PLAYABLE_GAMES = new Set(['one-card', 'poker', 'hula']);
 
 export type LobbyScreen =
   | { name: 'login' }

@@ -1,0 +1,213 @@
+/**
+ * Every rectangle of the 훌라 table from the screen size, the number of
+ * opponents and the hand size (pure, so hula-layout.test.ts can prove that
+ * nothing overlaps or leaves the screen). Portrait: top bar, opponents,
+ * stock + discard pile, status, melds, hand, two rows of action buttons.
+ * Landscape: the same order with bigger cards and one row of buttons.
+ */
+import type { Rect } from '../table/layout.ts';
+
+export type { Rect };
+
+export interface HulaLayoutInput {
+  width: number;
+  height: number;
+  opponents: number;
+  handCount: number;
+}
+
+export interface HandSlot {
+  x: number;
+  y: number;
+  /** The part of the card not covered by the next one: where a tap lands. */
+  visible: Rect;
+}
+
+export interface HulaLayout {
+  width: number;
+  height: number;
+  portrait: boolean;
+  title: Rect;
+  top: { sort: Rect; leave: Rect; exit: Rect };
+  opponents: Rect[];
+  stock: Rect;
+  discard: Rect;
+  status: Rect;
+  melds: Rect;
+  hand: { cardW: number; cardH: number; lift: number; slots: HandSlot[]; area: Rect };
+  actions: Rect[];
+}
+
+export const ACTION_SLOTS = 10;
+const PAD = 8;
+const GAP = 6;
+
+export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
+  const { width: W, height: H } = input;
+  const portrait = H >= W;
+  const topH = 36;
+  const topBtnW = portrait ? 64 : 88;
+  const top = {
+    exit: { x: W - PAD - topBtnW, y: PAD, w: topBtnW, h: topH },
+    leave: { x: W - PAD - topBtnW * 2 - GAP, y: PAD, w: topBtnW, h: topH },
+    sort: { x: W - PAD - topBtnW * 3 - GAP * 2, y: PAD, w: topBtnW, h: topH },
+  };
+  const title = { x: PAD, y: PAD, w: top.sort.x - PAD - GAP, h: topH };
+
+  const n = Math.max(1, input.opponents);
+  const oppH = portrait ? 76 : 84;
+  const oppY = PAD + topH + GAP;
+  const oppW = Math.min(portrait ? 180 : 240, (W - PAD * 2 - GAP * (n - 1)) / n);
+  const oppX0 = (W - (oppW * n + GAP * (n - 1))) / 2;
+  const opponents = Array.from({ length: input.opponents }, (_, i) => ({
+    x: oppX0 + i * (oppW + GAP),
+    y: oppY,
+    w: oppW,
+    h: oppH,
+  }));
+
+  const pileW = portrait ? 60 : 76;
+  const pileH = Math.round(pileW * 1.4);
+  const pileY = oppY + oppH + 10;
+  const stock = { x: W / 2 - pileW - 12, y: pileY, w: pileW, h: pileH };
+  const discard = { x: W / 2 + 12, y: pileY, w: pileW, h: pileH };
+  const status = { x: PAD, y: pileY + pileH + 6, w: W - PAD * 2, h: 42 };
+
+  const rows = portrait ? 2 : 1;
+  const perRow = ACTION_SLOTS / rows;
+  const btnH = portrait ? 44 : 48;
+  const btnW = Math.min(132, (W - PAD * 2 - GAP * (perRow - 1)) / perRow);
+  const barW = btnW * perRow + GAP * (perRow - 1);
+  const barY = H - PAD - rows * btnH - (rows - 1) * GAP;
+  const actions: Rect[] = [];
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < perRow; c++)
+      actions.push({ x: (W - barW) / 2 + c * (btnW + GAP), y: barY + r * (btnH + GAP), w: btnW, h: btnH });
+
+  const count = Math.max(1, input.handCount);
+  const lift = portrait ? 14 : 18;
+  const cardW = portrait ? 62 : 88;
+  const cardH = Math.round(cardW * 1.4);
+  // A shallow fan: the outer cards sit up to `arc` px lower than the middle ones.
+  const arc = count > 3 ? 8 : 0;
+  const handY = barY - 10 - cardH - arc;
+  const maxW = Math.min(W - PAD * 2, portrait ? W : 1000);
+  const step = count === 1 ? 0 : Math.floor(Math.min(cardW + 6, (maxW - cardW) / (count - 1)));
+  const total = cardW + step * (count - 1);
+  const x0 = Math.round((W - total) / 2);
+  const slots: HandSlot[] = Array.from({ length: input.handCount }, (_, i) => {
+    const x = x0 + i * step;
+    const t = count > 1 ? (i - (count - 1) / 2) / ((count - 1) / 2) : 0;
+    const y = handY + Math.round(t * t * arc);
+    const visW = i === count - 1 ? cardW : Math.min(step, cardW);
+    return { x, y, visible: { x, y, w: visW, h: cardH } };
+  });
+  const handArea = { x: x0, y: handY - lift, w: total, h: cardH + lift + arc };
+
+  const meldsY = status.y + status.h + 4;
+  const melds = { x: PAD, y: meldsY, w: W - PAD * 2, h: handArea.y - 6 - meldsY };
+  return {
+    width: W,
+    height: H,
+    portrait,
+    title,
+    top,
+    opponents,
+    stock,
+    discard,
+    status,
+    melds,
+    hand: { cardW, cardH, lift, slots, area: handArea },
+    actions,
+  };
+}
+
+export interface MeldGroupInput {
+  owner: string;
+  melds: { id: number; cards: number }[];
+}
+
+export interface MeldPlacement {
+  labels: { owner: string; rect: Rect }[];
+  melds: { id: number; rect: Rect; step: number }[];
+  cardW: number;
+  cardH: number;
+  fits: boolean;
+}
+
+/**
+ * Melds on the table, grouped by owner: each group is a name line over its
+ * melds (cards overlapped), groups flow left to right and wrap. Cards shrink
+ * from 58 px down to 22 px wide until everything fits the area.
+ */
+export function placeMelds(groups: MeldGroupInput[], area: Rect): MeldPlacement {
+  let last: MeldPlacement | null = null;
+  for (let cw = 58; cw >= 22; cw -= 4) {
+    last = tryPlace(groups, area, cw);
+    if (last.fits) return last;
+  }
+  return last ?? { labels: [], melds: [], cardW: 22, cardH: 31, fits: groups.length === 0 };
+}
+
+function tryPlace(groups: MeldGroupInput[], area: Rect, cw: number): MeldPlacement {
+  const ch = Math.round(cw * 1.4);
+  const step = Math.round(cw * 0.42);
+  const labelH = 16;
+  const gap = 8;
+  const out: MeldPlacement = { labels: [], melds: [], cardW: cw, cardH: ch, fits: true };
+  let gx = area.x;
+  let gy = area.y;
+  let rowH = 0;
+  for (const g of groups) {
+    const widths = g.melds.map((m) => cw + step * (m.cards - 1));
+    // Lay the group's melds in lines no wider than the area.
+    const lines: number[][] = [[]];
+    let lineW = 0;
+    widths.forEach((w, i) => {
+      if (lineW > 0 && lineW + gap + w > area.w) {
+        lines.push([]);
+        lineW = 0;
+      }
+      lines[lines.length - 1].push(i);
+      lineW += (lineW > 0 ? gap : 0) + w;
+    });
+    const lineWidths = lines.map((l) => l.reduce((s, i) => s + widths[i], 0) + gap * Math.max(0, l.length - 1));
+    const gw = Math.max(70, ...lineWidths);
+    const gh = labelH + lines.length * (ch + 4);
+    if (gx > area.x && gx + gw > area.x + area.w) {
+      gx = area.x;
+      gy += rowH + gap;
+      rowH = 0;
+    }
+    out.labels.push({ owner: g.owner, rect: { x: gx, y: gy, w: gw, h: labelH } });
+    lines.forEach((l, li) => {
+      let x = gx;
+      for (const i of l) {
+        out.melds.push({ id: g.melds[i].id, rect: { x, y: gy + labelH + li * (ch + 4), w: widths[i], h: ch }, step });
+        x += widths[i] + gap;
+      }
+    });
+    rowH = Math.max(rowH, gh);
+    if (gy + gh > area.y + area.h || gw > area.w) out.fits = false;
+    gx += gw + gap * 2;
+  }
+  return out;
+}
+
+/**
+ * Where `n` visible action buttons go: the bar's slots row by row, each row
+ * centred; in portrait a single row sits on the bottom line.
+ */
+export function barRects(l: HulaLayout, n: number): Rect[] {
+  const perRow = l.portrait ? l.actions.length / 2 : l.actions.length;
+  const count = Math.min(n, l.actions.length);
+  const rows = Math.max(1, Math.ceil(count / perRow));
+  const firstRow = l.portrait ? 2 - rows : 0;
+  const step = perRow > 1 ? l.actions[1].x - l.actions[0].x : 0;
+  return Array.from({ length: count }, (_, i) => {
+    const row = firstRow + Math.floor(i / perRow);
+    const inRow = Math.min(perRow, count - Math.floor(i / perRow) * perRow);
+    const base = l.actions[row * perRow + (i % perRow)];
+    return { ...base, x: base.x + ((perRow - inRow) * step) / 2 };
+  });
+}

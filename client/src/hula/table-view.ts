@@ -1,0 +1,204 @@
+/**
+ * Draws one 훌라 frame: opponents (name, card count, 등록 mark, points, turn
+ * highlight), the stock with its count and the discard pile's top card, the
+ * melds on the table grouped by owner, and the own hand. Everything is
+ * redrawn per frame (a few dozen objects) and the rectangles that take taps
+ * are kept for the scene's hit test and the test hook.
+ */
+import type Phaser from 'phaser';
+import { backTexture, faceTexture } from '../table/textures.ts';
+import { C, SEAT_COLORS, hex, textStyle } from '../table/theme.ts';
+import type { Rect } from '../table/layout.ts';
+import { placeMelds, type HulaLayout } from './layout.ts';
+import { artCard, cardName, nameOf, points, type Card, type HulaView } from './model.ts';
+
+export interface DrawnCard {
+  id: string;
+  label: string;
+  selected: boolean;
+  visible: Rect;
+}
+
+export class HulaTableView {
+  private objs: Phaser.GameObjects.GameObject[] = [];
+  cards: DrawnCard[] = [];
+  melds: { id: number; owner: string; rect: Rect; cards: string[] }[] = [];
+  opponents: { id: string; name: string; count: number; rect: Rect; current: boolean }[] = [];
+  /** Centre of each opponent's avatar, for the timer ring. */
+  avatars = new Map<string, { x: number; y: number }>();
+
+  constructor(private readonly scene: Phaser.Scene) {}
+
+  private keep<T extends Phaser.GameObjects.GameObject>(o: T): T {
+    this.objs.push(o);
+    return o;
+  }
+
+  private text(x: number, y: number, s: string, size: number, color = '#ffffff', weight: 600 | 700 | 800 = 700) {
+    return this.keep(this.scene.add.text(x, y, s, textStyle(size, color, weight)).setDepth(20));
+  }
+
+  private fit(t: Phaser.GameObjects.Text, maxW: number): void {
+    const full = t.text;
+    let chars = [...full];
+    while (t.width > maxW && chars.length > 1) {
+      chars = chars.slice(0, -1);
+      t.setText(`${chars.join('')}…`);
+    }
+  }
+
+  clear(): void {
+    for (const o of this.objs) o.destroy();
+    this.objs = [];
+    this.cards = [];
+    this.melds = [];
+    this.opponents = [];
+    this.avatars.clear();
+  }
+
+  render(
+    view: HulaView,
+    l: HulaLayout,
+    hand: Card[],
+    selected: readonly string[],
+    chosenMeld: number | null,
+    mover: string | null,
+  ): void {
+    this.clear();
+    const s = this.scene;
+    const g = this.keep(s.add.graphics().setDepth(10));
+    // Opponents: everyone but the viewer, in seat order starting after the viewer.
+    const seats = view.seats;
+    const meIdx = seats.findIndex((x) => x.id === view.viewer);
+    const n = seats.length;
+    const opp = meIdx >= 0 ? Array.from({ length: n - 1 }, (_, i) => seats[(meIdx + 1 + i) % n]) : seats;
+    opp.forEach((seat, i) => {
+      const r = l.opponents[i];
+      if (!r) return;
+      const current = seat.id === mover;
+      g.fillStyle(C.panel, seat.status === 'left' ? 0.45 : 0.85).fillRoundedRect(r.x, r.y, r.w, r.h, 12);
+      g.lineStyle(current ? 3 : 1.5, current ? C.gold : C.feltLine, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 12);
+      const ax = r.x + 18;
+      const ay = r.y + 20;
+      g.fillStyle(SEAT_COLORS[seats.indexOf(seat) % SEAT_COLORS.length], 1).fillCircle(ax, ay, 12);
+      this.avatars.set(seat.id, { x: ax, y: ay });
+      this.keep(
+        s.add
+          .text(ax, ay, [...seat.name][0] ?? '?', textStyle(12, '#1c1d24', 800))
+          .setOrigin(0.5)
+          .setDepth(21),
+      );
+      const name = this.text(r.x + 36, r.y + 11, seat.name, 13, current ? hex(C.gold) : '#ffffff', 800);
+      this.fit(name, r.w - 42);
+      const state =
+        seat.status === 'left' ? '나감' : seat.leaveReserved ? '나가기 예약' : seat.registered ? '등록' : '';
+      const count = this.text(r.x + 8, r.y + 36, `${seat.handCount}장${state ? ` · ${state}` : ''}`, 12, '#d8e6de');
+      this.fit(count, r.w - 12);
+      const pts = this.text(r.x + 8, r.y + 54, points(seat.points), 12, seat.points < 0 ? '#ff9f94' : '#ffe7a3');
+      this.fit(pts, r.w - 12);
+      this.opponents.push({ id: seat.id, name: seat.name, count: seat.handCount, rect: r, current });
+    });
+
+    // Stock and discard pile, outlined in gold when the viewer may draw from them.
+    const me = view.me;
+    const drawing = view.phase.kind === 'draw' && view.phase.player === view.viewer;
+    if (view.stockCount > 0)
+      this.keep(s.add.image(l.stock.x, l.stock.y, backTexture(s, 'classic')).setOrigin(0).setDepth(11)).setDisplaySize(
+        l.stock.w,
+        l.stock.h,
+      );
+    else g.lineStyle(2, C.feltLine, 1).strokeRoundedRect(l.stock.x, l.stock.y, l.stock.w, l.stock.h, 8);
+    if (view.discardTop)
+      this.keep(s.add.image(l.discard.x, l.discard.y, faceTexture(s, artCard(view.discardTop))).setOrigin(0))
+        .setDepth(11)
+        .setDisplaySize(l.discard.w, l.discard.h);
+    else g.lineStyle(2, C.feltLine, 1).strokeRoundedRect(l.discard.x, l.discard.y, l.discard.w, l.discard.h, 8);
+    const hi = this.keep(s.add.graphics().setDepth(12));
+    if (drawing && me?.canDraw)
+      hi.lineStyle(3, C.legal, 1).strokeRoundedRect(l.stock.x - 3, l.stock.y - 3, l.stock.w + 6, l.stock.h + 6, 10);
+    if (drawing && me?.canDrawDiscard)
+      hi.lineStyle(3, C.legal, 1).strokeRoundedRect(
+        l.discard.x - 3,
+        l.discard.y - 3,
+        l.discard.w + 6,
+        l.discard.h + 6,
+        10,
+      );
+    this.keep(
+      s.add
+        .text(
+          l.stock.x - 8,
+          l.stock.y + l.stock.h / 2,
+          `덱\n${view.stockCount}장`,
+          textStyle(13, '#ffffff', 700, { align: 'right' }),
+        )
+        .setOrigin(1, 0.5)
+        .setDepth(20),
+    );
+    this.keep(
+      s.add
+        .text(
+          l.discard.x + l.discard.w + 8,
+          l.discard.y + l.discard.h / 2,
+          `버린 카드\n${view.discardCount}장`,
+          textStyle(13, '#ffffff', 700),
+        )
+        .setOrigin(0, 0.5)
+        .setDepth(20),
+    );
+
+    // Melds grouped by owner, in seat order.
+    const groups = seats
+      .map((seat) => ({ owner: seat.id, melds: view.melds.filter((m) => m.owner === seat.id) }))
+      .filter((x) => x.melds.length > 0);
+    const placed = placeMelds(
+      groups.map((x) => ({ owner: x.owner, melds: x.melds.map((m) => ({ id: m.id, cards: m.cards.length })) })),
+      l.melds,
+    );
+    if (groups.length === 0)
+      this.keep(
+        s.add
+          .text(l.melds.x + l.melds.w / 2, l.melds.y + 24, '아직 등록한 카드가 없어요', textStyle(13, '#9fc3b0', 600))
+          .setOrigin(0.5, 0)
+          .setDepth(20),
+      );
+    for (const lab of placed.labels) {
+      const who = lab.owner === view.viewer ? '나' : nameOf(view, lab.owner);
+      this.fit(this.text(lab.rect.x, lab.rect.y, who, 12, '#ffe7a3'), lab.rect.w);
+    }
+    for (const p of placed.melds) {
+      const meld = view.melds.find((m) => m.id === p.id)!;
+      meld.cards.forEach((c, i) =>
+        this.keep(
+          s.add
+            .image(p.rect.x + i * p.step, p.rect.y, faceTexture(s, artCard(c)))
+            .setOrigin(0)
+            .setDepth(13),
+        ).setDisplaySize(placed.cardW, placed.cardH),
+      );
+      if (meld.id === chosenMeld)
+        hi.lineStyle(3, C.selected, 1).strokeRoundedRect(p.rect.x - 3, p.rect.y - 3, p.rect.w + 6, p.rect.h + 6, 6);
+      this.melds.push({ id: meld.id, owner: meld.owner, rect: p.rect, cards: meld.cards.map((c) => c.id) });
+    }
+
+    // Own hand: selected cards rise; the card the view prompts to discard is outlined.
+    const h = l.hand;
+    hand.forEach((c, i) => {
+      const slot = h.slots[i];
+      if (!slot) return;
+      const sel = selected.includes(c.id);
+      const y = slot.y - (sel ? h.lift : 0);
+      this.keep(
+        s.add
+          .image(slot.x, y, faceTexture(s, artCard(c)))
+          .setOrigin(0)
+          .setDepth(30 + i),
+      ).setDisplaySize(h.cardW, h.cardH);
+      if (sel || me?.discardPrompt === c.id) {
+        const o = this.keep(s.add.graphics().setDepth(30 + i));
+        o.lineStyle(3, sel ? C.selected : C.legal, 1).strokeRoundedRect(slot.x, y, h.cardW, h.cardH, 7);
+      }
+      this.cards.push({ id: c.id, label: cardName(c), selected: sel, visible: slot.visible });
+    });
+  }
+}
