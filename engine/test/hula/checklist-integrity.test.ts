@@ -261,6 +261,21 @@ describe('§10 훌라 checklist — integrity', () => {
     expect(hula.bot(hula.view(ask, 'p2'), rng)).toEqual({ type: 'thankYou', cardIds: ['H10', 'H11'] });
     const cannot = { ...ask, phase: { ...ask.phase, index: 1 } } as HulaState;
     expect(hula.bot(hula.view(cannot, 'p3'), rng)).toEqual({ type: 'pass' });
+    // 조커 race: a bot that cannot use the card passes at once (nobody waits out the window for it);
+    // the discarder and a bot that already answered do nothing.
+    const race = position({
+      mode: 'joker',
+      hands: ['S2 S4', 'H10 H11 C3', 'D2 D4'],
+      discard: 'H9',
+      phase: { kind: 'thankYouRace', discarder: 0, deadline: T0 + 7000, claims: [], windowEnd: null, passed: [] },
+    });
+    expect(hula.bot(hula.view(race, 'p3'), rng)).toEqual({ type: 'pass' });
+    expect(hula.bot(hula.view(race, 'p1'), rng)).toBeNull();
+    const answered = { ...race, phase: { ...race.phase, passed: [2] } } as HulaState;
+    expect(hula.bot(hula.view(answered, 'p3'), rng)).toBeNull();
+    const presses = Array.from({ length: 50 }, () => hula.bot(hula.view(race, 'p2'), rng));
+    expect(presses.some((a) => a?.type === 'thankYou')).toBe(true);
+    expect(presses.every((a) => a === null || a.type === 'thankYou')).toBe(true);
     const reg = [true, true, true];
     const low = position({ hands: ['H1 C2', 'C5 C6 C8 C9 C10', 'D5 D6 D8 D9 D10'], registered: reg });
     expect(hula.bot(hula.view(low, 'p1'), rng)).toEqual({ type: 'stop' });

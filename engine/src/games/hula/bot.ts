@@ -23,8 +23,12 @@ export function bot(v: HulaView, rng: Rng): HulaAction | null {
       if (v.phase.asked !== v.viewer) return null;
       return me.thankYouCardIds ? { type: 'thankYou', cardIds: me.thankYouCardIds } : { type: 'pass' };
     case 'thankYouRace':
-      // Racing bots do not always press at once; the engine's window decides close calls.
-      return me.thankYouCardIds && rng.float() < 0.8 ? { type: 'thankYou', cardIds: me.thankYouCardIds } : null;
+      // A bot that cannot use the card passes at once, so people at the table do not wait out the window
+      // for it; one that can does not always press at once, and the engine's window decides close calls.
+      if (v.phase.discarder === v.viewer || v.phase.passed.includes(v.viewer!) || v.phase.claimants.includes(v.viewer!))
+        return null;
+      if (!me.thankYouCardIds) return { type: 'pass' };
+      return rng.float() < 0.8 ? { type: 'thankYou', cardIds: me.thankYouCardIds } : null;
     case 'draw':
       if (v.current !== v.viewer) return null;
       if (me.special) return { type: 'special' };
