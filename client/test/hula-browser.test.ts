@@ -225,7 +225,7 @@ describe('훌라 in the browser (real platform)', () => {
     await ctxA.close();
   }, 90_000);
 
-  // Usually 25–50 s: after each of our discards the race runs its full 7 s, since bots never press 넘기기.
+  // Usually 20–50 s depending on the deal; a bot that cannot use our discard passes the race at once.
   // A long round (up to ~18 of our turns before the stock runs out) stays inside the 180 s budget.
   it('조커 훌라: 2 players, plays round 1 by clicking to its result screen, 준비 deals round 2', async () => {
     const [ctx, page] = await newPage(PORTRAIT);
