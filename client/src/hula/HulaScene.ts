@@ -7,6 +7,8 @@
  */
 import Phaser from 'phaser';
 import type { ConnStatus } from '../net/gateway.ts';
+import type { TableSceneData } from '../scenes/TableScene.ts';
+import type { TableFrame, TableSource } from '../table/source.ts';
 import { Banner, Toasts } from '../table/overlays.ts';
 import type { Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';
@@ -21,26 +23,22 @@ import {
   type HulaControls,
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
-import { points, sortCards, type HulaSort } from './model.ts';
+import { points, sortCards, type HulaAction, type HulaSort, type HulaView } from './model.ts';
 import { ActionBar } from './action-bar.ts';
 import { eventToast } from './events.ts';
 import { HulaResultPanel } from './result-panel.ts';
 import { resultRows } from './result-rows.ts';
-import type { HulaFrame, HulaSource } from './source.ts';
 import { HulaTableView } from './table-view.ts';
 
-export interface HulaSceneData {
-  source: HulaSource;
-  title: string;
-  onExit: (to: 'room' | 'lobby', info: { finished: boolean }) => void;
-}
+export type HulaSceneData = TableSceneData<HulaAction, HulaView>;
+type HulaFrame = TableFrame<HulaView>;
 
 const MODE_NAME = { monster: '괴물 훌라', joker: '조커 훌라' } as const;
 type TopKey = 'sort' | 'leave' | 'exit';
 
 export class HulaScene extends Phaser.Scene {
   private data_!: HulaSceneData;
-  private source!: HulaSource;
+  private source!: TableSource<HulaAction, HulaView>;
   private table!: HulaTableView;
   private bar!: ActionBar;
   private top!: Record<TopKey, Button>;

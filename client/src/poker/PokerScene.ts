@@ -25,8 +25,8 @@ import { pokerSnapshot } from './snapshot.ts';
 import { openPokerRules } from './rules-sheet.ts';
 
 export class PokerScene extends Phaser.Scene {
-  private data_!: TableSceneData;
-  private frame: TableFrame | null = null;
+  private data_!: TableSceneData<PokerAction, PokerView>;
+  private frame: TableFrame<PokerView> | null = null;
   private layout_: PokerLayout | null = null;
   private bg!: Phaser.GameObjects.Graphics;
   private dyn!: Phaser.GameObjects.Container;
@@ -50,7 +50,7 @@ export class PokerScene extends Phaser.Scene {
     super('poker');
   }
 
-  init(data: TableSceneData): void {
+  init(data: TableSceneData<PokerAction, PokerView>): void {
     this.data_ = data;
     this.frame = null;
     this.layout_ = null;
@@ -62,7 +62,7 @@ export class PokerScene extends Phaser.Scene {
   }
 
   private get view(): PokerView | null {
-    return (this.frame?.view as unknown as PokerView | undefined) ?? null;
+    return this.frame?.view ?? null;
   }
 
   create(): void {
@@ -107,7 +107,7 @@ export class PokerScene extends Phaser.Scene {
     this.relayout();
   }
 
-  private onFrame(f: TableFrame): void {
+  private onFrame(f: TableFrame<PokerView>): void {
     const prev = this.view;
     this.frame = f;
     this.framesSeen++;
@@ -215,7 +215,7 @@ export class PokerScene extends Phaser.Scene {
     if (this.busy) return;
     this.busy = true;
     this.render();
-    void this.data_.source.act(action as never).then((r) => {
+    void this.data_.source.act(action).then((r) => {
       this.busy = false;
       if (!this.sys.isActive()) return;
       if (!r.ok) this.toasts.show(r.reason, 'warn');

@@ -12,7 +12,7 @@ import type { MyCard } from './table-parts.ts';
 
 export interface PokerSnapshotParts {
   layout: PokerLayout | null;
-  frame: TableFrame | null;
+  frame: TableFrame<PokerView> | null;
   view: PokerView | null;
   buttons: { b: Button; a: ActionButton }[];
   mine: MyCard[];

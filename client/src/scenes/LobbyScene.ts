@@ -12,7 +12,9 @@ import { C } from '../table/theme.ts';
 import { backTexture, faceTexture } from '../table/textures.ts';
 import { LobbyApp, type LobbyScreen } from '../ui/lobby.ts';
 import type { TableSceneData } from './TableScene.ts';
-import { HulaSource } from '../hula/source.ts';
+
+/** The table scene of each game (Phaser scene keys). */
+const TABLE_SCENES: Record<string, string> = { 'one-card': 'table', poker: 'poker', hula: 'hula' };
 
 export class LobbyScene extends Phaser.Scene {
   private app: LobbyApp | null = null;
@@ -72,7 +74,8 @@ export class LobbyScene extends Phaser.Scene {
   private async enterTable(room: RoomDetail, spectate: boolean): Promise<void> {
     if (!room.gameRoomId) return;
     const gw = await gateway();
-    const data: TableSceneData = {
+    // Each game has its own table scene; all read the same gateway source with their own view types.
+    const data: TableSceneData<unknown, unknown> = {
       source: new NetworkSource(gw, room.gameRoomId, spectate),
       title: room.gameName,
       onExit: (to, info) => {
@@ -86,9 +89,6 @@ export class LobbyScene extends Phaser.Scene {
         this.game.scene.start('lobby', { screen });
       },
     };
-    // Each game has its own table scene; 훌라's reads its frames through its own source.
-    if (room.game === 'hula')
-      this.scene.start('hula', { ...data, source: new HulaSource(gw, room.gameRoomId, spectate) });
-    else this.scene.start(room.game === 'poker' ? 'poker' : 'table', data);
+    this.scene.start(TABLE_SCENES[room.game] ?? 'table', data);
   }
 }

@@ -31,8 +31,9 @@ import { tableSnapshot } from '../table/snapshot.ts';
 import { Button } from '../table/widgets.ts';
 import { confirmDialog, openRules, openSettings } from '../ui/sheets.ts';
 
-export interface TableSceneData {
-  source: TableSource;
+/** What the lobby hands a table scene; each game's scene reads it with its own action and view types. */
+export interface TableSceneData<A = OneCardAction, V = OneCardView> {
+  source: TableSource<A, V>;
   title: string;
   /** Called after the table closed itself: back to the waiting room or to the lobby list. */
   onExit: (to: 'room' | 'lobby', info: { finished: boolean }) => void;

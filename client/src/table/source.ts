@@ -1,42 +1,43 @@
 /**
  * Where a table's frames come from and where its actions go. The product
  * uses the gateway; the dev harness plugs in the engine running in the page.
+ * Every game's table uses it with its own action and view types (원카드 by default).
  */
 import type { PresenceEntry } from '@joke/protocol';
 import type { GameEvent, GameResult } from '../../../engine/src/core/types.ts';
 import type { OneCardAction, OneCardView } from '../cards/model.ts';
 import type { ActResult, ConnStatus, GatewayClient } from '../net/gateway.ts';
 
-export interface TableFrame {
+export interface TableFrame<V = OneCardView> {
   seq: number;
   role: 'player' | 'spectator';
-  view: OneCardView;
+  view: V;
   events: GameEvent[];
   presence: PresenceEntry[];
   result: GameResult | null;
 }
 
-export interface TableHandlers {
-  frame: (f: TableFrame) => void;
+export interface TableHandlers<V = OneCardView> {
+  frame: (f: TableFrame<V>) => void;
   presence: (p: PresenceEntry[]) => void;
   connection: (s: ConnStatus) => void;
   /** `code` is the gateway's error code (`noRoom`, `badToken`, …). */
   error: (message: string, fatal: boolean, code?: string) => void;
 }
 
-export interface TableSource {
+export interface TableSource<A = OneCardAction, V = OneCardView> {
   /** Game room id (the gateway's), shown in the title. */
   readonly roomId: string;
   readonly spectate: boolean;
-  start(h: TableHandlers): void;
-  act(action: OneCardAction): Promise<ActResult>;
+  start(h: TableHandlers<V>): void;
+  act(action: A): Promise<ActResult>;
   stop(): void;
   serverNow(): number;
   /** Raw frames this table received (the test hook checks spectators never see hidden cards). */
   frames(): string[];
 }
 
-export class NetworkSource implements TableSource {
+export class NetworkSource<A = OneCardAction, V = OneCardView> implements TableSource<A, V> {
   private offs: (() => void)[] = [];
   private readonly received: string[] = [];
 
@@ -46,7 +47,7 @@ export class NetworkSource implements TableSource {
     readonly spectate: boolean,
   ) {}
 
-  start(h: TableHandlers): void {
+  start(h: TableHandlers<V>): void {
     this.offs.push(
       this.gw.on('view', (f, raw) => {
         if (f.roomId !== this.roomId) return;
@@ -54,7 +55,7 @@ export class NetworkSource implements TableSource {
         h.frame({
           seq: f.seq,
           role: f.role,
-          view: f.view as OneCardView,
+          view: f.view as V,
           events: f.events as GameEvent[],
           presence: f.presence,
           result: (f.result as GameResult | undefined) ?? null,
@@ -73,7 +74,7 @@ export class NetworkSource implements TableSource {
     this.gw.join(this.roomId, this.spectate);
   }
 
-  act(action: OneCardAction): Promise<ActResult> {
+  act(action: A): Promise<ActResult> {
     return this.gw.act(this.roomId, action);
   }
 
