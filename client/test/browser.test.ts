@@ -8,10 +8,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_DIST } from '../src/serve.ts';
-import { launchBrowser } from './support/browser.ts';
+import { launchBrowser, openPage, signIn as signInAt } from './support/browser.ts';
 import { buildClient, startStack, type Stack } from './support/stack.ts';
 import { clickBox, snapshot, takeTurn, waitFor, type TableSnapshot, type TurnLog } from './support/table-driver.ts';
 
@@ -31,20 +31,8 @@ function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
   });
 }
 
-async function newPlayerPage(viewport: { width: number; height: number }): Promise<[BrowserContext, Page]> {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'ko-KR' });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
-  return [ctx, page];
-}
-
-async function signIn(page: Page, nickname: string): Promise<void> {
-  await page.goto(stack.url);
-  await page.getByTestId('nickname').fill(nickname);
-  await page.getByTestId('login').click();
-  await page.getByTestId('room-list').waitFor();
-  await page.getByTestId('me').getByText(nickname).waitFor();
-}
+const newPlayerPage = (viewport: { width: number; height: number }) => openPage(browser, viewport);
+const signIn = (page: Page, nickname: string) => signInAt(page, stack.url, nickname);
 
 type CardObj = { id: string; kind: string };
 function isCard(x: unknown): x is CardObj {

@@ -9,9 +9,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
+import { launchBrowser, openPage, signIn as signInAt } from './support/browser.ts';
 import { buildClient, startStack, type Stack } from './support/stack.ts';
 import { clickBox as click, pokerSnap as snap } from './support/poker-driver.ts';
 import { waitFor } from './support/table-driver.ts';
@@ -24,19 +24,8 @@ let stack: Stack;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-async function newPage(viewport: { width: number; height: number }): Promise<[BrowserContext, Page]> {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'ko-KR' });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
-  return [ctx, page];
-}
-
-async function signIn(page: Page, nickname: string): Promise<void> {
-  await page.goto(stack.url);
-  await page.getByTestId('nickname').fill(nickname);
-  await page.getByTestId('login').click();
-  await page.getByTestId('room-list').waitFor();
-}
+const newPage = (viewport: { width: number; height: number }) => openPage(browser, viewport);
+const signIn = (page: Page, nickname: string) => signInAt(page, stack.url, nickname);
 
 type Slot = { hidden?: true; id?: number };
 interface FrameJson {

@@ -3,7 +3,7 @@
  * STACK.md. Playwright itself gives every launch a fresh temporary profile
  * (it refuses a --user-data-dir argument), and we remove our temp dir after.
  */
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,4 +34,24 @@ export async function launchBrowser(): Promise<{ browser: Browser; close: () => 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A fresh Korean-locale context and page at this viewport; page errors are printed with their stack. */
+export async function openPage(
+  browser: Browser,
+  viewport: { width: number; height: number },
+): Promise<[BrowserContext, Page]> {
+  const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'ko-KR' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
+  return [ctx, page];
+}
+
+/** Signs in as a guest from the client's front page and waits for the room list with the nickname shown. */
+export async function signIn(page: Page, url: string, nickname: string): Promise<void> {
+  await page.goto(url);
+  await page.getByTestId('nickname').fill(nickname);
+  await page.getByTestId('login').click();
+  await page.getByTestId('room-list').waitFor();
+  await page.getByTestId('me').getByText(nickname).waitFor();
 }
