@@ -3,6 +3,7 @@
  * the bar's local state (raise panel, selected cards, the 7-poker choice).
  * Nothing here knows a betting rule: amounts and limits come from the view.
  */
+import { KOREAN_LABEL } from '../../../engine/src/games/poker/betting-korean.ts';
 import type { ButtonKind } from '../table/widgets.ts';
 import { chips, handPlayer, potTotal, type LegalAction, type PokerAction, type PokerView } from './model.ts';
 
@@ -44,16 +45,6 @@ export const KOREAN_ORDER = [
   'k.half',
   'k.full',
 ] as const;
-const KOREAN_LABEL: Record<(typeof KOREAN_ORDER)[number], string> = {
-  'k.die': '다이',
-  'k.check': '체크',
-  'k.ping': '삥',
-  'k.call': '콜',
-  'k.ddadang': '따당',
-  'k.quarter': '쿼터',
-  'k.half': '하프',
-  'k.full': '풀',
-};
 
 export function emptyBarState(): BarState {
   return { raiseOpen: false, raiseTo: 0, selected: [], choice: { discardId: null, openId: null } };
