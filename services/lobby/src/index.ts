@@ -18,6 +18,9 @@ import { appRouter } from './routers/index.ts';
 import { createContext, type LobbyDeps } from './trpc.ts';
 import type { Registry } from 'prom-client';
 import { DEFAULT_SWEEP, sweep, type SweepLimits, type SweepReport } from './sweep.ts';
+import { limitBody } from './limits/body.ts';
+import { DEFAULT_LIMITS, type LobbyLimits } from './limits/options.ts';
+import { createRateLimits } from './limits/rate.ts';
 
 export type { AppRouter } from './routers/index.ts';
 export type { RoomDetail, RoomSummary, SeatView, RoomStatus } from './rooms/view.ts';
@@ -26,6 +29,7 @@ export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/histo
 export { appRouter };
 export { MSG as LOBBY_MESSAGES } from './messages.ts';
 export type { SweepLimits, SweepReport } from './sweep.ts';
+export { DEFAULT_LIMITS, lobbyLimitOptions, type LobbyLimits } from './limits/options.ts';
 
 export const TRPC_BASE_PATH = '/trpc/';
 
@@ -51,6 +55,12 @@ export interface LobbyOptions {
   /** How often abandoned rooms are cleaned up (default 60 s; 0 = never, call `sweep()` yourself). */
   sweepIntervalMs?: number;
   sweepLimits?: Partial<SweepLimits>;
+  /** Body, batch, rate and room limits (docs/security.md); anything not given keeps its default. */
+  limits?: Partial<LobbyLimits>;
+  /** Redis for the rate-limit counters shared by every replica; absent = per-process memory. */
+  redisUrl?: string;
+  /** Prefix of the lobby's Redis keys (JOKE_NAMESPACE). */
+  namespace?: string;
 }
 
 export interface Lobby {
@@ -73,7 +83,19 @@ export interface Lobby {
 export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   const log = opts.log ?? pino({ name: 'lobby' });
   const metrics = createMetrics(opts.metricsRegistry);
-  const database = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  const limits: LobbyLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const rate = await createRateLimits(limits, {
+    redisUrl: opts.redisUrl,
+    namespace: opts.namespace,
+    log,
+    onLimited: (action, scope) => metrics.rateLimited.inc({ action, scope }),
+  });
+  const database = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir }).catch(
+    async (err: unknown) => {
+      await rate.close();
+      throw err;
+    },
+  );
   log.info(
     { kind: database.kind, schema: database.schema, openMs: database.openMs, migrations: database.migrations },
     'lobby database ready',
@@ -87,13 +109,18 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     startTimeoutMs: opts.startTimeoutMs ?? 5000,
     log,
     metrics,
+    limits,
+    rate,
   };
   const finished = subscribeFinished(opts.bus, deps.db, log, metrics);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_BASE_PATH,
+    maxBodySize: limits.maxBodyBytes,
+    maxBatchSize: limits.maxBatchSize,
     createContext: ({ req }) => createContext(deps, req),
   });
+  const limited = limitBody(limits.maxBodyBytes, trpc);
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (opts.corsOrigin) {
       res.setHeader('Access-Control-Allow-Origin', opts.corsOrigin);
@@ -108,11 +135,11 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
       return;
     }
-    trpc(req, res);
+    limited(req, res);
   };
-  const limits: SweepLimits = { ...DEFAULT_SWEEP, ...opts.sweepLimits };
+  const sweepLimits: SweepLimits = { ...DEFAULT_SWEEP, ...opts.sweepLimits };
   const runSweep = async (now?: number): Promise<SweepReport> => {
-    const report = await sweep(deps.db, limits, now);
+    const report = await sweep(deps.db, sweepLimits, now);
     if (report.closed + report.unstuckStarts + report.unstuckGames > 0) log.info(report, 'swept abandoned rooms');
     return report;
   };
@@ -146,6 +173,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
         metrics.ready.set(0);
         await finished.close();
         await database.close();
+        await rate.close();
       })();
       return closed;
     },

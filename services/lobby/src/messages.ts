@@ -28,6 +28,10 @@ export const MSG = {
   gameNotFound: '게임 기록을 찾을 수 없어요',
   notInGame: '내가 참여한 게임의 기록만 볼 수 있어요',
   internal: '서버에 문제가 생겼어요. 잠시 후 다시 시도해 주세요',
+  bodyTooLarge: '요청이 너무 커요',
+  batchTooLarge: '한 번에 보낸 요청이 너무 많아요',
+  tooManyRequests: (seconds: number) => `요청이 너무 많아요. ${seconds}초 뒤에 다시 시도해 주세요`,
+  tooManyRooms: (max: number) => `방은 한 사람이 ${max}개까지만 만들 수 있어요. 다른 방을 먼저 닫아 주세요`,
 } as const;
 
 /** Bot seat names; a room uses the first one not already taken. */

@@ -9,6 +9,7 @@ export interface LobbyMetrics {
   finishedReceived: Counter;
   gamesRecorded: Counter<'game'>;
   finishedRejected: Counter<'reason'>;
+  rateLimited: Counter<'action' | 'scope'>;
   ready: Gauge;
 }
 
@@ -49,6 +50,12 @@ export function createMetrics(registry = new Registry()): LobbyMetrics {
       name: 'lobby_room_finished_rejected_total',
       help: 'RoomFinished messages that could not be stored',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    rateLimited: new Counter({
+      name: 'lobby_rate_limited_total',
+      help: 'Calls refused by a rate limit, by action (guest, create, join) and scope (ip, user)',
+      labelNames: ['action', 'scope'],
       registers: [registry],
     }),
     ready: new Gauge({ name: 'lobby_ready', help: '1 once migrated and serving', registers: [registry] }),

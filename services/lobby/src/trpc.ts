@@ -12,6 +12,9 @@ import type { Bus } from '@joke/bus';
 import type { Db } from './db/open.ts';
 import type { LobbyMetrics } from './metrics.ts';
 import { MSG } from './messages.ts';
+import { clientIp } from './limits/ip.ts';
+import type { LobbyLimits } from './limits/options.ts';
+import type { RateLimits } from './limits/rate.ts';
 
 export interface LobbyDeps {
   db: Db;
@@ -22,6 +25,8 @@ export interface LobbyDeps {
   startTimeoutMs: number;
   log: Logger;
   metrics: LobbyMetrics;
+  limits: LobbyLimits;
+  rate: RateLimits;
 }
 
 export interface Context {
@@ -32,6 +37,8 @@ export interface Context {
   claims: PlayerClaims | null;
   /** The token was present but did not verify. */
   badToken: boolean;
+  /** Client address the per-address rate limits count (see limits/ip.ts). */
+  ip: string;
 }
 
 export function bearer(req: Pick<IncomingMessage, 'headers'>): string | null {
@@ -41,13 +48,17 @@ export function bearer(req: Pick<IncomingMessage, 'headers'>): string | null {
   return m ? m[1] : null;
 }
 
-export async function createContext(deps: LobbyDeps, req: Pick<IncomingMessage, 'headers'>): Promise<Context> {
+export async function createContext(
+  deps: LobbyDeps,
+  req: Pick<IncomingMessage, 'headers' | 'socket'>,
+): Promise<Context> {
+  const ip = clientIp(req, deps.limits.trustProxyHops);
   const token = bearer(req);
-  if (!token) return { deps, token: null, claims: null, badToken: false };
+  if (!token) return { deps, token: null, claims: null, badToken: false, ip };
   try {
-    return { deps, token, claims: await verifyPlayerToken(deps.jwtSecret, token), badToken: false };
+    return { deps, token, claims: await verifyPlayerToken(deps.jwtSecret, token), badToken: false, ip };
   } catch {
-    return { deps, token, claims: null, badToken: true };
+    return { deps, token, claims: null, badToken: true, ip };
   }
 }
 
@@ -56,13 +67,38 @@ function issuesOf(error: ZodError): { path: string; message: string }[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 }
 
+/**
+ * Stack traces (file paths, line numbers) reach clients only when NODE_ENV says
+ * `development` or `test` explicitly: an unset NODE_ENV is treated as
+ * production, because that is how a hand-started server usually runs.
+ */
+export const exposeErrorDetails = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  env.NODE_ENV === 'development' || env.NODE_ENV === 'test';
+
+const isDev = exposeErrorDetails();
+
+/** tRPC's own English messages for limits it enforces, in the player's language. */
+function limitMessage(error: TRPCError): string | null {
+  if (error.code === 'PAYLOAD_TOO_LARGE') return MSG.bodyTooLarge;
+  if (error.code === 'BAD_REQUEST' && error.message === 'Batch call exceeds maximum size') return MSG.batchTooLarge;
+  return null;
+}
+
 const t = initTRPC.context<Context>().create({
+  isDev,
   errorFormatter({ shape, error }) {
+    const { stack: _stack, ...data } = shape.data;
+    const safe = isDev ? shape.data : data;
     const cause = error.cause;
-    if (!(cause instanceof ZodError)) return { ...shape, data: { ...shape.data, issues: null } };
+    if (!(cause instanceof ZodError)) {
+      // An unexpected failure's message may name tables, files or hosts: players get a fixed one.
+      const message =
+        limitMessage(error) ?? (!isDev && error.code === 'INTERNAL_SERVER_ERROR' ? MSG.internal : shape.message);
+      return { ...shape, message, data: { ...safe, issues: null } };
+    }
     // tRPC's own input-validation error carries the zod JSON dump as its message: replace it.
     const message = error.message === cause.message ? (cause.issues[0]?.message ?? shape.message) : shape.message;
-    return { ...shape, message, data: { ...shape.data, issues: issuesOf(cause) } };
+    return { ...shape, message, data: { ...safe, issues: issuesOf(cause) } };
   },
 });
 
@@ -85,5 +121,14 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.badToken ? MSG.badToken : MSG.unauthenticated });
   return next({ ctx: { ...ctx, user: { id: ctx.claims.sub, nickname: ctx.claims.name } } });
 });
+
+/** Counts the call against the caller's address, then the caller, for `action` (see limits/rate.ts). */
+export const rateLimited = (action: 'create' | 'join') =>
+  t.middleware(async ({ ctx, next }) => {
+    const user = (ctx as Partial<AuthedContext>).user;
+    await ctx.deps.rate.hit(action, 'ip', ctx.ip);
+    if (user) await ctx.deps.rate.hit(action, 'user', user.id);
+    return next();
+  });
 
 export type AuthedContext = Context & { user: { id: string; nickname: string } };

@@ -9,7 +9,7 @@ export type RoomStatus = 'waiting' | 'starting' | 'playing';
 
 export interface SeatView {
   seat: number;
-  /** null for a bot. */
+  /** null for a bot, and for every seat when an outsider looks at a private room. */
   userId: string | null;
   name: string;
   bot: boolean;
@@ -43,7 +43,7 @@ export interface RoomDetail extends RoomSummary {
   options: Record<string, unknown>;
   seats: SeatView[];
   spectators: { userId: string; name: string }[];
-  /** Room id to open at the gateway while a game is on, else null. */
+  /** Room id to open at the gateway while a game is on, else null (always null for outsiders of a private room). */
   gameRoomId: string | null;
   gamesPlayed: number;
   /** The caller's place in this room. */
@@ -107,17 +107,31 @@ export function seatName(s: RoomRow['seats'][number]): string {
   return s.user?.nickname ?? s.botName ?? '?';
 }
 
+/**
+ * A room as `viewer` may see it. Someone outside a private room (who found
+ * its id somewhere) sees what the list would show, but not who sits where
+ * nor the game id: with a seat's user id and the gateway id, a forged or
+ * stolen token is all it takes to sit in that seat.
+ */
 export function toDetail(games: Record<string, AnyGame>, r: RoomRow, viewer: string): RoomDetail {
   const mySeat = r.seats.find((s) => s.userId === viewer);
   const spectating = r.spectators.some((s) => s.userId === viewer);
   const member = mySeat !== undefined || spectating;
+  const hidden = r.isPrivate && !member;
+  const summary = toSummary(games, { ...r, _count: { seats: r.seats.length, spectators: r.spectators.length } });
   return {
-    ...toSummary(games, { ...r, _count: { seats: r.seats.length, spectators: r.spectators.length } }),
-    code: r.isPrivate && !member ? null : r.code,
+    ...summary,
+    hostId: hidden ? '' : summary.hostId,
+    code: hidden ? null : r.code,
     options: r.options as Record<string, unknown>,
-    seats: r.seats.map((s) => ({ seat: s.seat, userId: s.userId, name: seatName(s), bot: s.userId === null })),
-    spectators: r.spectators.map((s) => ({ userId: s.userId, name: s.user.nickname })),
-    gameRoomId: r.status === 'playing' ? r.currentGameId : null,
+    seats: r.seats.map((s) => ({
+      seat: s.seat,
+      userId: hidden ? null : s.userId,
+      name: seatName(s),
+      bot: s.userId === null,
+    })),
+    spectators: hidden ? [] : r.spectators.map((s) => ({ userId: s.userId, name: s.user.nickname })),
+    gameRoomId: r.status === 'playing' && !hidden ? r.currentGameId : null,
     gamesPlayed: r.gamesPlayed,
     you: { seat: mySeat?.seat ?? null, spectating, isHost: r.hostId === viewer },
   };

@@ -3,17 +3,18 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { signPlayerToken, verifyPlayerToken, type PlayerClaims } from '@joke/protocol/auth';
 import { newUserId } from '../ids.ts';
+import { codePoints, NICKNAME_MAX_UNITS, normalizeNickname } from '../nickname.ts';
 import { MSG } from '../messages.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 
-// Cc: control characters; Cf: invisible format marks (zero-width, bidi overrides); Zl/Zp: line breaks.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-
 export const nickname = z
   .string({ error: MSG.nicknameRequired })
-  .transform((s) => s.normalize('NFC').trim())
-  .refine((s) => !INVISIBLE.test(s), { message: MSG.nicknameControl, abort: true })
-  .refine((s) => [...s].length >= 2 && [...s].length <= 12, { message: MSG.nicknameLength });
+  // Bounded before any per-character work: a megabyte "nickname" is refused on its length alone.
+  .max(NICKNAME_MAX_UNITS, MSG.nicknameLength)
+  .transform(normalizeNickname)
+  .refine((s) => s !== null, { message: MSG.nicknameControl, abort: true })
+  .transform((s) => s!)
+  .refine((s) => codePoints(s) >= 2 && codePoints(s) <= 12, { message: MSG.nicknameLength });
 
 export const GuestInput = z.object({
   nickname,
@@ -29,7 +30,8 @@ export const authRouter = router({
    * the new nickname; otherwise a fresh id is issued.
    */
   guest: publicProcedure.input(GuestInput).mutation(async ({ ctx, input }) => {
-    const { db, jwtSecret, tokenTtlSeconds, log } = ctx.deps;
+    const { db, jwtSecret, tokenTtlSeconds, log, rate } = ctx.deps;
+    await rate.hit('guest', 'ip', ctx.ip);
     let resumed: PlayerClaims | null = null;
     if (input.resumeToken) {
       try {
@@ -44,6 +46,7 @@ export const authRouter = router({
       if (!resumed) throw new TRPCError({ code: 'FORBIDDEN', message: MSG.resumeWithoutToken });
       if (resumed.sub !== input.userId) throw new TRPCError({ code: 'FORBIDDEN', message: MSG.resumeMismatch });
     }
+    if (resumed) await rate.hit('guest', 'user', resumed.sub);
     const userId = resumed?.sub ?? newUserId();
     const now = new Date();
     await db.user.upsert({

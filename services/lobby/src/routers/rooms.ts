@@ -5,7 +5,7 @@ import { bus as wire, subjects } from '@joke/protocol';
 import type { AnyGame } from '@joke/engine';
 import { newCode, newGameRoomId, newRoomId } from '../ids.ts';
 import { BOT_NAMES, MSG } from '../messages.ts';
-import { authedProcedure, router, type LobbyDeps } from '../trpc.ts';
+import { authedProcedure, rateLimited, router, type LobbyDeps } from '../trpc.ts';
 import {
   ensureUser,
   freeSeat,
@@ -50,6 +50,7 @@ const botId = (seat: number): string => `bot_${seat}`;
 
 export const roomsRouter = router({
   create: authedProcedure
+    .use(rateLimited('create'))
     .input(
       z.object({
         game: z.string({ error: MSG.unknownGame('?') }).max(32),
@@ -58,26 +59,32 @@ export const roomsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const { db, games, log, metrics } = ctx.deps;
+      const { db, games, log, metrics, limits } = ctx.deps;
       const def = gameOf(games, input.game);
       const options = parseOptions(def, input.options);
       const { max } = def.playerRange(options);
-      await ensureUser(db, ctx.user);
       for (let attempt = 0; ; attempt++) {
         const id = newRoomId();
         try {
-          await db.room.create({
-            data: {
-              id,
-              code: newCode(),
-              game: def.id,
-              mode: options.mode,
-              options: options as object,
-              isPrivate: input.isPrivate,
-              hostId: ctx.user.id,
-              maxSeats: max,
-              seats: { create: { seat: 0, userId: ctx.user.id } },
-            },
+          await db.$transaction(async (tx) => {
+            // The user row's lock serialises one user's creates, so the cap holds under concurrent calls.
+            await ensureUser(tx, ctx.user);
+            const hosted = await tx.room.count({ where: { hostId: ctx.user.id } });
+            if (hosted >= limits.maxRoomsPerUser)
+              throw new TRPCError({ code: 'FORBIDDEN', message: MSG.tooManyRooms(limits.maxRoomsPerUser) });
+            await tx.room.create({
+              data: {
+                id,
+                code: newCode(),
+                game: def.id,
+                mode: options.mode,
+                options: options as object,
+                isPrivate: input.isPrivate,
+                hostId: ctx.user.id,
+                maxSeats: max,
+                seats: { create: { seat: 0, userId: ctx.user.id } },
+              },
+            });
           });
         } catch (e) {
           // An invite code already in use: draw another.
@@ -126,41 +133,47 @@ export const roomsRouter = router({
     .query(({ ctx, input }) => detail(ctx.deps, input.roomId, ctx.user.id)),
 
   /** Takes the lowest free seat (by id for public rooms, by invite code for any room). */
-  join: authedProcedure.input(RoomRefInput).mutation(async ({ ctx, input }) => {
-    const { db, log } = ctx.deps;
-    const id = await resolveRoom(db, input, ctx.user.id);
-    await ensureUser(db, ctx.user);
-    await db.$transaction(async (tx) => {
-      const room = await lockRoom(tx, id);
-      if (room.seats.some((s) => s.userId === ctx.user.id)) return;
-      requireWaiting(room, MSG.joinWhilePlaying);
-      const seat = freeSeat(room);
-      await tx.spectator.deleteMany({ where: { roomId: id, userId: ctx.user.id } });
-      await tx.seat.create({ data: { roomId: id, seat, userId: ctx.user.id } });
-      log.info({ roomId: id, userId: ctx.user.id, seat }, 'joined');
-    });
-    return detail(ctx.deps, id, ctx.user.id);
-  }),
+  join: authedProcedure
+    .use(rateLimited('join'))
+    .input(RoomRefInput)
+    .mutation(async ({ ctx, input }) => {
+      const { db, log } = ctx.deps;
+      const id = await resolveRoom(db, input, ctx.user.id);
+      await ensureUser(db, ctx.user);
+      await db.$transaction(async (tx) => {
+        const room = await lockRoom(tx, id);
+        if (room.seats.some((s) => s.userId === ctx.user.id)) return;
+        requireWaiting(room, MSG.joinWhilePlaying);
+        const seat = freeSeat(room);
+        await tx.spectator.deleteMany({ where: { roomId: id, userId: ctx.user.id } });
+        await tx.seat.create({ data: { roomId: id, seat, userId: ctx.user.id } });
+        log.info({ roomId: id, userId: ctx.user.id, seat }, 'joined');
+      });
+      return detail(ctx.deps, id, ctx.user.id);
+    }),
 
   /** Watches a room; a seated player gives up their seat (before the game starts). */
-  spectate: authedProcedure.input(RoomRefInput).mutation(async ({ ctx, input }) => {
-    const { db } = ctx.deps;
-    const id = await resolveRoom(db, input, ctx.user.id);
-    await ensureUser(db, ctx.user);
-    await db.$transaction(async (tx) => {
-      const room = await lockRoom(tx, id);
-      if (room.seats.some((s) => s.userId === ctx.user.id)) {
-        requireWaiting(room, MSG.spectateWhileSeated);
-        await tx.seat.deleteMany({ where: { roomId: id, userId: ctx.user.id } });
-      }
-      await tx.spectator.upsert({
-        where: { roomId_userId: { roomId: id, userId: ctx.user.id } },
-        create: { roomId: id, userId: ctx.user.id },
-        update: {},
+  spectate: authedProcedure
+    .use(rateLimited('join'))
+    .input(RoomRefInput)
+    .mutation(async ({ ctx, input }) => {
+      const { db } = ctx.deps;
+      const id = await resolveRoom(db, input, ctx.user.id);
+      await ensureUser(db, ctx.user);
+      await db.$transaction(async (tx) => {
+        const room = await lockRoom(tx, id);
+        if (room.seats.some((s) => s.userId === ctx.user.id)) {
+          requireWaiting(room, MSG.spectateWhileSeated);
+          await tx.seat.deleteMany({ where: { roomId: id, userId: ctx.user.id } });
+        }
+        await tx.spectator.upsert({
+          where: { roomId_userId: { roomId: id, userId: ctx.user.id } },
+          create: { roomId: id, userId: ctx.user.id },
+          update: {},
+        });
       });
-    });
-    return detail(ctx.deps, id, ctx.user.id);
-  }),
+      return detail(ctx.deps, id, ctx.user.id);
+    }),
 
   /** Leaves seat or gallery; the host passes to the next person, an empty room closes. */
   leave: authedProcedure.input(z.object({ roomId })).mutation(async ({ ctx, input }) => {
