@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { ConfigError, bool, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { lobbyLimitOptions } from './limits/options.ts';
 
-const { natsUrl, namespace, logLevel } = connectionOptions({ natsUrl: '', redisUrl: '' });
+const { natsUrl, redisUrl, namespace, logLevel } = connectionOptions({ natsUrl: '', redisUrl: '' });
 
 export const lobbyEnv = defineConfig({
   host: opt('HOST', z.string(), '0.0.0.0', 'Interface to listen on.'),
@@ -61,8 +62,13 @@ export const lobbyEnv = defineConfig({
     ...natsUrl,
     doc: 'NATS server URL(s), comma-separated. Empty = in-process bus: the lobby runs, but no matchmaker answers rooms.start.',
   },
+  redisUrl: {
+    ...redisUrl,
+    doc: 'Redis URL for the rate-limit counters, shared by every lobby replica. Empty = counters in this process only.',
+  },
   namespace,
   logLevel,
+  ...lobbyLimitOptions,
 });
 
 export type LobbyEnv = ConfigOf<typeof lobbyEnv.spec>;

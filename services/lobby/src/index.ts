@@ -29,7 +29,7 @@ export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/histo
 export { appRouter };
 export { MSG as LOBBY_MESSAGES } from './messages.ts';
 export type { SweepLimits, SweepReport } from './sweep.ts';
-export { DEFAULT_LIMITS, lobbyLimitOptions, type LobbyLimits } from './limits/options.ts';
+export { DEFAULT_LIMITS, lobbyLimitOptions, pickLimits, type LobbyLimits } from './limits/options.ts';
 
 export const TRPC_BASE_PATH = '/trpc/';
 

@@ -7,6 +7,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startOpsServer, type Bus, type Logger } from '@joke/bus';
 import { clientHandler } from '@joke/client/serve';
 import type { LobbyEnv } from './config.ts';
+import { pickLimits } from './limits/options.ts';
 import { createLobby, type Lobby } from './index.ts';
 
 export interface LobbyServer {
@@ -31,6 +32,9 @@ export async function startLobbyServer(
     tokenTtlSeconds: config.tokenTtlSeconds,
     startTimeoutMs: config.startTimeoutMs,
     corsOrigin: config.corsOrigin || undefined,
+    limits: pickLimits(config),
+    redisUrl: config.redisUrl || undefined,
+    namespace: config.namespace || undefined,
     log: deps.logger,
     metricsRegistry: registry,
   });

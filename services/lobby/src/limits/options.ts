@@ -59,3 +59,10 @@ export const lobbyLimitsConfig = defineConfig(lobbyLimitOptions);
 
 /** The documented defaults (what `createLobby` uses for anything not given). */
 export const DEFAULT_LIMITS: LobbyLimits = lobbyLimitsConfig.resolve({});
+
+/** The limit options out of a larger parsed configuration (the lobby's or the platform's). */
+export function pickLimits(config: LobbyLimits): LobbyLimits {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(lobbyLimitOptions)) out[key] = config[key as keyof LobbyLimits];
+  return out as LobbyLimits;
+}

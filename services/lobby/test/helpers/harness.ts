@@ -12,7 +12,7 @@ import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { InProcessBus, type Bus } from '@joke/bus';
 import { bus as wire, QUEUE_GROUPS, subjects } from '@joke/protocol';
 import type { AnyGame } from '@joke/engine';
-import { createLobby, type AppRouter, type Lobby } from '../../src/index.ts';
+import { createLobby, type AppRouter, type Lobby, type LobbyLimits } from '../../src/index.ts';
 import { countGame } from './count-game.ts';
 
 export const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -96,7 +96,14 @@ export interface Harness {
 }
 
 export async function startHarness(
-  opts: { databaseUrl?: string; games?: Record<string, AnyGame>; startTimeoutMs?: number } = {},
+  opts: {
+    databaseUrl?: string;
+    games?: Record<string, AnyGame>;
+    startTimeoutMs?: number;
+    limits?: Partial<LobbyLimits>;
+    redisUrl?: string;
+    namespace?: string;
+  } = {},
 ): Promise<Harness> {
   const bus = new InProcessBus();
   const lobby = await createLobby({
@@ -106,6 +113,9 @@ export async function startHarness(
     log: pino({ level: process.env.LOBBY_TEST_LOG ?? 'silent' }),
     games: opts.games ?? { count: countGame },
     startTimeoutMs: opts.startTimeoutMs ?? 1000,
+    limits: opts.limits,
+    redisUrl: opts.redisUrl,
+    namespace: opts.namespace,
   });
   const server: Server = createServer(lobby.handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
