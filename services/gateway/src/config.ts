@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { LIMITS } from '@joke/protocol';
+import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { ConfigError, connectionOptions, defineConfig, int, opt } from '@joke/bus';
 
 export const GatewayConfig = z.object({
@@ -139,6 +140,8 @@ export const gatewayEnv = defineConfig({
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
   const { natsUrl, namespace, logLevel, gatewayId, jwtSecret, ...rest } = gatewayEnv.fromEnv(env);
   if (!jwtSecret) throw new ConfigError('JWT_SECRET is required (the lobby signs player tokens with it)');
+  if (env.NODE_ENV === 'production' && jwtSecret === DEV_JWT_SECRET)
+    throw new ConfigError('JWT_SECRET must not be the published development secret in production');
   const config = GatewayConfig.parse({ ...rest, jwtSecret, gatewayId: gatewayId || undefined });
   return { config, natsUrl, namespace, logLevel };
 }

@@ -34,6 +34,8 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+type ExclusiveListen = { listen(h: string, p: number, o: 1, cb: (ls: us_listen_socket | false) => void): unknown };
+
 export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps): Promise<Gateway> {
   const cfg = GatewayConfig.parse(input);
   const { bus } = deps;
@@ -169,8 +171,10 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   mountHttp(app, { metrics, ready: () => !closing && busHealthy });
 
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen(cfg.host, cfg.port, (ls) =>
-      ls ? resolve(ls) : reject(new Error(`cannot listen on ${cfg.host}:${cfg.port}`)),
+    // Exclusive (LIBUS_LISTEN_EXCLUSIVE_PORT = 1): uWS's default SO_REUSEPORT lets a second
+    // gateway share the port silently. The typings lack this (host, port, options) overload.
+    (app as unknown as ExclusiveListen).listen(cfg.host, cfg.port, 1, (ls) =>
+      ls ? resolve(ls) : reject(new Error(`cannot listen on ${cfg.host}:${cfg.port} (port in use?)`)),
     );
   });
   const port = uws.us_socket_local_port(listenSocket as never);

@@ -31,6 +31,18 @@ describe('auth.guest', () => {
     ['민\t수', MSG.nicknameControl],
     ['민\n수', MSG.nicknameControl],
     ['민\u200b수', MSG.nicknameControl],
+    // Issue 10: lone surrogate halves, invisible fillers, bidi overrides, half-width forms.
+    ['민\ud800수', MSG.nicknameControl],
+    ['\udc00가나', MSG.nicknameControl],
+    ['\u3164\u3164', MSG.nicknameControl],
+    ['민\u115f수', MSG.nicknameControl],
+    ['민\uffa0수', MSG.nicknameControl],
+    ['민\u202e수', MSG.nicknameControl],
+    ['민수\ufe0f', MSG.nicknameControl],
+    ['민\u2800수', MSG.nicknameControl],
+    ['민\ue000수', MSG.nicknameControl],
+    ['ﾊﾝﾄﾞﾙ', MSG.nicknameControl],
+    ['민'.repeat(65), MSG.nicknameLength],
   ])('rejects nickname %j with a Korean message', async (nickname, message) => {
     const f = await failure(h.anon.auth.guest.mutate({ nickname }));
     expect(f.code).toBe('BAD_REQUEST');
@@ -41,6 +53,21 @@ describe('auth.guest', () => {
     expect((await h.anon.auth.guest.mutate({ nickname: '민수' })).nickname).toBe('민수');
     expect((await h.anon.auth.guest.mutate({ nickname: '가나다라마바사아자차카타' })).nickname).toHaveLength(12);
     expect((await h.anon.auth.guest.mutate({ nickname: '🃏🃏' })).nickname).toBe('🃏🃏');
+  });
+
+  it('stores names NFC-normalised, full-width ASCII and odd spaces folded (docs/security.md)', async () => {
+    const cases: [string, string][] = [
+      ['\u1100\u1161\u11a8\u1102\u1161', '각나'],
+      ['ＡＤＭＩＮ', 'ADMIN'],
+      ['민\u3000\u3000수', '민 수'],
+      ['\u00a0민수\u2003', '민수'],
+      ['ㅋㅋ', 'ㅋㅋ'],
+    ];
+    for (const [nickname, stored] of cases) {
+      const me = await h.anon.auth.guest.mutate({ nickname });
+      expect(me.nickname).toBe(stored);
+      expect((await verifyPlayerToken(JWT_SECRET, me.token)).name).toBe(stored);
+    }
   });
 
   it('a missing nickname is refused in Korean too', async () => {

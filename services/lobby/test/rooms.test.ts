@@ -139,6 +139,38 @@ describe('rooms.list / rooms.get', () => {
   });
 });
 
+describe('rooms.get of a private room (issue 10)', () => {
+  it('shows seat user ids, the host id and the game id to members only', async () => {
+    const a = await h.guest('숨김A');
+    const b = await h.guest('숨김B');
+    const room = await a.api.rooms.create.mutate({ game: 'count', options: { mode: 'duel' }, isPrivate: true });
+    await a.api.rooms.addBot.mutate({ roomId: room.roomId });
+    const started = await a.api.rooms.start.mutate({ roomId: room.roomId });
+    const member = await a.api.rooms.get.query({ roomId: room.roomId });
+    expect(member.gameRoomId).toBe(started.gameRoomId);
+    expect(member.seats.map((s) => s.userId)).toEqual([a.id, null]);
+    expect(member.hostId).toBe(a.id);
+    const outsider = await b.api.rooms.get.query({ roomId: room.roomId });
+    expect(outsider).toMatchObject({ gameRoomId: null, hostId: '', code: null, spectators: [], status: 'playing' });
+    expect(outsider.seats).toEqual([
+      { seat: 0, userId: null, name: '숨김A', bot: false },
+      { seat: 1, userId: null, name: member.seats[1].name, bot: true },
+    ]);
+    expect(JSON.stringify(outsider)).not.toContain(a.id);
+    expect(JSON.stringify(outsider)).not.toContain(started.gameRoomId);
+  });
+
+  it('a public room stays fully visible (its game can be watched by anyone)', async () => {
+    const a = await h.guest('공개A');
+    const b = await h.guest('공개B');
+    const room = await a.api.rooms.create.mutate({ game: 'count', options: { mode: 'duel' } });
+    await a.api.rooms.addBot.mutate({ roomId: room.roomId });
+    const started = await a.api.rooms.start.mutate({ roomId: room.roomId });
+    const seen = await b.api.rooms.get.query({ roomId: room.roomId });
+    expect([seen.gameRoomId, seen.seats[0].userId, seen.hostId]).toEqual([started.gameRoomId, a.id, a.id]);
+  });
+});
+
 describe('rooms.join / leave / spectate', () => {
   it('joins by id or by code (any case, dashes allowed) into the lowest free seat; joining twice is harmless', async () => {
     const [a, b, c] = await Promise.all([h.guest('참가A'), h.guest('참가B'), h.guest('참가C')]);

@@ -1,7 +1,9 @@
 /** Options of the single-process platform (`npm start`). */
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { lobbyLimitOptions } from '@joke/lobby/limits';
 
 export const platformConfig = defineConfig({
   ...connectionOptions({ natsUrl: '', redisUrl: '' }),
@@ -17,8 +19,9 @@ export const platformConfig = defineConfig({
   jwtSecret: opt(
     'JWT_SECRET',
     z.string().min(16),
-    DEV_JWT_SECRET,
-    'HS256 secret the lobby signs player tokens with and the gateway checks. The default is for development only.',
+    // A fresh random secret per run: nothing published signs tokens a default install accepts.
+    () => randomBytes(32).toString('base64url'),
+    'HS256 secret the lobby signs player tokens with and the gateway checks. Unset = a random one per run (signed-in guests sign in again after a restart). The published development secret is refused when NODE_ENV=production.',
   ),
   workerId: opt(
     'WORKER_ID',
@@ -41,6 +44,15 @@ export const platformConfig = defineConfig({
   clientDir: opt('CLIENT_DIR', z.string(), '', 'Built client to serve at /. Empty = client/dist of this checkout.'),
   botDelayMs: opt('BOT_DELAY_MS', int(0, 60_000), 900, 'Minimum think time of bot seats.'),
   botJitterMs: opt('BOT_JITTER_MS', int(0, 60_000), 700, 'Extra random think time of bot seats.'),
+  ...lobbyLimitOptions,
 });
 
 export type PlatformConfig = ConfigOf<typeof platformConfig.spec>;
+
+/** `npm start`'s configuration: the environment, refusing the public development secret in production. */
+export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const config = platformConfig.fromEnv(env);
+  if (env.NODE_ENV === 'production' && config.jwtSecret === DEV_JWT_SECRET)
+    throw new ConfigError('JWT_SECRET must not be the published development secret in production');
+  return config;
+}

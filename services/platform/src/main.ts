@@ -3,7 +3,7 @@
  * (see product.ts). Prints the HTTP and WebSocket URLs when ready.
  */
 import { exitOnConfigError } from '@joke/bus';
-import { platformConfig } from './config.ts';
+import { platformConfig, platformConfigFromEnv } from './config.ts';
 import { startProduct } from './product.ts';
 
 if (process.argv.includes('--help-config')) {
@@ -11,7 +11,7 @@ if (process.argv.includes('--help-config')) {
   process.exit(0);
 }
 
-const platform = await startProduct(exitOnConfigError('platform', () => platformConfig.fromEnv()));
+const platform = await startProduct(exitOnConfigError('platform', () => platformConfigFromEnv()));
 const mode = platform.config.natsUrl ? `NATS ${platform.config.natsUrl}` : 'in-process bus';
 const store = platform.stores.kind === 'redis' ? `Redis ${platform.config.redisUrl}` : 'in-memory store';
 console.log(`joke-app platform (${mode}, ${store})`);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { games, Rng, verifyRecord, type GameRecord } from '@joke/engine';
 import { subjects } from '@joke/protocol';
-import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
+import { signPlayerToken } from '@joke/protocol/auth';
 import { startPlatform, type Platform } from '../src/index.ts';
 
 let p: Platform;
@@ -98,7 +98,11 @@ describe('embedded platform', () => {
       });
     });
     ws.send(
-      JSON.stringify({ v: 1, t: 'hello', token: await signPlayerToken(DEV_JWT_SECRET, { sub: 'u1', name: '민수' }) }),
+      JSON.stringify({
+        v: 1,
+        t: 'hello',
+        token: await signPlayerToken(p.config.jwtSecret, { sub: 'u1', name: '민수' }),
+      }),
     );
     ws.send(JSON.stringify({ v: 1, t: 'join', roomId }));
     const last = await done;
