@@ -49,6 +49,12 @@ export const matchmakerConfig = defineConfig({
     600_000,
     'A quick-match entry older than this is dropped (its gateway may have died without cancelling).',
   ),
+  queueRatePerUser: opt(
+    'QUEUE_RATE_PER_USER',
+    int(0, 1_000_000),
+    30,
+    'Quick-match requests one user may make per minute, counted by each replica (0 = unlimited); cancels are not counted.',
+  ),
   opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
   opsPort: opt('OPS_PORT', int(0, 65535), 9102, 'Port of the ops HTTP server; 0 picks a free one.'),
 });

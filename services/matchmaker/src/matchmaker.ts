@@ -14,6 +14,7 @@
  * restore a room twice: the second acquisition fences the first restorer,
  * which drops the room on its next write, so no transition is lost or doubled.
  */
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { randomBytes } from 'node:crypto';
 import { Registry } from 'prom-client';
 import type { z } from 'zod';
@@ -41,6 +42,11 @@ export interface MatchmakerDeps {
   games?: Record<string, AnyGame>;
   log?: Logger;
   registry?: Registry;
+  /**
+   * Counts quick-match requests per user (issue 10). Default: in this replica's memory,
+   * QUEUE_RATE_PER_USER per minute; pass a RateLimiterRedis to share one count between replicas.
+   */
+  queueLimiter?: RateLimiterAbstract | null;
 }
 
 export interface LiveWorker {
@@ -83,6 +89,7 @@ const R = {
   unknownGame: '알 수 없는 게임이에요',
   players: '참가 인원이 이 게임에 맞지 않아요',
   bad: '잘못된 요청이에요',
+  tooMany: '빠른 대전 요청이 너무 많아요. 잠시 후 다시 시도해 주세요',
 } as const;
 
 export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: MatchmakerDeps): Promise<Matchmaker> {
@@ -92,6 +99,12 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
   const log = (deps.log ?? createLogger('matchmaker', cfg.logLevel)).child({ matchmakerId: cfg.matchmakerId });
   const registry = deps.registry ?? new Registry();
   const m = createMatchmakerMetrics(registry);
+  const queueLimiter =
+    deps.queueLimiter !== undefined
+      ? deps.queueLimiter
+      : cfg.queueRatePerUser > 0
+        ? new RateLimiterMemory({ points: cfg.queueRatePerUser, duration: 60 })
+        : null;
   const workers = new Map<string, LiveWorker>();
   const failoverListeners: ((r: FailoverReport) => void)[] = [];
   let closed = false;
@@ -329,7 +342,18 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
         await match.dequeue(q.userId);
         return reply(respond, { ok: true });
       }
-      const game = games[q.game];
+      if (queueLimiter) {
+        const allowed = await queueLimiter.consume(q.userId).then(
+          () => true,
+          (e: unknown) => {
+            if (e instanceof RateLimiterRes) return false;
+            throw e;
+          },
+        );
+        if (!allowed) return reply(respond, { ok: false, reason: R.tooMany });
+      }
+      // A client's string: `games['__proto__']` would be Object.prototype, not "no such game".
+      const game = Object.hasOwn(games, q.game) ? games[q.game] : undefined;
       if (!game) return reply(respond, { ok: false, reason: R.unknownGame });
       const parsed = game.optionsSchema.safeParse({ mode: q.mode });
       if (!parsed.success) return reply(respond, { ok: false, reason: parsed.error.issues[0]?.message ?? R.bad });

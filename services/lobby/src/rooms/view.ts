@@ -65,20 +65,24 @@ export const summaryInclude = {
 
 type SummaryRow = Prisma.RoomGetPayload<{ include: typeof summaryInclude }>;
 
+/** A game by id; ids come from stored rows and bus messages, so `__proto__` must not find Object.prototype. */
+const gameDef = (games: Record<string, AnyGame>, id: string): AnyGame | undefined =>
+  Object.hasOwn(games, id) ? games[id] : undefined;
+
 function names(
   games: Record<string, AnyGame>,
   game: string,
   mode: string,
   options: unknown,
 ): { gameName: string; modeName: string } {
-  const def = games[game];
+  const def = gameDef(games, game);
   const byMode = def?.modes.find((m) => m.id === mode)?.name ?? mode;
   const parsed = def?.modeName ? def.optionsSchema.safeParse(options) : null;
   return { gameName: def?.name ?? game, modeName: parsed?.success ? def!.modeName!(parsed.data) : byMode };
 }
 
 export function minPlayersOf(games: Record<string, AnyGame>, game: string, options: unknown): number {
-  const def = games[game];
+  const def = gameDef(games, game);
   if (!def) return 0;
   const parsed = def.optionsSchema.safeParse(options);
   return parsed.success ? def.playerRange(parsed.data).min : def.minPlayers;
