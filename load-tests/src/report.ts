@@ -75,8 +75,8 @@ export interface LoadReport {
   series: Series;
   /** Everything, as mergeable HDR histograms. */
   stats: EncodedStats;
-  /** Raw action latencies (ms), with --raw-samples. */
-  samples?: number[];
+  /** Raw action latencies (ms) of each worker process, with --raw-samples. */
+  samples?: number[][];
 }
 
 const summaries = (b: Bucket) =>
@@ -89,7 +89,7 @@ export function buildReport(a: {
   thresholds: ThresholdResult[];
   workers: number;
   addresses: string[][];
-  samples?: number[];
+  samples?: number[][];
 }): LoadReport {
   const { stats, timeline } = a;
   const secs = stats.intervalMs / 1000;

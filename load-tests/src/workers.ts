@@ -23,7 +23,8 @@ import {
 export interface LoadResult {
   stats: RunStats;
   report: SwarmReport;
-  samples: number[];
+  /** Raw action latencies (ms) of each worker, with rawSamples. */
+  samples: number[][];
   workers: number;
   /** Source addresses each worker used (empty = the system's choice). */
   addresses: string[][];
@@ -85,7 +86,7 @@ export async function runLoad(
           current: stats.intervals.get(Math.floor(t.elapsedMs / opts.intervalMs)) ?? null,
         }),
     });
-    return { stats: run.stats, report: run.report, samples: run.samples, workers: 1, addresses: [addresses] };
+    return { stats: run.stats, report: run.report, samples: [run.samples], workers: 1, addresses: [addresses] };
   }
 
   const children: ChildProcess[] = [];
@@ -157,5 +158,5 @@ export async function runLoad(
   const report = reportOf(stats, rooms.size);
   // A room shared by bots of several workers finished once, not once per worker.
   report.finished = new Set(done.flatMap((d) => d.finishedRooms)).size;
-  return { stats, report, samples: done.flatMap((d) => d.samples), workers: opts.workers, addresses };
+  return { stats, report, samples: done.map((d) => d.samples), workers: opts.workers, addresses };
 }
