@@ -162,12 +162,11 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
     slot.active = true;
     const key = (role: string, n: number) => `w${share.index}-${slot.index}-${role}${n}`;
     try {
-      const players = await Promise.all(
-        Array.from({ length: slot.entry.players }, (_, n) => auth.identity(key('p', n), addresses[0])),
-      );
-      const watchers = await Promise.all(
-        Array.from({ length: opts.spectators }, (_, n) => auth.identity(key('s', n), addresses[0])),
-      );
+      // Each socket keeps one source address, and signs in from it too (as a real client would).
+      const playerAddrs = Array.from({ length: slot.entry.players }, nextAddress);
+      const watcherAddrs = Array.from({ length: opts.spectators }, nextAddress);
+      const players = await Promise.all(playerAddrs.map((a, n) => auth.identity(key('p', n), a)));
+      const watchers = await Promise.all(watcherAddrs.map((a, n) => auth.identity(key('s', n), a)));
       if (gen !== slot.generation || stopping) return;
       slot.bots = players.map((id, n) => {
         const url = urls[(slot.index * slot.entry.players + n) % urls.length];
@@ -182,7 +181,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
             players: slot.entry.players,
             think,
             requeue: opts.requeue && !opts.untilFinished,
-            localAddress: nextAddress(),
+            localAddress: playerAddrs[n],
           },
           botSink(slot),
         );
@@ -190,7 +189,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
       slot.spectators = watchers.map(
         (id, n) =>
           new Spectator(
-            { url: urls[(slot.index + n) % urls.length], token: id.token, localAddress: nextAddress() },
+            { url: urls[(slot.index + n) % urls.length], token: id.token, localAddress: watcherAddrs[n] },
             spectatorSink,
           ),
       );
@@ -264,7 +263,8 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
   stopping = true;
   for (const s of slots.values()) stopSlot(s);
   auth.save();
-  await new Promise((r) => setTimeout(r, 100));
+  // Let the closes land so the last gauge reads 0 (bounded: a stuck socket does not hold the run).
+  for (let i = 0; i < 40 && sockets > 0; i++) await new Promise((r) => setTimeout(r, 50));
   stats.gauge(sockets, 0);
   hooks.tick?.(tickState(), stats);
 

@@ -119,7 +119,8 @@ describe('npm run load, two worker processes', () => {
       await page.route('**/*', (r) => (r.request().url().startsWith('file:') ? r.continue() : r.abort()));
       await page.goto(`file://${join(dir, 'r.html')}`);
       const charts = await page.evaluate(
-        () => (window as unknown as { __charts: { title: string; points: number; canvas: boolean }[] }).__charts,
+        // Runs in the page (no DOM types in this workspace's tsconfig).
+        () => (globalThis as unknown as { __charts: { title: string; points: number; canvas: boolean }[] }).__charts,
       );
       expect(errors).toEqual([]);
       expect(charts.map((c) => c.title)).toEqual([
