@@ -8,18 +8,7 @@ import { parseArgs as parseNodeArgs } from 'node:util';
 import { z } from 'zod';
 import { AUTH_MODES, SwarmOptions } from './options.ts';
 import { METRIC_DOC, METRICS } from './stats.ts';
-import {
-  parseDuration,
-  parseMix,
-  parseStages,
-  parseStorm,
-  STAGE_DOC,
-  THINK_DISTS,
-  Stage,
-  MixEntry,
-  Storm,
-  Think,
-} from './scenario.ts';
+import { parseDuration, parseMix, parseStages, parseStorm, STAGE_DOC, THINK_DISTS } from './scenario.ts';
 import { THRESHOLD_DOC, parseThreshold } from './thresholds.ts';
 
 export class UsageError extends Error {}
