@@ -63,7 +63,8 @@ export function liveWriter(out: NodeJS.WriteStream): (lines: string[]) => void {
       drawn = lines.length;
     } else {
       // One line: the running stage's bar and the figures.
-      const running = lines.find((l) => l.startsWith('▶')) ?? lines[lines.length - 3] ?? '';
+      const running =
+        lines.find((l) => l.startsWith('▶')) ?? lines.find((l) => l.startsWith(' ')) ?? lines[lines.length - 3] ?? '';
       out.write(
         `${running.trim()} | ${lines
           .slice(-2)

@@ -68,12 +68,13 @@ const SCRIPT = `
 
   window.__charts = [];
   var palette = ['#2b6cb0', '#dd6b20', '#c53030', '#6b46c1', '#2f855a', '#b7791f', '#319795', '#97266d'];
-  function chart(title, unit, names, columns) {
+  function chart(title, unit, names, columns, sparse) {
     var box = el('div', { class: 'chart' });
     box.appendChild(el('h3', {}, title));
     document.getElementById('charts').appendChild(box);
     var series = [{}].concat(names.map(function (n, i) {
-      return { label: n, stroke: palette[i % palette.length], width: 2, spanGaps: true, value: function (u, v) { return v == null ? '—' : (Math.round(v * 10) / 10) + ' ' + unit; } };
+      // Sparse series (connects happen in bursts) are drawn as points: a line across empty intervals would invent data.
+      return { label: n, stroke: palette[i % palette.length], width: 2, spanGaps: !sparse, points: { show: !!sparse, size: 6 }, value: function (u, v) { return v == null ? '—' : (Math.round(v * 10) / 10) + ' ' + unit; } };
     }));
     var u = new uPlot({ width: 600, height: 260, series: series, axes: [{}, { label: unit }], scales: { x: { time: false } } }, [S.t].concat(columns), box);
     var points = columns.reduce(function (a, c) { return a + c.filter(function (v) { return v !== null && v !== undefined; }).length; }, 0);
@@ -83,7 +84,7 @@ const SCRIPT = `
   chart('Action → view latency per interval', 'ms', ['p50', 'p95', 'p99', 'max'], [S.p50, S.p95, S.p99, S.max]);
   chart('Actions per second', 'actions/s', ['actions/s'], [S.actionsPerSecond]);
   chart('Open sockets and tables', 'count', ['sockets', 'tables (target)'], [S.sockets, S.tables]);
-  chart('Connect (socket → welcome) p95', 'ms', ['connect p95'], [S.connectP95]);
+  chart('Connect and reconnect p95', 'ms', ['connect p95', 'reconnect p95 (storms)'], [S.connectP95, S.reconnectP95], true);
   var kinds = Object.keys(S.errors);
   chart('Errors per second by kind', 'errors/s', kinds.length ? kinds : ['none'], kinds.length ? kinds.map(function (k) { return S.errors[k]; }) : [S.t.map(function () { return 0; })]);
 
@@ -127,7 +128,7 @@ export function reportPage(p: { uplotJs: string; uplotCss: string; data: string 
     '<h2>Stages</h2><div id="stages"></div>',
     '<h2>Totals per metric (ms, after the warm-up)</h2><div id="metrics"></div>',
     '<h2>Errors</h2><p id="errors"></p>',
-    '<h2>Options</h2><pre id="options"></pre></main>',
+    '<h2>Options</h2><details><summary>options of this run</summary><pre id="options"></pre></details></main>',
     `<script id="report-data" type="application/json">${p.data}</script>`,
     `<script>${p.uplotJs}</script>`,
     `<script>${SCRIPT}</script>`,

@@ -48,6 +48,7 @@ export interface Series {
   tables: number[];
   spectatorViewsPerSecond: number[];
   connectP95: (number | null)[];
+  reconnectP95: (number | null)[];
   /** Errors per second by kind. */
   errors: Record<string, number[]>;
 }
@@ -112,6 +113,7 @@ export function buildReport(a: {
     tables: idx.map((i) => at(i)?.tables ?? 0),
     spectatorViewsPerSecond: idx.map((i) => (at(i)?.spectatorViews ?? 0) / secs),
     connectP95: idx.map((i) => pct(i, 'p95', 'connect')),
+    reconnectP95: idx.map((i) => pct(i, 'p95', 'reconnect')),
     errors: Object.fromEntries(kinds.map((k) => [k, idx.map((i) => (at(i)?.errors[k] ?? 0) / secs)])),
   };
   const measuredSeconds = Math.max(0.001, (timeline.totalMs - stats.warmupMs) / 1000);

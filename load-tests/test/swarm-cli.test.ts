@@ -127,7 +127,7 @@ describe('npm run load, two worker processes', () => {
         'Action → view latency per interval',
         'Actions per second',
         'Open sockets and tables',
-        'Connect (socket → welcome) p95',
+        'Connect and reconnect p95',
         'Errors per second by kind',
       ]);
       for (const c of charts) {
