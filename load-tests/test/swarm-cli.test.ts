@@ -39,6 +39,10 @@ beforeAll(async () => {
     'ramp:4:1s,hold:5s',
     '--think-ms',
     '40',
+    '--spectators',
+    '1',
+    '--storm',
+    '3s:50%',
     '--workers',
     '2',
     '--raw-samples',
@@ -82,6 +86,15 @@ describe('npm run load, two worker processes', () => {
     expect(JSON.parse(run.stdout.trim().split('\n').pop()!)).toMatchObject({ ok: false });
     expect(report.totals.actions).toBeGreaterThan(0);
     expect(report.sourceAddresses).toEqual([['127.0.0.2'], ['127.0.0.3']]);
+  });
+
+  it('spectators watch the tables and a reconnect storm drops and resumes sockets without errors', () => {
+    expect(report.totals.spectatorViews).toBeGreaterThan(0);
+    expect(report.totals.reconnect.count).toBeGreaterThan(0);
+    expect(report.totals.errors).toBe(0);
+    // 4 tables × (4 players + 1 spectator) sockets at the peak.
+    expect(report.totals.peakSockets).toBe(20);
+    expect(run.stderr).toMatch(/reconnect storm: dropped \d+ of \d+ sockets \(50%\)/);
   });
 
   it("the merged histogram equals the histogram of both processes' samples", () => {
