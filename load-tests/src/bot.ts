@@ -147,10 +147,13 @@ export class Bot {
   }
 
   private send(msg: object): void {
+    if (this.closedByUs) return;
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
   }
 
   private onMessage(text: string): void {
+    // Frames can still arrive while our close handshake runs: a stopped bot must not act on them.
+    if (this.closedByUs) return;
     const now = performance.now();
     let m: any;
     try {
@@ -304,8 +307,12 @@ export class Bot {
     // The gateway retries for up to 10 s itself; past 15 s something is lost.
     this.ackTimer = setTimeout(() => {
       this.ackTimer = null;
-      if (!this.pending) return;
-      this.sink.error(this.pending.ackSeq === null ? 'ackTimeout' : 'viewTimeout');
+      if (!this.pending || this.closedByUs) return;
+      const p = this.pending;
+      this.sink.error(
+        p.ackSeq === null ? 'ackTimeout' : 'viewTimeout',
+        `${this.roomId} ${p.actionId} ${JSON.stringify(p.action)} (decided on seq ${p.decidedSeq})`,
+      );
       this.resend();
     }, 15_000);
   }

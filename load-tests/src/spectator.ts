@@ -81,6 +81,7 @@ export class Spectator {
   }
 
   private onMessage(text: string): void {
+    if (this.closedByUs) return;
     let m: { t?: string; code?: string; message?: string; roomId?: string };
     try {
       m = JSON.parse(text);

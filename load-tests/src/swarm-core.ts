@@ -100,6 +100,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
   let stopping = false;
   let sockets = 0;
   let lastError = '';
+  const logged = new Map<string, number>();
   let connections = 0;
 
   const auth: Authenticator =
@@ -120,6 +121,10 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
     if (stopping && (kind === 'disconnected' || kind === 'socket')) return;
     stats.error(kind);
     lastError = `${kind}${detail ? `: ${detail}` : ''}`;
+    // The first few of each kind go to the log in full: the report only counts them.
+    const seen = (logged.get(kind) ?? 0) + 1;
+    logged.set(kind, seen);
+    if (seen <= 3) hooks.log?.(`error ${lastError}`);
   };
   const common = {
     connected: (ms: number) => stats.record('connect', ms),
