@@ -91,6 +91,8 @@ export function buildReport(a: {
   workers: number;
   addresses: string[][];
   samples?: number[][];
+  /** How long the run went (less than the stages when stopped early). */
+  ranMs?: number;
 }): LoadReport {
   const { stats, timeline } = a;
   const secs = stats.intervalMs / 1000;
@@ -116,7 +118,7 @@ export function buildReport(a: {
     reconnectP95: idx.map((i) => pct(i, 'p95', 'reconnect')),
     errors: Object.fromEntries(kinds.map((k) => [k, idx.map((i) => (at(i)?.errors[k] ?? 0) / secs)])),
   };
-  const measuredSeconds = Math.max(0.001, (timeline.totalMs - stats.warmupMs) / 1000);
+  const measuredSeconds = Math.max(0.001, ((a.ranMs ?? timeline.totalMs) - stats.warmupMs) / 1000);
   const t = stats.total;
   const stages = timeline.stages.map((st, i): StageSummary => {
     const b = stats.stages[i];

@@ -63,6 +63,8 @@ export interface RunHooks {
   /** Source addresses for this process's sockets, used round-robin. */
   localAddresses?: string[];
   tick?: (t: SwarmTick, stats: RunStats) => void;
+  /** Ends the run early (Ctrl-C): bots stop and the statistics so far are returned. */
+  signal?: AbortSignal;
 }
 
 interface Slot {
@@ -246,7 +248,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
   let lastTick = 0;
   while (!stopping) {
     const elapsed = Date.now() - startAt;
-    if (elapsed >= timeline.totalMs || (opts.untilFinished && everyBotDone())) break;
+    if (elapsed >= timeline.totalMs || hooks.signal?.aborted || (opts.untilFinished && everyBotDone())) break;
     const target = timeline.tablesAt(elapsed);
     myTables = 0;
     for (let i = 0; i < timeline.peak; i++) {

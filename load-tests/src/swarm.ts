@@ -30,8 +30,16 @@ const timeline = timelineOf(options);
 const write = liveWriter(process.stderr);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let lastLive = 0;
+// Ctrl-C once: stop early and still write the reports (a second Ctrl-C quits at once).
+const abort = new AbortController();
+process.on('SIGINT', () => {
+  if (abort.signal.aborted) process.exit(130);
+  log('stopping early (Ctrl-C again to quit without a report)');
+  abort.abort();
+});
 const result = await runLoad(options, {
   log,
+  signal: abort.signal,
   tick: (t) => {
     if (options.liveMs === 0) return;
     // Children tick on their own; the parent redraws at the configured pace.
@@ -40,11 +48,8 @@ const result = await runLoad(options, {
     write(renderLive(timeline, t));
   },
 });
-const thresholds = evaluate(
-  options.thresholds.map(parseThreshold),
-  result.stats.total,
-  timeline.totalMs - options.warmup * 1000,
-);
+const ranMs = Math.min(timeline.totalMs, Date.now() - result.stats.startAt);
+const thresholds = evaluate(options.thresholds.map(parseThreshold), result.stats.total, ranMs - options.warmup * 1000);
 const report = buildReport({
   options,
   timeline,
@@ -53,6 +58,7 @@ const report = buildReport({
   workers: result.workers,
   addresses: result.addresses,
   samples: options.rawSamples ? result.samples : undefined,
+  ranMs,
 });
 if (jsonFile) writeFileSync(jsonFile, JSON.stringify(report));
 if (htmlFile) writeFileSync(htmlFile, renderHtml(report));

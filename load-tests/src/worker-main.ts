@@ -8,9 +8,14 @@ import type { FromWorker, ToWorker } from './workers.ts';
 
 const send = (m: FromWorker) => process.send!(m);
 
+// Ctrl-C reaches the whole process group: finish like the end of the run, so the parent still gets a report.
+const abort = new AbortController();
+process.on('SIGINT', () => abort.abort());
+
 process.on('message', (m: ToWorker) => {
   if (m.type !== 'run') return;
   runSwarm(m.options, {
+    signal: abort.signal,
     share: m.share,
     startAt: m.startAt,
     localAddresses: m.localAddresses,

@@ -68,7 +68,7 @@ const tsxLoader = import.meta.resolve('tsx');
 
 export async function runLoad(
   input: SwarmOptions,
-  ui: { tick?: (t: LiveTick) => void; log?: (line: string) => void } = {},
+  ui: { tick?: (t: LiveTick) => void; log?: (line: string) => void; signal?: AbortSignal } = {},
 ): Promise<LoadResult> {
   const opts = SwarmOptions.parse(input);
   const timeline = timelineOf(opts);
@@ -77,6 +77,7 @@ export async function runLoad(
     const addresses = addressesFor(opts, 0);
     const run = await runSwarm(opts, {
       log: ui.log,
+      signal: ui.signal,
       localAddresses: addresses,
       tick: (t, stats) =>
         ui.tick?.({
@@ -105,6 +106,8 @@ export async function runLoad(
         if (m.type === 'ready' && ++ready === opts.workers) {
           // Everyone counts from the same instant, a moment ahead so each child gets its message first.
           const startAt = Date.now() + 300;
+          // A parent stopped before the start passes that on (workers only see SIGINT from a terminal).
+          ui.signal?.addEventListener('abort', () => children.forEach((c) => c.exitCode === null && c.kill('SIGINT')));
           children.forEach((c, i) =>
             c.send({
               type: 'run',
