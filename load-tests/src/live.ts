@@ -63,8 +63,9 @@ export function liveWriter(out: NodeJS.WriteStream): (lines: string[]) => void {
       drawn = lines.length;
     } else {
       // One line: the running stage's bar and the figures.
+      const stages = lines.slice(0, -2);
       const running =
-        lines.find((l) => l.startsWith('▶')) ?? lines.find((l) => l.startsWith(' ')) ?? lines[lines.length - 3] ?? '';
+        stages.find((l) => l.startsWith('▶')) ?? stages.find((l) => !l.startsWith('✔')) ?? stages.at(-1) ?? '';
       out.write(
         `${running.trim()} | ${lines
           .slice(-2)
