@@ -44,7 +44,7 @@ beforeAll(async () => {
   // Every worker has been heard from before tables are placed.
   for (let i = 0; i < 200 && workersSeen.size < 3; i++) await new Promise((r) => setTimeout(r, 50));
   expect(workersSeen.size).toBe(3);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await bus?.close();

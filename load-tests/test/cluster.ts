@@ -52,7 +52,7 @@ function start(name: string, workspace: string, env: Record<string, string>): Pr
   });
   const proc: Proc = { name, child, port: 0, output: [] };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output.join('')}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output.join('')}`)), 120_000);
     const onData = (d: Buffer) => {
       const text = String(d);
       if (proc.output.length < 200) proc.output.push(text);
