@@ -1,23 +1,31 @@
-// Shared helpers for the k6 scripts (k6 runs plain JS: no TypeScript, no npm imports).
-// UNTESTED HERE: k6 is not installable on the development machines of this repo.
-import crypto from 'k6/crypto';
-import encoding from 'k6/encoding';
+/* global __ENV */
+// Shared helpers of the k6 scripts: the loopback rule and the lobby sign-in.
+// UNTESTED HERE under k6 itself: k6 cannot be installed on this repo's machines
+// (load-tests/README.md); `npm test` type-checks these files against @types/k6.
+import http from 'k6/http';
+import { guestInput } from './protocol.js';
 
-/** Same HS256 token as @joke/protocol/auth signPlayerToken (issuer joke-app, sub + name claims). */
-export function signToken(secret, sub, name) {
-  const now = Math.floor(Date.now() / 1000);
-  const b64 = (obj) => encoding.b64encode(JSON.stringify(obj), 'rawurl');
-  const head = b64({ alg: 'HS256' });
-  const body = b64({ name, sub, iss: 'joke-app', iat: now, exp: now + 3600 });
-  const sig = crypto.hmac('sha256', secret, `${head}.${body}`, 'base64rawurl');
-  return `${head}.${body}.${sig}`;
-}
-
-/** Loopback only, like the Node swarm: refuse to load anything else. */
+/** Loopback only, like the Node swarm, unless TARGET_IS_MINE=1: only against infrastructure you own. */
 export function checkTarget(url) {
-  if (!/^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(url))
-    throw new Error(`refusing non-loopback target ${url}`);
+  const mine = __ENV.TARGET_IS_MINE === '1';
+  if (!mine && !/^(wss?|https?):\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?\//.test(url))
+    throw new Error(`refusing non-loopback target ${url} (set TARGET_IS_MINE=1 only for infrastructure you own)`);
   return url;
 }
 
-export const DEV_JWT_SECRET = 'joke-app-dev-secret-not-for-production';
+/**
+ * A guest token from the lobby (auth.guest over tRPC's HTTP wire format), as the
+ * browser gets one: the scripts never hold the JWT secret. Each VU signs in
+ * once and keeps its token across iterations (the lobby limits sign-ups).
+ */
+let token = null;
+export function vuToken(lobby, vu) {
+  if (token) return token;
+  const res = http.post(`${lobby}/auth.guest`, JSON.stringify(guestInput(vu)), {
+    headers: { 'content-type': 'application/json' },
+    tags: { name: 'auth.guest' },
+  });
+  if (res.status !== 200) throw new Error(`guest sign-in failed: ${res.status} ${res.body}`);
+  token = res.json('result.data.token');
+  return token;
+}

@@ -1,38 +1,55 @@
-/* global __ENV, __VU, __ITER */
-// Sockets + ping/pong round trip through the gateway (no game): how many idle
-// authenticated sockets one gateway holds, and its protocol-level latency.
-//   k6 run -e URL=ws://127.0.0.1:8081/ws -e VUS=2000 -e DURATION=60s load-tests/k6/ping.js
+/* global __ENV, __VU */
+// Idle authenticated sockets and the ping → pong round trip through the gateway.
+//   k6 run -e URL=ws://127.0.0.1:8081/ws -e LOBBY=http://127.0.0.1:8080/trpc -e VUS=2000 load-tests/k6/ping.js
 // UNTESTED HERE: k6 cannot be installed on this repo's development machines.
-import ws from 'k6/ws';
-import { check } from 'k6';
+import { WebSocket } from 'k6/websockets';
+import { setInterval, setTimeout, clearInterval } from 'k6/timers';
 import { Trend, Counter } from 'k6/metrics';
-import { signToken, checkTarget, DEV_JWT_SECRET } from './lib.js';
+import { checkTarget, vuToken } from './lib.js';
+import { hello, ping } from './protocol.js';
 
 const URL = checkTarget(__ENV.URL || 'ws://127.0.0.1:8081/ws');
-const SECRET = __ENV.JWT_SECRET || DEV_JWT_SECRET;
+const LOBBY = checkTarget(__ENV.LOBBY || 'http://127.0.0.1:8080/trpc');
+const VUS = Number(__ENV.VUS || 200);
 const rtt = new Trend('pong_rtt_ms', true);
+const welcome = new Trend('welcome_ms', true);
 const protoErrors = new Counter('protocol_errors');
 
 export const options = {
-  vus: Number(__ENV.VUS || 200),
-  duration: __ENV.DURATION || '60s',
-  thresholds: { pong_rtt_ms: ['p(99)<100'], protocol_errors: ['count==0'] },
+  scenarios: {
+    sockets: {
+      executor: 'ramping-vus',
+      startVUs: 0,
+      stages: [
+        { duration: __ENV.RAMP || '30s', target: VUS },
+        { duration: __ENV.HOLD || '60s', target: VUS },
+        { duration: '10s', target: 0 },
+      ],
+      gracefulRampDown: '5s',
+    },
+  },
+  thresholds: {
+    pong_rtt_ms: ['p(99)<100'],
+    welcome_ms: ['p(95)<500'],
+    protocol_errors: ['count==0'],
+    'http_req_duration{name:auth.guest}': ['p(95)<1000'],
+  },
 };
 
 export default function () {
-  const sub = `k6-ping-${__VU}-${__ITER}`;
-  const res = ws.connect(URL, {}, (socket) => {
-    socket.on('open', () =>
-      socket.send(JSON.stringify({ v: 1, t: 'hello', token: signToken(SECRET, sub, `k6 ${__VU}`) })),
-    );
-    socket.on('message', (text) => {
-      const m = JSON.parse(text);
-      if (m.t === 'welcome')
-        socket.setInterval(() => socket.send(JSON.stringify({ v: 1, t: 'ping', at: Date.now() })), 1000);
-      else if (m.t === 'pong') rtt.add(Date.now() - m.at);
-      else if (m.t === 'error') protoErrors.add(1);
-    });
-    socket.setTimeout(() => socket.close(), 30000);
-  });
-  check(res, { 'upgraded (101)': (r) => r && r.status === 101 });
+  const token = vuToken(LOBBY, __VU);
+  const opened = Date.now();
+  const ws = new WebSocket(URL);
+  let timer = null;
+  ws.onopen = () => ws.send(JSON.stringify(hello(token)));
+  ws.onmessage = (e) => {
+    const m = JSON.parse(String(e.data));
+    if (m.t === 'welcome') {
+      welcome.add(Date.now() - opened);
+      timer = setInterval(() => ws.send(JSON.stringify(ping(Date.now()))), 1000);
+    } else if (m.t === 'pong') rtt.add(Date.now() - m.at);
+    else if (m.t === 'error') protoErrors.add(1);
+  };
+  ws.onclose = () => timer !== null && clearInterval(timer);
+  setTimeout(() => ws.close(), 30000);
 }

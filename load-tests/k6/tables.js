@@ -1,44 +1,22 @@
 /* global __ENV, __VU, __ITER */
-// Quick-match one-card tables through the gateway, one VU per seat. Each VU signs its
-// own token, queues, joins the table it is matched to and plays from its own view after
-// THINK_MS with a minimal policy read from the view's `legal` flags (the Node swarm uses
-// the engine's real bot policy instead; k6 cannot import TypeScript).
-//   k6 run -e URL=ws://127.0.0.1:8081/ws -e GAME=one-card -e MODE=classic -e PLAYERS=4 \
-//          -e VUS=800 -e DURATION=120s -e THINK_MS=2000 load-tests/k6/tables.js
+// Quick-matched one-card tables through the gateway, one VU per seat: each VU
+// signs in through the lobby, queues, joins the table it is matched to and plays
+// from its own view after THINK_MS with the policy in protocol.js.
+//   k6 run -e URL=ws://127.0.0.1:8081/ws -e LOBBY=http://127.0.0.1:8080/trpc -e TABLES=200 \
+//          -e PLAYERS=4 -e THINK_MS=2000 load-tests/k6/tables.js
 // UNTESTED HERE: k6 cannot be installed on this repo's development machines.
-import ws from 'k6/ws';
-import { check } from 'k6';
+import { WebSocket } from 'k6/websockets';
+import { setTimeout } from 'k6/timers';
 import { Trend, Counter } from 'k6/metrics';
-import { signToken, checkTarget, DEV_JWT_SECRET } from './lib.js';
+import { checkTarget, vuToken } from './lib.js';
+import { action, chooseOneCard, hello, join, queue } from './protocol.js';
 
 const URL = checkTarget(__ENV.URL || 'ws://127.0.0.1:8081/ws');
-const SECRET = __ENV.JWT_SECRET || DEV_JWT_SECRET;
-const GAME = __ENV.GAME || 'one-card';
+const LOBBY = checkTarget(__ENV.LOBBY || 'http://127.0.0.1:8080/trpc');
 const MODE = __ENV.MODE || 'classic';
 const PLAYERS = Number(__ENV.PLAYERS || 4);
 const THINK_MS = Number(__ENV.THINK_MS || 2000);
-
-const SUITS = ['S', 'H', 'D', 'C'];
-const COLORS = ['R', 'Y', 'G', 'B'];
-/** A crude one-card policy on the view alone: declare, choose, play the first legal card, else draw/pass. */
-function choose(view) {
-  const L = view.legal;
-  if (!L || view.finished || !view.hand) return null;
-  if (L.canDeclareOneCard && !L.oneCardIsCatch) return { type: 'declareOneCard' };
-  if (L.mustChooseColor) return { type: 'chooseColor', color: COLORS[Math.floor(Math.random() * 4)] };
-  if (L.canChallenge || L.canAcceptWild4) return { type: 'acceptWild4' };
-  if (L.canPlay && view.legalCardIds.length > 0) {
-    const id = view.legalCardIds[0];
-    const play = { type: 'play', cardIds: [id] };
-    if (L.mustChooseSuitFor.includes(id)) play.chooseSuit = SUITS[Math.floor(Math.random() * 4)];
-    if (L.mustChooseColorFor.includes(id)) play.chooseColor = COLORS[Math.floor(Math.random() * 4)];
-    if (view.hand.length === 2) play.declareOneCard = true;
-    return play;
-  }
-  if (L.canPass) return { type: 'pass' };
-  if (L.canDraw) return { type: 'draw' };
-  return null;
-}
+const SEATS = Number(__ENV.TABLES || 50) * PLAYERS;
 
 const actionToView = new Trend('action_to_view_ms', true);
 const acks = new Counter('acks');
@@ -47,62 +25,86 @@ const protoErrors = new Counter('protocol_errors');
 const finished = new Counter('tables_finished');
 
 export const options = {
-  vus: Number(__ENV.VUS || PLAYERS * 50),
-  duration: __ENV.DURATION || '120s',
-  thresholds: { action_to_view_ms: ['p(99)<100'], protocol_errors: ['count==0'] },
+  scenarios: {
+    // Ramp to the table count, hold, then a spike of twice as many seats, as the Node swarm's stages do.
+    tables: {
+      executor: 'ramping-vus',
+      startVUs: 0,
+      stages: [
+        { duration: __ENV.RAMP || '60s', target: SEATS },
+        { duration: __ENV.HOLD || '120s', target: SEATS },
+        { duration: '10s', target: 0 },
+      ],
+      gracefulRampDown: '30s',
+    },
+    spike: {
+      executor: 'ramping-vus',
+      startTime: __ENV.SPIKE_AT || '120s',
+      startVUs: 0,
+      stages: [
+        { duration: '5s', target: SEATS },
+        { duration: '30s', target: SEATS },
+        { duration: '5s', target: 0 },
+      ],
+      gracefulRampDown: '30s',
+    },
+  },
+  thresholds: {
+    action_to_view_ms: ['p(99)<100', 'p(50)<30'],
+    protocol_errors: ['count==0'],
+    'http_req_duration{name:auth.guest}': ['p(95)<1000'],
+  },
 };
 
 export default function () {
-  const sub = `k6-bot-${__VU}-${__ITER}`;
+  const token = vuToken(LOBBY, __VU);
   let roomId = null;
   let pending = null; // { id, sentAt, ackSeq }
   let n = 0;
   let thinking = false;
   let lastView = null;
+  const ws = new WebSocket(URL);
+  const send = (m) => ws.send(JSON.stringify(m));
 
-  const res = ws.connect(URL, {}, (socket) => {
-    const send = (m) => socket.send(JSON.stringify(Object.assign({ v: 1 }, m)));
-    socket.on('open', () => send({ t: 'hello', token: signToken(SECRET, sub, `k6 ${__VU}`) }));
-    socket.on('message', (text) => {
-      const m = JSON.parse(text);
-      if (m.t === 'welcome') send({ t: 'queue', game: GAME, mode: MODE, players: PLAYERS });
-      else if (m.t === 'matched') {
-        roomId = m.roomId;
-        send({ t: 'join', roomId });
-      } else if (m.t === 'ack') {
-        acks.add(1);
-        if (pending && pending.id === m.actionId) pending.ackSeq = m.seq;
-      } else if (m.t === 'rejected') {
-        rejects.add(1);
+  const act = () => {
+    thinking = false;
+    // Decide on the latest view, not the one that woke us.
+    const a = chooseOneCard(lastView, Math.random);
+    if (!a || pending) return;
+    pending = { id: `${__VU}.${__ITER}.${++n}`, sentAt: Date.now(), ackSeq: null };
+    send(action(roomId, pending.id, a));
+  };
+
+  ws.onopen = () => send(hello(token));
+  ws.onmessage = (e) => {
+    const m = JSON.parse(String(e.data));
+    if (m.t === 'welcome') send(queue('one-card', MODE, PLAYERS));
+    else if (m.t === 'matched') {
+      roomId = m.roomId;
+      send(join(roomId, false));
+    } else if (m.t === 'ack') {
+      acks.add(1);
+      if (pending && pending.id === m.actionId) pending.ackSeq = m.seq;
+    } else if (m.t === 'rejected') {
+      rejects.add(1);
+      pending = null;
+    } else if (m.t === 'error') protoErrors.add(1);
+    else if (m.t === 'view' && m.roomId === roomId) {
+      lastView = m.view;
+      if (pending && pending.ackSeq !== null && m.seq >= pending.ackSeq) {
+        actionToView.add(Date.now() - pending.sentAt);
         pending = null;
-      } else if (m.t === 'error') protoErrors.add(1);
-      else if (m.t === 'view') {
-        if (pending && pending.ackSeq !== null && m.seq >= pending.ackSeq) {
-          actionToView.add(Date.now() - pending.sentAt);
-          pending = null;
-        }
-        if (m.result !== undefined || (m.view && m.view.finished)) {
-          finished.add(1);
-          socket.close();
-          return;
-        }
-        if (!pending && !thinking && choose(m.view)) {
-          thinking = true;
-          lastView = m.view;
-          socket.setTimeout(
-            () => {
-              thinking = false;
-              const action = choose(lastView); // decide on the latest view, not the one that woke us
-              if (!action) return;
-              pending = { id: `${sub}.${++n}`, sentAt: Date.now(), ackSeq: null };
-              send({ t: 'action', roomId, actionId: pending.id, action });
-            },
-            THINK_MS * (0.5 + Math.random()),
-          );
-        } else if (m.view) lastView = m.view;
       }
-    });
-    socket.setTimeout(() => socket.close(), 10 * 60 * 1000);
-  });
-  check(res, { 'upgraded (101)': (r) => r && r.status === 101 });
+      if (m.result !== undefined || (m.view && m.view.finished)) {
+        finished.add(1);
+        ws.close();
+        return;
+      }
+      if (!pending && !thinking && chooseOneCard(lastView, Math.random)) {
+        thinking = true;
+        setTimeout(act, THINK_MS * (0.5 + Math.random()));
+      }
+    }
+  };
+  setTimeout(() => ws.close(), 10 * 60 * 1000);
 }

@@ -4,6 +4,9 @@
 #
 #   bash load-tests/scripts/measure-stack.sh TABLES [DURATION_S] [WARMUP_S]
 #
+# SWARM_WORKERS=N spreads the bots over N swarm processes, each with its own loopback source address
+# (127.0.0.2 …), beyond one address's ≈ 28k ephemeral ports; their latencies merge exactly.
+#
 # Each run uses a fresh subject/key namespace, so tables left over from an earlier run (which
 # would go on playing by their timers) never share the workers with this one. Prints the swarm's
 # JSON line and the CPU each process used during the measured window (after the warm-up), in % of
@@ -30,11 +33,19 @@ trap 'kill $MM $W0 $W1 $GW 2>/dev/null || true' EXIT
 for port in $BASE $((BASE + 1)) $((BASE + 2)) $((BASE + 3)); do
   until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.5; done
 done
+# This script starts the gateway itself with the development secret, so the swarm may sign tokens here.
 node --import tsx load-tests/src/swarm.ts --url "ws://127.0.0.1:$((BASE + 3))/ws" --tables "$TABLES" \
-  --duration "$DURATION" --ramp-ms $((TABLES * 5)) --warmup "$WARMUP" --progress-ms 0 >"$logs/swarm.out" 2>&1 &
+  --duration "$DURATION" --ramp-ms $((TABLES * 5)) --warmup "$WARMUP" --live-ms 0 \
+  --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "${SWARM_WORKERS:-1}" \
+  --report "$logs/load-report.html" --json "$logs/load-report.json" >"$logs/swarm.out" 2>&1 &
 SWARM=$!
 procs="mm:$MM w0:$W0 w1:$W1 gateway:$GW swarm:$SWARM nats:$(pgrep -x nats-server) redis:$(pgrep -x redis-server)"
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# utime + stime of a process and of its children (the swarm's worker processes).
+ticks() {
+  local t=0 p
+  for p in "$1" $(pgrep -P "$1"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+  echo "$t"
+}
 sleep "$WARMUP"
 declare -A before
 for e in $procs; do before[$e]=$(ticks "${e#*:}"); done
@@ -47,4 +58,5 @@ for e in $procs; do
 done
 wait $SWARM
 tail -1 "$logs/swarm.out"
+echo "report: $logs/load-report.html"
 echo "$line   (load average $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -19,6 +19,12 @@ export interface BotSink {
   /** The game refused an action because another player's move changed the state first (not an error). */
   raced(): void;
   error(kind: string, detail?: string): void;
+  /** Socket created → welcome (the gateway accepted the token). */
+  connected(ms: number): void;
+  /** Socket dropped by a reconnect storm → welcome on the new one. */
+  reconnected(ms: number): void;
+  /** A socket of this bot opened (+1) or closed (-1). */
+  socket(delta: 1 | -1): void;
   /** True once the run is over: no new work starts. */
   stopping(): boolean;
 }
@@ -51,8 +57,11 @@ export interface BotConfig {
   gameId: string;
   mode: string;
   players: number;
-  thinkMs: number;
+  /** Think time before each action, drawn from a uniform [0, 1) source. */
+  think: (u: () => number) => number;
   requeue: boolean;
+  /** Source address of the socket (spreads bots over 127.0.0.x so one address's ports are not the limit). */
+  localAddress?: string;
 }
 
 export class Bot {
@@ -67,6 +76,8 @@ export class Bot {
   private rejected: { decidedSeq: number; at: number; reason: string } | null = null;
   private reconnects = 0;
   private closedByUs = false;
+  private connectingSince = 0;
+  private stormDropAt: number | null = null;
   done = false;
 
   constructor(
@@ -77,12 +88,35 @@ export class Bot {
   }
 
   start(): void {
-    const ws = new WebSocket(this.cfg.url, { perMessageDeflate: false });
+    const ws = new WebSocket(this.cfg.url, { perMessageDeflate: false, localAddress: this.cfg.localAddress });
     this.ws = ws;
-    ws.on('open', () => this.send({ v, t: 'hello', token: this.cfg.token }));
+    this.connectingSince = performance.now();
+    ws.on('open', () => {
+      this.opened.add(ws);
+      this.sink.socket(1);
+      this.send({ v, t: 'hello', token: this.cfg.token });
+    });
     ws.on('message', (data) => this.onMessage(String(data)));
     ws.on('error', (err) => this.sink.error('socket', String(err)));
-    ws.on('close', () => this.onClose(ws));
+    ws.on('close', () => {
+      if (this.opened.has(ws)) this.sink.socket(-1);
+      this.onClose(ws);
+    });
+  }
+
+  /** Sockets that reached 'open' (only those count in the open-sockets gauge when they close). */
+  private readonly opened = new WeakSet<WebSocket>();
+
+  /**
+   * Reconnect storm: the socket dies at once (no close handshake, as when a
+   * load balancer or network drops it); the bot reconnects within a second and
+   * resumes its table, as the browser client does.
+   */
+  drop(): boolean {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || this.closedByUs) return false;
+    this.stormDropAt = performance.now();
+    this.ws.terminate();
+    return true;
   }
 
   stop(): void {
@@ -102,17 +136,24 @@ export class Bot {
 
   private onClose(ws: WebSocket): void {
     if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
-    this.sink.error('disconnected');
     this.clearTimers();
+    if (this.stormDropAt !== null) {
+      setTimeout(() => !this.sink.stopping() && !this.closedByUs && this.start(), Math.random() * 1000);
+      return;
+    }
+    this.sink.error('disconnected');
     // Reconnect-and-resume: a new socket, hello, and join again gives the latest view.
     if (this.reconnects++ < 5) setTimeout(() => !this.sink.stopping() && this.start(), 250 * this.reconnects);
   }
 
   private send(msg: object): void {
+    if (this.closedByUs) return;
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
   }
 
   private onMessage(text: string): void {
+    // Frames can still arrive while our close handshake runs: a stopped bot must not act on them.
+    if (this.closedByUs) return;
     const now = performance.now();
     let m: any;
     try {
@@ -122,6 +163,10 @@ export class Bot {
     }
     switch (m.t) {
       case 'welcome':
+        if (this.stormDropAt !== null) {
+          this.sink.reconnected(now - this.stormDropAt);
+          this.stormDropAt = null;
+        } else this.sink.connected(now - this.connectingSince);
         if (this.roomId && !this.done) {
           this.send({ v, t: 'join', roomId: this.roomId });
           // An action whose answer was lost with the old socket goes again under its id.
@@ -233,7 +278,7 @@ export class Bot {
   private schedule(): void {
     if (this.pending || this.timer || this.done || this.rejected || !this.lastView || this.sink.stopping()) return;
     if (this.cfg.game.bot(this.lastView.view, this.rng) === null) return;
-    const wait = this.cfg.thinkMs * (0.5 + this.rng.float());
+    const wait = this.cfg.think(() => this.rng.float());
     this.timer = setTimeout(() => this.act(), wait);
   }
 
@@ -262,8 +307,12 @@ export class Bot {
     // The gateway retries for up to 10 s itself; past 15 s something is lost.
     this.ackTimer = setTimeout(() => {
       this.ackTimer = null;
-      if (!this.pending) return;
-      this.sink.error(this.pending.ackSeq === null ? 'ackTimeout' : 'viewTimeout');
+      if (!this.pending || this.closedByUs) return;
+      const p = this.pending;
+      this.sink.error(
+        p.ackSeq === null ? 'ackTimeout' : 'viewTimeout',
+        `${this.roomId} ${p.actionId} ${JSON.stringify(p.action)} (decided on seq ${p.decidedSeq})`,
+      );
       this.resend();
     }, 15_000);
   }

@@ -1,5 +1,11 @@
-export { runSwarm, type SwarmRun, type SwarmReport, type TableStats, type AckRecord } from './swarm-core.ts';
-export { SwarmOptions, parseArgs, type SwarmOptionsInput } from './options.ts';
-export { Latencies, quantile, round } from './stats.ts';
+export { runSwarm, reportOf, type SwarmRun, type SwarmReport, type SwarmTick, type RunHooks } from './swarm-core.ts';
+export type { TableStats, AckRecord } from './tables.ts';
+export { SwarmOptions, isLoopback, type SwarmOptionsInput } from './options.ts';
+export { parseCli, helpText, FLAGS, UsageError } from './flags.ts';
+export { RunStats, METRICS, newHistogram, toMicros, summarize, quantile, round, type EncodedStats } from './stats.ts';
+export { Timeline, parseStages, parseMix, parseStorm, mixAssignment, thinkSampler } from './scenario.ts';
+export { parseThreshold, evaluate, THRESHOLDS_FAILED } from './thresholds.ts';
+export { runLoad, addressesFor, type LoadResult } from './workers.ts';
+export { buildReport, renderHtml, type LoadReport } from './report.ts';
 export { Bot, type BotConfig, type BotSink } from './bot.ts';
 export { startStack, type Stack, type StackOptions } from './stack.ts';

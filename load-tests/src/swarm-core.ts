@@ -1,37 +1,21 @@
 /**
- * The bot swarm: tables × players bots quick-match into tables and play until
- * the duration ends (or every table finished, for tests). Bounded in time and
- * in connections, loopback targets only.
+ * One swarm process: keeps as many tables busy as the scenario's stages ask
+ * for at each moment, each table slot being `players` bots of one mix entry
+ * (plus its spectators) that quick-match, play and queue again. With several
+ * processes (`--workers`), process k of n owns the slots whose global index
+ * is ≡ k mod n, so together they follow the stages and the mix exactly.
  */
 import { randomBytes } from 'node:crypto';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { games } from '@joke/engine';
-import { signPlayerToken } from '@joke/protocol/auth';
+import { games, type AnyGame } from '@joke/engine';
+import { lobbyAuthenticator, secretAuthenticator, type Authenticator } from './auth.ts';
 import { Bot, type BotSink } from './bot.ts';
-import { Latencies, round } from './stats.ts';
-import { SwarmOptions, type SwarmOptionsInput } from './options.ts';
+import { mixOf, SwarmOptions, timelineOf, type SwarmOptionsInput } from './options.ts';
+import { mixAssignment, thinkSampler, type MixEntry } from './scenario.ts';
+import { Spectator, type SpectatorSink } from './spectator.ts';
+import { errorCount, round, RunStats, summarize } from './stats.ts';
+import { createTableBook, type AckRecord, type TableStats } from './tables.ts';
 
-export interface TableStats {
-  roomId: string;
-  matchedAt: number;
-  finishedAt: number | null;
-  /** Highest transition seen by any bot at the table. */
-  lastSeq: number;
-  lastSeqAt: number;
-  /** Longest wait between two successive transitions reaching the table (includes think time). */
-  maxGapMs: number;
-  maxGapAt: number;
-  /** Every (arrival time, seq) when the table's seq advanced: for gap analysis around a crash. */
-  advances: { at: number; seq: number }[];
-}
-
-export interface AckRecord {
-  roomId: string;
-  userId: string;
-  actionId: string;
-  action: unknown;
-  seq: number;
-}
+export type { AckRecord, TableStats } from './tables.ts';
 
 export interface SwarmReport {
   tables: number;
@@ -49,154 +33,265 @@ export interface SwarmReport {
 
 export interface SwarmRun {
   report: SwarmReport;
+  stats: RunStats;
   tables: Map<string, TableStats>;
   acks: AckRecord[];
+  /** Every action latency in ms, when rawSamples is on. */
+  samples: number[];
   /** performance.now() at the start, to relate table times to outside events. */
   startedAt: number;
 }
 
-export async function runSwarm(
-  input: SwarmOptionsInput,
-  log: (line: string) => void = () => {},
-  /** Receives the live per-table map at the start (tests act on a run while it goes). */
-  observe?: (tables: ReadonlyMap<string, TableStats>) => void,
-): Promise<SwarmRun> {
-  const opts = SwarmOptions.parse(input);
-  const game = games[opts.game];
-  if (!game) throw new Error(`unknown game ${opts.game} (known: ${Object.keys(games).join(', ') || 'none'})`);
-  const runId = opts.runId ?? randomBytes(4).toString('hex');
-  const startedAt = performance.now();
-  const deadline = startedAt + opts.duration * 1000;
-  const warmupEnd = startedAt + opts.warmup * 1000;
-  const latencies = new Latencies();
-  const tables = new Map<string, TableStats>();
-  const acks: AckRecord[] = [];
-  const ackBySeq = new Map<string, string>();
-  const errorKinds: Record<string, number> = {};
-  observe?.(tables);
-  let errors = 0;
-  let actions = 0;
-  let finished = 0;
-  let raced = 0;
-  let stopping = false;
-  let lastError = '';
+/** What the live view and the parent of a worker see every tick. */
+export interface SwarmTick {
+  elapsedMs: number;
+  stage: number;
+  tables: number;
+  bots: number;
+  sockets: number;
+  lastError: string;
+}
 
-  const sink: BotSink = {
-    matched(roomId) {
-      if (tables.has(roomId)) return;
-      const now = performance.now();
-      tables.set(roomId, {
-        roomId,
-        matchedAt: now,
-        finishedAt: null,
-        lastSeq: -1,
-        lastSeqAt: now,
-        maxGapMs: 0,
-        maxGapAt: 0,
-        advances: [],
-      });
-    },
-    view(roomId, seq, at) {
-      const t = tables.get(roomId);
-      if (!t || seq <= t.lastSeq) return;
-      if (t.lastSeq >= 0 && at - t.lastSeqAt > t.maxGapMs) {
-        t.maxGapMs = at - t.lastSeqAt;
-        t.maxGapAt = at;
-      }
-      t.lastSeq = seq;
-      t.lastSeqAt = at;
-      t.advances.push({ at, seq });
-    },
-    finished(roomId) {
-      const t = tables.get(roomId);
-      if (!t || t.finishedAt !== null) return;
-      t.finishedAt = performance.now();
-      finished++;
-    },
-    acked(roomId, userId, actionId, action, seq) {
-      actions++;
-      // Two different actions acknowledged at the same seq of one room = one of them was lost.
-      const key = `${roomId}#${seq}`;
-      const prev = ackBySeq.get(key);
-      if (prev !== undefined && prev !== actionId) sink.error('ackConflict', `${key}: ${prev} vs ${actionId}`);
-      ackBySeq.set(key, actionId);
-      if (opts.collectAcks) acks.push({ roomId, userId, actionId, action, seq });
-    },
-    latency(ms) {
-      if (performance.now() >= warmupEnd) latencies.add(ms);
-    },
-    raced() {
-      raced++;
-    },
-    error(kind, detail) {
-      if (stopping && (kind === 'disconnected' || kind === 'socket')) return;
-      errors++;
-      errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
-      lastError = `${kind}${detail ? `: ${detail}` : ''}`;
-    },
+export interface RunHooks {
+  log?: (line: string) => void;
+  /** Receives the live per-table map at the start (tests act on a run while it goes). */
+  observe?: (tables: ReadonlyMap<string, TableStats>) => void;
+  /** This process's part of the slots (worker k of n). */
+  share?: { index: number; count: number };
+  /** Epoch ms the run's clock counts from (the same for every worker). */
+  startAt?: number;
+  /** Source addresses for this process's sockets, used round-robin. */
+  localAddresses?: string[];
+  tick?: (t: SwarmTick, stats: RunStats) => void;
+  /** Ends the run early (Ctrl-C): bots stop and the statistics so far are returned. */
+  signal?: AbortSignal;
+}
+
+interface Slot {
+  index: number;
+  entry: MixEntry;
+  game: AnyGame;
+  bots: Bot[];
+  spectators: Spectator[];
+  /** Bumped on each start/stop so a sign-in that finishes late knows it is stale. */
+  generation: number;
+  active: boolean;
+}
+
+const TICK_MS = 200;
+
+export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): Promise<SwarmRun> {
+  const opts = SwarmOptions.parse(input);
+  const mix = mixOf(opts);
+  for (const m of mix)
+    if (!games[m.game]) throw new Error(`unknown game ${m.game} (known: ${Object.keys(games).join(', ') || 'none'})`);
+  const timeline = timelineOf(opts);
+  const share = hooks.share ?? { index: 0, count: 1 };
+  const runId = opts.runId ?? randomBytes(4).toString('hex');
+  const startAt = hooks.startAt ?? Date.now();
+  const startedAt = performance.now() - (Date.now() - startAt);
+  const stats = new RunStats(opts.intervalMs, startAt, opts.warmup * 1000, timeline.stages.length, (ms) =>
+    timeline.stageIndexAt(ms),
+  );
+  const book = createTableBook(stats, opts.collectAcks);
+  hooks.observe?.(book.tables);
+  const samples: number[] = [];
+  const think = thinkSampler(opts.think);
+  const urls = opts.url.split(',').map((u) => u.trim());
+  const addresses = hooks.localAddresses ?? [];
+  let stopping = false;
+  let sockets = 0;
+  let lastError = '';
+  const logged = new Map<string, number>();
+  let connections = 0;
+
+  const auth: Authenticator =
+    opts.auth === 'jwt-secret'
+      ? secretAuthenticator(opts.jwtSecret!, runId)
+      : lobbyAuthenticator({
+          lobbyUrl: opts.lobby,
+          concurrency: opts.signinConcurrency,
+          cacheFile: opts.tokenCache,
+          hooks: {
+            signedIn: (ms) => stats.record('signin', ms),
+            throttled: () => stats.count('throttled'),
+            stopping: () => stopping,
+          },
+        });
+
+  const error = (kind: string, detail?: string) => {
+    if (stopping && (kind === 'disconnected' || kind === 'socket')) return;
+    stats.error(kind);
+    lastError = `${kind}${detail ? `: ${detail}` : ''}`;
+    // The first few of each kind go to the log in full: the report only counts them.
+    const seen = (logged.get(kind) ?? 0) + 1;
+    logged.set(kind, seen);
+    if (seen <= 3) hooks.log?.(`error ${lastError}`);
+  };
+  const common = {
+    connected: (ms: number) => stats.record('connect', ms),
+    reconnected: (ms: number) => stats.record('reconnect', ms),
+    socket: (d: 1 | -1) => void (sockets += d),
+    error,
     stopping: () => stopping,
   };
+  const botSink = (slot: Slot): BotSink => ({
+    ...common,
+    ...book.sink,
+    matched(roomId, userId) {
+      book.sink.matched(roomId, userId);
+      for (const s of slot.spectators) s.follow(roomId);
+    },
+    latency(ms) {
+      stats.record('action', ms);
+      if (opts.rawSamples) samples.push(ms);
+    },
+    error,
+  });
+  const spectatorSink: SpectatorSink = { ...common, view: () => stats.count('spectatorViews') };
 
-  // The swarm's own event-loop delay: when it is high, measured latencies include the load generator's backlog.
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
-  const botCount = opts.tables * opts.players;
-  const urls = opts.url.split(',').map((u) => u.trim());
-  const bots: Bot[] = [];
-  const secret = opts.jwtSecret;
-  const progress = () => {
-    const s = latencies.summary();
-    const secs = ((performance.now() - startedAt) / 1000).toFixed(0);
-    log(
-      `[${secs}s] bots ${bots.length}/${botCount} | tables ${tables.size} matched, ${finished} finished | ` +
-        `actions ${actions} (raced ${raced}) | errors ${errors}${lastError ? ` (last: ${lastError.slice(0, 80)})` : ''} | ` +
-        `action→view p50 ${s.p50} p99 ${s.p99} ms | swarm loop delay p99 ${round(loopDelay.percentile(99) / 1e6)} ms`,
-    );
+  // Slot i of the whole run plays mix entry assignment[i]; this process owns i ≡ share.index (mod share.count).
+  const assignment = mixAssignment(mix, timeline.peak);
+  const slots = new Map<number, Slot>();
+  const slotOf = (i: number): Slot => {
+    let s = slots.get(i);
+    if (!s) {
+      const entry = mix[assignment[i]];
+      s = { index: i, entry, game: games[entry.game], bots: [], spectators: [], generation: 0, active: false };
+      slots.set(i, s);
+    }
+    return s;
   };
-  const progressTimer = opts.progressMs > 0 ? setInterval(progress, opts.progressMs) : null;
+  const nextAddress = () => (addresses.length ? addresses[connections++ % addresses.length] : undefined);
 
-  // Ramp: open the connections in small batches spread over rampMs.
-  const batches = Math.max(1, Math.ceil(opts.rampMs / 50));
-  const perBatch = Math.ceil(botCount / batches);
-  for (let i = 0; i < botCount && !stopping; i++) {
-    const userId = `bot-${runId}-${i}`;
-    const token = await signPlayerToken(secret, { sub: userId, name: `봇${i}` }, 3600);
-    const bot = new Bot(
-      {
-        url: urls[i % urls.length],
-        token,
-        userId,
-        game,
-        gameId: opts.game,
-        mode: opts.mode,
-        players: opts.players,
-        thinkMs: opts.thinkMs,
-        requeue: opts.requeue && !opts.untilFinished,
-      },
-      sink,
-    );
-    bots.push(bot);
-    bot.start();
-    if ((i + 1) % perBatch === 0 && opts.rampMs > 0) await new Promise((r) => setTimeout(r, 50));
+  async function startSlot(slot: Slot): Promise<void> {
+    const gen = ++slot.generation;
+    slot.active = true;
+    const key = (role: string, n: number) => `w${share.index}-${slot.index}-${role}${n}`;
+    try {
+      // Each socket keeps one source address, and signs in from it too (as a real client would).
+      const playerAddrs = Array.from({ length: slot.entry.players }, nextAddress);
+      const watcherAddrs = Array.from({ length: opts.spectators }, nextAddress);
+      const players = await Promise.all(playerAddrs.map((a, n) => auth.identity(key('p', n), a)));
+      const watchers = await Promise.all(watcherAddrs.map((a, n) => auth.identity(key('s', n), a)));
+      if (gen !== slot.generation || stopping) return;
+      slot.bots = players.map((id, n) => {
+        const url = urls[(slot.index * slot.entry.players + n) % urls.length];
+        return new Bot(
+          {
+            url,
+            token: id.token,
+            userId: id.userId,
+            game: slot.game,
+            gameId: slot.entry.game,
+            mode: slot.entry.mode,
+            players: slot.entry.players,
+            think,
+            requeue: opts.requeue && !opts.untilFinished,
+            localAddress: playerAddrs[n],
+          },
+          botSink(slot),
+        );
+      });
+      slot.spectators = watchers.map(
+        (id, n) =>
+          new Spectator(
+            { url: urls[(slot.index + n) % urls.length], token: id.token, localAddress: watcherAddrs[n] },
+            spectatorSink,
+          ),
+      );
+      for (const b of slot.bots) b.start();
+      for (const s of slot.spectators) s.start();
+    } catch (err) {
+      if (!stopping) error('signin', String(err instanceof Error ? err.message : err));
+      if (gen === slot.generation) slot.active = false;
+    }
   }
 
-  // Bounded wait: the duration, or (for tests) until every expected table has finished.
-  while (performance.now() < deadline) {
-    if (opts.untilFinished && tables.size >= opts.tables && finished >= tables.size) break;
-    await new Promise((r) => setTimeout(r, 50));
+  function stopSlot(slot: Slot): void {
+    slot.generation++;
+    slot.active = false;
+    for (const b of slot.bots) b.stop();
+    for (const s of slot.spectators) s.stop();
+    slot.bots = [];
+    slot.spectators = [];
+  }
+
+  const mine = (i: number) => i % share.count === share.index;
+  let stormsDone = 0;
+  const storms = [...opts.storms].sort((a, b) => a.at - b.at);
+  function storm(percent: number): void {
+    const all = [...slots.values()].flatMap((s) => [...s.bots, ...s.spectators]);
+    let dropped = 0;
+    for (const conn of all) if (Math.random() * 100 < percent && conn.drop()) dropped++;
+    hooks.log?.(`reconnect storm: dropped ${dropped} of ${all.length} sockets (${percent}%)`);
+  }
+
+  const everyBotDone = () => {
+    const active = [...slots.values()].filter((s) => s.active);
+    return active.length > 0 && active.every((s) => s.bots.length > 0 && s.bots.every((b) => b.done));
+  };
+  let myTables = 0;
+  const tickState = (): SwarmTick => {
+    const elapsedMs = Date.now() - startAt;
+    return {
+      elapsedMs,
+      stage: timeline.stageIndexAt(elapsedMs),
+      tables: myTables,
+      bots: [...slots.values()].reduce((a, s) => a + s.bots.length + s.spectators.length, 0),
+      sockets,
+      lastError,
+    };
+  };
+
+  // The scheduler: every tick, match the live slots to the stage's target and fire due storms.
+  let lastTick = 0;
+  while (!stopping) {
+    const elapsed = Date.now() - startAt;
+    if (elapsed >= timeline.totalMs || hooks.signal?.aborted || (opts.untilFinished && everyBotDone())) break;
+    const target = timeline.tablesAt(elapsed);
+    myTables = 0;
+    for (let i = 0; i < timeline.peak; i++) {
+      if (!mine(i)) continue;
+      const slot = slotOf(i);
+      if (i < target) {
+        myTables++;
+        if (!slot.active) void startSlot(slot);
+      } else if (slot.active && !opts.untilFinished) stopSlot(slot);
+    }
+    while (stormsDone < storms.length && storms[stormsDone].at <= elapsed) storm(storms[stormsDone++].dropPercent);
+    stats.gauge(sockets, myTables);
+    if (hooks.tick && (opts.liveMs > 0 || hooks.share) && Date.now() - lastTick >= Math.max(opts.liveMs, TICK_MS)) {
+      lastTick = Date.now();
+      hooks.tick(tickState(), stats);
+    }
+    await new Promise((r) => setTimeout(r, TICK_MS));
   }
   stopping = true;
-  if (progressTimer) clearInterval(progressTimer);
-  loopDelay.disable();
-  for (const b of bots) b.stop();
-  progress();
-  await new Promise((r) => setTimeout(r, 100));
+  for (const s of slots.values()) stopSlot(s);
+  auth.save();
+  // Let the closes land so the last gauge reads 0 (bounded: a stuck socket does not hold the run).
+  for (let i = 0; i < 40 && sockets > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  stats.gauge(sockets, 0);
+  hooks.tick?.(tickState(), stats);
 
-  const s = latencies.summary();
+  return { report: reportOf(stats, book.tables.size), stats, tables: book.tables, acks: book.acks, samples, startedAt };
+}
+
+/** The one-line summary (the last stdout line of the CLI; measure-stack.sh reads it). */
+export function reportOf(stats: RunStats, tables: number): SwarmReport {
+  const t = stats.total;
+  const s = summarize(t.hist.action);
   return {
-    report: { tables: tables.size, finished, actions, errors, ...s, raced, errorKinds },
     tables,
-    acks,
-    startedAt,
+    finished: t.finished,
+    actions: t.actions,
+    errors: errorCount(t),
+    p50: s.p50,
+    p95: s.p95,
+    p99: s.p99,
+    max: round(s.max),
+    raced: t.raced,
+    errorKinds: { ...t.errors },
   };
 }

@@ -1,28 +1,69 @@
 /**
- * `npm run load -- --url ws://127.0.0.1:8081/ws --game one-card --mode classic --players 4 --tables 200 --duration 60`
- *
- * Progress goes to stderr; the last and only stdout line is the JSON summary
- * {"tables","finished","actions","errors","p50","p95","p99","max", "errorKinds"} (latencies in ms,
- * from sending an action to receiving the first view whose seq ≥ the ack's seq).
+ * `npm run load -- [flags]` (`--help` lists them all): runs the scenario,
+ * shows the live view on stderr, writes the HTML and JSON reports, prints the
+ * one-line JSON summary on stdout and exits 99 when a threshold failed.
  */
-import { parseArgs } from './options.ts';
-import { runSwarm } from './swarm-core.ts';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { helpText, parseCli, UsageError } from './flags.ts';
+import { liveWriter, renderLive } from './live.ts';
+import { timelineOf } from './options.ts';
+import { buildReport, renderHtml } from './report.ts';
+import { evaluate, parseThreshold, THRESHOLDS_FAILED } from './thresholds.ts';
+import { runLoad } from './workers.ts';
 
-let opts;
+const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  process.stdout.write(`${helpText()}\n`);
+  process.exit(0);
+}
+let cli;
 try {
-  opts = parseArgs(process.argv.slice(2));
+  cli = parseCli(argv);
 } catch (err) {
-  const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
-  const text = issues
-    ? issues
-        .map((i) => `--${String(i.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`)
-        .join('\n')
-    : err instanceof Error
-      ? err.message
-      : String(err);
-  process.stderr.write(`swarm: ${text}\n`);
+  if (!(err instanceof UsageError)) throw err;
+  process.stderr.write(`load: ${err.message}\nload: --help lists every flag with its default\n`);
   process.exit(2);
 }
-const run = await runSwarm(opts, (line) => process.stderr.write(`${line}\n`));
-process.stdout.write(`${JSON.stringify(run.report)}\n`);
-process.exit(0);
+const { options, report: htmlFile, json: jsonFile } = cli;
+const timeline = timelineOf(options);
+const write = liveWriter(process.stderr);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+let lastLive = 0;
+// Ctrl-C once: stop early and still write the reports (a second Ctrl-C quits at once).
+const abort = new AbortController();
+process.on('SIGINT', () => {
+  if (abort.signal.aborted) process.exit(130);
+  log('stopping early (Ctrl-C again to quit without a report)');
+  abort.abort();
+});
+const result = await runLoad(options, {
+  log,
+  signal: abort.signal,
+  tick: (t) => {
+    if (options.liveMs === 0) return;
+    // Children tick on their own; the parent redraws at the configured pace.
+    if (Date.now() - lastLive < options.liveMs * 0.8) return;
+    lastLive = Date.now();
+    write(renderLive(timeline, t));
+  },
+});
+const ranMs = Math.min(timeline.totalMs, Date.now() - result.stats.startAt);
+const thresholds = evaluate(options.thresholds.map(parseThreshold), result.stats.total, ranMs - options.warmup * 1000);
+const report = buildReport({
+  options,
+  timeline,
+  stats: result.stats,
+  thresholds,
+  workers: result.workers,
+  addresses: result.addresses,
+  samples: options.rawSamples ? result.samples : undefined,
+  ranMs,
+});
+if (jsonFile) writeFileSync(jsonFile, JSON.stringify(report));
+if (htmlFile) writeFileSync(htmlFile, renderHtml(report));
+for (const r of thresholds) log(`threshold ${r.ok ? '✔' : '✘'} ${r.threshold} (measured ${r.actual})`);
+if (htmlFile) log(`report: ${resolve(htmlFile)}`);
+if (jsonFile) log(`json:   ${resolve(jsonFile)}`);
+process.stdout.write(`${JSON.stringify({ ...result.report, ok: report.ok })}\n`);
+process.exit(report.ok ? 0 : THRESHOLDS_FAILED);

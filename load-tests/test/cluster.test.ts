@@ -7,6 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { NatsBus } from '@joke/bus';
 import { games, verifyRecord, type GameRecord } from '@joke/engine';
 import { subjects } from '@joke/protocol';
@@ -22,9 +25,12 @@ const records = new Map<string, GameRecord>();
 const owner = new Map<string, string>();
 const workersSeen = new Set<string>();
 const log = (line: string) => process.stderr.write(`  ${line}\n`);
+const tokenCache = join(mkdtempSync(join(tmpdir(), 'joke-tokens-')), 'tokens.json');
+let firstIdentities = new Set<string>();
+const cached = (): Record<string, { userId: string }> => JSON.parse(readFileSync(tokenCache, 'utf8'))[cluster.lobbyUrl];
 
 beforeAll(async () => {
-  cluster = await startCluster({ workers: 3, matchmakers: 2, gateways: 2 });
+  cluster = await startCluster({ workers: 3, matchmakers: 2, gateways: 2, lobby: true });
   bus = await NatsBus.connect(cluster.natsUrl, { prefix: cluster.namespace });
   bus.subscribe(subjects.roomFinished, (m) => {
     const f = JSON.parse(m.data);
@@ -38,11 +44,12 @@ beforeAll(async () => {
   // Every worker has been heard from before tables are placed.
   for (let i = 0; i < 200 && workersSeen.size < 3; i++) await new Promise((r) => setTimeout(r, 50));
   expect(workersSeen.size).toBe(3);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await bus?.close();
   await cluster?.stop();
+  rmSync(dirname(tokenCache), { recursive: true, force: true });
 }, 60_000);
 
 /** Every acknowledged action is in the room's final record, in acknowledgement order. */
@@ -83,19 +90,23 @@ async function play(
   const swarm = runSwarm(
     {
       url: cluster.gatewayUrls.join(','),
+      // Bots sign in as guests through the lobby process, like browsers; the second run resumes the
+      // identities of the first from the token cache instead of signing up 200 new guests.
+      lobby: cluster.lobbyUrl,
+      auth: 'guest',
+      tokenCache,
       game: 'one-card',
       mode: 'classic',
       players: 4,
       tables: TABLES,
       duration: 150,
-      thinkMs: 40,
+      think: { meanMs: 40 },
       rampMs: 1000,
       untilFinished: true,
       collectAcks: true,
-      progressMs: 5000,
+      liveMs: 5000,
     },
-    (line) => log(`${label} ${line}`),
-    (t) => (live = t),
+    { log: (line) => log(`${label} ${line}`), observe: (t) => (live = t) },
   );
   if (during) await during(live);
   const run = await swarm;
@@ -116,6 +127,13 @@ describe('2 gateways, 3 room workers, 2 matchmakers as separate processes', () =
     for (const id of run.tables.keys()) expect(verifyRecord(game, records.get(id)!).ok).toBe(true);
     // Both gateways and all three workers carried tables.
     expect(new Set([...run.tables.keys()].map((id) => owner.get(id))).size).toBe(3);
+    // Every bot signed in through the lobby: 200 sign-ins, lobby-issued ids on the records' seats.
+    expect(run.stats.total.hist.signin.totalCount).toBe(TABLES * 4);
+    const players = new Set(run.acks.map((a) => a.userId));
+    for (const id of players) expect(id).toMatch(/^u_[A-Za-z0-9]{16}$/);
+    firstIdentities = new Set(Object.values(cached()).map((i) => i.userId));
+    expect(firstIdentities.size).toBe(TABLES * 4);
+    for (const id of players) expect(firstIdentities.has(id)).toBe(true);
   }, 180_000);
 
   it('SIGKILL of a worker mid-game: every table finishes, no acknowledged action is lost, resume pause printed', async () => {
@@ -141,6 +159,9 @@ describe('2 gateways, 3 room workers, 2 matchmakers as separate processes', () =
       log(`[kill] SIGKILL ${victim} (pid ${proc.child.pid}) holding ${affected.length} live tables`);
     });
     log(`[kill] ${JSON.stringify(run.report)}`);
+    // The second run resumed the first run's guests (token cache) instead of signing up new ones.
+    expect(new Set(Object.values(cached()).map((i) => i.userId))).toEqual(firstIdentities);
+    for (const a of run.acks) expect(firstIdentities.has(a.userId)).toBe(true);
     expect(run.report.tables).toBe(TABLES);
     expect(run.report.finished).toBe(TABLES);
     expect(run.report.errors).toBe(0);

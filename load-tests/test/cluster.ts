@@ -23,6 +23,8 @@ export interface ClusterOptions {
   workers: number;
   matchmakers: number;
   gateways: number;
+  /** Also run the lobby (guest sign-in over tRPC; PGlite in memory) as its own process. */
+  lobby?: boolean;
   env?: Record<string, string>;
 }
 
@@ -33,8 +35,14 @@ export interface Cluster {
   procs: Proc[];
   workers: Proc[];
   gatewayUrls: string[];
+  /** The lobby's tRPC endpoint, when started. */
+  lobbyUrl: string;
   stop(): Promise<void>;
 }
+
+/** The READY line of the realtime services; the lobby has none, so its "listening" log line stands in. */
+const READY = /^READY (\S+) (\d+)$/m;
+const LOBBY_LISTENING = /"url":"http:\/\/[^"]*:(\d+)"[^\n]*"msg":"lobby listening"/;
 
 function start(name: string, workspace: string, env: Record<string, string>): Promise<Proc> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -44,13 +52,14 @@ function start(name: string, workspace: string, env: Record<string, string>): Pr
   });
   const proc: Proc = { name, child, port: 0, output: [] };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output.join('')}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output.join('')}`)), 120_000);
     const onData = (d: Buffer) => {
       const text = String(d);
       if (proc.output.length < 200) proc.output.push(text);
-      const m = /^READY (\S+) (\d+)$/m.exec(text);
-      if (m && proc.port === 0) {
-        proc.port = Number(m[2]);
+      const m = READY.exec(text);
+      const lobby = LOBBY_LISTENING.exec(text);
+      if ((m || lobby) && proc.port === 0) {
+        proc.port = Number(m ? m[2] : lobby![1]);
         clearTimeout(timer);
         resolve(proc);
       }
@@ -83,6 +92,20 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         GATEWAY_ID: `${namespace}-g${i}`,
         PORT: '0',
         JWT_SECRET: DEV_JWT_SECRET,
+      }),
+    );
+  if (opts.lobby)
+    starting.push(
+      start('lobby', 'lobby', {
+        ...common,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        JWT_SECRET: DEV_JWT_SECRET,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'info',
+        // 200 bots sign in from one address within seconds: the per-address sign-in limit
+        // (60 a minute by default) is for browsers, so this test stack turns it off (0 = off).
+        LOBBY_RATE_GUEST_PER_IP: '0',
       }),
     );
   const settled = await Promise.allSettled(starting);
@@ -121,6 +144,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     procs,
     workers: procs.filter((p) => p.name.startsWith('worker-')),
     gatewayUrls: procs.filter((p) => p.name.startsWith('gateway-')).map((p) => `ws://127.0.0.1:${p.port}/ws`),
+    lobbyUrl: opts.lobby ? `http://127.0.0.1:${procs.find((p) => p.name === 'lobby')!.port}/trpc` : '',
     stop,
   };
 }

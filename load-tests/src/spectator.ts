@@ -1,0 +1,101 @@
+/**
+ * A spectator: one socket that signs in and watches the room its table slot
+ * is playing in (`join` with `spectate: true`), following the slot to its next
+ * room when a game ends. It only counts the frames it receives: spectators are
+ * fan-out load on the gateway, not actors.
+ */
+import WebSocket from 'ws';
+import { PROTOCOL_VERSION } from '@joke/protocol';
+
+const v = PROTOCOL_VERSION;
+
+export interface SpectatorSink {
+  connected(ms: number): void;
+  reconnected(ms: number): void;
+  socket(delta: 1 | -1): void;
+  view(): void;
+  error(kind: string, detail?: string): void;
+  stopping(): boolean;
+}
+
+export class Spectator {
+  private ws: WebSocket | null = null;
+  private roomId: string | null = null;
+  private welcomed = false;
+  private closedByUs = false;
+  private connectingSince = 0;
+  private stormDropAt: number | null = null;
+  private reconnects = 0;
+  private readonly opened = new WeakSet<WebSocket>();
+
+  constructor(
+    private readonly cfg: { url: string; token: string; localAddress?: string },
+    private readonly sink: SpectatorSink,
+  ) {}
+
+  start(): void {
+    const ws = new WebSocket(this.cfg.url, { perMessageDeflate: false, localAddress: this.cfg.localAddress });
+    this.ws = ws;
+    this.welcomed = false;
+    this.connectingSince = performance.now();
+    ws.on('open', () => {
+      this.opened.add(ws);
+      this.sink.socket(1);
+      this.send({ v, t: 'hello', token: this.cfg.token });
+    });
+    ws.on('message', (data) => this.onMessage(String(data)));
+    ws.on('error', (err) => this.sink.error('socket', String(err)));
+    ws.on('close', () => {
+      if (this.opened.has(ws)) this.sink.socket(-1);
+      if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
+      if (this.stormDropAt === null) {
+        this.sink.error('disconnected');
+        if (this.reconnects++ >= 5) return;
+      }
+      setTimeout(() => !this.sink.stopping() && !this.closedByUs && this.start(), Math.random() * 1000);
+    });
+  }
+
+  /** Watch this room from now on (the slot's players were matched into it). */
+  follow(roomId: string): void {
+    if (roomId === this.roomId) return;
+    if (this.roomId && this.welcomed) this.send({ v, t: 'leave', roomId: this.roomId });
+    this.roomId = roomId;
+    if (this.welcomed) this.send({ v, t: 'join', roomId, spectate: true });
+  }
+
+  drop(): boolean {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || this.closedByUs) return false;
+    this.stormDropAt = performance.now();
+    this.ws.terminate();
+    return true;
+  }
+
+  stop(): void {
+    this.closedByUs = true;
+    this.ws?.close();
+  }
+
+  private send(msg: object): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  private onMessage(text: string): void {
+    if (this.closedByUs) return;
+    let m: { t?: string; code?: string; message?: string; roomId?: string };
+    try {
+      m = JSON.parse(text);
+    } catch {
+      return this.sink.error('badFrame');
+    }
+    if (m.t === 'welcome') {
+      const now = performance.now();
+      if (this.stormDropAt !== null) this.sink.reconnected(now - this.stormDropAt);
+      else this.sink.connected(now - this.connectingSince);
+      this.stormDropAt = null;
+      this.welcomed = true;
+      if (this.roomId) this.send({ v, t: 'join', roomId: this.roomId, spectate: true });
+    } else if (m.t === 'view' && m.roomId === this.roomId) this.sink.view();
+    else if (m.t === 'error') this.sink.error(`spectator.${m.code ?? 'error'}`, m.message);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The per-table book of one swarm process: when each room was matched and
+ * finished, how its seq advanced (for gap analysis around a crash), and every
+ * acknowledged action (tests compare them with the final game records). Two
+ * different actions acknowledged at the same seq of a room means one was lost.
+ */
+import type { BotSink } from './bot.ts';
+import type { RunStats } from './stats.ts';
+
+export interface TableStats {
+  roomId: string;
+  matchedAt: number;
+  finishedAt: number | null;
+  /** Highest transition seen by any bot at the table. */
+  lastSeq: number;
+  lastSeqAt: number;
+  /** Longest wait between two successive transitions reaching the table (includes think time). */
+  maxGapMs: number;
+  maxGapAt: number;
+  /** Every (arrival time, seq) when the table's seq advanced. */
+  advances: { at: number; seq: number }[];
+}
+
+export interface AckRecord {
+  roomId: string;
+  userId: string;
+  actionId: string;
+  action: unknown;
+  seq: number;
+}
+
+type TableSink = Pick<BotSink, 'matched' | 'view' | 'finished' | 'acked' | 'raced'>;
+
+export function createTableBook(
+  stats: RunStats,
+  collectAcks: boolean,
+): { tables: Map<string, TableStats>; acks: AckRecord[]; sink: TableSink } {
+  const tables = new Map<string, TableStats>();
+  const acks: AckRecord[] = [];
+  const ackBySeq = new Map<string, string>();
+  const sink: TableSink = {
+    matched(roomId) {
+      if (tables.has(roomId)) return;
+      const now = performance.now();
+      tables.set(roomId, {
+        roomId,
+        matchedAt: now,
+        finishedAt: null,
+        lastSeq: -1,
+        lastSeqAt: now,
+        maxGapMs: 0,
+        maxGapAt: 0,
+        advances: [],
+      });
+    },
+    view(roomId, seq, at) {
+      const t = tables.get(roomId);
+      if (!t || seq <= t.lastSeq) return;
+      if (t.lastSeq >= 0 && at - t.lastSeqAt > t.maxGapMs) {
+        t.maxGapMs = at - t.lastSeqAt;
+        t.maxGapAt = at;
+      }
+      t.lastSeq = seq;
+      t.lastSeqAt = at;
+      t.advances.push({ at, seq });
+    },
+    finished(roomId) {
+      const t = tables.get(roomId);
+      if (!t || t.finishedAt !== null) return;
+      t.finishedAt = performance.now();
+      stats.count('finished');
+    },
+    acked(roomId, userId, actionId, action, seq) {
+      stats.count('actions');
+      const key = `${roomId}#${seq}`;
+      const prev = ackBySeq.get(key);
+      if (prev !== undefined && prev !== actionId) stats.error('ackConflict');
+      ackBySeq.set(key, actionId);
+      if (collectAcks) acks.push({ roomId, userId, actionId, action, seq });
+    },
+    raced() {
+      stats.count('raced');
+    },
+  };
+  return { tables, acks, sink };
+}

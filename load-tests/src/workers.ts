@@ -1,0 +1,165 @@
+/**
+ * `--workers N`: the swarm as N child processes, each owning every N-th table
+ * slot and opening its sockets from its own loopback source address
+ * (127.0.0.2, .3, …), so one address's ≈ 28k ephemeral ports and one
+ * process's event loop stop being the limit. All count time from one start
+ * instant; their HDR histograms, counters and gauges add up exactly in the
+ * parent. With one worker the swarm runs in this process.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runSwarm, reportOf, type SwarmReport, type SwarmTick } from './swarm-core.ts';
+import { SwarmOptions, timelineOf } from './options.ts';
+import {
+  decodeBucket,
+  mergeBucket,
+  newBucket,
+  RunStats,
+  type Bucket,
+  type EncodedBucket,
+  type EncodedStats,
+} from './stats.ts';
+
+export interface LoadResult {
+  stats: RunStats;
+  report: SwarmReport;
+  /** Raw action latencies (ms) of each worker, with rawSamples. */
+  samples: number[][];
+  workers: number;
+  /** Source addresses each worker used (empty = the system's choice). */
+  addresses: string[][];
+}
+
+export interface LiveTick extends Omit<SwarmTick, 'stage'> {
+  workers: number;
+  total: Bucket;
+  current: Bucket | null;
+}
+
+/** Messages of the worker protocol (child_process IPC). */
+export type ToWorker = {
+  type: 'run';
+  options: SwarmOptions;
+  share: { index: number; count: number };
+  startAt: number;
+  localAddresses: string[];
+};
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'tick'; tick: SwarmTick; total: EncodedBucket; current: EncodedBucket | null }
+  | { type: 'done'; stats: EncodedStats; rooms: string[]; finishedRooms: string[]; samples: number[] }
+  | { type: 'failed'; error: string };
+
+/** Source addresses of worker k: the given list dealt round-robin, or 127.0.0.(2+k) for a 127.x target. */
+export function addressesFor(opts: SwarmOptions, k: number): string[] {
+  if (opts.sourceAddresses !== 'auto') {
+    const list = opts.sourceAddresses;
+    const mine = list.filter((_, i) => i % opts.workers === k);
+    return mine.length ? mine : [list[k % list.length]];
+  }
+  if (opts.workers === 1) return [];
+  const v4loopback = opts.url.split(',').every((u) => /^127\./.test(new URL(u.trim()).hostname));
+  return v4loopback ? [`127.0.0.${2 + (k % 250)}`] : [];
+}
+
+const workerMain = fileURLToPath(new URL('./worker-main.ts', import.meta.url));
+/** tsx by its resolved path, so workers start whatever the current directory is. */
+const tsxLoader = import.meta.resolve('tsx');
+
+export async function runLoad(
+  input: SwarmOptions,
+  ui: { tick?: (t: LiveTick) => void; log?: (line: string) => void; signal?: AbortSignal } = {},
+): Promise<LoadResult> {
+  const opts = SwarmOptions.parse(input);
+  const timeline = timelineOf(opts);
+  const stageAt = (ms: number) => timeline.stageIndexAt(ms);
+  if (opts.workers === 1) {
+    const addresses = addressesFor(opts, 0);
+    const run = await runSwarm(opts, {
+      log: ui.log,
+      signal: ui.signal,
+      localAddresses: addresses,
+      tick: (t, stats) =>
+        ui.tick?.({
+          ...t,
+          workers: 1,
+          total: stats.total,
+          current: stats.intervals.get(Math.floor(t.elapsedMs / opts.intervalMs)) ?? null,
+        }),
+    });
+    return { stats: run.stats, report: run.report, samples: [run.samples], workers: 1, addresses: [addresses] };
+  }
+
+  const children: ChildProcess[] = [];
+  const ticks: (FromWorker & { type: 'tick' })[] = [];
+  const done: (FromWorker & { type: 'done' })[] = [];
+  const addresses = Array.from({ length: opts.workers }, (_, k) => addressesFor(opts, k));
+  const finished = new Promise<void>((resolve, reject) => {
+    let ready = 0;
+    for (let k = 0; k < opts.workers; k++) {
+      const child = fork(workerMain, [], {
+        execArgv: ['--import', tsxLoader],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      children.push(child);
+      child.on('message', (m: FromWorker) => {
+        if (m.type === 'ready' && ++ready === opts.workers) {
+          // Everyone counts from the same instant, a moment ahead so each child gets its message first.
+          const startAt = Date.now() + 300;
+          // A parent stopped before the start passes that on (workers only see SIGINT from a terminal).
+          ui.signal?.addEventListener('abort', () => children.forEach((c) => c.exitCode === null && c.kill('SIGINT')));
+          children.forEach((c, i) =>
+            c.send({
+              type: 'run',
+              options: opts,
+              share: { index: i, count: opts.workers },
+              startAt,
+              localAddresses: addresses[i],
+            } satisfies ToWorker),
+          );
+        } else if (m.type === 'tick') {
+          ticks[k] = m;
+          publishTick();
+        } else if (m.type === 'done') {
+          done[k] = m;
+          if (done.filter(Boolean).length === opts.workers) resolve();
+        } else if (m.type === 'failed') reject(new Error(`worker ${k}: ${m.error}`));
+      });
+      child.on('exit', (code) => {
+        if (!done[k]) reject(new Error(`worker ${k} exited with ${code} before reporting`));
+      });
+    }
+  });
+  const publishTick = () => {
+    if (!ui.tick) return;
+    const live = ticks.filter(Boolean);
+    const total = newBucket();
+    const current = newBucket();
+    for (const t of live) {
+      mergeBucket(total, decodeBucket(t.total));
+      if (t.current) mergeBucket(current, decodeBucket(t.current));
+    }
+    ui.tick({
+      elapsedMs: Math.max(...live.map((t) => t.tick.elapsedMs)),
+      tables: live.reduce((a, t) => a + t.tick.tables, 0),
+      bots: live.reduce((a, t) => a + t.tick.bots, 0),
+      sockets: live.reduce((a, t) => a + t.tick.sockets, 0),
+      lastError: live.map((t) => t.tick.lastError).find(Boolean) ?? '',
+      workers: opts.workers,
+      total,
+      current,
+    });
+  };
+  try {
+    await finished;
+  } finally {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  }
+  const stats = RunStats.decode(done[0].stats, stageAt);
+  for (const d of done.slice(1)) stats.merge(d.stats);
+  const rooms = new Set(done.flatMap((d) => d.rooms));
+  const report = reportOf(stats, rooms.size);
+  // A room shared by bots of several workers finished once, not once per worker.
+  report.finished = new Set(done.flatMap((d) => d.finishedRooms)).size;
+  return { stats, report, samples: done.map((d) => d.samples), workers: opts.workers, addresses };
+}
