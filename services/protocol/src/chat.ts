@@ -133,7 +133,6 @@ export const chatSubjects = {
  * BOM) is refused rather than silently dropped, so nobody can smuggle a
  * reversed or invisible message.
  */
-// eslint-disable-next-line no-control-regex
 const WHITESPACE_CONTROLS = /[\t\n\r\v\f]/g;
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
