@@ -34,6 +34,8 @@ export interface Meld {
 }
 
 export interface HulaOptions {
+  /** 봇 난이도 (core/options.ts); absent in options written before it existed = 보통. */
+  botLevel?: import('../../core/options.ts').BotLevel;
   mode: HulaMode;
   rounds: number;
   baseUnit: number;

@@ -18,6 +18,8 @@ export type UnoCard =
 export type Card = ClassicCard | UnoCard;
 
 export interface OneCardOptions {
+  /** 봇 난이도 (core/options.ts); absent in options written before it existed = 보통. */
+  botLevel?: import('../../core/options.ts').BotLevel;
   mode: Mode;
   handSize: 5 | 6 | 7;
   deckCount: 'auto' | 1 | 2;
