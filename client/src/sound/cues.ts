@@ -57,7 +57,6 @@ const BY_EVENT: Record<string, Effect> = {
   laidOff: 'play',
   thankYouClaimed: 'thankYou',
   stop: 'stop',
-  roundEnd: 'win',
 };
 
 export function cuesFor(frame: FrameLike, first: boolean): Cues {
@@ -79,6 +78,8 @@ export function cuesFor(frame: FrameLike, first: boolean): Cues {
     const effect = BY_EVENT[e.type];
     if (effect) add(effect);
     if (e.type === 'cardPlayed' && e.declareOneCard === true) add('oneCard');
+    // 훌라's round end; poker's `roundEnd` (with a street) only closes a betting round.
+    if (e.type === 'roundEnd' && !('street' in (e as object))) add('win');
   }
   return { effects, say };
 }
