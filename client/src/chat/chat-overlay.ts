@@ -117,14 +117,16 @@ export class ChatOverlay {
     this.panel.hidden = !open;
   }
 
-  receive(msg: ChatMessage): void {
+  /** Shows a relayed message; false when its sender is muted here. */
+  receive(msg: ChatMessage): boolean {
     this.received.push(msg);
     if (this.received.length > LOG_MAX) this.received.shift();
     this.setNotice(null);
-    if (muted.has(msg.from)) return;
+    if (muted.has(msg.from)) return false;
     if (msg.body.kind === 'emote') this.popEmote(msg.from, msg.body.emote);
     else this.addFeedLine(msg);
     this.renderLog();
+    return true;
   }
 
   refused(message: string): void {

@@ -70,8 +70,7 @@ export function lively<A, V>(inner: TableSource<A, V>, opts: LivelyOptions): Tab
       active = overlay;
       offChat = opts.gw.on('chat', (m: ChatMessage) => {
         if (m.roomId !== inner.roomId) return;
-        overlay?.receive(m);
-        if (m.from !== opts.gw.userId) sound.play('chat');
+        if (overlay?.receive(m) && m.from !== opts.gw.userId) sound.play('chat');
       });
       ticker = setInterval(tick, 250);
       inner.start({
