@@ -14,9 +14,9 @@ import type { Card, Color, OneCardAction, OneCardView, PlayAction } from './type
  * how eagerly it catches others, and whether it plans its cards at all.
  */
 const LEVELS = {
-  easy: { declare: 0.35, declareWithPlay: 0.4, catchIdle: 0.05, catchOnMove: 0, plans: false },
-  normal: { declare: 0.7, declareWithPlay: 0.85, catchIdle: 0.25, catchOnMove: 0.1, plans: true },
-  hard: { declare: 1, declareWithPlay: 1, catchIdle: 0.6, catchOnMove: 0.3, plans: true },
+  easy: { declareIdle: false, declare: 0.35, declareWithPlay: 0.4, catchIdle: 0.05, catchOnMove: 0, plans: false },
+  normal: { declareIdle: true, declare: 0.7, declareWithPlay: 0.85, catchIdle: 0.25, catchOnMove: 0.1, plans: true },
+  hard: { declareIdle: true, declare: 1, declareWithPlay: 1, catchIdle: 0.6, catchOnMove: 0.3, plans: true },
 } as const;
 type Level = (typeof LEVELS)[keyof typeof LEVELS];
 
@@ -27,7 +27,7 @@ export function bot(v: OneCardView, rng: Rng): OneCardAction | null {
   const myMove = L.canPlay || L.canDraw || L.canPass || L.canChallenge || L.canAcceptWild4 || L.mustChooseColor;
   if (L.canDeclareOneCard) {
     if (!L.oneCardIsCatch) {
-      if ((!myMove && lv.declare === 1) || rng.float() < lv.declare) return { type: 'declareOneCard' };
+      if ((!myMove && lv.declareIdle) || rng.float() < lv.declare) return { type: 'declareOneCard' };
     } else if (rng.float() < (myMove ? lv.catchOnMove : lv.catchIdle)) return { type: 'declareOneCard' };
   }
   if (!myMove) return null;
@@ -44,7 +44,7 @@ export function bot(v: OneCardView, rng: Rng): OneCardAction | null {
   }
   if (!L.canPlay) return { type: 'draw' };
   if (!lv.plans) return playOf(v, v.legalCardIds[rng.int(v.legalCardIds.length)], rng, lv);
-  if (v.pendingAttack === 0 && L.canDraw && lv.declare < 1 && rng.float() < 0.02) return { type: 'draw' };
+  if (v.pendingAttack === 0 && L.canDraw && lv !== LEVELS.hard && rng.float() < 0.02) return { type: 'draw' };
   return playOf(v, choose(v, rng), rng, lv);
 }
 
