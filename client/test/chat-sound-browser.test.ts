@@ -41,10 +41,12 @@ async function atTable(p: Page, role: 'player' | 'spectator'): Promise<void> {
 }
 
 /** Creates a 원카드 room from the form (private or not), optionally with one bot; returns its lobby id. */
-async function createRoom(p: Page, opts: { private: boolean; bot: boolean }): Promise<string> {
+async function createRoom(p: Page, opts: { private: boolean; bot: boolean; botLevel?: string }): Promise<string> {
   await p.getByTestId('create-room').click();
   await p.getByTestId('create-form').waitFor();
   if (opts.private) await p.getByTestId('private').check();
+  // 봇 난이도 comes with the engine's options into the generated form, like every other option.
+  if (opts.botLevel) await p.getByTestId('opt-botLevel').selectOption({ label: opts.botLevel });
   await p.getByTestId('create-submit').click();
   await p.getByTestId('seats').waitFor();
   if (opts.bot) {
@@ -56,11 +58,16 @@ async function createRoom(p: Page, opts: { private: boolean; bot: boolean }): Pr
 
 describe('table chat and sound (issue 17)', () => {
   it('relays phrases and emotes to the other player and the spectator, honours mute, and starts audio on the first tap only when unmuted', async () => {
-    const [ctxA, a] = await openPage(browser, PHONE);
+    const [[ctxA, a], [ctxB, b], [ctxC, c]] = await Promise.all([0, 1, 2].map(() => openPage(browser, PHONE)));
     await a.goto(stack.url);
     // No tap yet: no AudioContext exists (mobile browsers would refuse to start one).
     expect((await sound(a)).context).toBe('none');
-    await signIn(a, stack.url, '채팅호스트');
+    // The three sign in side by side: nothing here depends on their order.
+    await Promise.all([
+      signIn(a, stack.url, '채팅호스트'),
+      signIn(b, stack.url, '채팅손님'),
+      signIn(c, stack.url, '채팅관전'),
+    ]);
     const unlocked = await waitFor('audio running after the first tap', async () => {
       const s = await sound(a);
       return s.context === 'running' ? s : null;
@@ -69,14 +76,16 @@ describe('table chat and sound (issue 17)', () => {
 
     const roomId = await createRoom(a, { private: false, bot: false });
     expect(roomId).not.toBe('');
-    const [ctxB, b] = await openPage(browser, PHONE);
-    await signIn(b, stack.url, '채팅손님');
-    await b.getByTestId(`join-${roomId}`).click();
-    await b.getByTestId('seats').waitFor();
-    const [ctxC, c] = await openPage(browser, PHONE);
-    await signIn(c, stack.url, '채팅관전');
-    await c.getByTestId(`spectate-${roomId}`).click();
-    await c.getByTestId('seats').waitFor();
+    await Promise.all([
+      (async () => {
+        await b.getByTestId(`join-${roomId}`).click();
+        await b.getByTestId('seats').waitFor();
+      })(),
+      (async () => {
+        await c.getByTestId(`spectate-${roomId}`).click();
+        await c.getByTestId('seats').waitFor();
+      })(),
+    ]);
     await waitFor('two players seated', async () => (await a.getByTestId('seats').locator('li').count()) >= 2);
     await a.getByTestId('start').click();
     await Promise.all([atTable(a, 'player'), atTable(b, 'player'), atTable(c, 'spectator')]);
@@ -111,7 +120,7 @@ describe('table chat and sound (issue 17)', () => {
     expect(muted.lines.filter((l) => l.from === hostId)).toEqual([]);
     expect(muted.emotes.filter((e) => e.from === hostId)).toEqual([]);
     await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
-  }, 180_000);
+  }, 300_000);
 
   it('refuses over-long and control-character text with a Korean reason, and stays silent with sound off', async () => {
     const [ctx, d] = await openPage(browser, PHONE);
@@ -119,7 +128,10 @@ describe('table chat and sound (issue 17)', () => {
       localStorage.setItem('joke.settings', JSON.stringify({ sound: false, volume: 0.7, voice: true })),
     );
     await signIn(d, stack.url, '비밀방');
-    await createRoom(d, { private: true, bot: true });
+    await createRoom(d, { private: true, bot: true, botLevel: '어려움' });
+    await expect
+      .poll(() => d.locator('.option-summary li', { hasText: '봇 난이도' }).textContent())
+      .toContain('어려움');
     await d.getByTestId('start').click();
     await atTable(d, 'player');
     expect((await chat(d))!.canSendText).toBe(true);
@@ -145,5 +157,5 @@ describe('table chat and sound (issue 17)', () => {
     expect(s.context).toBe('none');
     expect(s.played).toEqual([]);
     await ctx.close();
-  }, 180_000);
+  }, 300_000);
 });
