@@ -8,6 +8,7 @@ import { TableScene } from './scenes/TableScene.ts';
 import { PokerScene } from './poker/PokerScene.ts';
 import { HulaScene } from './hula/HulaScene.ts';
 import { installTestHook } from './testhook.ts';
+import { sound } from './sound/player.ts';
 
 export async function startGame(
   extraScenes: Phaser.Types.Scenes.SceneType[] = [],
@@ -33,5 +34,7 @@ export async function startGame(
     callbacks: { preBoot: (g) => g.registry.set('firstScene', first) },
   });
   installTestHook(game);
+  // Audio starts on the first tap anywhere (lobby included), as mobile browsers require.
+  sound.install();
   return game;
 }

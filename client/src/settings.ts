@@ -9,10 +9,16 @@ export interface Settings {
   reducedMotion: boolean | null;
   hints: boolean;
   sort: SortMode;
+  /** Table sounds on (false = muted). */
+  sound: boolean;
+  /** 0…1. */
+  volume: number;
+  /** Korean call-outs for poker bets, spoken by the device's voice. */
+  voice: boolean;
 }
 
 const KEY = 'joke.settings';
-const DEFAULTS: Settings = { reducedMotion: null, hints: true, sort: 'suit' };
+const DEFAULTS: Settings = { reducedMotion: null, hints: true, sort: 'suit', sound: true, volume: 0.7, voice: true };
 type Listener = (s: Settings) => void;
 const listeners = new Set<Listener>();
 let current: Settings | null = null;

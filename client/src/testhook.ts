@@ -5,6 +5,9 @@
  */
 import type Phaser from 'phaser';
 import { currentGateway } from './app.ts';
+import { currentChat } from './table/lively-source.ts';
+import type { ChatState } from './chat/chat-overlay.ts';
+import { sound, type SoundState } from './sound/player.ts';
 /** What a table scene (원카드, 포커 or 훌라) offers the hook. */
 interface HookedTable {
   snapshot(): Record<string, unknown>;
@@ -19,6 +22,10 @@ export interface JokeHook {
   connection(): { status: string; pending: number } | null;
   /** Simulates a network drop; the client must reconnect and resume by itself. */
   dropConnection(): void;
+  /** The open table's chat (lines shown, muted senders, last refusal), or null away from a table. */
+  chat(): ChatState | null;
+  /** Audio: the AudioContext's state ('none' before it exists) and the effects played. */
+  sound(): SoundState;
 }
 
 declare global {
@@ -52,6 +59,12 @@ export function installTestHook(game: Phaser.Game): void {
     },
     dropConnection() {
       currentGateway()?.dropConnection();
+    },
+    chat() {
+      return currentChat()?.state() ?? null;
+    },
+    sound() {
+      return sound.state();
     },
   };
 }

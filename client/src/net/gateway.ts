@@ -6,7 +6,14 @@
  * re-sends unanswered actions under their original actionId, which the room
  * applies at most once.
  */
-import { PROTOCOL_VERSION, ServerMessage, type ClientMessage, type PresenceEntry } from '@joke/protocol';
+import {
+  PROTOCOL_VERSION,
+  ServerMessage,
+  type ChatBody,
+  type ChatMessage,
+  type ClientMessage,
+  type PresenceEntry,
+} from '@joke/protocol';
 
 export type ViewFrame = Extract<ServerMessage, { t: 'view' }>;
 export type ConnStatus = 'idle' | 'connecting' | 'online' | 'reconnecting' | 'closed';
@@ -20,6 +27,8 @@ export interface GatewayEvents {
   /** Korean, ready to show. `fatal` errors stop reconnection (bad token, protocol version). */
   error: (message: string, code: string, fatal: boolean, roomId?: string) => void;
   welcome: (userId: string, name: string) => void;
+  /** A table chat line relayed by the room (protocol chat.ts). */
+  chat: (msg: ChatMessage) => void;
 }
 
 export interface GatewayOptions {
@@ -77,6 +86,7 @@ export class GatewayClient {
     presence: new Set(),
     error: new Set(),
     welcome: new Set(),
+    chat: new Set(),
   };
   private readonly rooms = new Map<string, { spectate: boolean; lastSeq: number }>();
   private readonly pending = new Map<string, Pending>();
@@ -158,6 +168,11 @@ export class GatewayClient {
       this.pending.set(actionId, p);
       this.sendPending(p);
     });
+  }
+
+  /** Table chat: fire and forget; a refusal comes back as an `error` with a chat code and this room. */
+  chat(roomId: string, body: ChatBody): void {
+    if (this.status === 'online') this.send({ v: PROTOCOL_VERSION, t: 'chat', roomId, body });
   }
 
   get pendingCount(): number {
@@ -274,6 +289,9 @@ export class GatewayClient {
       }
       case 'presence':
         this.emit('presence', msg.roomId, msg.presence);
+        return;
+      case 'chat':
+        if (this.rooms.has(msg.roomId)) this.emit('chat', msg);
         return;
       case 'pong': {
         const now = Date.now();

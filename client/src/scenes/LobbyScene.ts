@@ -8,6 +8,7 @@ import { gateway } from '../app.ts';
 import { lobby } from '../net/trpc.ts';
 import { reducedMotion } from '../settings.ts';
 import { NetworkSource } from '../table/source.ts';
+import { lively } from '../table/lively-source.ts';
 import { C } from '../table/theme.ts';
 import { backTexture, faceTexture } from '../table/textures.ts';
 import { LobbyApp, type LobbyScreen } from '../ui/lobby.ts';
@@ -76,7 +77,11 @@ export class LobbyScene extends Phaser.Scene {
     const gw = await gateway();
     // Each game has its own table scene; all read the same gateway source with their own view types.
     const data: TableSceneData<unknown, unknown> = {
-      source: new NetworkSource(gw, room.gameRoomId, spectate),
+      source: lively(new NetworkSource(gw, room.gameRoomId, spectate), {
+        gw,
+        game: this.game,
+        isPrivate: room.isPrivate,
+      }),
       title: room.gameName,
       onExit: (to, info) => {
         if (to === 'lobby' && (info.finished || spectate))

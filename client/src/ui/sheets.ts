@@ -181,7 +181,24 @@ export function openSettings(onChange: () => void): void {
     updateSettings({ hints: hints.checked });
     onChange();
   });
+  const soundOn = el('input', { type: 'checkbox', 'data-testid': 'setting-sound' }) as HTMLInputElement;
+  soundOn.checked = s.sound;
+  soundOn.addEventListener('change', () => updateSettings({ sound: soundOn.checked }));
+  const volume = el('input', {
+    type: 'range',
+    min: '0',
+    max: '100',
+    'data-testid': 'setting-volume',
+  }) as HTMLInputElement;
+  volume.value = String(Math.round(s.volume * 100));
+  volume.addEventListener('input', () => updateSettings({ volume: Number(volume.value) / 100 }));
+  const voice = el('input', { type: 'checkbox', 'data-testid': 'setting-voice' }) as HTMLInputElement;
+  voice.checked = s.voice;
+  voice.addEventListener('change', () => updateSettings({ voice: voice.checked }));
   body.append(
+    el('label', { class: 'field check' }, [soundOn, el('span', {}, ['소리 켜기'])]),
+    el('label', { class: 'field' }, [el('span', {}, ['음량']), volume]),
+    el('label', { class: 'field check' }, [voice, el('span', {}, ['포커 베팅 음성 (기기의 한국어 음성)'])]),
     el('label', { class: 'field' }, [el('span', {}, ['애니메이션']), motion]),
     el('label', { class: 'field check' }, [hints, el('span', {}, ['힌트 보기 (낼 수 있는 이유를 알려 줘요)'])]),
   );

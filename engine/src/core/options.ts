@@ -94,3 +94,23 @@ export function buildOptions<Specs extends Record<string, OptionSpec> & { mode: 
   }));
   return { schema: schema as unknown as z.ZodType<OutputOf<Specs>>, fields };
 }
+
+/**
+ * 봇 난이도, an option of every game: how well the room's bots play (쉬움 loose
+ * and forgetful, 보통 the default, 어려움 careful). It changes nothing in the
+ * rules, only the policy behind each game's `bot`, which reads it from the view's options.
+ */
+export type BotLevel = 'easy' | 'normal' | 'hard';
+
+export function botLevelOption(): OptionSpec<BotLevel> {
+  return opt.choice(
+    '봇 난이도',
+    [
+      ['easy', '쉬움'],
+      ['normal', '보통'],
+      ['hard', '어려움'],
+    ] as const,
+    'normal',
+    { help: '방의 봇이 얼마나 잘 두는지예요. 규칙은 같아요.' },
+  );
+}

@@ -45,6 +45,7 @@ describe('§10 훌라 checklist — play', () => {
       feeNormal: 5,
       feeSpecial: 10,
       bonus: true,
+      botLevel: 'normal',
     });
     for (const bad of [{ mode: 'classic' }, { rounds: 7 }, { baseUnit: 1 }, { feeNormal: 3 }, { extra: 1 }])
       expect(hula.optionsSchema.safeParse(bad).success).toBe(false);
@@ -55,6 +56,7 @@ describe('§10 훌라 checklist — play', () => {
       'feeNormal',
       'feeSpecial',
       'bonus',
+      'botLevel',
     ]);
     for (const f of hula.optionFields) expect(f.label).toMatch(/[가-힣]/);
   });

@@ -9,8 +9,9 @@ import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
 import type { Memberships } from './membership.ts';
 import type { QueueParams, Sock, SocketData } from './rooms.ts';
+import type { GatewayChat } from './chat.ts';
 
-const KNOWN_TYPES = new Set(['hello', 'join', 'leave', 'action', 'queue', 'unqueue', 'ping']);
+const KNOWN_TYPES = new Set(['hello', 'join', 'leave', 'action', 'queue', 'unqueue', 'ping', 'chat']);
 
 export interface ClientHandlers {
   handleText(ws: Sock, text: string): void;
@@ -19,7 +20,12 @@ export interface ClientHandlers {
   cancelQueue(user: { sub: string; name: string }, q: QueueParams): void;
 }
 
-export function createClientHandlers(core: Core, requests: Requester, rooms: Memberships): ClientHandlers {
+export function createClientHandlers(
+  core: Core,
+  requests: Requester,
+  rooms: Memberships,
+  chat: GatewayChat,
+): ClientHandlers {
   const { cfg, log, metrics, reg, detach, sendJson, protoError } = core;
   const requestWithRetry = requests.request;
   const { refreshRoom, leave } = rooms;
@@ -164,6 +170,8 @@ export function createClientHandlers(core: Core, requests: Requester, rooms: Mem
         return detach(onAction(ws, msg.roomId, msg.actionId, msg.action));
       case 'queue':
         return detach(onQueue(ws, { game: msg.game, mode: msg.mode, players: msg.players }));
+      case 'chat':
+        return detach(chat.onChat(ws, msg));
       case 'unqueue': {
         const q = reg.queued.get(d.user.sub);
         reg.queued.delete(d.user.sub);

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { pino, type Logger } from 'pino';
-import { ERRORS, subjects } from '@joke/protocol';
+import { ERRORS, chatSubjects, subjects } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
 import uws, { uwsBinary, uwsNative, type us_listen_socket } from './uws.ts';
 import { GatewayConfig, type GatewayConfigInput } from './config.ts';
@@ -17,6 +17,7 @@ import { createRequester } from './requests.ts';
 import { createMemberships } from './membership.ts';
 import { createClientHandlers } from './client.ts';
 import { createInbound } from './inbound.ts';
+import { createChat } from './chat.ts';
 
 export interface GatewayDeps {
   bus: Bus;
@@ -52,13 +53,15 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   const { protoError, sendJson } = core;
   const requests = createRequester(core);
   const rooms = createMemberships(core, requests);
-  const { handleText, takeToken, cancelQueue } = createClientHandlers(core, requests, rooms);
+  const chat = createChat(core);
+  const { handleText, takeToken, cancelQueue } = createClientHandlers(core, requests, rooms, chat);
   const { onDelivery, onMatched, onWorkerHeartbeat } = createInbound(core, requests, rooms);
   const { publishPresence } = rooms;
 
   subs.push(bus.subscribe(subjects.gatewayDeliver(cfg.gatewayId), (m) => onDelivery(m.data)));
   subs.push(bus.subscribe(subjects.gatewayMatched(cfg.gatewayId), (m) => onMatched(m.data)));
   subs.push(bus.subscribe(subjects.workerHeartbeat, (m) => onWorkerHeartbeat(m.data)));
+  subs.push(bus.subscribe(chatSubjects.gateway(cfg.gatewayId), (m) => chat.onChatDelivery(m.data)));
 
   let busHealthy = true;
   const heartbeat = (): void => {

@@ -352,6 +352,8 @@ describe('rooms.start', () => {
           { id: 'bot_1', name: started.room.seats[1].name, bot: true },
           { id: b.id, name: '시작B', bot: false },
         ],
+        // A public room: quick phrases and emotes among the players only (issue 17 chat policy).
+        chat: { freeText: false, spectators: false },
       },
     ]);
     expect(started.room).toMatchObject({ status: 'playing', gameRoomId: started.gameRoomId, gamesPlayed: 1 });

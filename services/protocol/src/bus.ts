@@ -1,5 +1,6 @@
 /** Payloads on the NATS subjects of subjects.ts (JSON). */
 import { z } from 'zod';
+import { ChatPolicy } from './chat.ts';
 
 const v = z.literal(1);
 
@@ -17,6 +18,8 @@ export const RoomSpec = z.object({
   /** Raw options; the worker parses them with the game's optionsSchema. */
   options: z.record(z.string(), z.unknown()),
   players: z.array(SeatInfo).min(1).max(10),
+  /** Who may chat and how (chat.ts); absent = phrases and emotes, players only. */
+  chat: ChatPolicy.optional(),
 });
 export type RoomSpec = z.infer<typeof RoomSpec>;
 

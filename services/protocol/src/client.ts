@@ -4,6 +4,7 @@
  * error instead of silent misbehaviour when the protocol changes.
  */
 import { z } from 'zod';
+import { ChatMessage, ChatSend } from './chat.ts';
 
 export const PROTOCOL_VERSION = 1;
 const v = z.literal(PROTOCOL_VERSION);
@@ -27,6 +28,8 @@ export const ClientMessage = z.discriminatedUnion('t', [
   }),
   z.object({ v, t: z.literal('unqueue') }),
   z.object({ v, t: z.literal('ping'), at: z.number() }),
+  /** Table chat (chat.ts): relayed by the room's owner to everyone watching. */
+  ChatSend,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
@@ -74,6 +77,7 @@ export const ServerMessage = z.discriminatedUnion('t', [
   z.object({ v, t: z.literal('queued'), game: z.string(), mode: z.string(), players: z.number().int() }),
   z.object({ v, t: z.literal('matched'), roomId: z.string(), game: z.string(), mode: z.string() }),
   z.object({ v, t: z.literal('pong'), at: z.number(), serverTime: z.number() }),
+  ChatMessage,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 

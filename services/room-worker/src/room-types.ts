@@ -1,6 +1,6 @@
 /** The room's data shapes: what is snapshotted, what goes through its queue, and what it needs from its worker. */
 import type { GameEvent } from '@joke/engine';
-import type { bus as wire } from '@joke/protocol';
+import type { bus as wire, ChatPolicy } from '@joke/protocol';
 import type { Bus, Logger, SnapshotStore } from '@joke/bus';
 import type { WorkerConfig } from './config.ts';
 import type { WorkerMetrics } from './metrics.ts';
@@ -42,6 +42,8 @@ export interface RoomData {
   viewers: ViewerMeta[];
   finishedAt: number | null;
   finishedPublished: boolean;
+  /** Who may chat (chat.ts); from the room's spec, absent in rooms opened without one. */
+  chat?: ChatPolicy;
 }
 
 /** A record step as stored: `s` room seq, `n` now, then either actor `a` + action `x` (+ actionId `i`) or `t` timeout. */

@@ -15,6 +15,7 @@ import type { BusSubscription } from '@joke/bus';
 import { Deliveries } from './deliveries.ts';
 import { dueSeats, guard, hasRuntimeOnlyField, type Safely } from './game-calls.ts';
 import { subscribeRoom } from './inbound.ts';
+import { subscribeChat } from './chat.ts';
 import { writeSnapshot } from './persist.ts';
 import { isConnected, presenceKey, presenceList, syncDisconnected, viewerKey } from './presence.ts';
 import { okReply, ReplyMemory } from './replies.ts';
@@ -96,6 +97,9 @@ export class Room {
   /** Serve this room's subjects. Items that arrive before `start` wait in the queue. */
   subscribe(): void {
     this.subs.push(...subscribeRoom(this.host.bus, this.id, (item) => this.enqueue(item)));
+    this.subs.push(
+      subscribeChat(this.host, { id: this.id, policy: () => this.data.chat, viewers: () => this.viewers.values() }),
+    );
   }
 
   /** Begin processing: arm the deadline and the bots, run anything that queued up meanwhile. */

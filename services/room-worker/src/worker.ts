@@ -159,6 +159,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       viewers: [],
       finishedAt: null,
       finishedPublished: false,
+      ...(spec.chat ? { chat: spec.chat } : {}),
     };
     const room = new Room(host, game, data, 1, 0, []);
     const r = await store.createRoom(

@@ -12,7 +12,18 @@ import type { Card, HulaAction, HulaView } from './types.ts';
 /** Stops at or under this many points even where the table allows more (5인 has no limit). */
 const STOP_AT = 10;
 
+/**
+ * 봇 난이도: how often the bot presses 땡큐 in a race, and whether it looks for
+ * melds in the discard and keeps its hand's shape when it throws.
+ */
+const LEVELS = {
+  easy: { race: 0.3, wantsDiscards: false, shapes: false },
+  normal: { race: 0.8, wantsDiscards: true, shapes: true },
+  hard: { race: 1, wantsDiscards: true, shapes: true },
+} as const;
+
 export function bot(v: HulaView, rng: Rng): HulaAction | null {
+  const lv = LEVELS[v.options.botLevel ?? 'normal'];
   const me = v.me;
   const hand = v.hand;
   if (!me || !hand) return null;
@@ -28,19 +39,19 @@ export function bot(v: HulaView, rng: Rng): HulaAction | null {
       if (v.phase.discarder === v.viewer || v.phase.passed.includes(v.viewer!) || v.phase.claimants.includes(v.viewer!))
         return null;
       if (!me.thankYouCardIds) return { type: 'pass' };
-      return rng.float() < 0.8 ? { type: 'thankYou', cardIds: me.thankYouCardIds } : null;
+      return rng.float() < lv.race ? { type: 'thankYou', cardIds: me.thankYouCardIds } : null;
     case 'draw':
       if (v.current !== v.viewer) return null;
       if (me.special) return { type: 'special' };
       if (me.canStop && stopLooksSafe(v, me.stopScore, me.stopLimit)) return { type: 'stop' };
-      if (me.canDrawDiscard && v.discardTop && wantsDiscard(v, hand, v.discardTop))
+      if (me.canDrawDiscard && v.discardTop && lv.wantsDiscards && wantsDiscard(v, hand, v.discardTop))
         return { type: 'draw', from: 'discard' };
       if (me.canDraw) return { type: 'draw', from: 'stock' };
       return me.canDrawDiscard ? { type: 'draw', from: 'discard' } : null;
     case 'act':
       if (v.current !== v.viewer) return null;
       if (me.special) return { type: 'special' };
-      return act(v, hand);
+      return act(v, hand, lv.shapes ? chooseDiscard(hand) : hand[rng.int(hand.length)]);
     default:
       return null;
   }
@@ -67,7 +78,7 @@ function wantsDiscard(v: HulaView, hand: Card[], top: Card): boolean {
   return registered(v) && layOffTargets(v.melds, top).length > 0;
 }
 
-function act(v: HulaView, hand: Card[]): HulaAction {
+function act(v: HulaView, hand: Card[], discard: Card): HulaAction {
   const groups = planMelds(hand);
   if (groups.length > 0 && classifyMeld(groups[0])) return { type: 'meld', cardIds: groups[0].map((c) => c.id) };
   if (registered(v)) {
@@ -78,7 +89,7 @@ function act(v: HulaView, hand: Card[]): HulaAction {
       if (targets.length > 0) return { type: 'layOff', cardIds: [c.id], meldId: targets[0].id };
     }
   }
-  return { type: 'discard', cardId: chooseDiscard(hand).id };
+  return { type: 'discard', cardId: discard.id };
 }
 
 /** Highest card that is not part of a pair or a near-run; jokers only when nothing else is left. */

@@ -1,5 +1,5 @@
 /** Room options (docs/games/hula.md §2). Amounts are in-room points only. */
-import { buildOptions, opt } from '../../core/options.ts';
+import { botLevelOption, buildOptions, opt } from '../../core/options.ts';
 
 export const { schema: optionsSchema, fields: optionFields } = buildOptions({
   mode: opt.choice(
@@ -54,4 +54,5 @@ export const { schema: optionsSchema, fields: optionFields } = buildOptions({
     { help: '대카·소카·7777 승리 때 빠지는 비율이에요.' },
   ),
   bonus: opt.boolean('배판(연승 보너스)', true, { help: '이긴 사람이 다시 이기면 배수가 붙어요(최대 5배).' }),
+  botLevel: botLevelOption(),
 });

@@ -5,6 +5,7 @@
  */
 import type { GameStateBase, GameViewBase, PlayerId } from '../../core/types.ts';
 import type { Suit } from '../../core/cards.ts';
+import type { BotLevel } from '../../core/options.ts';
 
 export type HulaMode = 'monster' | 'joker';
 
@@ -34,6 +35,8 @@ export interface Meld {
 }
 
 export interface HulaOptions {
+  /** 봇 난이도 (core/options.ts); absent in options written before it existed = 보통. */
+  botLevel?: BotLevel;
   mode: HulaMode;
   rounds: number;
   baseUnit: number;

@@ -9,30 +9,43 @@ import { cardPoints, COLORS, isClassicAttack, isClassicSpecial } from './cards.t
 import { lastCardReason } from './legal.ts';
 import type { Card, Color, OneCardAction, OneCardView, PlayAction } from './types.ts';
 
+/**
+ * 봇 난이도: how reliably the bot calls its own 원카드 (alone or with the play),
+ * how eagerly it catches others, and whether it plans its cards at all.
+ */
+const LEVELS = {
+  easy: { declareIdle: false, declare: 0.35, declareWithPlay: 0.4, catchIdle: 0.05, catchOnMove: 0, plans: false },
+  normal: { declareIdle: true, declare: 0.7, declareWithPlay: 0.85, catchIdle: 0.25, catchOnMove: 0.1, plans: true },
+  hard: { declareIdle: true, declare: 1, declareWithPlay: 1, catchIdle: 0.6, catchOnMove: 0.3, plans: true },
+} as const;
+type Level = (typeof LEVELS)[keyof typeof LEVELS];
+
 export function bot(v: OneCardView, rng: Rng): OneCardAction | null {
   if (v.finished || v.viewer === null || v.hand === null) return null;
+  const lv: Level = LEVELS[v.options.botLevel ?? 'normal'];
   const L = v.legal;
   const myMove = L.canPlay || L.canDraw || L.canPass || L.canChallenge || L.canAcceptWild4 || L.mustChooseColor;
   if (L.canDeclareOneCard) {
     if (!L.oneCardIsCatch) {
-      if (!myMove || rng.float() < 0.7) return { type: 'declareOneCard' };
-    } else if (rng.float() < (myMove ? 0.1 : 0.25)) return { type: 'declareOneCard' };
+      if ((!myMove && lv.declareIdle) || rng.float() < lv.declare) return { type: 'declareOneCard' };
+    } else if (rng.float() < (myMove ? lv.catchOnMove : lv.catchIdle)) return { type: 'declareOneCard' };
   }
   if (!myMove) return null;
   const hand = v.hand;
   if (L.mustChooseColor) return { type: 'chooseColor', color: mostColor(hand) };
 
   if (L.canChallenge) {
-    if (L.canPlay && rng.float() < 0.6) return playOf(v, v.legalCardIds[0], rng);
+    if (L.canPlay && rng.float() < 0.6) return playOf(v, v.legalCardIds[0], rng, lv);
     return rng.float() < 0.3 ? { type: 'challengeWild4' } : { type: 'acceptWild4' };
   }
   if (L.canPass) {
-    if (L.canPlay && rng.float() < 0.85) return playOf(v, v.legalCardIds[0], rng);
+    if (L.canPlay && rng.float() < 0.85) return playOf(v, v.legalCardIds[0], rng, lv);
     return { type: 'pass' };
   }
   if (!L.canPlay) return { type: 'draw' };
-  if (v.pendingAttack === 0 && L.canDraw && rng.float() < 0.02) return { type: 'draw' };
-  return playOf(v, choose(v, rng), rng);
+  if (!lv.plans) return playOf(v, v.legalCardIds[rng.int(v.legalCardIds.length)], rng, lv);
+  if (v.pendingAttack === 0 && L.canDraw && lv !== LEVELS.hard && rng.float() < 0.02) return { type: 'draw' };
+  return playOf(v, choose(v, rng), rng, lv);
 }
 
 function isAttack(c: Card): boolean {
@@ -59,7 +72,7 @@ function choose(v: OneCardView, rng: Rng): string {
   return best.id;
 }
 
-function playOf(v: OneCardView, id: string, rng: Rng): PlayAction {
+function playOf(v: OneCardView, id: string, rng: Rng, lv: Level): PlayAction {
   const hand = v.hand!;
   const first = hand.find((c) => c.id === id)!;
   const ids = [id];
@@ -81,7 +94,7 @@ function playOf(v: OneCardView, id: string, rng: Rng): PlayAction {
   const a: PlayAction = { type: 'play', cardIds: ids };
   if (first.kind === 'std' && first.rank === 7) a.chooseSuit = mostSuit(rest, first.suit);
   if (first.kind === 'wild' || first.kind === 'wild4') a.chooseColor = mostColor(rest);
-  if (rest.length === 1 && !v.options.autoDeclare && rng.float() < 0.85) a.declareOneCard = true;
+  if (rest.length === 1 && !v.options.autoDeclare && rng.float() < lv.declareWithPlay) a.declareOneCard = true;
   return a;
 }
 

@@ -5,7 +5,7 @@
  * by the schema but kept out of `optionFields`.
  */
 import { z } from 'zod';
-import { buildOptions, opt, type OptionField } from '../../core/index.ts';
+import { botLevelOption, buildOptions, opt, type OptionField } from '../../core/index.ts';
 import type { OneCardOptions } from './types.ts';
 
 const CLASSIC = ['classic'];
@@ -117,6 +117,7 @@ const built = buildOptions(
       ] as const,
       'first-out',
     ),
+    botLevel: botLevelOption(),
     turnSeconds: opt.choice(
       '턴 제한 시간',
       [

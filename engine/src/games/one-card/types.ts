@@ -3,6 +3,7 @@
  * Everything here is plain JSON so a room can be snapshotted and resumed anywhere.
  */
 import type { GameEvent, GameStateBase, GameViewBase, PlayerId, Suit } from '../../core/index.ts';
+import type { BotLevel } from '../../core/options.ts';
 
 export type { Suit };
 export type Color = 'R' | 'Y' | 'G' | 'B';
@@ -18,6 +19,8 @@ export type UnoCard =
 export type Card = ClassicCard | UnoCard;
 
 export interface OneCardOptions {
+  /** 봇 난이도 (core/options.ts); absent in options written before it existed = 보통. */
+  botLevel?: BotLevel;
   mode: Mode;
   handSize: 5 | 6 | 7;
   deckCount: 'auto' | 1 | 2;

@@ -1,5 +1,8 @@
 /**
- * A bot that plays from its own view only: it rates what it can see of its
+ * The poker bot, from its own view only. Betting depends on the room's 봇 난이도:
+ * 보통 and 어려움 use bot-strong.ts; 쉬움 is the original loose policy below.
+ *
+ * The loose policy rates what it can see of its
  * hand (and, at indian, everyone else's forehead against the cards still
  * unseen), folds weak hands some of the time, raises strong ones, and now and
  * then picks any legal action so every action type gets exercised.
@@ -8,6 +11,7 @@ import type { Rng } from '../../core/rng.ts';
 import { scoreOf, bestLowHand, omahaScore } from './eval/hands.ts';
 import { badugiHand } from './eval/badugi.ts';
 import type { Card, CardSlot, HandPlayerView, LegalAction, PokerAction, PokerView } from './types.ts';
+import { strongBet, type BotLevel } from './bot-strong.ts';
 
 function isCard(c: CardSlot | null | undefined): c is Card {
   return !!c && 'id' in c;
@@ -153,7 +157,10 @@ export function bot(v: PokerView, rng: Rng): PokerAction | null {
       return drawAction(v, me, rng);
     case 'declare':
       return declareAction(v, me, rng);
-    default:
-      return betAction(v, me, rng);
+    default: {
+      // 쉬움 keeps the loose policy above; 보통 and 어려움 bet by hand strength, pot odds and position.
+      const level: BotLevel = v.options.botLevel ?? 'normal';
+      return level === 'easy' ? betAction(v, me, rng) : strongBet(v, me, rng, level, strength(v, me));
+    }
   }
 }

@@ -3,7 +3,7 @@
  * both come from this table. Mode-specific options carry `modes` so the form
  * shows them only where they mean something (elsewhere they are ignored).
  */
-import { buildOptions, opt } from '../../core/options.ts';
+import { botLevelOption, buildOptions, opt } from '../../core/options.ts';
 import type { Betting, PokerMode } from './types.ts';
 
 export const MODES: { id: PokerMode; name: string }[] = [
@@ -110,6 +110,7 @@ const built = buildOptions(
       ] as const,
       1,
     ),
+    botLevel: botLevelOption(),
     turnSeconds: opt.choice(
       '행동 제한 시간',
       [

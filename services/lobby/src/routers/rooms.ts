@@ -244,7 +244,7 @@ export const roomsRouter = router({
     }));
     const request = wire.CreateRoomRequest.parse({
       v: 1,
-      room: { roomId: gameRoomId, game: room.game, options: room.options, players },
+      room: { roomId: gameRoomId, game: room.game, options: room.options, players, chat: chatPolicy(room) },
     });
     const revert = () =>
       db.room.updateMany({
@@ -273,3 +273,11 @@ export const roomsRouter = router({
     return { gameRoomId, workerId: reply.workerId, room: await detail(ctx.deps, room.id, ctx.user.id) };
   }),
 });
+
+/**
+ * Chat in a private room (friends with an invite code) allows free text and
+ * lets spectators speak; public rooms keep to quick phrases and emotes among the players.
+ */
+function chatPolicy(room: { isPrivate: boolean }): { freeText: boolean; spectators: boolean } {
+  return { freeText: room.isPrivate, spectators: room.isPrivate };
+}

@@ -1,0 +1,109 @@
+/**
+ * Which sounds a table frame calls for, read from the frame's events (already
+ * filtered for this viewer by the server) and its view. Pure, so the mapping
+ * is unit-tested without audio; the same function serves 원카드, 포커 and 훌라
+ * because their event names do not collide.
+ */
+import type { Effect } from './synth.ts';
+
+interface FrameLike {
+  view: unknown;
+  events: unknown[];
+}
+
+type Ev = { type?: unknown; action?: unknown; declareOneCard?: unknown };
+
+export interface Cues {
+  effects: Effect[];
+  /** A Korean betting word to say aloud (Korean poker modes). */
+  say: string | null;
+}
+
+/** Korean poker actions and the word a dealer would call (engine KOREAN_LABEL). */
+const KOREAN_CALLS: Record<string, string> = {
+  'k.check': '체크',
+  'k.ping': '삥',
+  'k.call': '콜',
+  'k.ddadang': '따당',
+  'k.quarter': '쿼터',
+  'k.half': '하프',
+  'k.full': '풀',
+  'k.die': '다이',
+};
+
+function pokerAction(action: string): Effect {
+  if (action === 'nl.fold' || action === 'k.die') return 'fold';
+  if (action === 'nl.check' || action === 'k.check') return 'play';
+  if (action === 'nl.call' || action === 'k.call') return 'chipCall';
+  if (action === 'k.ping') return 'chipBet';
+  return 'chipRaise';
+}
+
+const BY_EVENT: Record<string, Effect> = {
+  // 원카드
+  cardPlayed: 'play',
+  cardsDrawn: 'draw',
+  oneCardDeclared: 'oneCard',
+  oneCardCaught: 'oneCard',
+  gameOver: 'win',
+  // 포커
+  dealt: 'deal',
+  board: 'deal',
+  handEnd: 'win',
+  // 훌라
+  drew: 'draw',
+  discarded: 'play',
+  melded: 'play',
+  laidOff: 'play',
+  thankYouClaimed: 'thankYou',
+  stop: 'stop',
+};
+
+export function cuesFor(frame: FrameLike, first: boolean): Cues {
+  const effects: Effect[] = [];
+  let say: string | null = null;
+  const add = (e: Effect) => {
+    if (!effects.includes(e)) effects.push(e);
+  };
+  const finished = (frame.view as { finished?: unknown } | null)?.finished === true;
+  if (first && !finished) add('deal');
+  for (const raw of frame.events) {
+    const e = raw as Ev;
+    if (typeof e?.type !== 'string') continue;
+    if (e.type === 'action' && typeof e.action === 'string') {
+      add(pokerAction(e.action));
+      say = KOREAN_CALLS[e.action] ?? say;
+      continue;
+    }
+    const effect = BY_EVENT[e.type];
+    if (effect) add(effect);
+    if (e.type === 'cardPlayed' && e.declareOneCard === true) add('oneCard');
+    // 훌라's round end; poker's `roundEnd` (with a street) only closes a betting round.
+    if (e.type === 'roundEnd' && !('street' in (e as object))) add('win');
+  }
+  return { effects, say };
+}
+
+type TurnView = {
+  viewer?: string | null;
+  deadline?: number | null;
+  finished?: boolean;
+  current?: string | null;
+  toAct?: string | null;
+  phase?: { kind?: string; target?: string | null; player?: string | null };
+};
+
+/**
+ * The whole second (5…1) of the viewer's own turn clock, or null when it is
+ * not their move or more than 5 s remain: the table ticks once per second.
+ */
+export function warningSecond(view: unknown, serverNow: number): number | null {
+  const v = view as TurnView | null;
+  if (!v || v.finished || !v.viewer || typeof v.deadline !== 'number') return null;
+  const mover =
+    v.phase?.kind === 'wild4Response' ? (v.phase.target ?? null) : (v.toAct ?? v.current ?? v.phase?.player ?? null);
+  if (mover !== v.viewer) return null;
+  const left = v.deadline - serverNow;
+  if (left <= 0 || left > 5000) return null;
+  return Math.ceil(left / 1000);
+}

@@ -1,0 +1,90 @@
+/**
+ * Table chat at the gateway: a `chat` message from a socket that is in the
+ * room goes to the room's owner as the token's user (never a name or id the
+ * client chose); what the owner relays back arrives on this gateway's chat
+ * subject and goes to every socket of the room here, players and spectators.
+ *
+ * Text that cannot pass (too long, control characters, empty) is refused here
+ * already with the same Korean reason the owner would give, sparing a bus trip.
+ * A chat request is sent once, not retried: a retry after a lost reply could
+ * show the message twice, and a lost chat line is harmless.
+ */
+import {
+  CHAT_ERRORS,
+  ChatDelivery,
+  ChatReply,
+  chatSubjects,
+  cleanChatBody,
+  type ChatSend,
+  type ChatRequest,
+} from '@joke/protocol';
+import { v, type Core } from './core.ts';
+import type { Sock } from './rooms.ts';
+
+export interface GatewayChat {
+  onChat(ws: Sock, msg: ChatSend): Promise<void>;
+  onChatDelivery(data: string): void;
+}
+
+export function createChat(core: Core): GatewayChat {
+  const { cfg, bus, log, metrics, reg, sendJson, send, protoError } = core;
+
+  const refuse = (ws: Sock, roomId: string, code: string, message: string): void => {
+    metrics.rejects.inc({ reason: code });
+    sendJson(ws, { v, t: 'error', code, message, roomId });
+  };
+
+  const onChat = async (ws: Sock, msg: ChatSend): Promise<void> => {
+    const d = ws.getUserData();
+    let m = d.rooms.get(msg.roomId);
+    if (m?.joined) {
+      await m.joined;
+      if (d.closed) return;
+      m = d.rooms.get(msg.roomId);
+    }
+    if (!m || m.role === null) return refuse(ws, msg.roomId, 'chatNotInRoom', CHAT_ERRORS.chatNotInRoom);
+    const clean = cleanChatBody(msg.body);
+    if (!clean.ok) return refuse(ws, msg.roomId, clean.code, CHAT_ERRORS[clean.code]);
+    const req: ChatRequest = {
+      v,
+      userId: d.user!.sub,
+      name: d.user!.name.slice(0, 32),
+      gatewayId: cfg.gatewayId,
+      body: clean.body,
+    };
+    let text: string;
+    try {
+      text = await bus.request(chatSubjects.room(msg.roomId), JSON.stringify(req), cfg.commandTimeoutMs);
+    } catch (err) {
+      log.debug({ roomId: msg.roomId, err: String(err) }, 'chat request failed');
+      if (!d.closed) protoError(ws, 'unavailable');
+      return;
+    }
+    if (d.closed) return;
+    let reply: ChatReply;
+    try {
+      reply = ChatReply.parse(JSON.parse(text));
+    } catch {
+      metrics.busErrors.inc({ op: 'chat' });
+      return protoError(ws, 'unavailable');
+    }
+    // Accepted: the sender sees their line when the owner's relay comes back, like everyone else.
+    if (!reply.ok) refuse(ws, msg.roomId, reply.code, reply.reason);
+  };
+
+  const onChatDelivery = (data: string): void => {
+    let del: ChatDelivery;
+    try {
+      del = ChatDelivery.parse(JSON.parse(data));
+    } catch {
+      metrics.busErrors.inc({ op: 'chat' });
+      return;
+    }
+    const r = reg.rooms.get(del.roomId);
+    if (!r) return;
+    for (const socks of r.players.values()) for (const ws of socks) send(ws, del.frame);
+    for (const ws of r.spectators) send(ws, del.frame);
+  };
+
+  return { onChat, onChatDelivery };
+}
