@@ -6,6 +6,7 @@
  * legal); layout from the pure computeHulaLayout, redone on every resize.
  */
 import Phaser from 'phaser';
+import { fitView } from '../display.ts';
 import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import type { TableFrame, TableSource } from '../table/source.ts';
@@ -95,7 +96,7 @@ export class HulaScene extends Phaser.Scene {
     this.toasts = new Toasts(this);
     this.banner = new Banner(this);
     this.result = new HulaResultPanel(this);
-    this.input.on('pointerup', (p: Phaser.Input.Pointer) => this.onTap(p.x, p.y));
+    this.input.on('pointerup', (p: Phaser.Input.Pointer) => this.onTap(p.worldX, p.worldY));
     this.scale.on('resize', this.onResize, this);
     this.events.once('shutdown', () => {
       this.scale.off('resize', this.onResize, this);
@@ -108,7 +109,7 @@ export class HulaScene extends Phaser.Scene {
       connection: (s) => {
         this.connection = s;
         const msg = s === 'reconnecting' ? '다시 연결 중…' : s === 'closed' ? '연결이 끊겼어요' : null;
-        this.banner.show(msg, this.scale.width, 52);
+        this.banner.show(msg, fitView(this).width, 52);
       },
       error: (message, fatal) => {
         this.toasts.show(message, 'warn');
@@ -142,8 +143,8 @@ export class HulaScene extends Phaser.Scene {
   }
 
   private render(): void {
-    const W = this.scale.width;
-    const H = this.scale.height;
+    const W = fitView(this).width;
+    const H = fitView(this).height;
     const f = this.frame;
     const v = f?.view ?? null;
     const hand = v?.hand ? sortCards(v.hand, this.sort) : [];
@@ -186,7 +187,7 @@ export class HulaScene extends Phaser.Scene {
     const data = f ? resultRows(f.view, f.result) : null;
     const v = f?.view;
     const waiting = v?.phase.kind === 'roundEnd' && v.viewer !== null && v.phase.ready.includes(v.viewer);
-    const key = data ? `${v!.round}:${data.final}:${waiting}:${this.scale.width}x${this.scale.height}` : '';
+    const key = data ? `${v!.round}:${data.final}:${waiting}:${fitView(this).width}x${fitView(this).height}` : '';
     if (key === this.resultKey) return;
     this.resultKey = key;
     if (!data) return this.result.close();
@@ -199,7 +200,7 @@ export class HulaScene extends Phaser.Scene {
         ? [{ key: 'ready', label: '다음 판 준비', onTap: () => void this.press('ready') }]
         : [];
     if (waiting) data.summary += '\n다른 사람을 기다리는 중…';
-    this.result.show(data, this.scale.width, this.scale.height, actions);
+    this.result.show(data, fitView(this).width, fitView(this).height, actions);
   }
 
   private onTap(x: number, y: number): void {
@@ -295,8 +296,8 @@ export class HulaScene extends Phaser.Scene {
     const box = (b: Button) => ({ ...b.rect, enabled: b.enabled, visible: b.visible, label: b.label_ });
     return {
       scene: 'hula',
-      width: this.scale.width,
-      height: this.scale.height,
+      width: fitView(this).width,
+      height: fitView(this).height,
       orientation: this.layout_?.portrait ? 'portrait' : 'landscape',
       connection: this.connection,
       frames: this.source.frames().length,

@@ -5,6 +5,7 @@
  * action bar's: raise panel, cards picked for a draw, the 7-poker choice.
  */
 import Phaser from 'phaser';
+import { fitView } from '../display.ts';
 import type { GameResult } from '../../../engine/src/core/types.ts';
 import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
@@ -135,8 +136,8 @@ export class PokerScene extends Phaser.Scene {
 
   private relayout(renderAfter = true): void {
     const v = this.view;
-    const W = this.scale.width;
-    const H = this.scale.height;
+    const W = fitView(this).width;
+    const H = fitView(this).height;
     const l = computePokerLayout({
       width: W,
       height: H,
@@ -244,7 +245,7 @@ export class PokerScene extends Phaser.Scene {
     const v = this.view;
     if (!v) return;
     const data = pokerResult(v, (this.frame?.result as GameResult | null) ?? null);
-    this.result.show(data, this.scale.width, this.scale.height, [
+    this.result.show(data, fitView(this).width, fitView(this).height, [
       { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
       { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
     ]);
