@@ -176,6 +176,7 @@ export class PokerScene extends Phaser.Scene {
       width: W,
       height: H,
       opponents: v ? opponentsOf(v).length : 3,
+      board: !v || v.mode === 'holdem' || v.mode === 'omaha',
       myCards: v ? myCards(v).length : 0,
       spectator: !v || v.viewer === null,
     });

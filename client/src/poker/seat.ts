@@ -89,13 +89,16 @@ export function drawSeat(scene: Phaser.Scene, into: Phaser.GameObjects.Container
   g.fillStyle(C.panel, s.folded ? 0.45 : 0.78).fillRoundedRect(r.x, r.y, r.w, r.h, 10);
   g.lineStyle(s.turn || s.winner ? 3 : 1.5, border, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 10);
   const small = r.h < 100;
+  // A small phone's third row of seats: name and chips share the first line.
+  const tiny = r.h < 76;
   const nameSize = small ? 13 : 15;
   const pad = 6;
   let y = r.y + 4;
   const name = scene.add.text(r.x + pad, y, s.name, textStyle(nameSize, s.folded ? '#9fb0a7' : '#ffffff', 700));
   const clockW = s.turn ? 30 : 0;
   const bossW = s.story.boss ? 34 : 0;
-  into.add(fit(name, r.w - pad * 2 - (s.dealer ? 20 : 0) - clockW - bossW));
+  const marks = (s.dealer ? 20 : 0) + clockW + bossW;
+  into.add(fit(name, tiny ? (r.w - marks) / 2 - pad : r.w - pad * 2 - marks));
   if (s.story.boss) {
     const bx = r.x + r.w - pad - clockW - (s.dealer ? 20 : 0) - bossW + 2;
     g.fillStyle(C.gold, 1).fillRoundedRect(bx, y + 1, bossW - 4, nameSize + 2, 5);
@@ -108,15 +111,21 @@ export function drawSeat(scene: Phaser.Scene, into: Phaser.GameObjects.Container
     g.fillStyle(0xffffff, 1).fillCircle(dx, y + nameSize / 2 + 2, 8);
     into.add(scene.add.text(dx, y + nameSize / 2 + 2, 'D', textStyle(11, '#1c1d24', 800)).setOrigin(0.5));
   }
-  y += nameSize + 3;
-  into.add(scene.add.text(r.x + pad, y, chips(s.stack), textStyle(small ? 12 : 14, '#f2c14e', 700)));
-  if (s.lastDraw) {
+  if (tiny) {
+    const t = scene.add.text(r.x + r.w - pad - marks, y + 1, chips(s.stack), textStyle(12, '#f2c14e', 700));
+    into.add(fit(t.setOrigin(1, 0), (r.w - marks) / 2 - pad));
+    y += nameSize + 3;
+  } else {
+    y += nameSize + 3;
+    into.add(scene.add.text(r.x + pad, y, chips(s.stack), textStyle(small ? 12 : 14, '#f2c14e', 700)));
+  }
+  if (s.lastDraw && !tiny) {
     const t = scene.add
       .text(r.x + r.w - pad, y, s.lastDraw, textStyle(small ? 11 : 13, '#7fe3ff', 800))
       .setOrigin(1, 0);
     into.add(fit(t, r.w / 2 - pad));
   }
-  y += (small ? 12 : 14) + 4;
+  if (!tiny) y += (small ? 12 : 14) + 4;
   const bottomH = small ? 14 : 17;
   const cardH = Math.max(18, r.y + r.h - 4 - bottomH - 2 - y);
   const rects = miniRow({ x: r.x + pad, y, w: r.w - pad * 2, h: cardH }, s.cards.length, cardH);
@@ -134,6 +143,8 @@ export function drawSeat(scene: Phaser.Scene, into: Phaser.GameObjects.Container
     into.add(fit(t.setOrigin(0.5, 0), r.w - 8));
     return;
   }
+  if (tiny && s.lastDraw && s.bet === 0)
+    into.add(fit(scene.add.text(r.x + pad, by, s.lastDraw, textStyle(11, '#7fe3ff', 800)), r.w / 2 - pad));
   if (s.bet > 0)
     into.add(
       scene.add.text(

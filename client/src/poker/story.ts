@@ -90,14 +90,25 @@ export function seatStory(v: PokerView, id: string): SeatStory {
     .filter((a) => a.to === id)
     .map((a) => awardLabel(v, a));
   const high = sd ? rankedHandName(sd.handName, sd.best) : null;
+  // 하이로우: the half a player declared is the hand they play (both for 스윙).
+  const hand = !sd
+    ? null
+    : !sd.lowName || !side
+      ? `${high}${sd.lowName ? ` / ${sd.lowName}` : ''}`
+      : side === 'high'
+        ? `하이 ${high}`
+        : side === 'low'
+          ? `로우 ${sd.lowName}`
+          : `스윙 ${high} / ${sd.lowName}`;
   return {
     id,
     declare: side ? DECLARE_NAME[side] : null,
     draws,
     boss: !!h && h.boss === id && h.phase !== 'handEnd',
     awards,
-    hand: high ? `${high}${sd?.lowName ? ` / ${sd.lowName}` : ''}` : null,
-    best: sd ? sd.best.map((c) => c.id) : [],
+    hand,
+    // The lifted five are the high hand's; a 로우 declarer's low cards are not in the view.
+    best: sd && side !== 'low' ? sd.best.map((c) => c.id) : [],
   };
 }
 
