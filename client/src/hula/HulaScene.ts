@@ -312,6 +312,7 @@ export class HulaScene extends Phaser.Scene {
       me: f?.view.viewer ?? null,
       cards: this.table.cards,
       melds: this.table.melds,
+      meldSlides: this.table.slides,
       opponents: this.table.opponents,
       stock: this.layout_?.stock ?? null,
       discard: this.layout_?.discard ?? null,
