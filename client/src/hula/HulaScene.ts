@@ -153,8 +153,10 @@ export class HulaScene extends Phaser.Scene {
     this.layout_ = l;
     // Title: mode and round; below it the viewer's own points and 등록 mark (opponents show theirs on the badges).
     const mine = v?.seats.find((x) => x.id === v.viewer);
-    const second = mine ? `\n내 점수 ${points(mine.points)}${mine.registered ? ' · 등록' : ''}` : '';
-    this.titleText.setPosition(l.title.x, l.title.y + (second ? 0 : 8)).setLineSpacing(2);
+    // A short screen (phone on its side) keeps the title on one line.
+    const sep = l.title.h < 36 ? ' · ' : '\n';
+    const second = mine ? `${sep}내 점수 ${points(mine.points)}${mine.registered ? ' · 등록' : ''}` : '';
+    this.titleText.setPosition(l.title.x, l.title.y + (second && sep === '\n' ? 0 : 8)).setLineSpacing(2);
     if (v) this.titleText.setText(`${MODE_NAME[v.mode]} · ${v.round}/${v.roundsTotal}판${second}`);
     this.top.sort.setRect(l.top.sort).setText(this.sort === 'suit' ? '무늬순' : '숫자순');
     this.top.leave.setRect(l.top.leave);
@@ -162,7 +164,8 @@ export class HulaScene extends Phaser.Scene {
     const meSeat = v?.seats.find((s) => s.id === v.viewer);
     this.top.leave.setVisible(!!meSeat && !v?.finished).setText(meSeat?.leaveReserved ? '예약 취소' : '나가기 예약');
     this.top.sort.setVisible(hand.length > 0);
-    this.toasts.setArea({ x: 0, y: l.status.y, w: W, h: 100 });
+    // Toasts sit on the melds, below the status line, never over it.
+    this.toasts.setArea({ x: l.melds.x, y: l.melds.y, w: l.melds.w, h: Math.min(100, l.melds.h) });
     if (!v) {
       this.statusText.setPosition(W / 2, l.status.y);
       return;
@@ -172,11 +175,13 @@ export class HulaScene extends Phaser.Scene {
     this.table.render(v, l, hand, this.selected, this.chosenMeld, c.mover);
     this.statusText
       .setText(c.status)
-      .setPosition(W / 2, l.status.y)
+      .setPosition(l.status.x + l.status.w / 2, l.status.y)
+      .setWordWrapWidth(l.status.w, true)
       .setDepth(20);
     this.hintText
       .setText(c.hint)
-      .setPosition(W / 2, l.status.y + 22)
+      .setPosition(l.status.x + l.status.w / 2, l.status.y + Math.min(22, this.statusText.height + 2))
+      .setWordWrapWidth(l.status.w, true)
       .setDepth(20);
     this.showResult();
     this.bar.place(c, l, this.result.open, this.busy);

@@ -116,10 +116,20 @@ export class HulaTableView {
       this.fit(name, r.w - 42);
       const state =
         seat.status === 'left' ? '나감' : seat.leaveReserved ? '나가기 예약' : seat.registered ? '등록' : '';
+      // A short badge (phone on its side) puts the count and the points on one line.
+      const short = r.h < 70;
       const count = this.text(r.x + 8, r.y + 36, `${seat.handCount}장${state ? ` · ${state}` : ''}`, 12, '#d8e6de');
-      this.fit(count, r.w - 12);
-      const pts = this.text(r.x + 8, r.y + 54, points(seat.points), 12, seat.points < 0 ? '#ff9f94' : '#ffe7a3');
-      this.fit(pts, r.w - 12);
+      this.fit(count, short ? r.w / 2 - 10 : r.w - 12);
+      const pts = short
+        ? this.text(
+            r.x + r.w - 8,
+            r.y + 36,
+            points(seat.points),
+            12,
+            seat.points < 0 ? '#ff9f94' : '#ffe7a3',
+          ).setOrigin(1, 0)
+        : this.text(r.x + 8, r.y + 54, points(seat.points), 12, seat.points < 0 ? '#ff9f94' : '#ffe7a3');
+      this.fit(pts, short ? r.w / 2 - 10 : r.w - 12);
       this.opponents.push({ id: seat.id, name: seat.name, count: seat.handCount, rect: r, current });
     });
 

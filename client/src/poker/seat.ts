@@ -133,9 +133,14 @@ export function drawSeat(scene: Phaser.Scene, into: Phaser.GameObjects.Container
   s.cards.forEach((c, i) => {
     // The five cards that made the hand rise and get a gold edge at showdown.
     const lifted = typeof c === 'object' && 'id' in c && best.has(c.id);
-    const rr = lifted ? { ...rects[i], y: rects[i].y - 4 } : rects[i];
+    // No lift inside a seat (the chips line sits right above); the gold edge and the dimmed rest say it.
+    const rr = rects[i];
     addCard(scene, into, c, rr, s.folded ? 0.45 : best.size && !lifted ? 0.55 : 1);
-    if (lifted) g.lineStyle(2, C.gold, 1).strokeRoundedRect(rr.x, rr.y, rr.w, rr.h, 3);
+    if (lifted) {
+      const edge = scene.add.graphics();
+      into.add(edge);
+      edge.lineStyle(2, C.gold, 1).strokeRoundedRect(rr.x, rr.y, rr.w, rr.h, 3);
+    }
   });
   const by = r.y + r.h - 3 - bottomH;
   if (s.handName) {

@@ -81,10 +81,20 @@ export function drawCenter(
   if (v.mode === 'holdem' || v.mode === 'omaha') {
     const g = scene.add.graphics();
     into.add(g);
+    // At the end of a hand the board cards in the biggest winner's five rise with a gold edge.
+    const top = h?.phase === 'handEnd' ? biggestWinner(v) : null;
+    const best = new Set(top ? seatStory(v, top).best : []);
     l.board.forEach((r, i) => {
       const c = h?.board[i];
-      if (c) addCard(scene, into, c, r);
+      const lifted = !!c && best.has(c.id);
+      const rr = lifted ? { ...r, y: r.y - 6 } : r;
+      if (c) addCard(scene, into, c, rr, best.size && !lifted ? 0.6 : 1);
       else g.lineStyle(2, C.feltLine, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 8);
+      if (lifted) {
+        const edge = scene.add.graphics();
+        into.add(edge);
+        edge.lineStyle(3, C.gold, 1).strokeRoundedRect(rr.x, rr.y, rr.w, rr.h, 6);
+      }
     });
   } else if (h && v.mode === 'indian') {
     drawForeheads(scene, into, l, v);
@@ -98,6 +108,13 @@ export function drawCenter(
   const clock = clockRect(l);
   const words = { ...l.status, x: l.status.x + clock.w + 4, w: l.status.w - 2 * (clock.w + 4) };
   text(scene, into, words, status, wide ? 18 : 15, h?.toAct === v.viewer && h?.toAct ? '#ffd84a' : '#ffffff', 800);
+}
+
+/** Who took the most chips this hand (the headline's player). */
+function biggestWinner(v: PokerView): string | null {
+  const won = new Map<string, number>();
+  for (const a of v.hand?.awards ?? []) if (a.kind !== 'return') won.set(a.to, (won.get(a.to) ?? 0) + a.amount);
+  return [...won].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
 /** Where the countdown of the shared phases (choice, draw, declare, rebuy, hand end) is drawn. */
