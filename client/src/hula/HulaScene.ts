@@ -140,6 +140,10 @@ export class HulaScene extends Phaser.Scene {
       this.timerTotal = Math.max(1000, (f.view.deadline ?? 0) - this.source.serverNow());
     }
     this.render();
+    // After the render, so the claimer's seat is where the ring goes.
+    for (const e of f.events)
+      if ((e.type === 'thankYou' || e.type === 'thankYouClaimed') && this.layout_)
+        this.table.highlightThankYou(e.player as string, f.view, this.layout_);
   }
 
   private render(): void {
@@ -318,6 +322,7 @@ export class HulaScene extends Phaser.Scene {
       cards: this.table.cards,
       melds: this.table.melds,
       meldSlides: this.table.slides,
+      thankYous: this.table.thankYous,
       opponents: this.table.opponents,
       stock: this.layout_?.stock ?? null,
       discard: this.layout_?.discard ?? null,

@@ -34,6 +34,30 @@ export class HulaTableView {
 
   constructor(private readonly scene: Phaser.Scene) {}
 
+  /** 땡큐 claims highlighted so far (for the test hook). */
+  thankYous: { player: string; at: { x: number; y: number } }[] = [];
+
+  /**
+   * A 땡큐 claim: a gold ring around the claimer and the discard pile's top
+   * card, fading out (held still, then removed, when motion is reduced).
+   */
+  highlightThankYou(player: string, view: HulaView, l: HulaLayout): void {
+    const s = this.scene;
+    const at =
+      player === view.viewer ? { x: l.hand.area.x + l.hand.area.w / 2, y: l.hand.area.y } : this.avatars.get(player);
+    if (!at) return;
+    this.thankYous.push({ player, at });
+    if (this.thankYous.length > 20) this.thankYous.shift();
+    const g = s.add.graphics().setDepth(45);
+    g.lineStyle(4, C.gold, 1).strokeCircle(at.x, at.y, 20);
+    const d = l.discard;
+    g.lineStyle(4, C.gold, 1).strokeRoundedRect(d.x - 4, d.y - 4, d.w + 8, d.h + 8, 10);
+    g.fillStyle(C.gold, 0.18).fillRoundedRect(d.x - 4, d.y - 4, d.w + 8, d.h + 8, 10);
+    const ms = motionMs(300);
+    if (ms > 0) s.tweens.add({ targets: g, alpha: 0, delay: 600, duration: ms, onComplete: () => g.destroy() });
+    else s.time.delayedCall(900, () => g.destroy());
+  }
+
   /** Where a meld new on the table slides from, or null (already there, first frame, motion reduced). */
   private slideFrom(
     meld: { id: number; owner: string },
