@@ -51,6 +51,8 @@ interface Snap {
     hand: number;
   }[];
   toasts: string[];
+  flips: { hand: number; seat: string; order: number }[];
+  handNo: number;
 }
 
 const snap = async (page: Page) => (await page.evaluate(() => window.__joke!.layout())) as unknown as Snap;
@@ -116,6 +118,10 @@ describe('the poker table tells the story (harness, engine in the page)', () => 
       if (a.side === 'low') expect(labels).toContain('로우');
       if (v.hand.pots.length > 1) expect(labels).toMatch(a.potIndex === 0 ? /메인/ : /사이드 \d/);
     }
+    // Showdown cards flip seat by seat in the engine's showing order.
+    expect(s.flips.filter((f) => f.hand === s.handNo).map((f) => [f.seat, f.order])).toEqual(
+      shown.map((e, i) => [e.id, i]),
+    );
     // The headline is the biggest winner, with the half they won.
     expect(s.centre!.awards[0]).toMatch(/하이|로우|스윙/);
     await page.close();

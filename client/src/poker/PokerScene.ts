@@ -23,6 +23,7 @@ import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView 
 import { clockColor, drawRing, drawSeat, seatInfo } from './seat.ts';
 import { clockRect, drawCenter, drawLog, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
 import { ChipFx, chipMoves } from './chips-fx.ts';
+import { motionMs } from '../settings.ts';
 import { countdown, seatStory } from './story.ts';
 import { whyDisabled } from './why.ts';
 import { pokerSnapshot } from './snapshot.ts';
@@ -38,6 +39,10 @@ export class PokerScene extends Phaser.Scene {
   private ringLabel!: Phaser.GameObjects.Text;
   private clockLabel!: Phaser.GameObjects.Text;
   private chipFx!: ChipFx;
+  /** When this hand's showdown appeared (scene time): seats flip their cards in showing order from then. */
+  private reveal: { hand: number; at: number } | null = null;
+  /** Showdown flips started (for the test hook): seat and its place in the showing order. */
+  private flips: { hand: number; seat: string; order: number }[] = [];
   private title!: Phaser.GameObjects.Text;
   private waiting!: Phaser.GameObjects.Text;
   private menu!: { rules: Button; leave: Button };
@@ -142,6 +147,12 @@ export class PokerScene extends Phaser.Scene {
       this.barKey = key;
       this.ui = emptyBarState();
     }
+    const sd = v.hand?.showdown;
+    if (sd?.length && this.reveal?.hand !== v.hand!.handNo) {
+      this.reveal = { hand: v.hand!.handNo, at: this.time.now };
+      sd.forEach((e, order) => this.flips.push({ hand: v.hand!.handNo, seat: e.id, order }));
+      if (this.flips.length > 60) this.flips.splice(0, this.flips.length - 60);
+    }
     const count = myCards(v).length;
     if (
       !prev ||
@@ -208,13 +219,22 @@ export class PokerScene extends Phaser.Scene {
     this.title.setText(`${modeName} · ${BETTING_NAME[v.betting]} · ${v.hand ? `${v.hand.handNo}판` : ''}`);
     const title = this.title;
     while (title.width > l.title.w && title.text.length > 4) title.setText(`${title.text.slice(0, -2)}…`);
-    opponentsOf(v).forEach((s, i) => drawSeat(this, this.dyn, l.seats[i], seatInfo(v, s, false)));
+    opponentsOf(v).forEach((s, i) => drawSeat(this, this.dyn, l.seats[i], seatInfo(v, s, false), this.flipOf(v, s.id)));
     drawCenter(this, this.dyn, l, v, statusLine(v));
     if (l.log) drawLog(this, this.dyn, l.log, v);
     this.mine = myCards(v);
     if (v.viewer !== null) drawMine(this, this.dyn, l, v, this.mine, this.ui, (id) => this.onCardTap(id));
     this.bar = actionBar(v, this.ui);
     this.barView.update(l, v, this.bar, this.busy);
+  }
+
+  /** The showdown flip of a seat, in the engine's showing order, 250 ms apart; null when done or motion is reduced. */
+  private flipOf(v: PokerView, id: string): { elapsed: number; ms: number } | null {
+    const ms = motionMs(200);
+    const order = v.hand?.showdown?.findIndex((e) => e.id === id) ?? -1;
+    if (!this.reveal || this.reveal.hand !== v.hand?.handNo || order < 0 || ms === 0) return null;
+    const elapsed = this.time.now - this.reveal.at - order * 250;
+    return elapsed < ms + 300 ? { elapsed, ms } : null;
   }
 
   private onCardTap(id: number): void {
@@ -332,6 +352,7 @@ export class PokerScene extends Phaser.Scene {
       clock: this.view ? countdown(this.view, this.data_.source.serverNow()) : null,
       clockShown: this.clockLabel.visible ? this.clockLabel.text : this.ringLabel.visible ? this.ringLabel.text : null,
       chipMoves: this.chipFx.log,
+      flips: this.flips,
     });
   }
 

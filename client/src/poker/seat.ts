@@ -82,7 +82,36 @@ function fit(t: Phaser.GameObjects.Text, maxW: number): Phaser.GameObjects.Text 
   return t;
 }
 
-export function drawSeat(scene: Phaser.Scene, into: Phaser.GameObjects.Container, r: Rect, s: SeatInfo): void {
+/** A showdown flip in progress for one seat: ms since this seat's turn to show began, and each card's flip length. */
+export interface Flip {
+  elapsed: number;
+  ms: number;
+}
+
+/**
+ * Turns a card over: it starts edge-on and widens to its face. Resumable, so
+ * a re-render mid-flip continues where the last one was instead of restarting.
+ */
+function flipIn(scene: Phaser.Scene, img: Phaser.GameObjects.Image, flip: Flip, i: number): void {
+  const e = flip.elapsed - i * 40;
+  if (e >= flip.ms) return;
+  const full = img.scaleX;
+  img.scaleX = full * Math.max(0, Math.min(1, e / flip.ms));
+  scene.tweens.add({
+    targets: img,
+    scaleX: full,
+    delay: Math.max(0, -e),
+    duration: Math.max(1, flip.ms - Math.max(0, e)),
+  });
+}
+
+export function drawSeat(
+  scene: Phaser.Scene,
+  into: Phaser.GameObjects.Container,
+  r: Rect,
+  s: SeatInfo,
+  flip: Flip | null = null,
+): void {
   const g = scene.add.graphics();
   into.add(g);
   const border = s.turn ? C.legal : s.winner ? 0x7ee081 : 0x3f7a61;
@@ -135,7 +164,8 @@ export function drawSeat(scene: Phaser.Scene, into: Phaser.GameObjects.Container
     const lifted = typeof c === 'object' && 'id' in c && best.has(c.id);
     // No lift inside a seat (the chips line sits right above); the gold edge and the dimmed rest say it.
     const rr = rects[i];
-    addCard(scene, into, c, rr, s.folded ? 0.45 : best.size && !lifted ? 0.55 : 1);
+    const img = addCard(scene, into, c, rr, s.folded ? 0.45 : best.size && !lifted ? 0.55 : 1);
+    if (flip && typeof c === 'object' && 'id' in c) flipIn(scene, img, flip, i);
     if (lifted) {
       const edge = scene.add.graphics();
       into.add(edge);

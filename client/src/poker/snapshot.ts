@@ -32,6 +32,7 @@ export interface PokerSnapshotParts {
   /** The countdown text on screen now (seat ring or the status-line pill). */
   clockShown: string | null;
   chipMoves: unknown[];
+  flips: unknown[];
 }
 
 export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
@@ -82,5 +83,6 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
     clock: p.clock,
     clockShown: p.clockShown,
     chipMoves: p.chipMoves,
+    flips: p.flips,
   };
 }
