@@ -67,19 +67,23 @@ async function edgeSharpness(page: Page, png: Buffer): Promise<number> {
 }
 
 describe('canvas resolution (issue 16 §1)', () => {
-  it.each([1, 2, 3])('at devicePixelRatio %i the backing store is CSS size × ratio', async (dpr) => {
-    const [page] = await openTable(dpr);
-    const size = await page.evaluate(() => {
-      const c = document.querySelector('#game canvas') as HTMLCanvasElement;
-      const r = c.getBoundingClientRect();
-      return { w: c.width, h: c.height, cssW: r.width, cssH: r.height };
-    });
-    expect(size.cssW).toBe(390);
-    expect(size.cssH).toBe(844);
-    expect(size.w).toBe(390 * dpr);
-    expect(size.h).toBe(844 * dpr);
-    await page.close();
-  });
+  it.each([1, 2, 3])(
+    'at devicePixelRatio %i the backing store is CSS size × ratio',
+    async (dpr) => {
+      const [page] = await openTable(dpr);
+      const size = await page.evaluate(() => {
+        const c = document.querySelector('#game canvas') as HTMLCanvasElement;
+        const r = c.getBoundingClientRect();
+        return { w: c.width, h: c.height, cssW: r.width, cssH: r.height };
+      });
+      expect(size.cssW).toBe(390);
+      expect(size.cssH).toBe(844);
+      expect(size.w).toBe(390 * dpr);
+      expect(size.h).toBe(844 * dpr);
+      await page.close();
+    },
+    60_000,
+  );
 
   it('at DPR 3 a zoomed card corner is sharper than the stretched CSS-size canvas', async () => {
     const shots: number[] = [];
@@ -105,5 +109,5 @@ describe('canvas resolution (issue 16 §1)', () => {
     const [crisp, stretched] = shots;
     console.log(`edge sharpness at DPR 3: device resolution ${crisp.toFixed(2)}, stretched ${stretched.toFixed(2)}`);
     expect(crisp).toBeGreaterThan(stretched * 2);
-  });
+  }, 120_000);
 });
