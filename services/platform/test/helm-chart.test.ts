@@ -102,7 +102,7 @@ describe('helm/joke-app', () => {
         const entries = appWorkloads.map((w) => w.spec.template.spec.containers[0].command.at(-1)).sort();
         expect(entries).toEqual(
           Object.keys(services)
-            .map((s) => `dist/${s}/main.js`)
+            .map((s) => `dist/services/${s}/main.js`)
             .sort(),
         );
       });
