@@ -5,8 +5,8 @@ export const autoRebalanceConfig = defineConfig({
   threshold: opt(
     'AUTO_REBALANCE_THRESHOLD',
     int(0, 1_000_000),
-    20,
-    'Tables by which the fullest and the emptiest live worker must differ before the leader moves any (0 = automatic rebalancing off; `npm run rebalance` still works).',
+    0,
+    'Tables by which the fullest and the emptiest live worker must differ before the leader moves any. 0 = off (the default outside Kubernetes; the Helm chart sets 20); `npm run rebalance` works either way.',
   ),
   intervalMs: opt(
     'AUTO_REBALANCE_INTERVAL_MS',
