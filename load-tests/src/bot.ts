@@ -45,6 +45,8 @@ const RACE_WINDOW_MS = 1000;
 
 export interface BotConfig {
   url: string;
+  /** Every gateway of the run: a gateway that closes with the reconnect hint (1012) sends the bot to the next. */
+  urls?: readonly string[];
   token: string;
   userId: string;
   game: AnyGame;
@@ -67,6 +69,7 @@ export class Bot {
   private rejected: { decidedSeq: number; at: number; reason: string } | null = null;
   private reconnects = 0;
   private closedByUs = false;
+  private url: string;
   done = false;
 
   constructor(
@@ -74,15 +77,16 @@ export class Bot {
     private readonly sink: BotSink,
   ) {
     this.rng = Rng.fromSeed(cfg.userId, 'swarm-bot');
+    this.url = cfg.url;
   }
 
   start(): void {
-    const ws = new WebSocket(this.cfg.url, { perMessageDeflate: false });
+    const ws = new WebSocket(this.url, { perMessageDeflate: false });
     this.ws = ws;
     ws.on('open', () => this.send({ v, t: 'hello', token: this.cfg.token }));
     ws.on('message', (data) => this.onMessage(String(data)));
     ws.on('error', (err) => this.sink.error('socket', String(err)));
-    ws.on('close', () => this.onClose(ws));
+    ws.on('close', (code) => this.onClose(ws, code));
   }
 
   stop(): void {
@@ -100,8 +104,16 @@ export class Bot {
     this.timer = this.ackTimer = null;
   }
 
-  private onClose(ws: WebSocket): void {
+  private onClose(ws: WebSocket, code: number): void {
     if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
+    if (code === 1012) {
+      // The gateway is shutting down and asks us to move (services/gateway/src/shutdown.ts): not an error.
+      const urls = this.cfg.urls ?? [this.url];
+      this.url = urls[(urls.indexOf(this.url) + 1) % urls.length];
+      this.clearTimers();
+      this.start();
+      return;
+    }
     this.sink.error('disconnected');
     this.clearTimers();
     // Reconnect-and-resume: a new socket, hello, and join again gives the latest view.

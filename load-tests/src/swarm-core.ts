@@ -164,6 +164,7 @@ export async function runSwarm(
     const bot = new Bot(
       {
         url: urls[i % urls.length],
+        urls,
         token,
         userId,
         game,
