@@ -5,7 +5,7 @@
  * action bar's: raise panel, cards picked for a draw, the 7-poker choice.
  */
 import Phaser from 'phaser';
-import type { GameResult } from '../../../engine/src/core/types.ts';
+import type { GameResult } from '@joke/engine/core/types';
 import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import { verifySeed } from '../table/result-data.ts';
