@@ -7,11 +7,16 @@
  *
  * With `gatewayPort`, the gateway URL uses the host name the browser used for
  * the page, so a phone on the LAN reaches the same machine's gateway.
+ *
+ * Hashed files under /assets/ are cached by browsers for a year (their name
+ * changes with their content); text files go out brotli- or gzip-compressed
+ * (serve-compressed.ts).
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CompressedCache, compressible, pickEncoding } from './serve-compressed.ts';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../dist', import.meta.url));
 
@@ -50,6 +55,7 @@ export function gatewayUrlFor(req: IncomingMessage, opts: ClientHandlerOptions):
 
 export function clientHandler(opts: ClientHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const dir = normalize(opts.dir ?? CLIENT_DIST);
+  const compressed = new CompressedCache();
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -81,13 +87,29 @@ export function clientHandler(opts: ClientHandlerOptions = {}): (req: IncomingMe
       file = join(dir, 'index.html');
     }
     const hashed = path.startsWith('/assets/');
-    res.writeHead(200, {
+    const stat = statSync(file);
+    const headers: Record<string, string> = {
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-      'content-length': String(statSync(file).size),
       'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
       'x-content-type-options': 'nosniff',
-    });
-    if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    };
+    const encoding = compressible(extname(file), stat.size) ? pickEncoding(req.headers['accept-encoding']) : null;
+    if (compressible(extname(file), stat.size)) headers.vary = 'accept-encoding';
+    if (!encoding) {
+      res.writeHead(200, { ...headers, 'content-length': String(stat.size) });
+      if (req.method === 'HEAD') res.end();
+      else createReadStream(file).pipe(res);
+      return;
+    }
+    compressed.get(file, stat.mtimeMs, encoding).then(
+      (body) => {
+        res.writeHead(200, { ...headers, 'content-encoding': encoding, 'content-length': String(body.length) });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      () => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('read failed');
+      },
+    );
   };
 }

@@ -4,8 +4,8 @@
  * view() — so the client is checked against what the server really sends.
  */
 import { describe, expect, it } from 'vitest';
-import { oneCard } from '../../engine/src/games/one-card/index.ts';
-import type { Card, OneCardOptions, OneCardState, OneCardView } from '../../engine/src/games/one-card/types.ts';
+import { oneCard } from '@joke/engine/games/one-card/index';
+import type { Card, OneCardOptions, OneCardState, OneCardView } from '@joke/engine/games/one-card/types';
 import { sortHand } from '../src/cards/model.ts';
 import { buildPlay, deriveControls, explainLegal, initialOf, timerFraction } from '../src/table/controller.ts';
 

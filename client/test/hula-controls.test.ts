@@ -4,8 +4,8 @@
  * checked against what the server really sends.
  */
 import { describe, expect, it } from 'vitest';
-import { hula } from '../../engine/src/games/hula/index.ts';
-import type { Card, HulaOptions, HulaState, HulaView } from '../../engine/src/games/hula/types.ts';
+import { hula } from '@joke/engine/games/hula/index';
+import type { Card, HulaOptions, HulaState, HulaView } from '@joke/engine/games/hula/types';
 import { buildAction, deriveControls } from '../src/hula/controls.ts';
 import { resultRows } from '../src/hula/result-rows.ts';
 import { eventToast } from '../src/hula/events.ts';

@@ -4,10 +4,10 @@
  * the view lists legal actions, and the view's chips always add up.
  */
 import { describe, expect, it } from 'vitest';
-import { poker } from '../../engine/src/games/poker/index.ts';
-import { Rng } from '../../engine/src/core/rng.ts';
-import { simPlayers } from '../../engine/src/sim/runner.ts';
-import type { PokerState } from '../../engine/src/games/poker/types.ts';
+import { poker } from '@joke/engine/games/poker/index';
+import { Rng } from '@joke/engine/core/rng';
+import { simPlayers } from '@joke/engine/sim/runner';
+import type { PokerState } from '@joke/engine/games/poker/types';
 import { actionBar, emptyBarState, pressUi, type BarState } from '../src/poker/actions.ts';
 import { handEndLines, statusLine } from '../src/poker/status.ts';
 import { chipsOnTable, type PokerView } from '../src/poker/model.ts';

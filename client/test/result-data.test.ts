@@ -4,9 +4,9 @@
  * it shows from the final view and result.
  */
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../engine/src/core/rng.ts';
-import { oneCard } from '../../engine/src/games/one-card/index.ts';
-import type { OneCardOptions, OneCardState, OneCardView } from '../../engine/src/games/one-card/types.ts';
+import { Rng } from '@joke/engine/core/rng';
+import { oneCard } from '@joke/engine/games/one-card/index';
+import type { OneCardOptions, OneCardState, OneCardView } from '@joke/engine/games/one-card/types';
 import { resultData, verifySeed } from '../src/table/result-data.ts';
 
 const players = [

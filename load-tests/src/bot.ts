@@ -51,6 +51,8 @@ const RACE_WINDOW_MS = 1000;
 
 export interface BotConfig {
   url: string;
+  /** Every gateway of the run: a gateway that closes with the reconnect hint (1012) sends the bot to the next. */
+  urls?: readonly string[];
   token: string;
   userId: string;
   game: AnyGame;
@@ -76,6 +78,7 @@ export class Bot {
   private rejected: { decidedSeq: number; at: number; reason: string } | null = null;
   private reconnects = 0;
   private closedByUs = false;
+  private url: string;
   private connectingSince = 0;
   private stormDropAt: number | null = null;
   done = false;
@@ -85,10 +88,11 @@ export class Bot {
     private readonly sink: BotSink,
   ) {
     this.rng = Rng.fromSeed(cfg.userId, 'swarm-bot');
+    this.url = cfg.url;
   }
 
   start(): void {
-    const ws = new WebSocket(this.cfg.url, { perMessageDeflate: false, localAddress: this.cfg.localAddress });
+    const ws = new WebSocket(this.url, { perMessageDeflate: false, localAddress: this.cfg.localAddress });
     this.ws = ws;
     this.connectingSince = performance.now();
     ws.on('open', () => {
@@ -98,9 +102,9 @@ export class Bot {
     });
     ws.on('message', (data) => this.onMessage(String(data)));
     ws.on('error', (err) => this.sink.error('socket', String(err)));
-    ws.on('close', () => {
+    ws.on('close', (code) => {
       if (this.opened.has(ws)) this.sink.socket(-1);
-      this.onClose(ws);
+      this.onClose(ws, code);
     });
   }
 
@@ -134,9 +138,16 @@ export class Bot {
     this.timer = this.ackTimer = null;
   }
 
-  private onClose(ws: WebSocket): void {
+  private onClose(ws: WebSocket, code: number): void {
     if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
     this.clearTimers();
+    if (code === 1012) {
+      // The gateway is shutting down and asks us to move (services/gateway/src/shutdown.ts): not an error.
+      const urls = this.cfg.urls ?? [this.url];
+      this.url = urls[(urls.indexOf(this.url) + 1) % urls.length];
+      this.start();
+      return;
+    }
     if (this.stormDropAt !== null) {
       setTimeout(() => !this.sink.stopping() && !this.closedByUs && this.start(), Math.random() * 1000);
       return;

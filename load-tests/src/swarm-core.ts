@@ -180,6 +180,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
         return new Bot(
           {
             url,
+            urls,
             token: id.token,
             userId: id.userId,
             game: slot.game,

@@ -3,9 +3,9 @@
  * names the table shows. Suit symbols and names come from the engine's shared
  * card module so the client never disagrees with the server about them.
  */
-import { RANK_LABEL, SUIT_NAME_KO, SUIT_SYMBOL, isRed, type Suit } from '../../../engine/src/core/cards.ts';
-import { COLOR_NAME_KO, cardLabel } from '../../../engine/src/games/one-card/cards.ts';
-import type { Card, Color, UnoCard } from '../../../engine/src/games/one-card/types.ts';
+import { RANK_LABEL, SUIT_NAME_KO, SUIT_SYMBOL, isRed, type Suit } from '@joke/engine/core/cards';
+import { COLOR_NAME_KO, cardLabel } from '@joke/engine/games/one-card/cards';
+import type { Card, Color, UnoCard } from '@joke/engine/games/one-card/types';
 
 export type {
   Card,
@@ -16,7 +16,7 @@ export type {
   OneCardView,
   PlayAction,
   PlayerStatus,
-} from '../../../engine/src/games/one-card/types.ts';
+} from '@joke/engine/games/one-card/types';
 export type ColorCard = UnoCard;
 export { SUIT_SYMBOL, SUIT_NAME_KO, isRed, type Suit, COLOR_NAME_KO, cardLabel };
 export const SUITS: Suit[] = ['S', 'H', 'D', 'C'];

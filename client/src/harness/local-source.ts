@@ -4,10 +4,10 @@
  * the other seats. For visual checks and screenshot tests of any situation
  * without a server — never the product path.
  */
-import { Rng } from '../../../engine/src/core/rng.ts';
-import type { GameEvent, GameResult, PlayerInfo } from '../../../engine/src/core/types.ts';
-import { oneCard } from '../../../engine/src/games/one-card/index.ts';
-import type { Card, OneCardOptions, OneCardState } from '../../../engine/src/games/one-card/types.ts';
+import { Rng } from '@joke/engine/core/rng';
+import type { GameEvent, GameResult, PlayerInfo } from '@joke/engine/core/types';
+import { oneCard } from '@joke/engine/games/one-card/index';
+import type { Card, OneCardOptions, OneCardState } from '@joke/engine/games/one-card/types';
 import type { OneCardAction, OneCardView } from '../cards/model.ts';
 import type { ActResult } from '../net/gateway.ts';
 import type { TableHandlers, TableSource } from '../table/source.ts';

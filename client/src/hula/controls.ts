@@ -5,7 +5,7 @@
  * the engine's own pure meld helpers answer, so the client never re-derives
  * a rule. Pure: unit-tested without Phaser.
  */
-import { classifyMeld, layOffMany } from '../../../engine/src/games/hula/melds.ts';
+import { classifyMeld, layOffMany } from '@joke/engine/games/hula/melds';
 import { cardName, nameOf, points, type Card, type HulaAction, type HulaView } from './model.ts';
 
 export const ACTION_KEYS = [

@@ -3,9 +3,9 @@
  * the two purely visual helpers the table needs: the card art's shape for a
  * 훌라 card and the hand order (by suit or by rank; never sent anywhere).
  */
-import { RANK_LABEL, SUIT_SYMBOL, type Suit } from '../../../engine/src/core/cards.ts';
+import { RANK_LABEL, SUIT_SYMBOL, type Suit } from '@joke/engine/core/cards';
 import type { Card as ArtCard } from '../cards/model.ts';
-import type { Card, HulaAction, HulaView, Meld } from '../../../engine/src/games/hula/types.ts';
+import type { Card, HulaAction, HulaView, Meld } from '@joke/engine/games/hula/types';
 
 export type { Card, HulaAction, HulaView, Meld };
 

@@ -3,8 +3,8 @@
  * round just played — rank, hand points, 박 with factors, points moved — and,
  * when the game is over, the final ranking by room points.
  */
-import type { GameResult } from '../../../engine/src/core/types.ts';
-import type { BakCode, WinType } from '../../../engine/src/games/hula/types.ts';
+import type { GameResult } from '@joke/engine/core/types';
+import type { BakCode, WinType } from '@joke/engine/games/hula/types';
 import { cardName, nameOf, points, type HulaView } from './model.ts';
 
 export const BAK_NAME: Record<BakCode, string> = {

@@ -6,7 +6,7 @@
  */
 import Phaser from 'phaser';
 import { fitView } from '../display.ts';
-import type { GameResult } from '../../../engine/src/core/types.ts';
+import type { GameResult } from '@joke/engine/core/types';
 import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import { verifySeed } from '../table/result-data.ts';

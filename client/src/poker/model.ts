@@ -13,7 +13,7 @@ import type {
   PokerMode,
   PokerView,
   SeatView,
-} from '../../../engine/src/games/poker/types.ts';
+} from '@joke/engine/games/poker/types';
 
 export type { Card, CardSlot, HandPlayerView, LegalAction, PokerAction, PokerMode, PokerView, SeatView };
 

@@ -4,7 +4,7 @@
  * scene's per-render container.
  */
 import type Phaser from 'phaser';
-import type { GameResult } from '../../../engine/src/core/types.ts';
+import type { GameResult } from '@joke/engine/core/types';
 import type { ResultData } from '../table/overlays.ts';
 import type { Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';

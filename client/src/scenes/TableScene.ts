@@ -7,7 +7,7 @@
 import Phaser from 'phaser';
 import { fitView } from '../display.ts';
 import type { PresenceEntry } from '@joke/protocol';
-import type { GameEvent } from '../../../engine/src/core/types.ts';
+import type { GameEvent } from '@joke/engine/core/types';
 import { sortHand, type OneCardAction, type OneCardView } from '../cards/model.ts';
 import type { ConnStatus } from '../net/gateway.ts';
 import { getSettings, motionMs, onSettings, reducedMotion, updateSettings } from '../settings.ts';

@@ -4,8 +4,8 @@
  * round), the summary, and the provably-fair check — the seed revealed now
  * must hash to the commitment every view carried since the deal.
  */
-import { seedCommitment } from '../../../engine/src/core/commit.ts';
-import type { GameResult } from '../../../engine/src/core/types.ts';
+import { seedCommitment } from '@joke/engine/core/commit';
+import type { GameResult } from '@joke/engine/core/types';
 import type { OneCardView, PlayerStatus } from '../cards/model.ts';
 import { nameOf } from './controller.ts';
 import type { ResultData } from './overlays.ts';

@@ -4,7 +4,7 @@
  * Every game's table uses it with its own action and view types (원카드 by default).
  */
 import type { PresenceEntry } from '@joke/protocol';
-import type { GameEvent, GameResult } from '../../../engine/src/core/types.ts';
+import type { GameEvent, GameResult } from '@joke/engine/core/types';
 import type { OneCardAction, OneCardView } from '../cards/model.ts';
 import type { ActResult, ConnStatus, GatewayClient } from '../net/gateway.ts';
 

@@ -5,7 +5,7 @@
  * shown only while their mode is chosen.
  */
 import type { GameInfo } from '@joke/lobby';
-import type { OptionField } from '../../../engine/src/core/types.ts';
+import type { OptionField } from '@joke/engine/core/types';
 import { clear, el } from './dom.ts';
 
 /** Choice values keep their JSON type (numbers, null) through the <select>. */

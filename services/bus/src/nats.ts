@@ -5,6 +5,7 @@
  */
 import { connect, NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
 import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription } from './types.ts';
+import { natsServers } from './nats-url.ts';
 
 export interface NatsBusOptions {
   /**
@@ -29,7 +30,8 @@ export class NatsBus implements Bus {
 
   static async connect(url: string, opts: NatsBusOptions & { name?: string } = {}): Promise<NatsBus> {
     const nc = await connect({
-      servers: url.split(','),
+      // servers, and user/pass when the URL carries them (nats-url.ts)
+      ...natsServers(url),
       name: opts.name,
       // Keep trying for ever: a service without its bus is useless, and NATS restarts are routine.
       maxReconnectAttempts: -1,

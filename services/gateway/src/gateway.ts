@@ -32,6 +32,10 @@ export interface Gateway {
   metrics: GatewayMetrics;
   /** Number of open sockets. */
   sockets(): number;
+  /** Rolling-update shutdown (shutdown.ts): refuse new sockets and turn not-ready; open sockets keep working. */
+  stopAccepting(): void;
+  /** The open sockets now, each closable once (closing one already gone does nothing). */
+  openSockets(): { end(code: number, reason: string): void }[];
   close(): Promise<void>;
 }
 
@@ -48,6 +52,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   const reg = new Registry();
   const subs: BusSubscription[] = [];
   let closing = false;
+  let accepting = true;
   let nextSocketId = 1;
   const core = createCore(cfg, bus, log, metrics, reg, () => closing);
   const { protoError, sendJson } = core;
@@ -93,7 +98,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     sendPingsAutomatically: true,
     compression: uws.DISABLED,
     upgrade: (res, req, context) => {
-      if (closing) {
+      if (closing || !accepting) {
         res.writeStatus('503 Service Unavailable').end('closing');
         return;
       }
@@ -171,7 +176,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       }
     },
   });
-  mountHttp(app, { metrics, ready: () => !closing && busHealthy });
+  mountHttp(app, { metrics, ready: () => !closing && accepting && busHealthy });
 
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
     // Exclusive (LIBUS_LISTEN_EXCLUSIVE_PORT = 1): uWS's default SO_REUSEPORT lets a second
@@ -188,6 +193,15 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     gatewayId: cfg.gatewayId,
     metrics,
     sockets: () => reg.sockets.size,
+    stopAccepting: () => {
+      accepting = false;
+    },
+    openSockets: () =>
+      [...reg.sockets].map((ws) => ({
+        end: (code: number, reason: string) => {
+          if (!ws.getUserData().closed) ws.end(code, reason);
+        },
+      })),
     close: async () => {
       if (closing) return;
       closing = true;

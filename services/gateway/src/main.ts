@@ -6,9 +6,11 @@
 import { ConfigError, createBus, createLogger, exitOnConfigError } from '@joke/bus';
 import { configFromEnv, gatewayEnv } from './config.ts';
 import { startGateway } from './gateway.ts';
+import { shutdownEnv } from './shutdown-config.ts';
+import { shutdownGracefully } from './shutdown.ts';
 
 if (process.argv.includes('--help-config')) {
-  process.stdout.write(`${gatewayEnv.describe()}\n`);
+  process.stdout.write(`${gatewayEnv.describe()}\n${shutdownEnv.describe()}\n`);
   process.exit(0);
 }
 const { config, natsUrl, namespace, logLevel } = exitOnConfigError('gateway', () => {
@@ -16,6 +18,7 @@ const { config, natsUrl, namespace, logLevel } = exitOnConfigError('gateway', ()
   if (!c.natsUrl) throw new ConfigError('NATS_URL is required: a standalone gateway talks to room workers over NATS');
   return c;
 });
+const shutdownCfg = exitOnConfigError('gateway', () => shutdownEnv.fromEnv());
 const logger = createLogger('gateway', logLevel);
 const bus = await createBus({ natsUrl, namespace, name: config.gatewayId });
 const gateway = await startGateway(config, { bus, logger, defaultMetrics: true });
@@ -27,7 +30,9 @@ const stop = async (signal: string) => {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping');
-  await gateway.close();
+  // SIGTERM (rolling update, scale-down): spread the players over the other gateways; SIGINT: at once.
+  const report = await shutdownGracefully(gateway, signal === 'SIGTERM' ? shutdownCfg : { spreadMs: 0 }, logger);
+  if (process.env.JOKE_READY_LINE) console.log(`SHUTDOWN ${JSON.stringify(report)}`);
   await bus.close();
   process.exit(0);
 };

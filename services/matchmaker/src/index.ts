@@ -7,3 +7,4 @@ export {
 } from './matchmaker.ts';
 export { matchmakerConfig, type MatchmakerConfig } from './config.ts';
 export { rank, hash32, weightOf, type Candidate } from './placement.ts';
+export { autoRebalanceConfig, type AutoRebalanceConfig } from './auto-rebalance-config.ts';

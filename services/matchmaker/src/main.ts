@@ -5,13 +5,16 @@
 import { createBus, createLogger, createStores, exitOnConfigError, startOpsServer } from '@joke/bus';
 import { matchmakerConfig } from './config.ts';
 import { startMatchmaker } from './matchmaker.ts';
+import { autoRebalanceConfig } from './auto-rebalance-config.ts';
+import { startAutoRebalance } from './auto-rebalance.ts';
 
 if (process.argv.includes('--help-config')) {
-  console.log(matchmakerConfig.describe());
+  console.log(`${matchmakerConfig.describe()}\n${autoRebalanceConfig.describe()}`);
   process.exit(0);
 }
 
 const cfg = exitOnConfigError('matchmaker', () => matchmakerConfig.fromEnv());
+const autoCfg = exitOnConfigError('matchmaker', () => autoRebalanceConfig.fromEnv());
 const log = createLogger('matchmaker', cfg.logLevel);
 const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: cfg.matchmakerId });
 const stores = await createStores({
@@ -20,6 +23,19 @@ const stores = await createStores({
   onError: (err) => log.warn({ err }, 'redis error'),
 });
 const mm = await startMatchmaker(cfg, { bus, snapshots: stores.snapshots, match: stores.match, log });
+// Automatic rebalancing needs the shared Redis for its leader lease (auto-rebalance.ts).
+const auto =
+  cfg.redisUrl && cfg.natsUrl
+    ? await startAutoRebalance(autoCfg, {
+        bus,
+        log,
+        matchmakerId: cfg.matchmakerId,
+        redisUrl: cfg.redisUrl,
+        namespace: cfg.namespace,
+        liveWorkers: () => mm.liveWorkers(),
+        registry: mm.registry,
+      })
+    : null;
 const ops = await startOpsServer({
   host: cfg.opsHost,
   port: cfg.opsPort,
@@ -31,6 +47,7 @@ log.info({ ops: ops.url, bus: cfg.natsUrl || 'in-process', store: stores.kind },
 if (process.env.JOKE_READY_LINE) console.log(`READY ${cfg.matchmakerId} ${ops.port}`);
 
 const stop = async (): Promise<void> => {
+  await auto?.close();
   await mm.close();
   await bus.close();
   await stores.close();

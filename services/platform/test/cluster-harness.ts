@@ -79,7 +79,7 @@ export class Cluster {
     this.gwTimer = setInterval(beat, 1000);
   }
 
-  spawn(name: string, service: 'room-worker' | 'matchmaker', env: Record<string, string>): Promise<Proc> {
+  spawn(name: string, service: 'room-worker' | 'matchmaker' | 'gateway', env: Record<string, string>): Promise<Proc> {
     const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
       cwd: root,
       env: {
@@ -103,7 +103,7 @@ export class Cluster {
     };
     this.procs.set(name, proc);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} did not start: ${out.join('')}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`${name} did not start: ${out.join('')}`)), 60_000);
       const onData = (b: Buffer) => {
         const s = b.toString();
         out.push(s);

