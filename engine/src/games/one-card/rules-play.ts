@@ -55,6 +55,8 @@ export function checkPlay(s: OneCardState, actor: PlayerId, a: PlayAction): Chec
     cards.push(c);
   }
   if (cards.length > 1 && (s.mode !== 'classic' || !s.options.multiPlay)) return R.oneAtATime;
+  // §8.2 / §5.2 B-2: after a draw only the drawn card itself may be played, alone.
+  if (cards.length > 1 && s.phase.kind === 'afterDraw') return R.drawnAlone;
   const ctx = ctxOf(s, actor);
   const first = cards[0];
   const why = cardReason(ctx, first);
