@@ -148,6 +148,7 @@ export function startHand(ctx: Ctx, dealerSeat?: number): void {
     penalties: [],
     showdown: null,
     awards: null,
+    potResults: null,
     deadlineAt: null,
     seedCommit: seedCommitment(handSeed),
     seedRevealed: null,
