@@ -147,9 +147,11 @@ export function settle(
   } else {
     winner = keyed.find((k) => k.c.seat === outcome.seat)!;
   }
+  // §6.2-4: ties among losers are broken from the winner — at a deck exhaustion from
+  // the player whose turn was next (the exhaustion outcome's seat), as for the winner.
   const losers = order(
     keyed.filter((k) => k !== winner),
-    winner.c.seat,
+    outcome.type === 'exhaustion' ? outcome.seat : winner.c.seat,
     seatCount,
   );
   const units = RANK_UNITS[contestants.length];
