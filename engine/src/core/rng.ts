@@ -60,3 +60,8 @@ export class Rng {
     return items;
   }
 }
+
+/** The generator a bot runs on: the one given, or one derived from a plain seed (`BotRandom`). */
+export function botRng(r: Rng | string | number): Rng {
+  return r instanceof Rng ? r : Rng.fromSeed(String(r), 'bot');
+}

@@ -125,11 +125,20 @@ export interface SubstitutePolicy<S extends GameStateBase = GameStateBase, A ext
   action(state: S, player: PlayerId, now: number, disconnectedSince?: number | null): A | null;
 }
 
+/**
+ * What a bot may be driven with: the engine's seeded generator (core/rng.ts),
+ * or a plain seed (string or number) from which one is derived with
+ * `Rng.fromSeed(String(seed), 'bot')`, so any caller can drive a bot
+ * reproducibly without importing the generator.
+ */
+export type BotRandom = Rng | string | number;
+
 export interface GameDefinition<
   S extends GameStateBase = GameStateBase,
   A extends GameAction = GameAction,
   V extends GameViewBase = GameViewBase,
   O extends { mode: string } = { mode: string },
+  R extends GameResult = GameResult,
 > {
   id: GameId;
   /** Korean display name. */
@@ -163,13 +172,14 @@ export interface GameDefinition<
   deadline(state: S): number | null;
   /** The automatic action(s) for an expired deadline. Rejects if nothing is due at `now`. */
   onTimeout(state: S, now: number): ApplyResult<S>;
-  /** null until the game is over. */
-  result(state: S): GameResult | null;
+  /** null until the game is over; typed per game (OneCardResult, PokerResult, HulaResult). */
+  result(state: S): R | null;
   /**
    * Picks an action for the viewer from its own view only, or null if it has
    * nothing to do now. Drives the simulator, load tests and AI substitutes.
+   * `rng` is the engine's generator or a plain seed (`BotRandom`).
    */
-  bot(view: V, rng: Rng): A | null;
+  bot(view: V, rng: BotRandom): A | null;
   /** Optional: moves made for a disconnected player (absent = the game goes on by its deadlines only). */
   substitute?: SubstitutePolicy<S, A>;
   /**
@@ -180,4 +190,4 @@ export interface GameDefinition<
   runtimeOnlyFields?: readonly string[];
 }
 
-export type AnyGame = GameDefinition<any, any, any, any>;
+export type AnyGame = GameDefinition<any, any, any, any, any>;

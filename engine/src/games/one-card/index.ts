@@ -6,13 +6,14 @@ import type { GameDefinition } from '../../core/index.ts';
 import { bot } from './bot.ts';
 import { optionFields, optionsSchema, playerRange } from './options.ts';
 import { actionSchema, apply } from './rules.ts';
-import { result } from './scoring.ts';
+import { result, type OneCardResult } from './scoring.ts';
+import { botRng } from '../../core/rng.ts';
 import { setup } from './setup.ts';
 import { deadline, onTimeout } from './timeouts.ts';
 import type { OneCardAction, OneCardOptions, OneCardState, OneCardView } from './types.ts';
 import { eventView, view } from './view.ts';
 
-export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, OneCardOptions> = {
+export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, OneCardOptions, OneCardResult> = {
   id: 'one-card',
   name: '원카드',
   // The colour-card mode is never shown under the trademark's name (spec §12).
@@ -33,7 +34,7 @@ export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, O
   deadline,
   onTimeout,
   result,
-  bot,
+  bot: (v, r) => bot(v, botRng(r)),
 };
 
 export type * from './types.ts';

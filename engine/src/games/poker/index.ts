@@ -5,11 +5,12 @@ import { setup } from './setup.ts';
 import { actionSchema, apply } from './rules.ts';
 import { view } from './view.ts';
 import { deadline, onTimeout } from './timeouts.ts';
-import { result } from './scoring.ts';
+import { result, type PokerResult } from './scoring.ts';
+import { botRng } from '../../core/rng.ts';
 import { bot } from './bot.ts';
 import type { PokerAction, PokerState, PokerView } from './types.ts';
 
-export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOptions> = {
+export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOptions, PokerResult> = {
   id: 'poker',
   name: '포커',
   modes: MODES,
@@ -28,7 +29,7 @@ export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOpti
   deadline,
   onTimeout,
   result,
-  bot,
+  bot: (v, r) => bot(v, botRng(r)),
 };
 
 export type { PokerState, PokerView, PokerAction, PokerOptions };
