@@ -5,7 +5,7 @@
  * without a server — never the product path.
  */
 import { Rng } from '../../../engine/src/core/rng.ts';
-import type { GameEvent, GameResult, PlayerInfo } from '../../../engine/src/core/types.ts';
+import type { GameEvent, PlayerInfo } from '../../../engine/src/core/types.ts';
 import { oneCard } from '../../../engine/src/games/one-card/index.ts';
 import type { Card, OneCardOptions, OneCardState } from '../../../engine/src/games/one-card/types.ts';
 import type { OneCardAction, OneCardView } from '../cards/model.ts';
@@ -75,7 +75,7 @@ export class LocalSource implements TableSource {
     const v = this.viewerId;
     const view = oneCard.view(this.state, v) as OneCardView;
     const evs = events.map((e) => oneCard.eventView(e, v)).filter((e): e is GameEvent => e !== null);
-    const result = oneCard.result(this.state) as GameResult | null;
+    const result = oneCard.result(this.state);
     const frame = {
       seq: this.state.seq,
       role: v === null ? ('spectator' as const) : ('player' as const),

@@ -5,7 +5,6 @@
  * action bar's: raise panel, cards picked for a draw, the 7-poker choice.
  */
 import Phaser from 'phaser';
-import type { GameResult } from '../../../engine/src/core/types.ts';
 import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import { verifySeed } from '../table/result-data.ts';
@@ -243,7 +242,7 @@ export class PokerScene extends Phaser.Scene {
   private showResult(): void {
     const v = this.view;
     if (!v) return;
-    const data = pokerResult(v, (this.frame?.result as GameResult | null) ?? null);
+    const data = pokerResult(v, this.frame?.result ?? null);
     this.result.show(data, this.scale.width, this.scale.height, [
       { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
       { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
