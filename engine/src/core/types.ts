@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import type { Rng, RngState } from './rng.ts';
+import type { RestoreResult } from './versions.ts';
 
 export type PlayerId = string;
 export type GameId = 'one-card' | 'poker' | 'hula';
@@ -27,6 +28,8 @@ export interface SetupInput<O> {
   options: O;
   /** Wall-clock ms; only used to compute deadlines. */
   now: number;
+  /** Rules version to play under (1 … the game's `rulesVersion`); default: the current one. Records replay with theirs. */
+  rulesVersion?: number;
 }
 
 /** Every action is a tagged plain object; payload fields sit next to `type`. */
@@ -49,6 +52,11 @@ export type ApplyResult<S> = { ok: true; state: S; events: GameEvent[] } | { ok:
 /** Fields every game state carries; the rest is game-specific. */
 export interface GameStateBase {
   game: GameId;
+  /**
+   * The rules this game is played under (core/versions.ts); reducers branch on it where a rule
+   * changed. Every platform game sets it (optional here only for test games outside the engine).
+   */
+  rulesVersion?: number;
   /** Number of accepted transitions (actions and timeouts). */
   seq: number;
   /** SHA-256 hex of the secret seed: public from the first view on. */
@@ -62,6 +70,8 @@ export interface GameStateBase {
 /** Fields every view carries. */
 export interface GameViewBase {
   game: GameId;
+  /** The rules version the game is played under. */
+  rulesVersion?: number;
   seq: number;
   seedCommit: string;
   /** null = spectator. */
@@ -145,6 +155,14 @@ export interface GameDefinition<
   name: string;
   /** Mode ids with their Korean display names. */
   modes: { id: string; name: string }[];
+  /** Current rules version (core/versions.ts): new games are set up under it. Every platform game has one. */
+  rulesVersion?: number;
+  /**
+   * Checks a state from a snapshot before it is trusted: zod shape, same game,
+   * rules version not newer than this engine; an older shape is migrated (its
+   * rules version kept). The room worker calls it at restore.
+   */
+  restoreState?(raw: unknown): RestoreResult<S>;
   /** Display name of the mode for these options when an option renames it; default: the `modes` entry. */
   modeName?(options: O): string;
   minPlayers: number;
@@ -177,9 +195,9 @@ export interface GameDefinition<
   /**
    * Picks an action for the viewer from its own view only, or null if it has
    * nothing to do now. Drives the simulator, load tests and AI substitutes.
-   * `rng` is the engine's generator or a plain seed (`BotRandom`).
+   * Callers holding a plain seed use `runBot(game, view, seed)` (core/rng.ts).
    */
-  bot(view: V, rng: BotRandom): A | null;
+  bot(view: V, rng: Rng): A | null;
   /** Optional: moves made for a disconnected player (absent = the game goes on by its deadlines only). */
   substitute?: SubstitutePolicy<S, A>;
   /**

@@ -1,6 +1,7 @@
 /** docs/games/hula.md §5.3: the player names a joker's role when a group reads more than one way. */
 import { describe, expect, it } from 'vitest';
 import { hula } from '../../src/games/hula/index.ts';
+import { runBot } from '../../src/core/rng.ts';
 import { actionSchema, parseAction } from '../../src/games/hula/actions.ts';
 import { classifyMeld, defaultForm, layOffOnto, meldForms } from '../../src/games/hula/melds.ts';
 import type { Meld } from '../../src/games/hula/types.ts';
@@ -83,7 +84,7 @@ describe('훌라 joker roles (§5.3)', () => {
     ];
     for (const x of samples) expect(parseAction(x) !== null).toBe(actionSchema.safeParse(x).success);
     const s = position({ mode: 'joker', hands: ['X1 S5 S6 D9 C2', 'C1 C3 C4 C6 C8 C9 C10'], phase: act(0) });
-    const a = hula.bot(hula.view(s, 'p1'), 'seed-1');
+    const a = runBot(hula, hula.view(s, 'p1'), 'seed-1');
     expect(a).not.toBeNull();
     if (a && a.type === 'meld') expect('form' in a).toBe(false);
   });

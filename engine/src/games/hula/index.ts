@@ -1,4 +1,5 @@
 /** 훌라 (docs/games/hula.md) on the engine contract, plus the AI substitute the runtime calls. */
+import { RULES_VERSION, restoreState } from './version.ts';
 import type { GameDefinition } from '../../core/types.ts';
 import { actionSchema } from './actions.ts';
 import { bot } from './bot.ts';
@@ -13,6 +14,8 @@ import { eventView, view } from './view.ts';
 
 export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions, HulaResult> = {
   id: 'hula',
+  rulesVersion: RULES_VERSION,
+  restoreState,
   name: '훌라',
   modes: [
     { id: 'monster', name: '괴물 훌라' },

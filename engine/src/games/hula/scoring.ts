@@ -5,6 +5,7 @@
  */
 import type { PlayerId } from '../../core/types.ts';
 import { isJoker } from './melds.ts';
+import { exhaustionTiesFromNext, RULES_VERSION } from './version.ts';
 import type {
   BonusState,
   Card,
@@ -124,6 +125,7 @@ export function settle(
   options: HulaOptions,
   bonus: BonusState,
   seatCount: number,
+  rulesVersion = RULES_VERSION,
 ): Settlement {
   const atStop = outcome.type === 'stop';
   const jokerMode = options.mode === 'joker';
@@ -151,7 +153,7 @@ export function settle(
   // the player whose turn was next (the exhaustion outcome's seat), as for the winner.
   const losers = order(
     keyed.filter((k) => k !== winner),
-    outcome.type === 'exhaustion' ? outcome.seat : winner.c.seat,
+    outcome.type === 'exhaustion' && exhaustionTiesFromNext(rulesVersion) ? outcome.seat : winner.c.seat,
     seatCount,
   );
   const units = RANK_UNITS[contestants.length];

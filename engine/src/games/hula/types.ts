@@ -141,6 +141,7 @@ export interface BonusState {
 }
 
 export interface HulaState extends GameStateBase {
+  rulesVersion: number;
   game: 'hula';
   options: HulaOptions;
   seats: SeatState[];
@@ -223,6 +224,7 @@ export interface MyLegal {
 }
 
 export interface HulaView extends GameViewBase {
+  rulesVersion: number;
   game: 'hula';
   mode: HulaMode;
   options: HulaOptions;

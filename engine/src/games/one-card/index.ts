@@ -2,6 +2,7 @@
  * 원카드 (`one-card`): the classic Korean shedding game and its colour-card
  * mode, as specified in shared/specs/one-card.md with clarifications 1–8.
  */
+import { RULES_VERSION, restoreState } from './version.ts';
 import type { GameDefinition } from '../../core/index.ts';
 import { bot } from './bot.ts';
 import { optionFields, optionsSchema, playerRange } from './options.ts';
@@ -15,6 +16,8 @@ import { eventView, view } from './view.ts';
 
 export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, OneCardOptions, OneCardResult> = {
   id: 'one-card',
+  rulesVersion: RULES_VERSION,
+  restoreState,
   name: '원카드',
   // The colour-card mode is never shown under the trademark's name (spec §12).
   modes: [

@@ -72,6 +72,7 @@ export interface OneCardWindow {
 }
 
 export interface OneCardState extends GameStateBase {
+  rulesVersion: number;
   game: 'one-card';
   mode: Mode;
   options: OneCardOptions;
@@ -131,6 +132,7 @@ export interface LegalActions {
 }
 
 export interface OneCardView extends GameViewBase {
+  rulesVersion: number;
   game: 'one-card';
   mode: Mode;
   options: OneCardOptions;

@@ -50,6 +50,7 @@ export function view(s: OneCardState, viewer: PlayerId | null): OneCardView {
   const reveal = s.lastReveal !== null && s.lastReveal.to === me ? s.lastReveal : null;
   return {
     game: 'one-card',
+    rulesVersion: s.rulesVersion,
     seq: s.seq,
     seedCommit: s.seedCommit,
     viewer: me,

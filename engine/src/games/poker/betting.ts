@@ -9,6 +9,7 @@ import { endByFold } from './showdown.ts';
 import { computePots, refundUncalled, returnUnwinnable } from './pots.ts';
 import { bossOf } from './flow-seven.ts';
 import { usesBlinds } from './options.ts';
+import { v2 } from './version.ts';
 import type { HandPlayer, HandState, PokerState } from './types.ts';
 
 export function needsToAct(p: HandPlayer, currentBet: number): boolean {
@@ -99,7 +100,7 @@ export function afterAction(ctx: Ctx, from: PlayerId): void {
   const h = ctx.s.hand!;
   if (liveCount(h) <= 1) return endByFold(ctx);
   const b = h.betting!;
-  if (nobodyLeftToBet(h, b.currentBet)) return finishRound(ctx);
+  if (v2(ctx.s) && nobodyLeftToBet(h, b.currentBet)) return finishRound(ctx);
   const n = b.order.length;
   const start = b.order.indexOf(from);
   for (let k = 1; k <= n; k++) {
@@ -125,9 +126,9 @@ export function finishRound(ctx: Ctx): void {
 export function settleRound(ctx: Ctx): void {
   const h = ctx.s.hand!;
   refundUncalled(ctx);
-  returnUnwinnable(ctx);
+  if (v2(ctx.s)) returnUnwinnable(ctx);
   for (const id of h.seatOrder) if (h.players[id].committedRound !== 0) P(ctx, id).committedRound = 0;
-  h.pots = computePots(h);
+  h.pots = computePots(h, !v2(ctx.s));
   h.betting = null;
 }
 

@@ -1,4 +1,5 @@
 /** 포커: seven betting games in one engine (spec poker.md, clarifications 9–15). */
+import { RULES_VERSION, restoreState } from './version.ts';
 import type { GameDefinition } from '../../core/types.ts';
 import { MODES, modeName, optionFields, optionsSchema, playerRange, type PokerOptions } from './options.ts';
 import { setup } from './setup.ts';
@@ -12,6 +13,8 @@ import type { PokerAction, PokerState, PokerView } from './types.ts';
 
 export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOptions, PokerResult> = {
   id: 'poker',
+  rulesVersion: RULES_VERSION,
+  restoreState,
   name: '포커',
   modes: MODES,
   modeName,

@@ -65,9 +65,9 @@ export function returnUnwinnable(ctx: Ctx): void {
  * Pots from the settled part of each contribution (total minus this round's
  * bets): one level per distinct all-in amount of a live player, then the rest.
  * Folded players' chips stay in the level they reached; they are never eligible.
- * Every level has an eligible player once `returnUnwinnable` has run.
+ * Every level has an eligible player once `returnUnwinnable` has run (rules version 2).
  */
-export function computePots(h: HandState): Pot[] {
+export function computePots(h: HandState, mergeUnclaimed = false): Pot[] {
   const ids = h.seatOrder;
   const settled = ids.map((id) => h.players[id].committedTotal - h.players[id].committedRound);
   const levels = [
@@ -87,7 +87,11 @@ export function computePots(h: HandState): Pot[] {
       if (!p.folded && c >= level) eligible.push(id);
       if (level === Infinity && !p.folded && !p.allIn && c > floor) eligible.push(id);
     });
-    if (amount > 0 || pots.length === 0) pots.push({ amount, eligible });
+    if (amount > 0 || pots.length === 0) {
+      // Rules version 1 merged a level nobody could win into the pot below (version 2 returns it first).
+      if (mergeUnclaimed && eligible.length === 0 && pots.length > 0) pots[pots.length - 1].amount += amount;
+      else pots.push({ amount, eligible });
+    }
     if (level === Infinity) break;
     floor = level;
   }

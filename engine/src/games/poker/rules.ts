@@ -16,6 +16,7 @@ import { allDrawn, drawProblem, exchange } from './flow-draw.ts';
 import { endByFold } from './showdown.ts';
 import { afterHand, decideRebuy } from './between.ts';
 import { R } from './reasons.ts';
+import { v2 } from './version.ts';
 import type { PokerAction, PokerState } from './types.ts';
 
 const card = z.number().int().min(0).max(51);
@@ -161,7 +162,7 @@ function leave(ctx: Ctx, id: PlayerId): void {
     const live = h.seatOrder.filter((x) => !h.players[x].folded);
     if (live.length <= 1) return endByFold(ctx);
     // §5.2: the one player still able to act may now have nobody left to bet against.
-    if (nobodyLeftToBet(h, b.currentBet)) return finishRound(ctx);
+    if (v2(s) && nobodyLeftToBet(h, b.currentBet)) return finishRound(ctx);
     return;
   }
   const live = h.seatOrder.filter((x) => !h.players[x].folded);

@@ -8,6 +8,7 @@ import { deriveSeed } from '../../core/commit.ts';
 import { type Ctx, live, log, P, S, seatOf } from './draft.ts';
 import { settleRound } from './betting.ts';
 import { split } from './pots.ts';
+import { v2 } from './version.ts';
 import { bestHigh, bestLowHand, holdemHand, omahaHand } from './eval/hands.ts';
 import { badugiHand, badugiName } from './eval/badugi.ts';
 import { indianName, indianScore } from './eval/indian.ts';
@@ -119,8 +120,8 @@ function plan(s: PokerState, pots: Pot[], j: Map<PlayerId, Judged>, allowCarry: 
   for (let i = pots.length - 1; i >= 0; i--) {
     const pot = pots[i];
     if (pot.amount === 0) continue;
-    // Every pot has an eligible player (returnUnwinnable, pots.ts).
-    const E = pot.eligible;
+    // Version 2: every pot has an eligible player (returnUnwinnable, pots.ts); version 1 gave such a pot to everyone live.
+    const E = pot.eligible.length || v2(s) ? pot.eligible : live(h).map((p) => p.id);
     let got: Award[];
     if (E.length === 1) got = [{ potIndex: i, to: E[0], amount: pot.amount, kind: 'return' }];
     else if (s.options.mode === 'sevenHiLo') got = hiLoPot(pot, i, h, j);

@@ -157,6 +157,7 @@ export interface PokerStats {
 }
 
 export interface PokerState extends GameStateBase {
+  rulesVersion: number;
   game: 'poker';
   options: PokerOptions;
   betting: Betting;
@@ -291,6 +292,7 @@ export interface SeatView {
 }
 
 export interface PokerView extends GameViewBase {
+  rulesVersion: number;
   game: 'poker';
   mode: PokerMode;
   betting: Betting;

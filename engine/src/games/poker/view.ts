@@ -167,6 +167,7 @@ export function view(s: PokerState, viewer: PlayerId | null): PokerView {
   const names = new Map(s.players.map((p) => [p.id, p.name]));
   return {
     game: 'poker',
+    rulesVersion: s.rulesVersion,
     seq: s.seq,
     seedCommit: s.seedCommit,
     viewer: v,
