@@ -6,3 +6,4 @@ export * from './cards.ts';
 export * from './seats.ts';
 export * from './options.ts';
 export * from './versions.ts';
+export * from './presence.ts';

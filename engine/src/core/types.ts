@@ -198,6 +198,13 @@ export interface GameDefinition<
    * Callers holding a plain seed use `runBot(game, view, seed)` (core/rng.ts).
    */
   bot(view: V, rng: Rng): A | null;
+  /**
+   * Optional: the game's disconnection rule — this long without any traffic from a
+   * player's client (no reply to the server's pings) counts as disconnected (hula:
+   * 30 s, docs/games/hula.md §8.5). The gateway derives its socket idle timeout
+   * from the shortest one (`socketIdleTimeoutSec`, core/presence.ts).
+   */
+  disconnectAfterMs?: number;
   /** Optional: moves made for a disconnected player (absent = the game goes on by its deadlines only). */
   substitute?: SubstitutePolicy<S, A>;
   /**

@@ -1,5 +1,6 @@
 /** 훌라 (docs/games/hula.md) on the engine contract, plus the AI substitute the runtime calls. */
 import { RULES_VERSION, restoreState } from './version.ts';
+import { DISCONNECT_AFTER_MS } from './timers.ts';
 import type { GameDefinition } from '../../core/types.ts';
 import { actionSchema } from './actions.ts';
 import { bot } from './bot.ts';
@@ -15,6 +16,8 @@ import { eventView, view } from './view.ts';
 export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions, HulaResult> = {
   id: 'hula',
   rulesVersion: RULES_VERSION,
+  // §8.5: 30 s without a response from the client marks a player disconnected.
+  disconnectAfterMs: DISCONNECT_AFTER_MS,
   restoreState,
   name: '훌라',
   modes: [
