@@ -5,7 +5,7 @@
  * timeouts when a deadline passes. For screenshot and story tests of every
  * table without a server — never the product path.
  */
-import { Rng } from '../../../engine/src/core/rng.ts';
+import { Rng } from '@joke/engine/core/rng';
 import type {
   AnyGame,
   GameAction,
@@ -14,7 +14,7 @@ import type {
   GameStateBase,
   GameViewBase,
   PlayerInfo,
-} from '../../../engine/src/core/types.ts';
+} from '@joke/engine/core/types';
 import type { ActResult } from '../net/gateway.ts';
 import type { TableHandlers, TableSource } from '../table/source.ts';
 

@@ -5,7 +5,7 @@
  * without a server — never the product path.
  */
 import { Rng } from '@joke/engine/core/rng';
-import type { GameEvent, GameResult, PlayerInfo } from '@joke/engine/core/types';
+import type { GameEvent, PlayerInfo } from '@joke/engine/core/types';
 import { oneCard } from '@joke/engine/games/one-card/index';
 import type { Card, OneCardOptions, OneCardState } from '@joke/engine/games/one-card/types';
 import type { OneCardAction, OneCardView } from '../cards/model.ts';
@@ -75,7 +75,7 @@ export class LocalSource implements TableSource {
     const v = this.viewerId;
     const view = oneCard.view(this.state, v) as OneCardView;
     const evs = events.map((e) => oneCard.eventView(e, v)).filter((e): e is GameEvent => e !== null);
-    const result = oneCard.result(this.state) as GameResult | null;
+    const result = oneCard.result(this.state);
     const frame = {
       seq: this.state.seq,
       role: v === null ? ('spectator' as const) : ('player' as const),

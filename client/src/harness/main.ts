@@ -11,8 +11,8 @@
 import Phaser from 'phaser';
 import { startGame } from '../main.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
-import { poker } from '../../../engine/src/games/poker/index.ts';
-import { hula } from '../../../engine/src/games/hula/index.ts';
+import { poker } from '@joke/engine/games/poker/index';
+import { hula } from '@joke/engine/games/hula/index';
 import { LocalSource } from './local-source.ts';
 import { GameLocalSource } from './game-source.ts';
 import { PAUSES, PREPARED } from './prepared.ts';

@@ -2,8 +2,8 @@
  * Prepared situations for the 포커/훌라 harness (`prepare=`): the fresh state
  * rearranged into one a random game reaches rarely, still one the engine reads.
  */
-import type { GameStateBase } from '../../../engine/src/core/types.ts';
-import type { PokerState } from '../../../engine/src/games/poker/types.ts';
+import type { GameStateBase } from '@joke/engine/core/types';
+import type { PokerState } from '@joke/engine/games/poker/types';
 
 /** The rebuy clock of §5.6 (15 s). */
 const REBUY_MS = 15_000;

@@ -53,6 +53,8 @@ export class HulaScene extends Phaser.Scene {
   private frame: HulaFrame | null = null;
   private layout_: HulaLayout | null = null;
   private controls: HulaControls | null = null;
+  /** Presses of the 조커 toggle: which joker reading the meld / lay-off sends (joker-choice.ts). */
+  private jokerPick = 0;
   private selected: string[] = [];
   private chosenMeld: number | null = null;
   private sort: HulaSort = 'suit';
@@ -174,7 +176,7 @@ export class HulaScene extends Phaser.Scene {
       this.statusText.setPosition(W / 2, l.status.y);
       return;
     }
-    const c = deriveControls(v, this.selected, this.chosenMeld);
+    const c = deriveControls(v, this.selected, this.chosenMeld, this.jokerPick);
     this.controls = c;
     this.table.render(v, l, hand, this.selected, this.chosenMeld, c.mover);
     this.statusText
@@ -240,7 +242,12 @@ export class HulaScene extends Phaser.Scene {
   private async press(key: ActionKey): Promise<void> {
     const v = this.frame?.view;
     if (!v || this.busy) return;
-    const action = buildAction(key, v, this.selected, this.chosenMeld);
+    if (key === 'joker') {
+      this.jokerPick++;
+      this.render();
+      return;
+    }
+    const action = buildAction(key, v, this.selected, this.chosenMeld, this.jokerPick);
     if (!action) return;
     this.busy = true;
     this.render();
@@ -249,6 +256,7 @@ export class HulaScene extends Phaser.Scene {
     if (r.ok) {
       if (key !== 'thankYou' && key !== 'pass' && key !== 'ready') this.selected = [];
       if (key === 'layOff') this.chosenMeld = null;
+      this.jokerPick = 0;
     } else this.toasts.show(r.reason, 'warn');
     this.render();
   }

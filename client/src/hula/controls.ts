@@ -7,10 +7,12 @@
  */
 import { classifyMeld, layOffMany } from '@joke/engine/games/hula/melds';
 import { cardName, nameOf, points, type Card, type HulaAction, type HulaView } from './model.ts';
+import { jokerChoices, withJokerChoice } from './joker-choice.ts';
 
 export const ACTION_KEYS = [
   'draw',
   'take',
+  'joker',
   'meld',
   'layOff',
   'discard',
@@ -53,7 +55,16 @@ export function layOffTarget(view: HulaView, selected: readonly string[], chosen
   return null;
 }
 
-export function deriveControls(view: HulaView, selected: readonly string[], chosenMeld: number | null): HulaControls {
+/**
+ * `jokerPick` counts presses of the 조커 toggle: which of the selection's
+ * joker readings (joker-choice.ts) the meld / lay-off button sends.
+ */
+export function deriveControls(
+  view: HulaView,
+  selected: readonly string[],
+  chosenMeld: number | null,
+  jokerPick = 0,
+): HulaControls {
   const me = view.me;
   const viewer = view.viewer;
   const p = view.phase;
@@ -84,6 +95,8 @@ export function deriveControls(view: HulaView, selected: readonly string[], chos
     hint = '덱에서 뽑거나 버린 카드를 가져오세요';
   }
   if (mine && me && p.kind === 'act') {
+    const choices = jokerChoices(view, selected, layOffTarget(view, selected, chosenMeld));
+    if (choices.length > 1) set('joker', `조커: ${choices[jokerPick % choices.length].label}`, true);
     set('meld', '등록', cards.length > 0 && classifyMeld(cards) !== null);
     if (registered) set('layOff', '붙이기', layOffTarget(view, selected, chosenMeld) !== null);
     set('discard', cards.length === 1 ? `버리기 ${cardName(cards[0])}` : '버리기', cards.length === 1);
@@ -131,17 +144,22 @@ export function buildAction(
   view: HulaView,
   selected: readonly string[],
   chosenMeld: number | null,
+  jokerPick = 0,
 ): HulaAction | null {
+  const choices = jokerChoices(view, selected, layOffTarget(view, selected, chosenMeld));
+  const choice = choices.length > 1 ? choices[jokerPick % choices.length] : undefined;
   switch (key) {
+    case 'joker':
+      return null; // the toggle only changes jokerPick (HulaScene)
     case 'draw':
       return { type: 'draw', from: 'stock' };
     case 'take':
       return { type: 'draw', from: 'discard' };
     case 'meld':
-      return selected.length ? { type: 'meld', cardIds: [...selected] } : null;
+      return selected.length ? withJokerChoice({ type: 'meld', cardIds: [...selected] }, choice) : null;
     case 'layOff': {
       const meldId = layOffTarget(view, selected, chosenMeld);
-      return meldId === null ? null : { type: 'layOff', cardIds: [...selected], meldId };
+      return meldId === null ? null : withJokerChoice({ type: 'layOff', cardIds: [...selected], meldId }, choice);
     }
     case 'discard':
       return selected.length === 1 ? { type: 'discard', cardId: selected[0] } : null;

@@ -3,7 +3,7 @@
  * round just played — rank, hand points, 박 with factors, points moved — and,
  * when the game is over, the final ranking by room points.
  */
-import type { GameResult } from '@joke/engine/core/types';
+import type { HulaResult } from '@joke/engine/games/hula/result';
 import type { BakCode, WinType } from '@joke/engine/games/hula/types';
 import { cardName, nameOf, points, type HulaView } from './model.ts';
 
@@ -37,16 +37,14 @@ export interface HulaResultData {
   final: boolean;
 }
 
-export function resultRows(view: HulaView, result: GameResult | null): HulaResultData | null {
+export function resultRows(view: HulaView, result: HulaResult | null): HulaResultData | null {
   const r = view.lastRound;
   const final = view.finished;
   if (!r && !final) return null;
   const lines = r ? [...r.lines].sort((a, b) => a.rank - b.rank) : [];
   const byPlayer = new Map(lines.map((l) => [l.player, l]));
   const seatPoints = new Map(view.seats.map((s) => [s.id, s.points]));
-  const ranking = final
-    ? ((result?.ranking ?? []) as unknown as { player: string; rank: number }[])
-    : lines.map((l) => ({ player: l.player, rank: l.rank }));
+  const ranking = final ? (result?.ranking ?? []) : lines.map((l) => ({ player: l.player, rank: l.rank }));
   const order = ranking.length ? ranking : lines.map((l) => ({ player: l.player, rank: l.rank }));
   const rows = order.map(({ player, rank }) => {
     const l = byPlayer.get(player);

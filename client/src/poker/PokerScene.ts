@@ -6,7 +6,6 @@
  */
 import Phaser from 'phaser';
 import { fitView } from '../display.ts';
-import type { GameResult } from '@joke/engine/core/types';
 import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import { verifySeed } from '../table/result-data.ts';
@@ -299,7 +298,7 @@ export class PokerScene extends Phaser.Scene {
   private showResult(): void {
     const v = this.view;
     if (!v) return;
-    const data = pokerResult(v, (this.frame?.result as GameResult | null) ?? null);
+    const data = pokerResult(v, this.frame?.result ?? null);
     this.result.show(data, fitView(this).width, fitView(this).height, [
       { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
       { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },

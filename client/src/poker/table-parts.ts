@@ -4,7 +4,7 @@
  * scene's per-render container.
  */
 import type Phaser from 'phaser';
-import type { GameResult } from '@joke/engine/core/types';
+import type { PokerResult } from '@joke/engine/games/poker/scoring';
 import type { ResultData } from '../table/overlays.ts';
 import type { Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';
@@ -260,9 +260,8 @@ export function drawMine(
   });
 }
 
-export function pokerResult(v: PokerView, result: GameResult | null): ResultData {
-  type Entry = { player: string; rank: number; finalChips: number; rebuys: number; eliminatedAtHand: number | null };
-  const ranking = (result?.ranking ?? []) as unknown as Entry[];
+export function pokerResult(v: PokerView, result: PokerResult | null): ResultData {
+  const ranking = result?.ranking ?? [];
   return {
     summary: result?.summary ?? '게임이 끝났어요',
     rows: ranking.map((e) => ({

@@ -5,25 +5,16 @@
  * must hash to the commitment every view carried since the deal.
  */
 import { seedCommitment } from '@joke/engine/core/commit';
-import type { GameResult } from '@joke/engine/core/types';
+import type { OneCardResult } from '@joke/engine/games/one-card/scoring';
 import type { OneCardView, PlayerStatus } from '../cards/model.ts';
 import { nameOf } from './controller.ts';
 import type { ResultData } from './overlays.ts';
 
-interface Entry {
-  player: string;
-  rank: number;
-  status: PlayerStatus;
-  cardsLeft: number;
-  points: number;
-  score?: number;
-}
-
 const STATE: Record<PlayerStatus, string> = { out: '완료', playing: '남음', bankrupt: '파산' };
 
-export function resultData(view: OneCardView, result: GameResult | null): ResultData {
+export function resultData(view: OneCardView, result: OneCardResult | null): ResultData {
   const color = view.mode === 'uno-style';
-  const ranking = (result?.ranking ?? []) as unknown as Entry[];
+  const ranking = result?.ranking ?? [];
   return {
     summary: result?.summary ?? '게임이 끝났어요',
     rows: ranking.map((e) => ({

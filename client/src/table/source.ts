@@ -5,8 +5,12 @@
  */
 import type { PresenceEntry } from '@joke/protocol';
 import type { GameEvent, GameResult } from '@joke/engine/core/types';
+import type { GameTypes } from '@joke/engine/games/index';
 import type { OneCardAction, OneCardView } from '../cards/model.ts';
 import type { ActResult, ConnStatus, GatewayClient } from '../net/gateway.ts';
+
+/** The result type of the game a view belongs to (OneCardResult, PokerResult, HulaResult). */
+export type ResultOf<V> = V extends { game: infer G extends keyof GameTypes } ? GameTypes[G]['result'] : GameResult;
 
 export interface TableFrame<V = OneCardView> {
   seq: number;
@@ -14,7 +18,7 @@ export interface TableFrame<V = OneCardView> {
   view: V;
   events: GameEvent[];
   presence: PresenceEntry[];
-  result: GameResult | null;
+  result: ResultOf<V> | null;
 }
 
 export interface TableHandlers<V = OneCardView> {
@@ -58,7 +62,7 @@ export class NetworkSource<A = OneCardAction, V = OneCardView> implements TableS
           view: f.view as V,
           events: f.events as GameEvent[],
           presence: f.presence,
-          result: (f.result as GameResult | undefined) ?? null,
+          result: (f.result as ResultOf<V> | undefined) ?? null,
         });
       }),
       this.gw.on('presence', (roomId, p) => {

@@ -5,3 +5,5 @@ export * from './reject.ts';
 export * from './cards.ts';
 export * from './seats.ts';
 export * from './options.ts';
+export * from './versions.ts';
+export * from './presence.ts';

@@ -60,3 +60,21 @@ export class Rng {
     return items;
   }
 }
+
+/** The generator a bot runs on: the one given, or one derived from a plain seed (`BotRandom`). */
+export function botRng(r: Rng | string | number): Rng {
+  return r instanceof Rng ? r : Rng.fromSeed(String(r), 'bot');
+}
+
+/**
+ * The bot entry point for any caller: `game.bot(view, rng)` driven by the
+ * engine's generator or by a plain seed (`Rng.fromSeed(String(seed), 'bot')`).
+ * The platform games' own `bot` also accepts a seed directly.
+ */
+export function runBot<V, A>(
+  game: { bot(view: V, rng: Rng): A | null },
+  view: V,
+  random: Rng | string | number,
+): A | null {
+  return game.bot(view, botRng(random));
+}

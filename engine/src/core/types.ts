@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import type { Rng, RngState } from './rng.ts';
+import type { RestoreResult } from './versions.ts';
 
 export type PlayerId = string;
 export type GameId = 'one-card' | 'poker' | 'hula';
@@ -27,6 +28,8 @@ export interface SetupInput<O> {
   options: O;
   /** Wall-clock ms; only used to compute deadlines. */
   now: number;
+  /** Rules version to play under (1 … the game's `rulesVersion`); default: the current one. Records replay with theirs. */
+  rulesVersion?: number;
 }
 
 /** Every action is a tagged plain object; payload fields sit next to `type`. */
@@ -49,6 +52,11 @@ export type ApplyResult<S> = { ok: true; state: S; events: GameEvent[] } | { ok:
 /** Fields every game state carries; the rest is game-specific. */
 export interface GameStateBase {
   game: GameId;
+  /**
+   * The rules this game is played under (core/versions.ts); reducers branch on it where a rule
+   * changed. Every platform game sets it (optional here only for test games outside the engine).
+   */
+  rulesVersion?: number;
   /** Number of accepted transitions (actions and timeouts). */
   seq: number;
   /** SHA-256 hex of the secret seed: public from the first view on. */
@@ -62,6 +70,8 @@ export interface GameStateBase {
 /** Fields every view carries. */
 export interface GameViewBase {
   game: GameId;
+  /** The rules version the game is played under. */
+  rulesVersion?: number;
   seq: number;
   seedCommit: string;
   /** null = spectator. */
@@ -125,17 +135,34 @@ export interface SubstitutePolicy<S extends GameStateBase = GameStateBase, A ext
   action(state: S, player: PlayerId, now: number, disconnectedSince?: number | null): A | null;
 }
 
+/**
+ * What a bot may be driven with: the engine's seeded generator (core/rng.ts),
+ * or a plain seed (string or number) from which one is derived with
+ * `Rng.fromSeed(String(seed), 'bot')`, so any caller can drive a bot
+ * reproducibly without importing the generator.
+ */
+export type BotRandom = Rng | string | number;
+
 export interface GameDefinition<
   S extends GameStateBase = GameStateBase,
   A extends GameAction = GameAction,
   V extends GameViewBase = GameViewBase,
   O extends { mode: string } = { mode: string },
+  R extends GameResult = GameResult,
 > {
   id: GameId;
   /** Korean display name. */
   name: string;
   /** Mode ids with their Korean display names. */
   modes: { id: string; name: string }[];
+  /** Current rules version (core/versions.ts): new games are set up under it. Every platform game has one. */
+  rulesVersion?: number;
+  /**
+   * Checks a state from a snapshot before it is trusted: zod shape, same game,
+   * rules version not newer than this engine; an older shape is migrated (its
+   * rules version kept). The room worker calls it at restore.
+   */
+  restoreState?(raw: unknown): RestoreResult<S>;
   /** Display name of the mode for these options when an option renames it; default: the `modes` entry. */
   modeName?(options: O): string;
   minPlayers: number;
@@ -163,13 +190,21 @@ export interface GameDefinition<
   deadline(state: S): number | null;
   /** The automatic action(s) for an expired deadline. Rejects if nothing is due at `now`. */
   onTimeout(state: S, now: number): ApplyResult<S>;
-  /** null until the game is over. */
-  result(state: S): GameResult | null;
+  /** null until the game is over; typed per game (OneCardResult, PokerResult, HulaResult). */
+  result(state: S): R | null;
   /**
    * Picks an action for the viewer from its own view only, or null if it has
    * nothing to do now. Drives the simulator, load tests and AI substitutes.
+   * Callers holding a plain seed use `runBot(game, view, seed)` (core/rng.ts).
    */
   bot(view: V, rng: Rng): A | null;
+  /**
+   * Optional: the game's disconnection rule — this long without any traffic from a
+   * player's client (no reply to the server's pings) counts as disconnected (hula:
+   * 30 s, docs/games/hula.md §8.5). The gateway derives its socket idle timeout
+   * from the shortest one (`socketIdleTimeoutSec`, core/presence.ts).
+   */
+  disconnectAfterMs?: number;
   /** Optional: moves made for a disconnected player (absent = the game goes on by its deadlines only). */
   substitute?: SubstitutePolicy<S, A>;
   /**
@@ -180,4 +215,4 @@ export interface GameDefinition<
   runtimeOnlyFields?: readonly string[];
 }
 
-export type AnyGame = GameDefinition<any, any, any, any>;
+export type AnyGame = GameDefinition<any, any, any, any, any>;

@@ -4,6 +4,7 @@
  * setup inputs, the seed and its commitment, and every accepted transition.
  */
 import { seedCommitment } from '../core/commit.ts';
+import { UNVERSIONED } from '../core/versions.ts';
 import type { AnyGame, GameResult, PlayerId, PlayerInfo } from '../core/types.ts';
 
 export type RecordedStep = { actor: PlayerId; action: unknown; now: number } | { timeout: true; now: number };
@@ -14,6 +15,8 @@ export interface GameRecord {
   players: PlayerInfo[];
   /** `now` passed to setup. */
   startedAt: number;
+  /** The rules version the game was played under (core/versions.ts); absent in records made before versions = 1. */
+  rulesVersion?: number;
   seedCommit: string;
   seed: string;
   actions: RecordedStep[];
@@ -33,11 +36,16 @@ export function verifyRecord(game: AnyGame, record: GameRecord): VerifyOutcome {
   if (seedCommitment(record.seed) !== record.seedCommit) problems.push('seed does not match its commitment');
   const parsed = game.optionsSchema.safeParse(record.options);
   if (!parsed.success) return { ok: false, problems: [...problems, 'options invalid'], steps: 0, result: null };
+  // Replayed under the rules it was played with, so a later rule fix cannot break an old record.
+  const rulesVersion = record.rulesVersion ?? UNVERSIONED;
+  if (game.rulesVersion !== undefined && rulesVersion > game.rulesVersion)
+    return { ok: false, problems: [...problems, `played under newer rules (${rulesVersion})`], steps: 0, result: null };
   let state = game.setup({
     seed: record.seed,
     players: record.players,
     options: parsed.data,
     now: record.startedAt,
+    rulesVersion,
   });
   if (state.seedCommit !== record.seedCommit) problems.push('setup committed to a different seed');
   let steps = 0;

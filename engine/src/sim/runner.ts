@@ -164,6 +164,7 @@ export function runSim(cfg: SimConfig): SimReport {
         players,
         startedAt,
         seedCommit: state.seedCommit,
+        rulesVersion: state.rulesVersion,
         seed,
         actions: steps,
         result,

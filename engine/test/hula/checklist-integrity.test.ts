@@ -181,6 +181,7 @@ describe('§10 훌라 checklist — integrity', () => {
       players: players(4),
       startedAt: T0,
       seedCommit: state.seedCommit,
+      rulesVersion: state.rulesVersion,
       seed: 'replay',
       actions: steps,
       result: hula.result(state),

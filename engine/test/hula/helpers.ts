@@ -142,6 +142,7 @@ export function expectReplays(
     players: players(playerCount),
     startedAt: T0,
     seedCommit: s.seedCommit,
+    rulesVersion: s.rulesVersion,
     seed,
     actions,
     result: hula.result(s),

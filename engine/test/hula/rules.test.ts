@@ -228,6 +228,17 @@ describe('§5.7 end of round', () => {
 });
 
 describe('§6 settlement', () => {
+  it('§6.2-4 — deck exhaustion: tied losers are ordered from the player whose turn was next, not from the winner', () => {
+    // p4 wins with the lowest hand; p1 and p2 tie (9 points, 2 cards); p2 would have drawn next (seat 1).
+    const st = settle(who(['C4 C5', 'S4 S5', 'D13', 'H1']), { type: 'exhaustion', seat: 1 }, options(), noBonus, 4);
+    expect(st.summary.winner).toBe('p4');
+    const lines = st.summary.lines;
+    expect(lines.map((l) => l.player)).toEqual(['p4', 'p2', 'p1', 'p3']);
+    // From the winner's seat p1 would have come first and paid 100; from the next player's seat p2 pays 100, p1 200.
+    expect(lines.find((l) => l.player === 'p2')!.due).toBe(100);
+    expect(lines.find((l) => l.player === 'p1')!.due).toBe(200);
+  });
+
   it('§6.2 — tied losers: fewer cards first, then nearer clockwise from the winner', () => {
     const st = settle(who(['H1', 'C2 C3', 'D5', 'S2 S3']), { type: 'hula', seat: 0 }, options(), noBonus, 4);
     expect(st.summary.lines.map((l) => l.player)).toEqual(['p1', 'p3', 'p2', 'p4']);

@@ -119,6 +119,7 @@ describe('§8.5 자리 비움 timer', () => {
       players: players(3),
       startedAt: NOW,
       seedCommit: s.seedCommit,
+      rulesVersion: s.rulesVersion,
       seed,
       actions,
       result: oneCard.result(s),

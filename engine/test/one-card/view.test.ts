@@ -45,6 +45,7 @@ describe('§8.3 views', () => {
       mustChooseSuitFor: [ids[2]],
       mustChooseColorFor: [],
       multiPlay: false,
+      multiPlays: [],
     });
     const other = oneCard.view(s, 'p2');
     expect(other.legalCardIds).toEqual([]);

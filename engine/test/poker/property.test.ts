@@ -103,6 +103,7 @@ describe('속성 기반 검사 (§10)', () => {
         players: simPlayers(g.players),
         startedAt: 1_800_000_000_000,
         seedCommit: final.seedCommit,
+        rulesVersion: final.rulesVersion,
         seed: g.seed,
         actions: steps,
         result: poker.result(final),

@@ -7,6 +7,10 @@ import { z } from 'zod';
 import { LIMITS } from '@joke/protocol';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { ConfigError, connectionOptions, defineConfig, int, opt } from '@joke/bus';
+import { games, socketIdleTimeoutSec } from '@joke/engine';
+
+/** A silently dead client is noticed within the shortest disconnection rule of any game (hula §8.5: 30 s). */
+export const GAME_IDLE_TIMEOUT_SEC = socketIdleTimeoutSec(Object.values(games));
 
 export const GatewayConfig = z.object({
   /** Unique per gateway process: the subject `joke.v1.gw.<id>.*` carries its deliveries. */
@@ -56,8 +60,11 @@ export const GatewayConfig = z.object({
     .int()
     .min(16 * 1024)
     .default(256 * 1024),
-  /** Seconds without traffic before uWS closes a socket; it pings automatically in between. */
-  idleTimeoutSec: z.number().int().min(8).default(60),
+  /**
+   * Seconds without traffic before uWS closes a socket; it pings automatically in between.
+   * Default: from the games' disconnection rules (hula: 30 s → 28 s, @joke/engine socketIdleTimeoutSec).
+   */
+  idleTimeoutSec: z.number().int().min(8).default(GAME_IDLE_TIMEOUT_SEC),
   /** A socket that has not said a valid `hello` by then is closed. */
   helloTimeoutMs: z.number().int().positive().default(10_000),
   /**
@@ -130,8 +137,8 @@ export const gatewayEnv = defineConfig({
   idleTimeoutSec: opt(
     'GATEWAY_IDLE_TIMEOUT_SEC',
     int(8),
-    60,
-    'Idle seconds before uWS closes a socket (it pings in between).',
+    GAME_IDLE_TIMEOUT_SEC,
+    "Idle seconds before uWS closes a socket (it pings in between); default from the games' disconnection rules.",
   ),
   maxRoomsPerSocket: opt('GATEWAY_MAX_ROOMS_PER_SOCKET', int(1), 8, 'Rooms one socket may be in at once.'),
   helloTimeoutMs: opt('GATEWAY_HELLO_TIMEOUT_MS', int(1), 10_000, 'Time a new socket has to send a valid hello.'),

@@ -12,6 +12,7 @@ export function buildRecord(game: AnyGame, data: RoomData, steps: readonly StepR
     options: data.options,
     players: data.seats.map((s) => ({ id: s.id, name: s.name })),
     startedAt: data.startedAt,
+    rulesVersion: data.state.rulesVersion,
     seedCommit: data.state.seedCommit,
     seed: data.state.seed,
     actions,

@@ -185,6 +185,13 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       await store.release(roomId, cfg.workerId, acq.epoch);
       return fail(REASONS.unknownGame);
     }
+    // The engine checks the state before it is trusted (zod shape, rules version; older shapes migrated).
+    const checked = game.restoreState?.(data.state) ?? { ok: true as const, state: data.state };
+    if (!checked.ok) {
+      await store.release(roomId, cfg.workerId, acq.epoch);
+      return fail(checked.reason);
+    }
+    data.state = checked.state;
     const steps = acq.room.steps.map((s) => JSON.parse(s) as StepRec);
     const room = new Room(host, game, data, acq.epoch, acq.room.seq, steps);
     adopt(room);

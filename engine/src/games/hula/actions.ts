@@ -10,7 +10,17 @@ const sub = { substitute: z.boolean().optional() };
 
 export const actionSchema: z.ZodType<HulaAction> = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('draw'), from: z.enum(['stock', 'discard']), ...sub }),
-  z.strictObject({ type: z.literal('meld'), cardIds: ids(1, 13), ...sub }),
+  z.strictObject({
+    type: z.literal('meld'),
+    cardIds: ids(1, 13),
+    form: z
+      .union([
+        z.strictObject({ kind: z.literal('set') }),
+        z.strictObject({ kind: z.literal('run'), low: z.number().int().min(1).max(13) }),
+      ])
+      .optional(),
+    ...sub,
+  }),
   z.strictObject({
     type: z.literal('layOff'),
     cardIds: ids(1, 12),
@@ -29,7 +39,7 @@ export const actionSchema: z.ZodType<HulaAction> = z.discriminatedUnion('type', 
 
 const ALLOWED: Record<string, readonly string[]> = {
   draw: ['type', 'from', 'substitute'],
-  meld: ['type', 'cardIds', 'substitute'],
+  meld: ['type', 'cardIds', 'form', 'substitute'],
   layOff: ['type', 'cardIds', 'meldId', 'end', 'substitute'],
   discard: ['type', 'cardId', 'substitute'],
   stop: ['type', 'substitute'],
@@ -45,6 +55,23 @@ const isIds = (x: unknown, min: number, max: number): x is string[] =>
   Array.isArray(x) && x.length >= min && x.length <= max && x.every(isId);
 const optBool = (x: unknown): boolean => x === undefined || typeof x === 'boolean';
 
+/** An absent form, `{kind: 'set'}` or `{kind: 'run', low: 1..13}`, with no other keys. */
+function isForm(x: unknown): boolean {
+  if (x === undefined) return true;
+  if (x === null || typeof x !== 'object' || Array.isArray(x)) return false;
+  const f = x as Record<string, unknown>;
+  const keys = Object.keys(f);
+  if (f.kind === 'set') return keys.length === 1;
+  return (
+    f.kind === 'run' &&
+    keys.length === 2 &&
+    Object.hasOwn(f, 'low') &&
+    Number.isInteger(f.low) &&
+    (f.low as number) >= 1 &&
+    (f.low as number) <= 13
+  );
+}
+
 /** Same verdict as `actionSchema.safeParse(raw).success`, without allocating. */
 export function parseAction(raw: unknown): HulaAction | null {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
@@ -57,7 +84,7 @@ export function parseAction(raw: unknown): HulaAction | null {
     case 'draw':
       return a.from === 'stock' || a.from === 'discard' ? (a as unknown as HulaAction) : null;
     case 'meld':
-      return isIds(a.cardIds, 1, 13) ? (a as unknown as HulaAction) : null;
+      return isIds(a.cardIds, 1, 13) && isForm(a.form) ? (a as unknown as HulaAction) : null;
     case 'layOff':
       if (!isIds(a.cardIds, 1, 12)) return null;
       if (a.meldId !== undefined && !(Number.isInteger(a.meldId) && (a.meldId as number) >= 1)) return null;

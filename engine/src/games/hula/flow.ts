@@ -97,7 +97,7 @@ export function endRound(s: HulaState, outcome: RoundOutcome, now: number, event
       hadTurn: s.hadTurn[i],
     });
   }
-  const st = settle(contestants, outcome, s.options, s.bonus, s.seats.length);
+  const st = settle(contestants, outcome, s.options, s.bonus, s.seats.length, s.rulesVersion);
   const summary: RoundSummary = { round: s.round, ...st.summary };
   const seats = s.seats.map((x, i) => {
     const d = st.deltas.get(i);

@@ -13,6 +13,7 @@ export const REASONS = {
   notInHand: '손에 없는 카드예요',
   duplicateCard: '같은 카드를 두 번 골랐어요',
   badMeld: '등록할 수 없는 조합이에요 (같은 숫자 3~4장, 같은 무늬 연속 3장 이상, 또는 7 한 장)',
+  badMeldForm: '고른 조커 역할로는 이 카드들을 등록할 수 없어요',
   notRegistered: '한 번 이상 등록하거나 땡큐한 뒤에만 붙일 수 있어요',
   noMeld: '그런 등록 카드가 없어요',
   cannotLayOff: '그 자리에는 붙일 수 없어요',

@@ -1,17 +1,24 @@
 /** 훌라 (docs/games/hula.md) on the engine contract, plus the AI substitute the runtime calls. */
+import { RULES_VERSION, restoreState } from './version.ts';
+import { DISCONNECT_AFTER_MS } from './timers.ts';
 import type { GameDefinition } from '../../core/types.ts';
 import { actionSchema } from './actions.ts';
 import { bot } from './bot.ts';
 import { optionFields, optionsSchema } from './options.ts';
-import { result } from './result.ts';
+import { result, type HulaResult } from './result.ts';
+import { botRng } from '../../core/rng.ts';
 import { apply } from './rules.ts';
 import { setup } from './setup.ts';
 import { deadline, onTimeout, substituteAction, substituteDue } from './timeouts.ts';
 import type { HulaAction, HulaOptions, HulaState, HulaView } from './types.ts';
 import { eventView, view } from './view.ts';
 
-export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions> = {
+export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions, HulaResult> = {
   id: 'hula',
+  rulesVersion: RULES_VERSION,
+  // §8.5: 30 s without a response from the client marks a player disconnected.
+  disconnectAfterMs: DISCONNECT_AFTER_MS,
+  restoreState,
   name: '훌라',
   modes: [
     { id: 'monster', name: '괴물 훌라' },
@@ -30,7 +37,7 @@ export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions> 
   deadline,
   onTimeout,
   result,
-  bot,
+  bot: (v, r) => bot(v, botRng(r)),
   // §8.6: the runtime calls these for a disconnected player; the engine stays unaware of connections.
   substitute: { due: substituteDue, action: substituteAction },
   // Markers of automatic moves: only the runtime may set them, so a record's marks mean what they say.

@@ -8,6 +8,13 @@ import type { Card, Meld, MeldKind } from './types.ts';
 
 export type MeldShape = Pick<Meld, 'kind' | 'cards' | 'rank' | 'suit'>;
 
+/**
+ * How to read a group with jokers when more than one reading fits (§5.2):
+ * a set, or a run starting at rank `low` (A=1 … K=13; runs may wrap K→A).
+ * `{ kind: 'run', low: 4 }` makes 🃏 5♠ 6♠ into 4♠5♠6♠, `low: 5` into 5♠6♠7♠.
+ */
+export type MeldForm = { kind: 'set' } | { kind: 'run'; low: number };
+
 export const isJoker = (c: Card): boolean => c.suit === 'X';
 
 /** Ranks are cyclic for runs: K(13) is followed by A(1). */
@@ -17,12 +24,18 @@ const SUIT_BIT: Record<string, number> = { S: 1, H: 2, D: 4, C: 8, X: 0 };
 const suitOrder = (s: string): number => SUITS.indexOf(s as Suit);
 
 /**
- * Classifies a group of cards as a new meld, or null. Jokers are wild; when a
- * group could be either, a set wins (§7 choice 8). In a run, jokers fill the
- * gaps first and any extra joker extends the high end.
+ * Classifies a group of cards as a new meld, or null. Jokers are wild. With
+ * `form` the group must fit that reading; without it (bots, older clients)
+ * the default reading applies: when a group could be either, a set wins
+ * (§7 choice 8), and in a run jokers fill the gaps first and any extra joker
+ * extends the high end.
  */
-export function classifyMeld(cards: readonly Card[]): MeldShape | null {
+export function classifyMeld(cards: readonly Card[], form?: MeldForm): MeldShape | null {
   const n = cards.length;
+  if (form !== undefined) {
+    if (n < 3 || n > 13 || cards.every(isJoker)) return null;
+    return form.kind === 'set' ? asSet(cards) : runFrom(cards, form.low);
+  }
   if (n === 1) {
     const c = cards[0];
     return c.rank === 7 && !isJoker(c) ? { kind: 'seven', cards: [c], rank: 7, suit: c.suit as Suit } : null;
@@ -88,15 +101,65 @@ function asRun(cards: readonly Card[]): MeldShape | null {
   return { kind: 'run', cards: slots as Card[], rank: bestStart, suit };
 }
 
+/** The run of `cards` whose lowest rank is `low`, or null if the naturals do not fit there. */
+function runFrom(cards: readonly Card[], low: number): MeldShape | null {
+  const n = cards.length;
+  if (!Number.isInteger(low) || low < 1 || low > 13) return null;
+  let suit: Suit | null = null;
+  const slots: (Card | null)[] = new Array(n).fill(null);
+  for (const c of cards) {
+    if (isJoker(c)) continue;
+    if (suit === null) suit = c.suit as Suit;
+    else if (c.suit !== suit) return null;
+    const at = (c.rank - low + 13) % 13;
+    if (at >= n || slots[at] !== null) return null;
+    slots[at] = c;
+  }
+  if (suit === null) return null;
+  let j = 0;
+  const jokers = cards.filter(isJoker);
+  for (let i = 0; i < n; i++) if (slots[i] === null) slots[i] = jokers[j++];
+  return { kind: 'run', cards: slots as Card[], rank: low, suit };
+}
+
+/**
+ * Every reading of `cards` as a new meld (§5.2): the set, then each run by its
+ * lowest rank. More than one means the joker's role is ambiguous and the
+ * player names it with the meld action's `form`. Groups without a joker, and
+ * full 13-card runs, have only their default reading.
+ */
+export function meldForms(cards: readonly Card[]): MeldForm[] {
+  if (cards.length < 3 || !cards.some(isJoker) || cards.length >= 13) {
+    const shape = classifyMeld(cards);
+    if (!shape || shape.kind === 'seven') return [];
+    return [shape.kind === 'set' ? { kind: 'set' } : { kind: 'run', low: shape.rank }];
+  }
+  const out: MeldForm[] = [];
+  if (asSet(cards)) out.push({ kind: 'set' });
+  for (let low = 1; low <= 13; low++) if (runFrom(cards, low)) out.push({ kind: 'run', low });
+  return out;
+}
+
+/** The form the default reading picks (what a meld without `form` becomes), or null. */
+export function defaultForm(cards: readonly Card[]): MeldForm | null {
+  const shape = classifyMeld(cards);
+  if (!shape || shape.kind === 'seven') return null;
+  return shape.kind === 'set' ? { kind: 'set' } : { kind: 'run', low: shape.rank };
+}
+
 /**
  * The meld after laying `card` off on it, or null if it does not fit. A lone
  * 7 grows into a set of 7s (another 7 or a joker) or a run (same-suit 6 or 8).
- * `end` only matters where two places fit (a joker on a run; a 12-card run).
+ * `end` only matters where two places fit: a joker on a run (default: the high
+ * end), a 12-card run, and a joker on a lone 7 — no `end` makes it a set of 7s,
+ * `low`/`high` a run with the joker as the 6 / the 8.
  */
-export function layOffOnto(meld: Meld, card: Card, end: 'low' | 'high' = 'high'): Meld | null {
+export function layOffOnto(meld: Meld, card: Card, end?: 'low' | 'high'): Meld | null {
   const joker = isJoker(card);
   if (meld.kind === 'seven') {
     const seven = meld.cards[0];
+    if (joker && end === 'low') return grown(meld, 'run', [card, seven], 6, seven.suit as Suit);
+    if (joker && end === 'high') return grown(meld, 'run', [seven, card], 7, seven.suit as Suit);
     if (joker || (card.rank === 7 && card.suit !== seven.suit)) return grown(meld, 'set', [seven, card], 7, null);
     if (card.suit !== seven.suit) return null;
     if (card.rank === 6) return grown(meld, 'run', [card, seven], 6, seven.suit as Suit);
@@ -134,7 +197,7 @@ function grown(meld: Meld, kind: MeldKind, cards: Card[], rank: number, suit: Su
 }
 
 /** Lays several cards off on one meld in the given order; null if any does not fit. */
-export function layOffMany(meld: Meld, cards: readonly Card[], end: 'low' | 'high' = 'high'): Meld | null {
+export function layOffMany(meld: Meld, cards: readonly Card[], end?: 'low' | 'high'): Meld | null {
   let m: Meld | null = meld;
   for (const c of cards) {
     m = layOffOnto(m, c, end);

@@ -8,7 +8,7 @@ import { COMMON_REASONS, reject } from '../../core/reject.ts';
 import { parseAction } from './actions.ts';
 import { endRound, enterThankYou, goOut, playersInRound, startRoundFrom, type Step } from './flow.ts';
 import { REASONS, takeCards } from './hand.ts';
-import { classifyMeld, isJoker, layOffMany } from './melds.ts';
+import { classifyMeld, isJoker, layOffMany, type MeldForm } from './melds.ts';
 import { handScore, specialOf, stopLimit } from './scoring.ts';
 import { HAND_LIMIT } from './setup.ts';
 import { claimThankYou, passThankYou, resolveRace } from './thank-you.ts';
@@ -79,9 +79,9 @@ function dispatch(s: HulaState, seat: number, a: HulaAction, now: number): R {
     case 'draw':
       return draw(s, seat, a.from, now);
     case 'meld':
-      return meld(s, seat, a.cardIds, now);
+      return meld(s, seat, a.cardIds, a.form, now);
     case 'layOff':
-      return layOff(s, seat, a.cardIds, a.meldId, a.end ?? 'high', now);
+      return layOff(s, seat, a.cardIds, a.meldId, a.end, now);
     case 'discard':
       return discard(s, seat, a.cardId, now, false);
     case 'stop':
@@ -136,13 +136,13 @@ function actingCheck(s: HulaState, seat: number): string | null {
 const thankYouSource = (s: HulaState): number | null =>
   s.phase.kind === 'act' && s.phase.via === 'thankYou' ? s.phase.thankYouFrom : null;
 
-function meld(s: HulaState, seat: number, cardIds: string[], now: number): R {
+function meld(s: HulaState, seat: number, cardIds: string[], form: MeldForm | undefined, now: number): R {
   const bad = actingCheck(s, seat);
   if (bad) return reject(bad);
   const picked = takeCards(s.hands[seat], cardIds);
   if (typeof picked === 'string') return reject(picked);
-  const shape = classifyMeld(picked.cards);
-  if (!shape) return reject(REASONS.badMeld);
+  const shape = classifyMeld(picked.cards, form);
+  if (!shape) return reject(form && classifyMeld(picked.cards) ? REASONS.badMeldForm : REASONS.badMeld);
   const m: Meld = { id: s.nextMeldId, owner: s.seats[seat].id, ...shape };
   const hands = s.hands.with(seat, picked.rest);
   const next: HulaState = {
@@ -162,7 +162,7 @@ function layOff(
   seat: number,
   cardIds: string[],
   meldId: number | undefined,
-  end: 'low' | 'high',
+  end: 'low' | 'high' | undefined,
   now: number,
 ): R {
   const bad = actingCheck(s, seat);

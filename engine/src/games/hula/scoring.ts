@@ -5,6 +5,7 @@
  */
 import type { PlayerId } from '../../core/types.ts';
 import { isJoker } from './melds.ts';
+import { exhaustionTiesFromNext, RULES_VERSION } from './version.ts';
 import type {
   BonusState,
   Card,
@@ -124,6 +125,7 @@ export function settle(
   options: HulaOptions,
   bonus: BonusState,
   seatCount: number,
+  rulesVersion = RULES_VERSION,
 ): Settlement {
   const atStop = outcome.type === 'stop';
   const jokerMode = options.mode === 'joker';
@@ -147,9 +149,11 @@ export function settle(
   } else {
     winner = keyed.find((k) => k.c.seat === outcome.seat)!;
   }
+  // §6.2-4: ties among losers are broken from the winner — at a deck exhaustion from
+  // the player whose turn was next (the exhaustion outcome's seat), as for the winner.
   const losers = order(
     keyed.filter((k) => k !== winner),
-    winner.c.seat,
+    outcome.type === 'exhaustion' && exhaustionTiesFromNext(rulesVersion) ? outcome.seat : winner.c.seat,
     seatCount,
   );
   const units = RANK_UNITS[contestants.length];

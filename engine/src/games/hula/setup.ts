@@ -1,4 +1,6 @@
 /** Deck, seating and dealing (docs/games/hula.md §3–4). */
+import { setupVersion } from '../../core/versions.ts';
+import { RULES_VERSION } from './version.ts';
 import { Rng } from '../../core/rng.ts';
 import { seedCommitment } from '../../core/commit.ts';
 import { SUITS } from '../../core/cards.ts';
@@ -28,6 +30,7 @@ export function setup(input: SetupInput<HulaOptions>): HulaState {
   const first = rng.int(n);
   const base: HulaState = {
     game: 'hula',
+    rulesVersion: setupVersion(input.rulesVersion, RULES_VERSION),
     seq: 0,
     seedCommit: seedCommitment(seed),
     seed,

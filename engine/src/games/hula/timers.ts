@@ -16,7 +16,7 @@ export const RACE_WINDOW_MS = 100;
 export const ROUND_END_MS = 5_000;
 /** The AI substitute starts this long after a disconnected player's turn arrives. */
 export const SUBSTITUTE_DELAY_MS = 5_000;
-/** Runtime policy (not enforced by the engine): silence before a player counts as disconnected. */
+/** Silence before a player counts as disconnected: declared as the game's `disconnectAfterMs`, enforced by the gateway's socket idle timeout. */
 export const DISCONNECT_AFTER_MS = 30_000;
 /** How long a disconnected player may stay away before the substitute reserves their leave (§8.6). */
 export const LEAVE_AFTER_DISCONNECT_MS = 60_000;

@@ -144,6 +144,7 @@ export interface BonusState {
 }
 
 export interface HulaState extends GameStateBase {
+  rulesVersion: number;
   game: 'hula';
   options: HulaOptions;
   seats: SeatState[];
@@ -172,7 +173,13 @@ export interface HulaState extends GameStateBase {
 
 export type HulaAction =
   | { type: 'draw'; from: 'stock' | 'discard'; substitute?: boolean }
-  | { type: 'meld'; cardIds: string[]; substitute?: boolean }
+  | {
+      type: 'meld';
+      cardIds: string[];
+      /** The joker's role when the group reads more than one way (melds.ts `meldForms`); absent = the default reading. */
+      form?: { kind: 'set' } | { kind: 'run'; low: number };
+      substitute?: boolean;
+    }
   | { type: 'layOff'; cardIds: string[]; meldId?: number; end?: 'low' | 'high'; substitute?: boolean }
   | { type: 'discard'; cardId: string; substitute?: boolean }
   | { type: 'stop'; substitute?: boolean }
@@ -220,6 +227,7 @@ export interface MyLegal {
 }
 
 export interface HulaView extends GameViewBase {
+  rulesVersion: number;
   game: 'hula';
   mode: HulaMode;
   options: HulaOptions;

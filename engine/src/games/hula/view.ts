@@ -54,6 +54,7 @@ export function view(s: HulaState, viewer: PlayerId | null): HulaView {
   const inHand = seat >= 0 && s.inRound[seat] && s.seats[seat].status === 'playing';
   return {
     game: 'hula',
+    rulesVersion: s.rulesVersion,
     seq: s.seq,
     seedCommit: s.seedCommit,
     viewer,

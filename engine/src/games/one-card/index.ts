@@ -2,18 +2,22 @@
  * 원카드 (`one-card`): the classic Korean shedding game and its colour-card
  * mode, as specified in shared/specs/one-card.md with clarifications 1–8.
  */
+import { RULES_VERSION, restoreState } from './version.ts';
 import type { GameDefinition } from '../../core/index.ts';
 import { bot } from './bot.ts';
 import { optionFields, optionsSchema, playerRange } from './options.ts';
 import { actionSchema, apply } from './rules.ts';
-import { result } from './scoring.ts';
+import { result, type OneCardResult } from './scoring.ts';
+import { botRng } from '../../core/rng.ts';
 import { setup } from './setup.ts';
 import { deadline, onTimeout } from './timeouts.ts';
 import type { OneCardAction, OneCardOptions, OneCardState, OneCardView } from './types.ts';
 import { eventView, view } from './view.ts';
 
-export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, OneCardOptions> = {
+export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, OneCardOptions, OneCardResult> = {
   id: 'one-card',
+  rulesVersion: RULES_VERSION,
+  restoreState,
   name: '원카드',
   // The colour-card mode is never shown under the trademark's name (spec §12).
   modes: [
@@ -33,7 +37,7 @@ export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, O
   deadline,
   onTimeout,
   result,
-  bot,
+  bot: (v, r) => bot(v, botRng(r)),
 };
 
 export type * from './types.ts';

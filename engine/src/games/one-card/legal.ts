@@ -136,6 +136,32 @@ export function legalCardIds(ctx: PlayCtx): string[] {
   return out;
 }
 
+/**
+ * §5.2 C, §8.2 with clarification 5: every legal play of two or more cards
+ * under classic \`multiPlay\` (lead card first, then the others in hand order;
+ * the others may be sent in any order). Only in the \`turn\` phase: after a
+ * draw only the drawn card may go (§5.2 B-2). A play that empties the hand is
+ * listed only if every card in it passes \`lastCardRule\`.
+ */
+export function legalMultiPlays(ctx: PlayCtx): string[][] {
+  if (ctx.options.mode !== 'classic' || !ctx.options.multiPlay || ctx.phase !== 'turn') return [];
+  const out: string[][] = [];
+  for (const lead of ctx.hand) {
+    if (lead.kind !== 'std' || cardReason(ctx, lead) !== null) continue;
+    const mates = ctx.hand.filter((c) => c !== lead && c.kind === 'std' && c.rank === lead.rank);
+    for (let mask = 1; mask < 1 << mates.length; mask++) {
+      const picked = mates.filter((_, i) => mask & (1 << i));
+      if (
+        picked.length + 1 === ctx.hand.length &&
+        [lead, ...picked].some((c) => lastCardReason(ctx.options, c) !== null)
+      )
+        continue;
+      out.push([lead.id, ...picked.map((c) => c.id)]);
+    }
+  }
+  return out;
+}
+
 export function hasPlayable(ctx: PlayCtx): boolean {
   const last = ctx.hand.length === 1 && ctx.options.mode === 'classic';
   for (const c of ctx.hand) {

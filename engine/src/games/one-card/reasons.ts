@@ -18,6 +18,7 @@ export const R = {
   sameRank: '같은 숫자 카드만 함께 낼 수 있어요',
   wild4Strict: '현재 색 카드가 손에 있으면 색 바꾸기+4를 낼 수 없어요',
   drawnOnly: '방금 뽑은 카드만 낼 수 있어요',
+  drawnAlone: '뽑은 뒤에는 방금 뽑은 카드 1장만 낼 수 있어요',
   playOrPass: '뽑은 카드를 내거나 넘기세요',
   mustPlay: '낼 수 있는 카드가 있으면 먹을 수 없어요',
   passOnlyAfterDraw: '카드를 뽑은 뒤에만 넘길 수 있어요',

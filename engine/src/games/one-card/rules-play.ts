@@ -6,6 +6,7 @@ import { reject, type ApplyResult, type PlayerId } from '../../core/index.ts';
 import { colorOf, isClassicAttack } from './cards.ts';
 import { attackOf, cardReason, holdsColor, lastCardReason, referenceOf, type PlayCtx } from './legal.ts';
 import { R } from './reasons.ts';
+import { drawnCardAlone } from './version.ts';
 import {
   activeAfter,
   checkEnd,
@@ -55,6 +56,8 @@ export function checkPlay(s: OneCardState, actor: PlayerId, a: PlayAction): Chec
     cards.push(c);
   }
   if (cards.length > 1 && (s.mode !== 'classic' || !s.options.multiPlay)) return R.oneAtATime;
+  // §8.2 / §5.2 B-2: after a draw only the drawn card itself may be played, alone.
+  if (cards.length > 1 && s.phase.kind === 'afterDraw' && drawnCardAlone(s)) return R.drawnAlone;
   const ctx = ctxOf(s, actor);
   const first = cards[0];
   const why = cardReason(ctx, first);

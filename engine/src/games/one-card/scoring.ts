@@ -18,6 +18,17 @@ export interface OneCardRanking extends RankingEntry {
   totalScore?: number;
 }
 
+export interface OneCardResult extends GameResult {
+  ranking: OneCardRanking[];
+  mode: OneCardState['mode'];
+  /** uno-style with carried scores: cumulative scores after this round. */
+  scores?: Record<PlayerId, number>;
+  /** uno-style: the match target (null = none). */
+  targetScore?: number | null;
+  /** uno-style: who reached the target this round, if anyone. */
+  matchWinner?: PlayerId | null;
+}
+
 /**
  * Ranking order (§6): players out of cards by the order they went out; then
  * those still playing by fewest cards, then lowest points (equal = tied);
@@ -57,7 +68,7 @@ export function roundPoints(s: OneCardState, winner: PlayerId): number {
   return sum;
 }
 
-export function result(s: OneCardState): GameResult | null {
+export function result(s: OneCardState): OneCardResult | null {
   if (s.phase.kind !== 'finished') return null;
   const ranking = rankingOrder(s);
   const winners = ranking.filter((e) => e.rank === 1).map((e) => e.player);
@@ -74,7 +85,7 @@ export function result(s: OneCardState): GameResult | null {
   }
   if (s.bankruptOrder.length > 0) summary += ` 파산: ${names(s.bankruptOrder)}.`;
 
-  const extra: Record<string, unknown> = {};
+  const extra: Pick<OneCardResult, 'scores' | 'targetScore' | 'matchWinner'> = {};
   if (s.scores && w) {
     const gained = roundPoints(s, w.player);
     for (const e of ranking) {

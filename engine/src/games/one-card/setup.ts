@@ -3,6 +3,8 @@
  * The RNG is used in the order the spec lists (shuffle, then first player),
  * so a record replays to the same deal.
  */
+import { setupVersion } from '../../core/versions.ts';
+import { RULES_VERSION } from './version.ts';
 import { Rng, seedCommitment, type PlayerId, type SetupInput } from '../../core/index.ts';
 import { classicDeck, isClassicSpecial, unoDeck } from './cards.ts';
 import { resolveDecks } from './options.ts';
@@ -35,6 +37,7 @@ export function setup(input: SetupInput<OneCardOptions>): OneCardState {
 
   const state: OneCardState = {
     game: 'one-card',
+    rulesVersion: setupVersion(input.rulesVersion, RULES_VERSION),
     seq: 0,
     seedCommit: seedCommitment(seed),
     seed,

@@ -75,6 +75,7 @@ export interface OneCardWindow {
 }
 
 export interface OneCardState extends GameStateBase {
+  rulesVersion: number;
   game: 'one-card';
   mode: Mode;
   options: OneCardOptions;
@@ -123,11 +124,18 @@ export interface LegalActions {
   /** Legal cards whose play needs `chooseSuit` (7s) / `chooseColor` (wilds). */
   mustChooseSuitFor: string[];
   mustChooseColorFor: string[];
-  /** Same-rank cards may be added to a play (classic `multiPlay`). */
+  /** Same-rank cards may be added to a play now (classic `multiPlay`, `turn` phase only — never after a draw). */
   multiPlay: boolean;
+  /**
+   * Every legal play of two or more cards (classic `multiPlay`): lead card id
+   * first, then the others in hand order (any order of the others is accepted).
+   * Empty when multiPlay is off or not allowed now.
+   */
+  multiPlays: string[][];
 }
 
 export interface OneCardView extends GameViewBase {
+  rulesVersion: number;
   game: 'one-card';
   mode: Mode;
   options: OneCardOptions;

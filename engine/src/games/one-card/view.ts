@@ -5,7 +5,7 @@
  * with the state: treat them as read-only.
  */
 import type { GameEvent, PlayerId } from '../../core/index.ts';
-import { legalCardIds, referenceOf } from './legal.ts';
+import { legalCardIds, legalMultiPlays, referenceOf } from './legal.ts';
 import { ctxOf } from './rules-play.ts';
 import { mover } from './rules.ts';
 import { deadline } from './timeouts.ts';
@@ -24,6 +24,7 @@ const NOTHING: LegalActions = Object.freeze({
   mustChooseSuitFor: [],
   mustChooseColorFor: [],
   multiPlay: false,
+  multiPlays: [],
 }) as LegalActions;
 
 const NO_IDS: string[] = [];
@@ -49,6 +50,7 @@ export function view(s: OneCardState, viewer: PlayerId | null): OneCardView {
   const reveal = s.lastReveal !== null && s.lastReveal.to === me ? s.lastReveal : null;
   return {
     game: 'one-card',
+    rulesVersion: s.rulesVersion,
     seq: s.seq,
     seedCommit: s.seedCommit,
     viewer: me,
@@ -99,7 +101,8 @@ function legalFor(s: OneCardState, me: PlayerId): { legal: LegalActions; ids: st
     const ph = s.phase;
     if (ph.kind === 'chooseColor') legal.mustChooseColor = true;
     else {
-      ids = legalCardIds(ctxOf(s, me));
+      const ctx = ctxOf(s, me);
+      ids = legalCardIds(ctx);
       legal.canPlay = ids.length > 0;
       if (ph.kind === 'turn') {
         legal.canDraw = s.pendingAttack > 0 || s.options.voluntaryDraw || ids.length === 0;
@@ -121,7 +124,9 @@ function legalFor(s: OneCardState, me: PlayerId): { legal: LegalActions; ids: st
         }
         legal.mustChooseSuitFor = suitFor;
         legal.mustChooseColorFor = colorFor;
-        legal.multiPlay = s.mode === 'classic' && s.options.multiPlay;
+        const multiPlays = legalMultiPlays(ctx);
+        legal.multiPlay = s.mode === 'classic' && s.options.multiPlay && ph.kind === 'turn';
+        legal.multiPlays = multiPlays;
       }
     }
   }

@@ -11,6 +11,7 @@ import { type Ctx, log, P, pay, potTotal, seatOf } from './draft.ts';
 import { afterAction, fold, toCallOf } from './betting.ts';
 import { chargeFoldPenalty } from './flow-indian.ts';
 import { R } from './reasons.ts';
+import { v2 } from './version.ts';
 import type { LegalAction, PokerAction, PokerState } from './types.ts';
 
 export type NlAction = Extract<PokerAction, { type: `nl.${string}` }>;
@@ -35,8 +36,12 @@ export function nlLimits(s: PokerState, id: PlayerId): NlLimits {
   const stack = seatOf(s, id)!.stack;
   const toCall = toCallOf(h, p);
   const allInTo = p.committedRound + stack;
-  const minTo = b.currentBet + Math.max(b.lastRaiseSize, s.baseUnit);
   const capTo = s.betting === 'potLimit' ? b.currentBet + potTotal(s) + toCall : Infinity;
+  // §5.3 decision (docs/games/poker.md): when the pot limit is below the minimum raise
+  // (a short all-in blind makes a tiny pot), the pot limit wins — a raise to exactly
+  // the pot is allowed and counts as a full raise.
+  const fullTo = b.currentBet + Math.max(b.lastRaiseSize, s.baseUnit);
+  const minTo = v2(s) ? Math.min(fullTo, capTo) : fullTo;
   const maxTo = Math.min(allInTo, capTo);
   return { toCall, minTo, maxTo, allInTo, capTo, canRaise: !p.lockedFromRaise && maxTo > b.currentBet };
 }
@@ -111,10 +116,14 @@ export function applyNl(ctx: Ctx, id: PlayerId, a: NlAction): void {
     const to = a.type === 'nl.raise' ? a.to : p.committedRound + seatOf(s, id)!.stack;
     const wasBet = b.currentBet === 0;
     const raiseSize = to - b.currentBet;
+    const capTo = nlLimits(s, id).capTo;
     paid = pay(ctx, id, to - p.committedRound);
-    if (raiseSize >= Math.max(b.lastRaiseSize, s.baseUnit)) {
-      // A full raise reopens the betting for everyone else.
-      b.lastRaiseSize = raiseSize;
+    const full = raiseSize >= Math.max(b.lastRaiseSize, s.baseUnit);
+    if (full || (to === capTo && v2(s))) {
+      // A full raise reopens the betting for everyone else; so does a raise to a pot
+      // limit that lies below the minimum raise (it is the largest raise the pot allows).
+      // lastRaiseSize only grows with a full raise.
+      if (full) b.lastRaiseSize = raiseSize;
       for (const other of h.seatOrder)
         if (other !== id && h.players[other].lockedFromRaise) P(ctx, other).lockedFromRaise = false;
     }

@@ -6,9 +6,10 @@ import type { PlayerId } from '../../core/types.ts';
 import { type Ctx, liveCount, P, turnMs } from './draft.ts';
 import { advance } from './flow.ts';
 import { endByFold } from './showdown.ts';
-import { computePots, refundUncalled } from './pots.ts';
+import { computePots, refundUncalled, returnUnwinnable } from './pots.ts';
 import { bossOf } from './flow-seven.ts';
 import { usesBlinds } from './options.ts';
+import { v2 } from './version.ts';
 import type { HandPlayer, HandState, PokerState } from './types.ts';
 
 export function needsToAct(p: HandPlayer, currentBet: number): boolean {
@@ -67,8 +68,7 @@ export function startRound(ctx: Ctx, street: number): boolean {
     // Clarification 10: Korean betting over blinds treats the blinds as the opening bet.
     opened: currentBet > 0,
   };
-  const able = order.filter((id) => !h.players[id].allIn);
-  if (able.length === 0 || (able.length === 1 && h.players[able[0]].committedRound >= currentBet)) {
+  if (nobodyLeftToBet(h, currentBet)) {
     h.betting = null;
     return false;
   }
@@ -79,11 +79,28 @@ export function startRound(ctx: Ctx, street: number): boolean {
   return true;
 }
 
+/**
+ * §5.2 round end, applied after every action (not only when a round opens):
+ * when at most one player can still act and that player has matched
+ * `currentBet`, nobody is left to bet against, so the round is over.
+ */
+export function nobodyLeftToBet(h: HandState, currentBet: number): boolean {
+  let able: HandPlayer | null = null;
+  for (const id of h.betting?.order ?? h.seatOrder) {
+    const p = h.players[id];
+    if (p.folded || p.allIn) continue;
+    if (able !== null) return false;
+    able = p;
+  }
+  return able === null || able.committedRound >= currentBet;
+}
+
 /** After `from` acted (or left): the next player owing an action, or the end of the round / hand. */
 export function afterAction(ctx: Ctx, from: PlayerId): void {
   const h = ctx.s.hand!;
   if (liveCount(h) <= 1) return endByFold(ctx);
   const b = h.betting!;
+  if (v2(ctx.s) && nobodyLeftToBet(h, b.currentBet)) return finishRound(ctx);
   const n = b.order.length;
   const start = b.order.indexOf(from);
   for (let k = 1; k <= n; k++) {
@@ -109,8 +126,9 @@ export function finishRound(ctx: Ctx): void {
 export function settleRound(ctx: Ctx): void {
   const h = ctx.s.hand!;
   refundUncalled(ctx);
+  if (v2(ctx.s)) returnUnwinnable(ctx);
   for (const id of h.seatOrder) if (h.players[id].committedRound !== 0) P(ctx, id).committedRound = 0;
-  h.pots = computePots(h);
+  h.pots = computePots(h, !v2(ctx.s));
   h.betting = null;
 }
 

@@ -1,16 +1,20 @@
 /** 포커: seven betting games in one engine (spec poker.md, clarifications 9–15). */
+import { RULES_VERSION, restoreState } from './version.ts';
 import type { GameDefinition } from '../../core/types.ts';
 import { MODES, modeName, optionFields, optionsSchema, playerRange, type PokerOptions } from './options.ts';
 import { setup } from './setup.ts';
 import { actionSchema, apply } from './rules.ts';
 import { view } from './view.ts';
 import { deadline, onTimeout } from './timeouts.ts';
-import { result } from './scoring.ts';
+import { result, type PokerResult } from './scoring.ts';
+import { botRng } from '../../core/rng.ts';
 import { bot } from './bot.ts';
 import type { PokerAction, PokerState, PokerView } from './types.ts';
 
-export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOptions> = {
+export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOptions, PokerResult> = {
   id: 'poker',
+  rulesVersion: RULES_VERSION,
+  restoreState,
   name: '포커',
   modes: MODES,
   modeName,
@@ -28,7 +32,7 @@ export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOpti
   deadline,
   onTimeout,
   result,
-  bot,
+  bot: (v, r) => bot(v, botRng(r)),
 };
 
 export type { PokerState, PokerView, PokerAction, PokerOptions };

@@ -38,11 +38,36 @@ export function refundUncalled(ctx: Ctx): void {
 }
 
 /**
+ * §5.5 whatever the order of folds: chips above the largest contribution of a
+ * player still in the hand can be won by nobody (no live player put that much
+ * in), so each player gets back their own part above that line. Ordinary
+ * betting never gets here (the uncalled part is returned above); a player who
+ * leaves mid-hand, or folds after everyone else still in is all-in for less,
+ * does. Without this such chips were merged into the pot below and won by a
+ * player not eligible for them.
+ */
+export function returnUnwinnable(ctx: Ctx): void {
+  const h = ctx.s.hand!;
+  let line = 0;
+  for (const id of h.seatOrder) if (!h.players[id].folded) line = Math.max(line, h.players[id].committedTotal);
+  for (const id of h.seatOrder) {
+    const back = h.players[id].committedTotal - line;
+    if (back <= 0) continue;
+    const p = P(ctx, id);
+    p.committedTotal -= back;
+    p.committedRound = Math.max(0, p.committedRound - back);
+    S(ctx, id).stack += back;
+    ctx.ev.push({ type: 'returned', player: id, amount: back });
+  }
+}
+
+/**
  * Pots from the settled part of each contribution (total minus this round's
  * bets): one level per distinct all-in amount of a live player, then the rest.
  * Folded players' chips stay in the level they reached; they are never eligible.
+ * Every level has an eligible player once `returnUnwinnable` has run (rules version 2).
  */
-export function computePots(h: HandState): Pot[] {
+export function computePots(h: HandState, mergeUnclaimed = false): Pot[] {
   const ids = h.seatOrder;
   const settled = ids.map((id) => h.players[id].committedTotal - h.players[id].committedRound);
   const levels = [
@@ -63,7 +88,8 @@ export function computePots(h: HandState): Pot[] {
       if (level === Infinity && !p.folded && !p.allIn && c > floor) eligible.push(id);
     });
     if (amount > 0 || pots.length === 0) {
-      if (eligible.length === 0 && pots.length > 0) pots[pots.length - 1].amount += amount;
+      // Rules version 1 merged a level nobody could win into the pot below (version 2 returns it first).
+      if (mergeUnclaimed && eligible.length === 0 && pots.length > 0) pots[pots.length - 1].amount += amount;
       else pots.push({ amount, eligible });
     }
     if (level === Infinity) break;

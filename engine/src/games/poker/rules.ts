@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
 import { type Ctx, draft, hp, P, S, seatOf } from './draft.ts';
-import { afterAction, fold } from './betting.ts';
+import { afterAction, finishRound, fold, nobodyLeftToBet } from './betting.ts';
 import { applyKorean, koreanProblem, type KoreanType } from './betting-korean.ts';
 import { applyNl, nlProblem, type NlAction } from './betting-nl.ts';
 import { allChosen, allDeclared, revealChoices, revealDeclarations } from './flow-seven.ts';
@@ -16,6 +16,7 @@ import { allDrawn, drawProblem, exchange } from './flow-draw.ts';
 import { endByFold } from './showdown.ts';
 import { afterHand, decideRebuy } from './between.ts';
 import { R } from './reasons.ts';
+import { v2 } from './version.ts';
 import type { PokerAction, PokerState } from './types.ts';
 
 const card = z.number().int().min(0).max(51);
@@ -160,6 +161,8 @@ function leave(ctx: Ctx, id: PlayerId): void {
     // Someone else is to act: the hand may now be over, or the round complete without them.
     const live = h.seatOrder.filter((x) => !h.players[x].folded);
     if (live.length <= 1) return endByFold(ctx);
+    // §5.2: the one player still able to act may now have nobody left to bet against.
+    if (v2(s) && nobodyLeftToBet(h, b.currentBet)) return finishRound(ctx);
     return;
   }
   const live = h.seatOrder.filter((x) => !h.players[x].folded);

@@ -4,7 +4,7 @@
  * went out the better, ties within a hand broken by chips at that hand's start.
  */
 import type { GameResult, PlayerId, RankingEntry } from '../../core/types.ts';
-import type { PokerState, SeatState } from './types.ts';
+import type { PokerState, PotResult, SeatState, ShowdownEntry } from './types.ts';
 
 export interface PokerRankingEntry extends RankingEntry {
   player: PlayerId;
@@ -23,6 +23,8 @@ export interface PokerResult extends GameResult {
     biggestPot: { handNo: number; amount: number; winners: PlayerId[] };
     bestHand: { playerId: PlayerId; handName: string; handNo: number } | null;
   };
+  /** The last hand played: each pot (amount, eligible players, winners) and the showdown hands with their lows. */
+  lastHand: { handNo: number; pots: PotResult[]; showdown: ShowdownEntry[] | null } | null;
 }
 
 /** Ranks a list already sorted best first, giving equal keys the same rank. */
@@ -99,5 +101,9 @@ export function result(s: PokerState): PokerResult | null {
       biggestPot: s.stats.biggestPot,
       bestHand: best ? { playerId: best.playerId, handName: best.handName, handNo: best.handNo } : null,
     },
+    lastHand:
+      s.hand && s.hand.potResults
+        ? { handNo: s.hand.handNo, pots: s.hand.potResults, showdown: s.hand.showdown }
+        : null,
   };
 }

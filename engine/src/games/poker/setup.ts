@@ -3,6 +3,8 @@
  * drawn, then per hand a seed derived from the game seed so each hand's
  * shuffle can be checked on its own once the hand is over.
  */
+import { setupVersion } from '../../core/versions.ts';
+import { RULES_VERSION } from './version.ts';
 import type { PlayerId, SetupInput } from '../../core/types.ts';
 import { deriveSeed, seedCommitment } from '../../core/commit.ts';
 import { Rng } from '../../core/rng.ts';
@@ -34,6 +36,7 @@ export function setup(input: SetupInput<PokerOptions>): PokerState {
   const firstDealer = rng.int(seats.length);
   const state: PokerState = {
     game: 'poker',
+    rulesVersion: setupVersion(input.rulesVersion, RULES_VERSION),
     seq: 0,
     seedCommit: seedCommitment(seed),
     seed,
@@ -148,6 +151,7 @@ export function startHand(ctx: Ctx, dealerSeat?: number): void {
     penalties: [],
     showdown: null,
     awards: null,
+    potResults: null,
     deadlineAt: null,
     seedCommit: seedCommitment(handSeed),
     seedRevealed: null,

@@ -8,10 +8,11 @@ import { deriveSeed } from '../../core/commit.ts';
 import { type Ctx, live, log, P, S, seatOf } from './draft.ts';
 import { settleRound } from './betting.ts';
 import { split } from './pots.ts';
+import { v2 } from './version.ts';
 import { bestHigh, bestLowHand, holdemHand, omahaHand } from './eval/hands.ts';
 import { badugiHand, badugiName } from './eval/badugi.ts';
 import { indianName, indianScore } from './eval/indian.ts';
-import type { Award, HandState, PokerState, Pot, ShowdownEntry } from './types.ts';
+import type { Award, HandState, PokerState, Pot, PotResult, ShowdownEntry } from './types.ts';
 
 interface Judged {
   entry: ShowdownEntry;
@@ -37,6 +38,7 @@ function judge(s: PokerState, h: HandState, id: PlayerId): Judged {
       if (o.mode === 'sevenPoker') return { entry, high: r.score, low: -1 };
       const low = bestLowHand(cards, o.hiLoLow, o.hiLoQualifier);
       entry.lowName = low ? low.name : '로우 없음';
+      if (low) entry.low = low.best;
       if (p.declare) entry.declare = p.declare;
       return { entry, high: r.score, low: low ? low.score : -1 };
     }
@@ -118,7 +120,8 @@ function plan(s: PokerState, pots: Pot[], j: Map<PlayerId, Judged>, allowCarry: 
   for (let i = pots.length - 1; i >= 0; i--) {
     const pot = pots[i];
     if (pot.amount === 0) continue;
-    const E = pot.eligible.length ? pot.eligible : live(h).map((p) => p.id);
+    // Version 2: every pot has an eligible player (returnUnwinnable, pots.ts); version 1 gave such a pot to everyone live.
+    const E = pot.eligible.length || v2(s) ? pot.eligible : live(h).map((p) => p.id);
     let got: Award[];
     if (E.length === 1) got = [{ potIndex: i, to: E[0], amount: pot.amount, kind: 'return' }];
     else if (s.options.mode === 'sevenHiLo') got = hiLoPot(pot, i, h, j);
@@ -180,7 +183,7 @@ export function resolveShowdown(ctx: Ctx): void {
     };
   h.phase = 'showdown';
   ctx.ev.push({ type: 'showdown', entries });
-  enterHandEnd(ctx, result.awards, entries);
+  enterHandEnd(ctx, result.awards, entries, pots);
 }
 
 /** Carrying a tie only makes sense if at least two players can play the next hand without it. */
@@ -201,18 +204,30 @@ export function endByFold(ctx: Ctx): void {
   settleRound(ctx);
   const winner = live(h)[0].id;
   const awards: Award[] = [];
-  h.pots.forEach((pot, i) => {
-    const amount = pot.amount + (i === 0 ? s.carryOver : 0);
-    if (amount > 0) awards.push({ potIndex: i, to: winner, amount });
+  const pots = h.pots.map((pot, i) => (i === 0 ? { ...pot, amount: pot.amount + s.carryOver } : pot));
+  pots.forEach((pot, i) => {
+    if (pot.amount > 0) awards.push({ potIndex: i, to: winner, amount: pot.amount });
   });
   const penalty = h.penalties.reduce((t, p) => t + p.amount, 0);
   if (penalty > 0) awards.push({ potIndex: 0, to: winner, amount: penalty, kind: 'penalty' });
   s.carryOver = 0;
   s.carryFrom = [];
-  enterHandEnd(ctx, awards, null);
+  enterHandEnd(ctx, awards, null, pots);
 }
 
-function enterHandEnd(ctx: Ctx, awards: Award[], showdown: ShowdownEntry[] | null): void {
+/** The auditable record of each pot (§5.5, §6.6), index for index with `Award.potIndex`: amount, who could win it, who took what. */
+function potResultsOf(pots: Pot[], awards: Award[]): PotResult[] {
+  const out: PotResult[] = [];
+  pots.forEach((pot, i) => {
+    const winners = awards
+      .filter((a) => a.potIndex === i && a.kind !== 'penalty')
+      .map((a) => (a.side ? { player: a.to, amount: a.amount, side: a.side } : { player: a.to, amount: a.amount }));
+    out.push({ amount: pot.amount, eligible: pot.eligible, winners, carried: pot.amount > 0 && winners.length === 0 });
+  });
+  return out;
+}
+
+function enterHandEnd(ctx: Ctx, awards: Award[], showdown: ShowdownEntry[] | null, pots: Pot[]): void {
   const s = ctx.s;
   const h = s.hand!;
   for (const a of awards) S(ctx, a.to).stack += a.amount;
@@ -222,6 +237,7 @@ function enterHandEnd(ctx: Ctx, awards: Award[], showdown: ShowdownEntry[] | nul
     s.stats = { ...s.stats, biggestPot: { handNo: h.handNo, amount: total, winners } };
   s.lastWinner = largestPotWinner(h, awards);
   h.awards = awards;
+  h.potResults = potResultsOf(pots, awards);
   h.showdown = showdown;
   h.pots = [];
   h.penalties = [];
@@ -236,7 +252,14 @@ function enterHandEnd(ctx: Ctx, awards: Award[], showdown: ShowdownEntry[] | nul
   if (!h.shuffledIndianDeck) h.seedRevealed = deriveSeed(s.seed, `hand:${h.handNo}`);
   for (const a of awards)
     log(ctx, { player: a.to, text: a.kind === 'penalty' ? '벌칙 획득' : '획득', amount: a.amount });
-  ctx.ev.push({ type: 'handEnd', handNo: h.handNo, awards, seed: h.seedRevealed, carryOver: s.carryOver });
+  ctx.ev.push({
+    type: 'handEnd',
+    handNo: h.handNo,
+    awards,
+    pots: h.potResults,
+    seed: h.seedRevealed,
+    carryOver: s.carryOver,
+  });
 }
 
 export const HAND_END_MS = 4000;

@@ -80,8 +80,23 @@ export interface ShowdownEntry {
   cards: Card[];
   best: Card[];
   handName: string;
+  /** Hi-lo: the name of the low ("7 로우", "로우 없음"). */
   lowName?: string;
+  /** Hi-lo: the five cards that made the low (absent when there is no qualifying low). */
+  low?: Card[];
   declare?: DeclareSide;
+}
+
+/** One pot as it was settled at the end of a hand (§5.5, §6.6): what was in it, who could win it, who did. */
+export interface PotResult {
+  /** Chips in the pot (the main pot includes a carried-in pot). */
+  amount: number;
+  /** Players who could win it: still in the hand and reached its level. */
+  eligible: PlayerId[];
+  /** Who took how much of it (hi-lo: which side); empty when the pot is carried to the next hand. */
+  winners: { player: PlayerId; amount: number; side?: 'high' | 'low' | 'scoop' }[];
+  /** Indian tie: the pot went on to the next hand. */
+  carried: boolean;
 }
 
 export interface Award {
@@ -116,6 +131,8 @@ export interface HandState {
   penalties: { from: PlayerId; amount: number }[];
   showdown: ShowdownEntry[] | null;
   awards: Award[] | null;
+  /** Set at the hand end: every pot with its amount, eligible players and winners. */
+  potResults: PotResult[] | null;
   deadlineAt: number | null;
   /** SHA-256 of this hand's seed, public from the first deal. */
   seedCommit: string;
@@ -140,6 +157,7 @@ export interface PokerStats {
 }
 
 export interface PokerState extends GameStateBase {
+  rulesVersion: number;
   game: 'poker';
   options: PokerOptions;
   betting: Betting;
@@ -216,6 +234,26 @@ export interface HandPlayerView {
   declared: boolean;
   ready: boolean;
   lastAction: string | null;
+  /** Has acted in this betting round (a check, call, bet or raise). */
+  actedThisRound: boolean;
+  /**
+   * May not raise again this round unless a full raise reopens it
+   * (Korean: after any check/call/raise, §5.2; NL/PL: after acting, clarification 9).
+   */
+  lockedFromRaise: boolean;
+}
+
+/** The betting round as every player at the table may know it (§5.2, §5.3). */
+export interface BettingView {
+  street: number;
+  /** Acting order of this round: every player still in the hand, first actor first. */
+  order: PlayerId[];
+  toAct: PlayerId | null;
+  currentBet: number;
+  /** The last full raise (NL/PL minimum raise increment); baseUnit at the start of a round. */
+  lastRaiseSize: number;
+  /** Someone has put chips in this round (삥, bet, raise, or the blinds). */
+  opened: boolean;
 }
 
 export interface HandView {
@@ -232,9 +270,13 @@ export interface HandView {
   penalties: { from: PlayerId; amount: number }[];
   currentBet: number;
   toAct: PlayerId | null;
+  /** The open betting round, or null between rounds. */
+  betting: BettingView | null;
   deckCount: number;
   showdown: ShowdownEntry[] | null;
   awards: Award[] | null;
+  /** At the hand end: each pot with its amount, eligible players and winners. */
+  potResults: PotResult[] | null;
   seedCommit: string;
   seed: string | null;
 }
@@ -250,6 +292,7 @@ export interface SeatView {
 }
 
 export interface PokerView extends GameViewBase {
+  rulesVersion: number;
   game: 'poker';
   mode: PokerMode;
   betting: Betting;

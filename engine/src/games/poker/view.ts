@@ -68,6 +68,8 @@ function playerView(s: PokerState, h: HandState, p: HandPlayer, viewer: PlayerId
     declared: p.declare !== null,
     ready: p.ready,
     lastAction: p.lastAction,
+    actedThisRound: p.actedThisRound,
+    lockedFromRaise: p.lockedFromRaise,
   };
 }
 
@@ -86,9 +88,20 @@ function handView(s: PokerState, h: HandState, viewer: PlayerId | null): HandVie
     penalties: h.penalties,
     currentBet: h.betting?.currentBet ?? 0,
     toAct: h.betting?.toAct ?? null,
+    betting: h.betting
+      ? {
+          street: h.betting.street,
+          order: h.betting.order,
+          toAct: h.betting.toAct,
+          currentBet: h.betting.currentBet,
+          lastRaiseSize: h.betting.lastRaiseSize,
+          opened: h.betting.opened,
+        }
+      : null,
     deckCount: s.options.mode === 'indian' ? (s.indianDeck?.length ?? 0) : h.deck.length,
     showdown: h.phase === 'handEnd' ? h.showdown : null,
     awards: h.awards,
+    potResults: h.phase === 'handEnd' ? (h.potResults ?? null) : null,
     seedCommit: h.seedCommit,
     seed: h.phase === 'handEnd' ? h.seedRevealed : null,
   };
@@ -154,6 +167,7 @@ export function view(s: PokerState, viewer: PlayerId | null): PokerView {
   const names = new Map(s.players.map((p) => [p.id, p.name]));
   return {
     game: 'poker',
+    rulesVersion: s.rulesVersion,
     seq: s.seq,
     seedCommit: s.seedCommit,
     viewer: v,

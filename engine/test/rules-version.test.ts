@@ -1,0 +1,141 @@
+/**
+ * Versioned rules (docs/engine.md "Rules versions"): a record and a snapshot
+ * written under version N still verify / restore after a rule change to N+1,
+ * and keep playing by the rules of N. Version 1 is everything written before
+ * versions existed; version 2 has the fixes of issue 12.
+ */
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../src/core/rng.ts';
+import { games } from '../src/games/index.ts';
+import { oneCard } from '../src/games/one-card/index.ts';
+import { poker } from '../src/games/poker/index.ts';
+import type { OneCardState } from '../src/games/one-card/types.ts';
+import type { PokerState } from '../src/games/poker/types.ts';
+import { verifyRecord, type GameRecord, type RecordedStep } from '../src/record/record.ts';
+import { simPlayers } from '../src/sim/runner.ts';
+import { act, order, setStacks, start } from './poker/helpers.ts';
+
+const T0 = 1_800_000_000_000;
+
+/** A snapshot as the room worker stores it: JSON of the state. */
+const snapshot = (s: object): Record<string, unknown> => JSON.parse(JSON.stringify(s));
+/** A snapshot as it was written before rules versions existed. */
+function unversioned(s: object): Record<string, unknown> {
+  const raw = snapshot(s);
+  delete raw.rulesVersion;
+  const hand = raw.hand as Record<string, unknown> | null | undefined;
+  if (hand) delete hand.potResults;
+  return raw;
+}
+
+describe('rules versions and snapshot restore', () => {
+  for (const [id, game] of Object.entries(games)) {
+    it(`${id}: a current snapshot restores as is; an unversioned one migrates to version 1; newer, malformed or foreign ones are refused`, () => {
+      const s = game.setup({ seed: `v-${id}`, players: simPlayers(3), options: game.optionsSchema.parse({}), now: T0 });
+      expect(s.rulesVersion).toBe(game.rulesVersion);
+      expect(game.view(s, null).rulesVersion).toBe(game.rulesVersion);
+      const same = game.restoreState!(snapshot(s));
+      expect(same).toMatchObject({ ok: true, rulesVersion: game.rulesVersion, migrated: false });
+      if (same.ok) expect(same.state).toEqual(snapshot(s));
+      const old = game.restoreState!(unversioned(s));
+      expect(old).toMatchObject({ ok: true, rulesVersion: 1, migrated: true });
+      const newer = game.restoreState!({ ...snapshot(s), rulesVersion: game.rulesVersion! + 1 });
+      expect(newer).toMatchObject({ ok: false, code: 'newerRules' });
+      expect(game.restoreState!({ ...snapshot(s), seq: 'x' })).toMatchObject({ ok: false, code: 'malformed' });
+      expect(game.restoreState!({ ...snapshot(s), rng: [1, 2] })).toMatchObject({ ok: false, code: 'malformed' });
+      expect(game.restoreState!({ ...snapshot(s), game: 'other' })).toMatchObject({ ok: false, code: 'wrongGame' });
+      expect(game.restoreState!('{"game":1}')).toMatchObject({ ok: false, code: 'malformed' });
+    });
+  }
+
+  it('포커: a version-1 snapshot restored after the §5.2 fix keeps the old rule (the lone matched big blind still gets a turn); a version-2 game does not', () => {
+    let s = start({ mode: 'holdem' }, 4);
+    const [SB, BB, U, D] = order(s);
+    s = setStacks(s, { [U]: 8, [D]: 10, [SB]: 3 }, BB);
+    const restored = poker.restoreState!(unversioned(s));
+    if (!restored.ok) throw new Error(restored.reason);
+    let old = restored.state as PokerState;
+    for (const id of [U, D, SB]) {
+      s = act(s, id, { type: 'nl.allIn' });
+      old = act(old, id, { type: 'nl.allIn' });
+    }
+    expect(s.hand!.phase).toBe('handEnd');
+    expect(old.rulesVersion).toBe(1);
+    expect(old.hand!.betting!.toAct).toBe(BB);
+  });
+
+  it('원카드: a record played under version 1 (multiPlay after a draw) still verifies after the §8.2 fix; replayed under version 2 it would not', () => {
+    const record = oldMultiPlayRecord();
+    expect(record.rulesVersion).toBe(1);
+    expect(verifyRecord(oneCard, record)).toMatchObject({ ok: true, problems: [] });
+    // Records written before versions existed carry no version: they are version 1.
+    const { rulesVersion: _v, ...unversionedRecord } = record;
+    expect(verifyRecord(oneCard, unversionedRecord).ok).toBe(true);
+    const underNewRules = verifyRecord(oneCard, { ...record, rulesVersion: 2 });
+    expect(underNewRules.ok).toBe(false);
+    expect(underNewRules.problems.join()).toContain(
+      'rejected on replay: 뽑은 뒤에는 방금 뽑은 카드 1장만 낼 수 있어요',
+    );
+    expect(verifyRecord(oneCard, { ...record, rulesVersion: 3 }).ok).toBe(false);
+  });
+});
+
+/** Plays version-1 원카드 games until one contains the old afterDraw multi-play, and returns its record. */
+function oldMultiPlayRecord(): GameRecord {
+  const options = oneCard.optionsSchema.parse({ multiPlay: true, playAfterDraw: true });
+  for (let g = 0; g < 300; g++) {
+    const seed = `old-${g}`;
+    const players = simPlayers(2);
+    let s: OneCardState = oneCard.setup({ seed, players, options, now: T0, rulesVersion: 1 });
+    const rng = Rng.fromSeed(seed);
+    const actions: RecordedStep[] = [];
+    let now = T0;
+    let usedOldRule = false;
+    for (let step = 0; step < 2000 && oneCard.result(s) === null; step++) {
+      now += 100;
+      let done = false;
+      for (const p of players) {
+        const v = oneCard.view(s, p.id);
+        let a: unknown = null;
+        if (v.phase.kind === 'afterDraw' && v.phase.drawnCardId && v.legalCardIds.includes(v.phase.drawnCardId)) {
+          const drawn = v.hand!.find((c) => c.id === v.phase.drawnCardId)!;
+          const mate = v.hand!.find(
+            (c) => c !== drawn && c.kind === 'std' && drawn.kind === 'std' && c.rank === drawn.rank,
+          );
+          if (mate && drawn.kind === 'std' && drawn.rank !== 7 && v.hand!.length > 2) {
+            a = { type: 'play', cardIds: [drawn.id, mate.id] };
+            usedOldRule = true;
+          }
+        }
+        a ??= oneCard.bot(v, rng);
+        if (a === null) continue;
+        const r = oneCard.apply(s, p.id, a, now);
+        if (!r.ok) throw new Error(r.reason);
+        s = r.state;
+        actions.push({ actor: p.id, action: a, now });
+        done = true;
+        break;
+      }
+      if (!done) {
+        now = Math.max(now, oneCard.deadline(s)!);
+        const r = oneCard.onTimeout(s, now);
+        if (!r.ok) throw new Error(r.reason);
+        s = r.state;
+        actions.push({ timeout: true, now });
+      }
+    }
+    if (!usedOldRule || oneCard.result(s) === null) continue;
+    return {
+      game: 'one-card',
+      options: JSON.parse(JSON.stringify(options)),
+      players,
+      startedAt: T0,
+      rulesVersion: s.rulesVersion,
+      seedCommit: s.seedCommit,
+      seed,
+      actions,
+      result: oneCard.result(s),
+    };
+  }
+  throw new Error('no game used the old rule');
+}
