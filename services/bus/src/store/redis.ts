@@ -1,9 +1,10 @@
 /**
  * Redis stores (node-redis 6). Every read-check-write is one Lua script, so a
  * lease check and the write it guards can never interleave with another
- * worker's. node-redis pipelines automatically: the writes many rooms issue in
- * one event-loop tick leave in one socket write, while each room still awaits
- * its own write before acknowledging (write-before-ack, per PERFORMANCE.md).
+ * worker's. Snapshot writes are coalesced: those many rooms issue in one
+ * event-loop tick go out as one script call (WRITE_MANY), while each room
+ * still awaits its own result before acknowledging (write-before-ack, per
+ * PERFORMANCE.md).
  *
  * Keys (N = namespace; `{roomId}` is a hash tag so one room's keys share a
  * cluster slot, but the scripts also touch the global `N:rooms` set, so run a
@@ -65,15 +66,44 @@ redis.call('SET', KEYS[2], ARGV[1] .. '#' .. e, 'PX', ARGV[2])
 local s = redis.call('HMGET', KEYS[3], 'seq', 'epoch', 'data')
 return { e, s[1], s[2], s[3], redis.call('LRANGE', KEYS[4], 0, -1) }`);
 
-// Returns 1 written, 0 fenced out (stale epoch), -1 seq not increasing (a bug in the writer).
-const WRITE = new Script(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-local cur = redis.call('HGET', KEYS[3], 'seq')
-if cur and tonumber(ARGV[2]) <= tonumber(cur) then return -1 end
-redis.call('HSET', KEYS[3], 'seq', ARGV[2], 'epoch', ARGV[1], 'data', ARGV[3])
-if #ARGV > 5 then redis.call('RPUSH', KEYS[4], unpack(ARGV, 6)) end
-redis.call('SET', KEYS[2], ARGV[5] .. '#' .. ARGV[1], 'PX', ARGV[4])
-return 1`);
+// The fenced snapshot write of many rooms at once, each 1 written, 0 fenced out (stale epoch) or -1 seq not
+// increasing (a bug in the writer): KEYS = 4 per room (epoch, owner, snap, steps); ARGV per room =
+// epoch, seq, data, ttl, owner, number of steps, steps…; returns one result per room.
+const WRITE_MANY = new Script(`
+local out = {}
+local a = 1
+for i = 1, #KEYS, 4 do
+  local epoch, seq, n = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 5])
+  local r = 1
+  if redis.call('GET', KEYS[i]) ~= epoch then
+    r = 0
+  else
+    local cur = redis.call('HGET', KEYS[i + 2], 'seq')
+    if cur and tonumber(seq) <= tonumber(cur) then
+      r = -1
+    else
+      redis.call('HSET', KEYS[i + 2], 'seq', seq, 'epoch', epoch, 'data', ARGV[a + 2])
+      if n > 0 then redis.call('RPUSH', KEYS[i + 3], unpack(ARGV, a + 6, a + 5 + n)) end
+      redis.call('SET', KEYS[i + 1], ARGV[a + 4] .. '#' .. epoch, 'PX', ARGV[a + 3])
+    end
+  end
+  out[#out + 1] = r
+  a = a + 6 + n
+end
+return out`);
+
+/** Rooms per WRITE_MANY call: one call stays short (≈ a millisecond of Redis time) even when many rooms wrote. */
+const WRITE_BATCH = 128;
+
+interface QueuedWrite {
+  roomId: string;
+  epoch: number;
+  owner: string;
+  w: SnapshotWrite;
+  ttlMs: number;
+  resolve(r: WriteResult): void;
+  reject(err: unknown): void;
+}
 
 // KEYS = epoch1, owner1, epoch2, owner2…; ARGV = ttl, owner, epoch1, epoch2…; returns indexes (1-based) lost.
 const RENEW = new Script(`
@@ -155,6 +185,9 @@ export async function connectRedis(url: string, onError?: (err: unknown) => void
 }
 
 export class RedisSnapshotStore implements SnapshotStore {
+  /** Writes issued in the current tick, sent together as one script call per WRITE_BATCH rooms. */
+  private queued: QueuedWrite[] = [];
+
   constructor(
     private readonly client: Client,
     private readonly ns: string,
@@ -185,19 +218,43 @@ export class RedisSnapshotStore implements SnapshotStore {
     };
   }
 
-  async write(roomId: string, epoch: number, owner: string, w: SnapshotWrite, ttlMs: number): Promise<WriteResult> {
-    const r = Number(
-      await WRITE.run(this.client, this.keys(roomId), [
-        String(epoch),
-        String(w.seq),
-        w.data,
-        String(ttlMs),
-        owner,
-        ...w.steps,
-      ]),
-    );
-    if (r === -1) throw new Error(`snapshot seq ${w.seq} not above the stored one for ${roomId}`);
-    return r === 1 ? 'ok' : 'stale';
+  /**
+   * Coalesced per event-loop tick across rooms: every write issued in one tick (the rooms of one
+   * batch of bus messages) leaves in ONE fenced script call, and each caller still awaits its own
+   * room's result before acknowledging anything. Each room keeps its own epoch and seq checks.
+   */
+  write(roomId: string, epoch: number, owner: string, w: SnapshotWrite, ttlMs: number): Promise<WriteResult> {
+    return new Promise<WriteResult>((resolve, reject) => {
+      if (this.queued.length === 0) queueMicrotask(this.flushWrites);
+      this.queued.push({ roomId, epoch, owner, w, ttlMs, resolve, reject });
+    });
+  }
+
+  private readonly flushWrites = (): void => {
+    const all = this.queued;
+    this.queued = [];
+    for (let i = 0; i < all.length; i += WRITE_BATCH) void this.writeBatch(all.slice(i, i + WRITE_BATCH));
+  };
+
+  private async writeBatch(batch: QueuedWrite[]): Promise<void> {
+    const keys: string[] = [];
+    const args: string[] = [];
+    for (const q of batch) {
+      keys.push(...this.keys(q.roomId));
+      args.push(String(q.epoch), String(q.w.seq), q.w.data, String(q.ttlMs), q.owner, String(q.w.steps.length));
+      for (const step of q.w.steps) args.push(step);
+    }
+    let results: number[];
+    try {
+      results = ((await WRITE_MANY.run(this.client, keys, args)) as unknown[]).map(Number);
+    } catch (err) {
+      for (const q of batch) q.reject(err);
+      return;
+    }
+    batch.forEach((q, i) => {
+      if (results[i] === -1) q.reject(new Error(`snapshot seq ${q.w.seq} not above the stored one for ${q.roomId}`));
+      else q.resolve(results[i] === 1 ? 'ok' : 'stale');
+    });
   }
 
   async renew(owner: string, leases: { roomId: string; epoch: number }[], ttlMs: number): Promise<string[]> {
@@ -273,6 +330,9 @@ export class RedisSnapshotStore implements SnapshotStore {
 }
 
 export class RedisMatchStore implements MatchStore {
+  /** Writes issued in the current tick, sent together as one script call per WRITE_BATCH rooms. */
+  private queued: QueuedWrite[] = [];
+
   constructor(
     private readonly client: Client,
     private readonly ns: string,
