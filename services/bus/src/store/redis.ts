@@ -17,8 +17,8 @@
  *   N:q:<key>          zset userId -> enqueue time;  N:q:<key>:e  hash userId -> entry JSON
  *   N:qu:<userId>      which queue holds the user;   N:claim:<key>  one-shot claims
  */
-import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
+import { CoalescedWrites, Script } from './redis-writes.ts';
 import type {
   CreateResult,
   LeaseInfo,
@@ -35,21 +35,6 @@ const makeClient = (url: string) =>
 export type RedisClient = ReturnType<typeof makeClient>;
 type Client = RedisClient;
 
-class Script {
-  readonly sha: string;
-  constructor(readonly src: string) {
-    this.sha = createHash('sha1').update(src).digest('hex');
-  }
-  async run(client: Client, keys: string[], args: string[]): Promise<unknown> {
-    try {
-      return await client.evalSha(this.sha, { keys, arguments: args });
-    } catch (err) {
-      if (!String((err as Error)?.message).includes('NOSCRIPT')) throw err;
-      return client.eval(this.src, { keys, arguments: args });
-    }
-  }
-}
-
 const CREATE = new Script(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('SET', KEYS[1], 1)
@@ -65,45 +50,6 @@ local e = redis.call('INCR', KEYS[1])
 redis.call('SET', KEYS[2], ARGV[1] .. '#' .. e, 'PX', ARGV[2])
 local s = redis.call('HMGET', KEYS[3], 'seq', 'epoch', 'data')
 return { e, s[1], s[2], s[3], redis.call('LRANGE', KEYS[4], 0, -1) }`);
-
-// The fenced snapshot write of many rooms at once, each 1 written, 0 fenced out (stale epoch) or -1 seq not
-// increasing (a bug in the writer): KEYS = 4 per room (epoch, owner, snap, steps); ARGV per room =
-// epoch, seq, data, ttl, owner, number of steps, steps…; returns one result per room.
-const WRITE_MANY = new Script(`
-local out = {}
-local a = 1
-for i = 1, #KEYS, 4 do
-  local epoch, seq, n = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 5])
-  local r = 1
-  if redis.call('GET', KEYS[i]) ~= epoch then
-    r = 0
-  else
-    local cur = redis.call('HGET', KEYS[i + 2], 'seq')
-    if cur and tonumber(seq) <= tonumber(cur) then
-      r = -1
-    else
-      redis.call('HSET', KEYS[i + 2], 'seq', seq, 'epoch', epoch, 'data', ARGV[a + 2])
-      if n > 0 then redis.call('RPUSH', KEYS[i + 3], unpack(ARGV, a + 6, a + 5 + n)) end
-      redis.call('SET', KEYS[i + 1], ARGV[a + 4] .. '#' .. epoch, 'PX', ARGV[a + 3])
-    end
-  end
-  out[#out + 1] = r
-  a = a + 6 + n
-end
-return out`);
-
-/** Rooms per WRITE_MANY call: one call stays short (≈ a millisecond of Redis time) even when many rooms wrote. */
-const WRITE_BATCH = 128;
-
-interface QueuedWrite {
-  roomId: string;
-  epoch: number;
-  owner: string;
-  w: SnapshotWrite;
-  ttlMs: number;
-  resolve(r: WriteResult): void;
-  reject(err: unknown): void;
-}
 
 // KEYS = epoch1, owner1, epoch2, owner2…; ARGV = ttl, owner, epoch1, epoch2…; returns indexes (1-based) lost.
 const RENEW = new Script(`
@@ -185,14 +131,15 @@ export async function connectRedis(url: string, onError?: (err: unknown) => void
 }
 
 export class RedisSnapshotStore implements SnapshotStore {
-  /** Writes issued in the current tick, sent together as one script call per WRITE_BATCH rooms. */
-  private queued: QueuedWrite[] = [];
+  private readonly writes: CoalescedWrites;
 
   constructor(
     private readonly client: Client,
     private readonly ns: string,
     private readonly ownsClient = false,
-  ) {}
+  ) {
+    this.writes = new CoalescedWrites(client);
+  }
 
   private keys(roomId: string): [string, string, string, string] {
     const b = `${this.ns}:room:{${roomId}}:`;
@@ -219,42 +166,11 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   /**
-   * Coalesced per event-loop tick across rooms: every write issued in one tick (the rooms of one
-   * batch of bus messages) leaves in ONE fenced script call, and each caller still awaits its own
-   * room's result before acknowledging anything. Each room keeps its own epoch and seq checks.
+   * Coalesced per event-loop tick across rooms (`redis-writes.ts`): every write issued in one tick
+   * leaves in one fenced script call, and each caller awaits its own room's answer.
    */
   write(roomId: string, epoch: number, owner: string, w: SnapshotWrite, ttlMs: number): Promise<WriteResult> {
-    return new Promise<WriteResult>((resolve, reject) => {
-      if (this.queued.length === 0) queueMicrotask(this.flushWrites);
-      this.queued.push({ roomId, epoch, owner, w, ttlMs, resolve, reject });
-    });
-  }
-
-  private readonly flushWrites = (): void => {
-    const all = this.queued;
-    this.queued = [];
-    for (let i = 0; i < all.length; i += WRITE_BATCH) void this.writeBatch(all.slice(i, i + WRITE_BATCH));
-  };
-
-  private async writeBatch(batch: QueuedWrite[]): Promise<void> {
-    const keys: string[] = [];
-    const args: string[] = [];
-    for (const q of batch) {
-      keys.push(...this.keys(q.roomId));
-      args.push(String(q.epoch), String(q.w.seq), q.w.data, String(q.ttlMs), q.owner, String(q.w.steps.length));
-      for (const step of q.w.steps) args.push(step);
-    }
-    let results: number[];
-    try {
-      results = ((await WRITE_MANY.run(this.client, keys, args)) as unknown[]).map(Number);
-    } catch (err) {
-      for (const q of batch) q.reject(err);
-      return;
-    }
-    batch.forEach((q, i) => {
-      if (results[i] === -1) q.reject(new Error(`snapshot seq ${q.w.seq} not above the stored one for ${q.roomId}`));
-      else q.resolve(results[i] === 1 ? 'ok' : 'stale');
-    });
+    return this.writes.write(this.keys(roomId), roomId, epoch, owner, w, ttlMs);
   }
 
   async renew(owner: string, leases: { roomId: string; epoch: number }[], ttlMs: number): Promise<string[]> {
@@ -330,14 +246,15 @@ export class RedisSnapshotStore implements SnapshotStore {
 }
 
 export class RedisMatchStore implements MatchStore {
-  /** Writes issued in the current tick, sent together as one script call per WRITE_BATCH rooms. */
-  private queued: QueuedWrite[] = [];
+  private readonly writes: CoalescedWrites;
 
   constructor(
     private readonly client: Client,
     private readonly ns: string,
     private readonly ownsClient = false,
-  ) {}
+  ) {
+    this.writes = new CoalescedWrites(client);
+  }
 
   private q(key: string): [string, string] {
     return [`${this.ns}:q:${key}`, `${this.ns}:q:${key}:e`];
