@@ -212,7 +212,8 @@ export class Bot {
         return;
       }
       case 'error':
-        if (m.code === 'unavailable' && this.pending && m.actionId === this.pending.actionId) return this.resend();
+        if ((m.code === 'unavailable' || m.code === 'busy') && this.pending && m.actionId === this.pending.actionId)
+          return this.resend();
         this.sink.error(m.code ?? 'error', m.message);
         return;
       case 'queued':

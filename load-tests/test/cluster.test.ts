@@ -10,9 +10,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { NatsBus } from '@joke/bus';
+import { NatsBus, RedisSnapshotStore, connectRedis, type RedisClient } from '@joke/bus';
 import { games, verifyRecord, type GameRecord } from '@joke/engine';
-import { subjects } from '@joke/protocol';
+import { subjects, wireText } from '@joke/protocol';
 import { quantile, round, runSwarm, type AckRecord, type SwarmRun, type TableStats } from '../src/index.ts';
 import { startCluster, type Cluster } from './cluster.ts';
 
@@ -21,8 +21,10 @@ const game = games['one-card'];
 let cluster: Cluster;
 let bus: NatsBus;
 const records = new Map<string, GameRecord>();
-/** roomId → workerId, from the latest heartbeats. */
+/** roomId → workerId, from the rooms' leases (heartbeats carry counts only). */
 const owner = new Map<string, string>();
+let redis: RedisClient;
+let ownerTimer: NodeJS.Timeout;
 const workersSeen = new Set<string>();
 const log = (line: string) => process.stderr.write(`  ${line}\n`);
 const tokenCache = join(mkdtempSync(join(tmpdir(), 'joke-tokens-')), 'tokens.json');
@@ -33,20 +35,35 @@ beforeAll(async () => {
   cluster = await startCluster({ workers: 3, matchmakers: 2, gateways: 2, lobby: true });
   bus = await NatsBus.connect(cluster.natsUrl, { prefix: cluster.namespace });
   bus.subscribe(subjects.roomFinished, (m) => {
-    const f = JSON.parse(m.data);
+    const f = JSON.parse(wireText(m.data));
     records.set(f.roomId, f.record);
   });
   bus.subscribe(subjects.workerHeartbeat, (m) => {
-    const hb = JSON.parse(m.data);
+    const hb = JSON.parse(wireText(m.data));
     workersSeen.add(hb.workerId);
-    for (const id of hb.roomIds) owner.set(id, hb.workerId);
   });
+  redis = await connectRedis(cluster.redisUrl);
+  const store = new RedisSnapshotStore(redis, `joke:${cluster.namespace}`);
+  let reading = false;
+  ownerTimer = setInterval(() => {
+    if (reading) return;
+    reading = true;
+    void Promise.all(
+      [...workersSeen].map(async (w) => {
+        for (const id of await store.ownedBy(w, 100_000)) owner.set(id, w);
+      }),
+    )
+      .catch(() => {})
+      .finally(() => (reading = false));
+  }, 250);
   // Every worker has been heard from before tables are placed.
   for (let i = 0; i < 200 && workersSeen.size < 3; i++) await new Promise((r) => setTimeout(r, 50));
   expect(workersSeen.size).toBe(3);
 }, 240_000);
 
 afterAll(async () => {
+  clearInterval(ownerTimer);
+  await redis?.close();
   await bus?.close();
   await cluster?.stop();
   rmSync(dirname(tokenCache), { recursive: true, force: true });

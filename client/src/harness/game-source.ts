@@ -6,17 +6,9 @@
  * table without a server — never the product path.
  */
 import { Rng } from '@joke/engine/core/rng';
-import type {
-  AnyGame,
-  GameAction,
-  GameEvent,
-  GameResult,
-  GameStateBase,
-  GameViewBase,
-  PlayerInfo,
-} from '@joke/engine/core/types';
+import type { AnyGame, GameAction, GameEvent, GameStateBase, GameViewBase, PlayerInfo } from '@joke/engine/core/types';
 import type { ActResult } from '../net/gateway.ts';
-import type { TableHandlers, TableSource } from '../table/source.ts';
+import type { ResultOf, TableHandlers, TableSource } from '../table/source.ts';
 
 export interface GameLocalConfig {
   game: AnyGame;
@@ -84,7 +76,7 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
       view: g.view(this.state, v) as V,
       events: events.map((e) => g.eventView(e, v)).filter((e): e is GameEvent => e !== null),
       presence: this.players.map((p) => ({ id: p.id, connected: true, away: false, bot: p.id !== v })),
-      result: g.result(this.state) as GameResult | null,
+      result: g.result(this.state) as ResultOf<V> | null,
     };
     this.sent.push(JSON.stringify({ t: 'view', ...frame }));
     this.handlers.frame(frame);

@@ -8,7 +8,7 @@
  *   the first answer wins and later ones are dropped.
  * Subjects are matched exactly (the services use no wildcards).
  */
-import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription } from './types.ts';
+import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription, type Wire } from './types.ts';
 
 type Handler = (msg: BusMessage) => void;
 
@@ -46,23 +46,23 @@ export class InProcessBus implements Bus {
     this.onHandlerError = opts.onHandlerError ?? ((err, subject) => console.error(`bus handler on ${subject}`, err));
   }
 
-  publish(subject: string, data: string): void {
+  publish(subject: string, data: Wire): void {
     this.assertOpen();
     this.route(this.prefix + subject, { subject, data });
   }
 
-  request(subject: string, data: string, timeoutMs: number): Promise<string> {
+  request(subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
     this.assertOpen();
     const full = this.prefix + subject;
     if (!this.hasSubscribers(full)) return Promise.reject(new BusTimeoutError(subject));
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<Wire>((resolve, reject) => {
       let done = false;
       const timer = setTimeout(() => {
         if (done) return;
         done = true;
         reject(new BusTimeoutError(subject));
       }, timeoutMs);
-      const respond = (reply: string): void => {
+      const respond = (reply: Wire): void => {
         if (done) return;
         done = true;
         clearTimeout(timer);

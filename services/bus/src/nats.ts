@@ -4,7 +4,7 @@
  * avoid an async iterator per message.
  */
 import { connect, NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
-import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription } from './types.ts';
+import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription, type Wire } from './types.ts';
 import { natsServers } from './nats-url.ts';
 
 export interface NatsBusOptions {
@@ -44,14 +44,14 @@ export class NatsBus implements Bus {
     return new NatsBus(nc, opts);
   }
 
-  publish(subject: string, data: string): void {
+  publish(subject: string, data: Wire): void {
     this.nc.publish(this.prefix + subject, data);
   }
 
-  async request(subject: string, data: string, timeoutMs: number): Promise<string> {
+  async request(subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
     try {
       const m = await this.nc.request(this.prefix + subject, data, { timeout: timeoutMs });
-      return m.string();
+      return m.data;
     } catch (err) {
       if (err instanceof TimeoutError || err instanceof NoRespondersError || err instanceof RequestError)
         throw new BusTimeoutError(subject);
@@ -67,8 +67,9 @@ export class NatsBus implements Bus {
           this.onHandlerError(err, subject);
           return;
         }
-        const msg: BusMessage = { subject, data: m.string() };
-        if (m.reply) msg.respond = (reply: string) => void m.respond(reply);
+        // The bytes go to the codec as they are: a delivery's frames are never turned into strings here.
+        const msg: BusMessage = { subject, data: m.data };
+        if (m.reply) msg.respond = (reply: Wire) => void m.respond(reply);
         try {
           handler(msg);
         } catch (e) {

@@ -3,12 +3,15 @@
  * implementation in the embedded single-process mode and in unit tests. The
  * services depend on this interface only, so the same code runs either way.
  */
+/** A payload: text or bytes. Decode it with the subject's codec from `@joke/protocol`'s contract. */
+export type Wire = string | Uint8Array;
+
 export interface BusMessage {
   subject: string;
-  /** JSON text. */
-  data: string;
+  /** Bytes off NATS (valid during the handler), or whatever was published on the in-process bus. */
+  data: Wire;
   /** Present when the sender used `request`: answer it exactly once. */
-  respond?: (data: string) => void;
+  respond?: (data: Wire) => void;
 }
 
 export interface BusSubscription {
@@ -17,9 +20,9 @@ export interface BusSubscription {
 
 export interface Bus {
   /** Fire-and-forget. */
-  publish(subject: string, data: string): void;
+  publish(subject: string, data: Wire): void;
   /** Request/reply; rejects with BusTimeoutError after `timeoutMs` or when nobody is subscribed. */
-  request(subject: string, data: string, timeoutMs: number): Promise<string>;
+  request(subject: string, data: Wire, timeoutMs: number): Promise<Wire>;
   /** With `queue`, each message goes to one member of the group (load-balanced services). */
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts?: { queue?: string }): BusSubscription;
   /**

@@ -5,9 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BusTimeoutError, InProcessBus, NatsBus, createBus, type Bus } from '../src/index.ts';
+import { BusTimeoutError, InProcessBus, NatsBus, createBus, type Bus, type Wire } from '../src/index.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+/** NATS hands out bytes, the in-process bus what was published: compare as text. */
+const txt = (d: Wire): string => (typeof d === 'string' ? d : Buffer.from(d).toString('utf8'));
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
 function contract(name: string, make: () => Promise<[Bus, Bus]>) {
@@ -25,8 +27,8 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
     it('delivers to every plain subscriber, asynchronously and in publish order', async () => {
       const got1: string[] = [];
       const got2: string[] = [];
-      const s1 = b.subscribe('order', (m) => got1.push(m.data));
-      const s2 = b.subscribe('order', (m) => got2.push(m.data));
+      const s1 = b.subscribe('order', (m) => got1.push(txt(m.data)));
+      const s2 = b.subscribe('order', (m) => got2.push(txt(m.data)));
       await tick();
       for (let i = 0; i < 50; i++) a.publish('order', String(i));
       expect(got1).toEqual([]); // never delivered inside publish
@@ -57,11 +59,11 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
     });
 
     it('answers a request with the first reply and drops later ones', async () => {
-      const s1 = b.subscribe('echo', (m) => m.respond?.(`first:${m.data}`));
+      const s1 = b.subscribe('echo', (m) => m.respond?.(`first:${txt(m.data)}`));
       await tick();
-      const s2 = b.subscribe('echo', (m) => setTimeout(() => m.respond?.(`late:${m.data}`), 30));
+      const s2 = b.subscribe('echo', (m) => setTimeout(() => m.respond?.(`late:${txt(m.data)}`), 30));
       await tick();
-      expect(await a.request('echo', 'hi', 1000)).toBe('first:hi');
+      expect(txt(await a.request('echo', 'hi', 1000))).toBe('first:hi');
       s1.unsubscribe();
       s2.unsubscribe();
     });
@@ -85,14 +87,14 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
       for (let i = 0; i < 20; i++) {
         const s = b.subscribe(`fresh.${i}`, (m) => m.respond?.('here'));
         await b.flush!();
-        expect(await a.request(`fresh.${i}`, 'x', 1000)).toBe('here');
+        expect(txt(await a.request(`fresh.${i}`, 'x', 1000))).toBe('here');
         s.unsubscribe();
       }
     });
 
     it('stops delivering after unsubscribe, even what was published just before', async () => {
       const got: string[] = [];
-      const s = b.subscribe('gone', (m) => got.push(m.data));
+      const s = b.subscribe('gone', (m) => got.push(txt(m.data)));
       await tick();
       a.publish('gone', '1');
       await tick(50);
@@ -107,7 +109,7 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
       const s1 = b.subscribe('boom', () => {
         throw new Error('handler bug');
       });
-      const s2 = b.subscribe('boom', (m) => got.push(m.data));
+      const s2 = b.subscribe('boom', (m) => got.push(txt(m.data)));
       await tick();
       a.publish('boom', '1');
       a.publish('boom', '2');
@@ -136,7 +138,7 @@ describe('bus isolation and lifecycle', () => {
     const x = await NatsBus.connect(NATS_URL, { prefix: `t${randomBytes(6).toString('hex')}` });
     const y = await NatsBus.connect(NATS_URL, { prefix: `t${randomBytes(6).toString('hex')}` });
     const got: string[] = [];
-    y.subscribe('same', (m) => got.push(m.data));
+    y.subscribe('same', (m) => got.push(txt(m.data)));
     await tick();
     x.publish('same', 'leak?');
     await tick(100);
@@ -149,7 +151,7 @@ describe('bus isolation and lifecycle', () => {
   it('InProcessBus.close delivers what was published, then refuses new work', async () => {
     const bus = new InProcessBus();
     const got: string[] = [];
-    bus.subscribe('s', (m) => got.push(m.data));
+    bus.subscribe('s', (m) => got.push(txt(m.data)));
     bus.publish('s', '1');
     await bus.close();
     expect(got).toEqual(['1']);

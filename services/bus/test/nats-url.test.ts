@@ -55,7 +55,9 @@ describe('NATS_URL with credentials', () => {
 
   it('connects to a server that requires them, and is refused with a wrong password', async () => {
     const bus = await NatsBus.connect(`nats://gateway:pw-1234@127.0.0.1:${port}`, { name: 'auth-test' });
-    const got = new Promise<string>((r) => bus.subscribe('t.x', (m) => r(m.data)));
+    const got = new Promise<string>((r) =>
+      bus.subscribe('t.x', (m) => r(typeof m.data === 'string' ? m.data : new TextDecoder().decode(m.data))),
+    );
     bus.publish('t.x', 'hello');
     expect(await got).toBe('hello');
     await bus.close();

@@ -47,6 +47,28 @@ function snapshotContract(name: string, make: () => Promise<{ store: SnapshotSto
       expect(await store.lease(id)).toEqual({ owner: 'w2', epoch: 3 });
     });
 
+    it('writes of many rooms in one tick each get their own answer (fenced, ok, seq not increasing)', async () => {
+      const ids = Array.from({ length: 300 }, rid);
+      for (const id of ids) await store.createRoom(id, 'w1', snap(1, 'a'), TTL);
+      await store.acquire(ids[7], 'w2', TTL); // fenced for w1
+      const results = await Promise.allSettled(
+        ids.map((id, i) => store.write(id, 1, 'w1', snap(i === 200 ? 1 : 2, `b${i}`, [`s${i}`, `t${i}`]), TTL)),
+      );
+      results.forEach((r, i) => {
+        if (i === 200) expect(r.status).toBe('rejected');
+        else expect(r).toEqual({ status: 'fulfilled', value: i === 7 ? 'stale' : 'ok' });
+      });
+      expect(await store.load(ids[299])).toEqual({
+        roomId: ids[299],
+        epoch: 1,
+        seq: 2,
+        data: 'b299',
+        steps: ['s299', 't299'],
+      });
+      expect((await store.load(ids[7]))?.data).toBe('a');
+      expect((await store.load(ids[200]))?.data).toBe('a');
+    });
+
     it('fences a stale epoch: its write is refused and changes nothing', async () => {
       const id = rid();
       await store.createRoom(id, 'w1', snap(1, 'a'), TTL);

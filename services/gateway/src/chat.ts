@@ -11,19 +11,21 @@
  */
 import {
   CHAT_ERRORS,
-  ChatDelivery,
-  ChatReply,
-  chatSubjects,
+  call,
   cleanChatBody,
-  type ChatSend,
+  contract,
+  ProtocolError,
+  type ChatDelivery,
+  type ChatReply,
   type ChatRequest,
+  type ChatSend,
 } from '@joke/protocol';
 import { v, type Core } from './core.ts';
 import type { Sock } from './rooms.ts';
 
 export interface GatewayChat {
   onChat(ws: Sock, msg: ChatSend): Promise<void>;
-  onChatDelivery(data: string): void;
+  onChatDelivery(del: ChatDelivery): void;
 }
 
 export function createChat(core: Core): GatewayChat {
@@ -52,34 +54,21 @@ export function createChat(core: Core): GatewayChat {
       gatewayId: cfg.gatewayId,
       body: clean.body,
     };
-    let text: string;
+    let reply: ChatReply;
     try {
-      text = await bus.request(chatSubjects.room(msg.roomId), JSON.stringify(req), cfg.commandTimeoutMs);
+      reply = await call(bus, contract.roomChat.at(msg.roomId), req, cfg.commandTimeoutMs);
     } catch (err) {
-      log.debug({ roomId: msg.roomId, err: String(err) }, 'chat request failed');
+      if (err instanceof ProtocolError) metrics.busErrors.inc({ op: 'chat' });
+      else log.debug({ roomId: msg.roomId, err: String(err) }, 'chat request failed');
       if (!d.closed) protoError(ws, 'unavailable');
       return;
     }
     if (d.closed) return;
-    let reply: ChatReply;
-    try {
-      reply = ChatReply.parse(JSON.parse(text));
-    } catch {
-      metrics.busErrors.inc({ op: 'chat' });
-      return protoError(ws, 'unavailable');
-    }
     // Accepted: the sender sees their line when the owner's relay comes back, like everyone else.
     if (!reply.ok) refuse(ws, msg.roomId, reply.code, reply.reason);
   };
 
-  const onChatDelivery = (data: string): void => {
-    let del: ChatDelivery;
-    try {
-      del = ChatDelivery.parse(JSON.parse(data));
-    } catch {
-      metrics.busErrors.inc({ op: 'chat' });
-      return;
-    }
+  const onChatDelivery = (del: ChatDelivery): void => {
     const r = reg.rooms.get(del.roomId);
     if (!r) return;
     for (const socks of r.players.values()) for (const ws of socks) send(ws, del.frame);

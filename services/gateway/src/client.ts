@@ -3,7 +3,7 @@
  * turning join/leave/action/queue into bus requests as the token's user.
  */
 import { performance } from 'node:perf_hooks';
-import { ClientMessage, ERRORS, PROTOCOL_VERSION, subjects } from '@joke/protocol';
+import { ClientMessage, contract, ERRORS, PROTOCOL_VERSION } from '@joke/protocol';
 import { verifyPlayerToken } from '@joke/protocol/auth';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
@@ -45,26 +45,22 @@ export function createClientHandlers(
       return;
     }
     const t0 = performance.now();
-    // userId is always the token's subject: a client cannot act for anyone else.
-    const cmd = JSON.stringify({ v, userId: d.user!.sub, actionId, action, gatewayId: cfg.gatewayId, at: Date.now() });
-    const res = await requestWithRetry(subjects.roomCommand(roomId), cmd, 'command', roomId);
+    // userId is always the token's subject: a client cannot act for anyone else. The action itself is
+    // validated once, by the game where it is applied.
+    const cmd = { v, userId: d.user!.sub, actionId, action, gatewayId: cfg.gatewayId, at: Date.now() };
+    const res = await requestWithRetry(contract.roomCommand.at(roomId), cmd, 'command', roomId);
     if (d.closed) return;
     if (!res) {
       protoError(ws, 'unavailable', undefined, { roomId, actionId });
       return;
     }
-    let reply: { ok: boolean; seq?: number; reason?: string };
-    try {
-      reply = JSON.parse(res.reply);
-    } catch {
-      metrics.busErrors.inc({ op: 'command' });
-      protoError(ws, 'unavailable', undefined, { roomId, actionId });
-      return;
-    }
+    const reply = res.reply;
     if (reply.ok) sendJson(ws, { v, t: 'ack', roomId, actionId, seq: reply.seq });
+    // A full room queue is not a refusal of the move: nothing was applied, the same actionId may come again.
+    else if (reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId, actionId });
     else {
       metrics.rejects.inc({ reason: 'game' });
-      sendJson(ws, { v, t: 'rejected', roomId, actionId, reason: String(reply.reason) });
+      sendJson(ws, { v, t: 'rejected', roomId, actionId, code: reply.code, reason: reply.reason });
     }
     metrics.actionLatency.observe((performance.now() - t0) / 1000);
     if (res.tries > 1) detach(refreshRoom(roomId));
@@ -72,15 +68,8 @@ export function createClientHandlers(
 
   const queueRequest = (user: { sub: string; name: string }, q: QueueParams, cancel: boolean) =>
     requestWithRetry(
-      subjects.queue,
-      JSON.stringify({
-        v,
-        userId: user.sub,
-        name: user.name,
-        gatewayId: cfg.gatewayId,
-        ...q,
-        ...(cancel ? { cancel } : {}),
-      }),
+      contract.queue,
+      { v, userId: user.sub, name: user.name, gatewayId: cfg.gatewayId, ...q, ...(cancel ? { cancel } : {}) },
       'queue',
     );
 
@@ -89,13 +78,13 @@ export function createClientHandlers(
     const user = d.user!;
     reg.queued.set(user.sub, q);
     const res = await queueRequest(user, q, false);
-    const reply = res ? (JSON.parse(res.reply) as { ok: boolean; reason?: string }) : null;
+    const reply = res ? res.reply : null;
     if (!reply?.ok && reg.queued.get(user.sub) === q) reg.queued.delete(user.sub);
     if (d.closed) return;
     if (reply?.ok) sendJson(ws, { v, t: 'queued', ...q });
-    else if (reply) {
+    else if (reply && !reply.ok) {
       metrics.rejects.inc({ reason: 'queue' });
-      sendJson(ws, { v, t: 'error', code: 'queueRejected', message: String(reply.reason) });
+      sendJson(ws, { v, t: 'error', code: 'queueRejected', message: reply.reason });
     } else protoError(ws, 'unavailable');
   };
 

@@ -20,11 +20,18 @@ export interface Core {
   closing(): boolean;
   /** Handlers run detached from uWS callbacks; a bug in one must be logged, never crash the process. */
   detach(p: Promise<void>): void;
-  send(ws: Sock, text: string): void;
+  /** Writes text or a worker's UTF-8 bytes (as a text frame, unchanged) to one socket. */
+  send(ws: Sock, data: string | Uint8Array): void;
   sendJson(ws: Sock, msg: object): void;
-  protoError(ws: Sock, code: ErrorCode, detail?: string, extra?: { roomId: string; actionId: string }): void;
-  sendView(ws: Sock, m: Membership, seq: number, frame: string): void;
+  protoError(ws: Sock, code: ErrorCode, detail?: string, extra?: { roomId: string; actionId?: string }): void;
+  sendView(ws: Sock, m: Membership, seq: number, kind: FrameKind, frame: string | Uint8Array): void;
+  /** One write for every subscriber of a uWS topic (the spectators of a room); set once the app exists. */
+  publishTopic: (topic: string, frame: Uint8Array) => void;
+  /** Drops sockets whose unsent bytes passed the bound (topic publishes do not report it per socket). */
+  dropSlow(ws: Sock): boolean;
 }
+
+export type FrameKind = 'view' | 'presence';
 
 export function createCore(
   cfg: GatewayConfig,
@@ -38,25 +45,34 @@ export function createCore(
     p.catch((err) => log.error({ err: String(err) }, 'message handler failed'));
   };
 
-  const send = (ws: Sock, text: string): void => {
+  // Holding more than maxBackpressureBytes unsent would let one stalled client grow the gateway's memory
+  // without bound, so such a socket is cut loose and resumes by reconnecting.
+  const drop = (ws: Sock): void => {
+    const d = ws.getUserData();
+    d.dropping = true;
+    metrics.slowConsumers.inc();
+    log.warn({ socket: d.id, user: d.user?.sub, buffered: ws.getBufferedAmount() }, 'slow consumer dropped');
+    // Ending runs the close handler synchronously; deferring keeps delivery loops simple.
+    queueMicrotask(() => {
+      if (!d.closed) ws.end(4008, 'slow consumer');
+    });
+  };
+  const dropSlow = (ws: Sock): boolean => {
+    const d = ws.getUserData();
+    if (d.closed || d.dropping || ws.getBufferedAmount() <= cfg.maxBackpressureBytes) return false;
+    drop(ws);
+    return true;
+  };
+  const send = (ws: Sock, data: string | Uint8Array): void => {
     const d = ws.getUserData();
     if (d.closed || d.dropping) return;
-    const status = ws.send(text, false, false);
+    // 2 = dropped: the socket already holds maxBackpressureBytes unsent.
+    const status = ws.send(data, false, false);
     metrics.messagesOut.inc();
-    // 2 = dropped: the socket already holds maxBackpressureBytes unsent. Holding more would let one
-    // stalled client grow the gateway's memory without bound, so it is cut loose and resumes by reconnecting.
-    if (status === 2 || ws.getBufferedAmount() > cfg.maxBackpressureBytes) {
-      d.dropping = true;
-      metrics.slowConsumers.inc();
-      log.warn({ socket: d.id, user: d.user?.sub, buffered: ws.getBufferedAmount() }, 'slow consumer dropped');
-      // Ending runs the close handler synchronously; deferring keeps delivery loops simple.
-      queueMicrotask(() => {
-        if (!d.closed) ws.end(4008, 'slow consumer');
-      });
-    }
+    if (status === 2 || ws.getBufferedAmount() > cfg.maxBackpressureBytes) drop(ws);
   };
   const sendJson = (ws: Sock, msg: object): void => send(ws, JSON.stringify(msg));
-  const protoError = (ws: Sock, code: ErrorCode, detail?: string, extra?: { roomId: string; actionId: string }) => {
+  const protoError = (ws: Sock, code: ErrorCode, detail?: string, extra?: { roomId: string; actionId?: string }) => {
     metrics.rejects.inc({ reason: code });
     const message = detail ? `${ERRORS[code]} (${detail})` : ERRORS[code];
     sendJson(ws, { v, t: 'error', code, message, ...extra });
@@ -65,12 +81,11 @@ export function createCore(
   /**
    * Sends a view frame unless this socket already has that transition or a newer one.
    * Deliveries also carry `presence` frames, which repeat the current seq: those go out
-   * unless a newer view already did. The kind is read from the frame's leading `"t":"…"`
-   * (frames are encoded as {v, t, …}) so the view itself is never parsed.
+   * unless a newer view already did. The kind comes from the delivery's header, so the
+   * frame itself is never opened.
    */
-  const sendView = (ws: Sock, m: Membership, seq: number, frame: string): void => {
-    const i = frame.indexOf('"t":"');
-    if (i >= 0 && i < 32 && !frame.startsWith('view"', i + 5)) {
+  const sendView = (ws: Sock, m: Membership, seq: number, kind: FrameKind, frame: string | Uint8Array): void => {
+    if (kind === 'presence') {
       if (seq >= m.lastSeq) send(ws, frame);
       return;
     }
@@ -79,5 +94,22 @@ export function createCore(
     send(ws, frame);
   };
 
-  return { cfg, bus, log, metrics, reg, closing, detach, send, sendJson, protoError, sendView };
+  const core: Core = {
+    cfg,
+    bus,
+    log,
+    metrics,
+    reg,
+    closing,
+    detach,
+    send,
+    sendJson,
+    protoError,
+    sendView,
+    dropSlow,
+    publishTopic: () => {
+      throw new Error('publishTopic used before the uWS app exists');
+    },
+  };
+  return core;
 }

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { pino, type Logger } from 'pino';
-import { ERRORS, chatSubjects, subjects } from '@joke/protocol';
+import { contract, emit, ERRORS, listen } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
 import uws, { uwsBinary, uwsNative, type us_listen_socket } from './uws.ts';
 import { GatewayConfig, type GatewayConfigInput } from './config.ts';
@@ -16,7 +16,7 @@ import { createCore, v } from './core.ts';
 import { createRequester } from './requests.ts';
 import { createMemberships } from './membership.ts';
 import { createClientHandlers } from './client.ts';
-import { createInbound } from './inbound.ts';
+import { subscribeInbound } from './inbound.ts';
 import { createChat } from './chat.ts';
 
 export interface GatewayDeps {
@@ -60,22 +60,20 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   const rooms = createMemberships(core, requests);
   const chat = createChat(core);
   const { handleText, takeToken, cancelQueue } = createClientHandlers(core, requests, rooms, chat);
-  const { onDelivery, onMatched, onWorkerHeartbeat } = createInbound(core, requests, rooms);
   const { publishPresence } = rooms;
-
-  subs.push(bus.subscribe(subjects.gatewayDeliver(cfg.gatewayId), (m) => onDelivery(m.data)));
-  subs.push(bus.subscribe(subjects.gatewayMatched(cfg.gatewayId), (m) => onMatched(m.data)));
-  subs.push(bus.subscribe(subjects.workerHeartbeat, (m) => onWorkerHeartbeat(m.data)));
-  subs.push(bus.subscribe(chatSubjects.gateway(cfg.gatewayId), (m) => chat.onChatDelivery(m.data)));
+  subs.push(
+    listen(bus, contract.gatewayChat.at(cfg.gatewayId), chat.onChatDelivery, () =>
+      metrics.busErrors.inc({ op: 'chat' }),
+    ),
+  );
 
   let busHealthy = true;
   const heartbeat = (): void => {
     requests.prune();
+    // Topic publishes do not report a full socket: spectators past the bound are found here.
+    for (const ws of reg.sockets) core.dropSlow(ws);
     try {
-      bus.publish(
-        subjects.gatewayHeartbeat,
-        JSON.stringify({ v, gatewayId: cfg.gatewayId, sockets: reg.sockets.size, at: Date.now() }),
-      );
+      emit(bus, contract.gatewayHeartbeat, { v, gatewayId: cfg.gatewayId, sockets: reg.sockets.size, at: Date.now() });
       busHealthy = true;
     } catch (err) {
       busHealthy = false;
@@ -83,12 +81,14 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       log.warn({ err: String(err) }, 'heartbeat publish failed');
     }
   };
-  heartbeat();
-  const heartbeatTimer = setInterval(heartbeat, cfg.heartbeatMs);
-
   // ---- uWS app -------------------------------------------------------------------------------
 
   const app = uws.App();
+  core.publishTopic = (topic, frame) => void app.publish(topic, frame, false, false);
+  subs.push(...subscribeInbound(core, requests, rooms));
+  heartbeat();
+  const heartbeatTimer = setInterval(heartbeat, cfg.heartbeatMs);
+
   app.ws<SocketData>('/ws', {
     // Above the soft limit (answered with `error tooLarge`) uWS closes the socket itself.
     maxPayloadLength: cfg.hardMaxFrameBytes,

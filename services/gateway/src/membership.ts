@@ -3,7 +3,7 @@
  * leave, presence towards the room's worker, and re-joining a room's viewers
  * after the room changed owner.
  */
-import { subjects } from '@joke/protocol';
+import { contract, emit, type bus as wire } from '@joke/protocol';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
 import type { Membership, Role, Sock, SocketData } from './rooms.ts';
@@ -21,18 +21,19 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
   const { cfg, bus, log, metrics, reg, sendJson, sendView, protoError } = core;
   const requestWithRetry = requests.request;
 
-  const frameSeq = (frame: string): number => {
-    // Join replies are rare, so reading their seq by parsing is fine (deliveries carry it outside the frame).
-    const seq = (JSON.parse(frame) as { seq?: unknown }).seq;
-    return typeof seq === 'number' ? seq : 0;
-  };
-
-  const joinRequest = (roomId: string, userId: string, spectate: boolean) =>
-    requestWithRetry(
-      subjects.roomJoin(roomId),
-      JSON.stringify({ v, userId, spectate, gatewayId: cfg.gatewayId }),
+  /** The join's reply (null = no worker answered within the retry budget); it also tells who runs the room. */
+  const joinRequest = async (roomId: string, userId: string, spectate: boolean): Promise<wire.JoinReply | null> => {
+    const res = await requestWithRetry(
+      contract.roomJoin.at(roomId),
+      { v, userId, spectate, gatewayId: cfg.gatewayId },
       'join',
     );
+    if (res?.reply.ok) {
+      const r = reg.rooms.get(roomId);
+      if (r) r.owner = res.reply.owner;
+    }
+    return res ? res.reply : null;
+  };
 
   const onJoin = async (ws: Sock, roomId: string, spectate: boolean): Promise<void> => {
     const d = ws.getUserData();
@@ -69,46 +70,45 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     spectate: boolean,
   ): Promise<void> => {
     const user = { sub: userId };
-    const res = await joinRequest(roomId, user.sub, spectate);
+    const reply = await joinRequest(roomId, user.sub, spectate);
     if (d.closed || d.rooms.get(roomId) !== m) return;
-    let reply: { ok: boolean; role?: Role; frame?: string; reason?: string } | null = null;
-    try {
-      reply = res ? JSON.parse(res.reply) : null;
-    } catch {
-      metrics.busErrors.inc({ op: 'join' });
-    }
-    if (!reply || !reply.ok || !reply.frame || (reply.role !== 'player' && reply.role !== 'spectator')) {
+    if (!reply || !reply.ok) {
       if (m.role === null) {
         d.rooms.delete(roomId);
         reg.leaveRoom(roomId, user.sub, ws, null);
       }
-      if (reply && !reply.ok && reply.reason) {
+      if (reply && reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId });
+      else if (reply) {
         metrics.rejects.inc({ reason: 'join' });
         sendJson(ws, { v, t: 'error', code: 'noRoom', message: reply.reason, roomId });
-      } else protoError(ws, res ? 'unavailable' : 'noRoom');
+      } else protoError(ws, 'noRoom');
       return;
     }
-    const role = reply.role;
+    const role: Role = reply.role;
     m.role = role;
     reg.setRole(roomId, user.sub, ws, role);
     const early = m.early;
     m.early = null;
     // Resume: the join frame is the latest view even when this socket saw the same seq before.
-    const seq = frameSeq(reply.frame);
+    const seq = reply.seq;
     if (seq >= m.lastSeq) {
       m.lastSeq = seq - 1;
-      sendView(ws, m, seq, reply.frame);
+      sendView(ws, m, seq, 'view', reply.frame);
     }
     if (early)
-      for (const f of early) if (f.viewer === (role === 'player' ? user.sub : null)) sendView(ws, m, f.seq, f.frame);
+      for (const f of early)
+        if (f.viewer === (role === 'player' ? user.sub : null)) sendView(ws, m, f.seq, f.kind, f.frame);
   };
 
   const publishPresence = (roomId: string, userId: string, left: boolean): void => {
     try {
-      bus.publish(
-        subjects.roomPresence(roomId),
-        JSON.stringify({ v, userId, gatewayId: cfg.gatewayId, connected: false, ...(left ? { left: true } : {}) }),
-      );
+      emit(bus, contract.roomPresence.at(roomId), {
+        v,
+        userId,
+        gatewayId: cfg.gatewayId,
+        connected: false,
+        ...(left ? { left: true } : {}),
+      });
     } catch (err) {
       metrics.busErrors.inc({ op: 'presence' });
       log.warn({ roomId, err: String(err) }, 'presence publish failed');
@@ -135,15 +135,12 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       const jobs: Promise<void>[] = [];
       for (const userId of [...r.players.keys()]) {
         jobs.push(
-          joinRequest(roomId, userId, false).then((res) => {
-            if (!res) return;
-            const reply = JSON.parse(res.reply) as { ok: boolean; frame?: string };
+          joinRequest(roomId, userId, false).then((reply) => {
             const socks = r.players.get(userId);
-            if (!reply.ok || !reply.frame || !socks) return;
-            const seq = frameSeq(reply.frame);
+            if (!reply?.ok || !socks) return;
             for (const ws of socks) {
               const m = ws.getUserData().rooms.get(roomId);
-              if (m) sendView(ws, m, seq, reply.frame);
+              if (m) sendView(ws, m, reply.seq, 'view', reply.frame);
             }
           }),
         );
@@ -152,14 +149,11 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       for (const ws of r.spectators) specUsers.add(ws.getUserData().user!.sub);
       for (const userId of specUsers) {
         jobs.push(
-          joinRequest(roomId, userId, true).then((res) => {
-            if (!res) return;
-            const reply = JSON.parse(res.reply) as { ok: boolean; role?: Role; frame?: string };
-            if (!reply.ok || !reply.frame || reply.role !== 'spectator') return;
-            const seq = frameSeq(reply.frame);
+          joinRequest(roomId, userId, true).then((reply) => {
+            if (!reply?.ok || reply.role !== 'spectator') return;
             for (const ws of r.spectators) {
               const m = ws.getUserData().rooms.get(roomId);
-              if (m && ws.getUserData().user!.sub === userId) sendView(ws, m, seq, reply.frame);
+              if (m && ws.getUserData().user!.sub === userId) sendView(ws, m, reply.seq, 'view', reply.frame);
             }
           }),
         );

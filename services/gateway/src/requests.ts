@@ -3,11 +3,20 @@
  * rely on (from worker heartbeats).
  */
 import { performance } from 'node:perf_hooks';
+import { ProtocolError, type RequestRoute } from '@joke/protocol';
 import type { Core } from './core.ts';
 
 export interface Requester {
-  /** null = gave up after retryBudgetMs. `roomId` lets an attempt be abandoned when the room's owner dies. */
-  request(subject: string, data: string, op: string, roomId?: string): Promise<{ reply: string; tries: number } | null>;
+  /**
+   * The decoded reply; null = gave up after retryBudgetMs (or the reply did not decode).
+   * `roomId` lets an attempt be abandoned when the room's owner dies.
+   */
+  request<Q, R>(
+    route: RequestRoute<Q, R>,
+    req: Q,
+    op: string,
+    roomId?: string,
+  ): Promise<{ reply: R; tries: number } | null>;
   /** A heartbeat from `owner` (`workerId/incarnation`) arrived. */
   workerSeen(owner: string): void;
   /** Forgets workers gone for a minute (their rooms have long moved). */
@@ -24,19 +33,27 @@ export function createRequester(core: Core): Requester {
    * or "no responders" (the room is being restored elsewhere) is retried with the same payload,
    * so the same actionId, with a short backoff until retryBudgetMs. null = gave up.
    */
-  const requestWithRetry = async (
-    subject: string,
-    data: string,
+  const requestWithRetry = async <Q, R>(
+    route: RequestRoute<Q, R>,
+    req: Q,
     op: string,
     roomId?: string,
-  ): Promise<{ reply: string; tries: number } | null> => {
+  ): Promise<{ reply: R; tries: number } | null> => {
     const deadline = Date.now() + cfg.retryBudgetMs;
+    // Encoded once: every retry carries the same bytes, so the same actionId.
+    const data = route.request.encode(req);
+    const subject = route.subject;
     for (let tries = 1; ; tries++) {
       try {
         const attempt = bus.request(subject, data, cfg.commandTimeoutMs);
-        return { reply: await (roomId === undefined ? attempt : unlessOwnerDies(attempt, roomId)), tries };
+        const raw = await (roomId === undefined ? attempt : unlessOwnerDies(attempt, roomId));
+        return { reply: route.reply.decode(raw), tries };
       } catch (err) {
         metrics.busErrors.inc({ op });
+        if (err instanceof ProtocolError) {
+          log.warn({ subject, err: err.message }, 'reply did not decode');
+          return null;
+        }
         if (tries === 1) log.debug({ subject, err: String(err) }, 'bus request failed, retrying');
         // Capped low: the room usually reappears on another worker within DEAD_AFTER_MS, and every
         // ms of backoff past that moment adds to the resume pause (a "no responders" retry is cheap).
@@ -64,8 +81,8 @@ export function createRequester(core: Core): Requester {
    * (its late answer, if any, is ignored: the retry carries the same actionId) and retried
    * at once, which finds the room as soon as another worker has restored it.
    */
-  const unlessOwnerDies = (attempt: Promise<string>, roomId: string): Promise<string> =>
-    new Promise<string>((resolve, reject) => {
+  const unlessOwnerDies = <T>(attempt: Promise<T>, roomId: string): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
       let timer: NodeJS.Timeout | null = null;
       const check = () => {
         if (ownerSilent(roomId)) {

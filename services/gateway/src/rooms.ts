@@ -6,6 +6,7 @@
  */
 import type { WebSocket } from './uws.ts';
 import type { PlayerClaims } from '@joke/protocol/auth';
+import { spectatorTopic } from './topics.ts';
 
 export type Role = 'player' | 'spectator';
 
@@ -14,8 +15,8 @@ export interface Membership {
   role: Role | null;
   /** Highest transition sent to this socket for this room: older or repeated frames are dropped. */
   lastSeq: number;
-  /** Frames that arrived while joining, replayed once the role and the join frame's seq are known. */
-  early: { viewer: string | null; seq: number; frame: string }[] | null;
+  /** Frames that arrived while joining (copied: the bus buffer is reused), replayed once the role and seq are known. */
+  early: { viewer: string | null; seq: number; kind: 'view' | 'presence'; frame: Uint8Array }[] | null;
   wantsSpectate: boolean;
   /** Settles when the pending join is answered, so a pipelined action waits for it. */
   joined: Promise<void> | null;
@@ -48,9 +49,11 @@ export interface RoomEntry {
   players: Map<string, Set<Sock>>;
   spectators: Set<Sock>;
   joining: Set<Sock>;
-  /** Worker last seen owning the room (from worker heartbeats). */
+  /** `workerId/incarnation` that last answered a join or sent a delivery for the room. */
   owner: string | null;
   refreshing: boolean;
+  /** Highest view seq published to the room's spectator topic (spectators share one encoding). */
+  spectatorSeq: number;
 }
 
 export class Registry {
@@ -63,7 +66,14 @@ export class Registry {
   room(roomId: string): RoomEntry {
     let r = this.rooms.get(roomId);
     if (!r) {
-      r = { players: new Map(), spectators: new Set(), joining: new Set(), owner: null, refreshing: false };
+      r = {
+        players: new Map(),
+        spectators: new Set(),
+        joining: new Set(),
+        owner: null,
+        refreshing: false,
+        spectatorSeq: -1,
+      };
       this.rooms.set(roomId, r);
     }
     return r;
@@ -89,8 +99,9 @@ export class Registry {
     if (role === 'spectator') {
       this.unindexPlayer(r, userId, ws);
       r.spectators.add(ws);
+      ws.subscribe(spectatorTopic(roomId));
     } else {
-      r.spectators.delete(ws);
+      if (r.spectators.delete(ws)) ws.unsubscribe(spectatorTopic(roomId));
       let s = r.players.get(userId);
       if (!s) r.players.set(userId, (s = new Set()));
       s.add(ws);
@@ -111,6 +122,8 @@ export class Registry {
       last = !r.players.has(userId);
     } else if (role === 'spectator') {
       r.spectators.delete(ws);
+      // A closed socket has left its topics already (uWS does it before the close handler).
+      if (!ws.getUserData().closed) ws.unsubscribe(spectatorTopic(roomId));
       last = true;
       for (const o of r.spectators) if (o.getUserData().user?.sub === userId) last = false;
     }

@@ -3,6 +3,8 @@ import WebSocket from 'ws';
 
 export class TestClient {
   readonly messages: any[] = [];
+  /** Every frame's text exactly as it arrived (a frame that is not JSON shows up as `{ t: 'unparsable' }`). */
+  readonly texts: string[] = [];
   private waiters: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   closed: { code: number; reason: string } | null = null;
   private readonly ws: WebSocket;
@@ -15,7 +17,14 @@ export class TestClient {
       this.ws.once('error', reject);
     });
     this.ws.on('message', (d) => {
-      const m = JSON.parse(String(d));
+      const text = String(d);
+      this.texts.push(text);
+      let m: any;
+      try {
+        m = JSON.parse(text);
+      } catch {
+        m = { t: 'unparsable', text };
+      }
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => {
         if (!w.pred(m)) return true;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { NatsBus, type Bus } from '@joke/bus';
-import { ERRORS, subjects } from '@joke/protocol';
+import { encodeDelivery, ERRORS, subjects, wireText, type bus as wire } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, uwsNative, type Gateway } from '../src/index.ts';
@@ -34,18 +34,30 @@ const frame = (roomId: string, seq: number, viewer: string | null, extra: object
     presence: [],
   });
 
-/** A room on the real bus that seats `seated` and answers joins with a seq-0 frame. */
-function standInRoom(roomId: string, seated: string[]) {
+const bytes = (text: string) => Buffer.from(text);
+/** A worker's Delivery as it travels: the binary envelope around the frames' bytes. */
+const delivery = (roomId: string, seq: number, frames: wire.DeliveryFrame[], owner = 'stand-in/1') =>
+  encodeDelivery({ roomId, seq, owner, frames });
+const view = (viewer: string | null, text: string): wire.DeliveryFrame => ({
+  kind: 'view',
+  viewer,
+  bytes: bytes(text),
+});
+
+/** A room on the real bus that seats `seated` and answers joins with a seq-0 frame, as worker `owner`. */
+function standInRoom(roomId: string, seated: string[], owner = 'stand-in/1') {
   const joins: any[] = [];
   const presence: any[] = [];
   const subs = [
     bus.subscribe(subjects.roomJoin(roomId), (m) => {
-      const j = JSON.parse(m.data);
+      const j = JSON.parse(wireText(m.data));
       joins.push(j);
       const role = !j.spectate && seated.includes(j.userId) ? 'player' : 'spectator';
-      m.respond!(JSON.stringify({ ok: true, role, frame: frame(roomId, 0, role === 'player' ? j.userId : null) }));
+      m.respond!(
+        JSON.stringify({ ok: true, role, seq: 0, owner, frame: frame(roomId, 0, role === 'player' ? j.userId : null) }),
+      );
     }),
-    bus.subscribe(subjects.roomPresence(roomId), (m) => presence.push(JSON.parse(m.data))),
+    bus.subscribe(subjects.roomPresence(roomId), (m) => presence.push(JSON.parse(wireText(m.data)))),
   ];
   return { joins, presence, close: () => subs.forEach((s) => s.unsubscribe()) };
 }
@@ -99,7 +111,7 @@ describe('start-up', () => {
     const got = await new Promise<any>((resolve) => {
       const s = bus.subscribe(subjects.gatewayHeartbeat, (m) => {
         s.unsubscribe();
-        resolve(JSON.parse(m.data));
+        resolve(JSON.parse(wireText(m.data)));
       });
     });
     expect(got).toMatchObject({ v: 1, gatewayId: 'gw-a' });
@@ -291,29 +303,20 @@ describe('frame routing', () => {
     const deliver = (seq: number) =>
       bus.publish(
         subjects.gatewayDeliver('gw-a'),
-        JSON.stringify({
-          roomId: 'route1',
-          seq,
-          frames: [
-            { viewer: 'alice', frame: frame('route1', seq, 'alice', { hand: ['alice-secret'] }) },
-            { viewer: 'bob', frame: frame('route1', seq, 'bob', { hand: ['bob-secret'] }) },
-            { viewer: null, frame: frame('route1', seq, null) },
-          ],
-        }),
+        delivery('route1', seq, [
+          view('alice', frame('route1', seq, 'alice', { hand: ['alice-secret'] })),
+          view('bob', frame('route1', seq, 'bob', { hand: ['bob-secret'] })),
+          view(null, frame('route1', seq, null)),
+        ]),
       );
     deliver(1);
     deliver(3);
     deliver(2); // late: must be dropped
     const presence = JSON.stringify({ v: 1, t: 'presence', roomId: 'route1', presence: [] });
     // A presence frame repeats the current seq and still goes out; one older than the last view does not.
-    bus.publish(
-      subjects.gatewayDeliver('gw-a'),
-      JSON.stringify({ roomId: 'route1', seq: 3, frames: [{ viewer: 'alice', frame: presence }] }),
-    );
-    bus.publish(
-      subjects.gatewayDeliver('gw-a'),
-      JSON.stringify({ roomId: 'route1', seq: 2, frames: [{ viewer: 'alice', frame: presence }] }),
-    );
+    const presenceFrame = { kind: 'presence', viewer: 'alice', bytes: bytes(presence) } as const;
+    bus.publish(subjects.gatewayDeliver('gw-a'), delivery('route1', 3, [presenceFrame]));
+    bus.publish(subjects.gatewayDeliver('gw-a'), delivery('route1', 2, [presenceFrame]));
     expect(await alice.next((m) => m.t === 'presence')).toEqual(JSON.parse(presence));
     for (const c of [alice, bob, spec, bobAsSpectator]) await c.next((m) => m.t === 'view' && m.seq === 3);
     await sleep(100);
@@ -343,6 +346,30 @@ describe('frame routing', () => {
     room.close();
   });
 
+  it("writes the worker's frame bytes to the socket unchanged, without ever parsing them", async () => {
+    const room = standInRoom('opaque1', ['olive']);
+    const c = await signedIn('olive');
+    const watcher = await signedIn('otto');
+    c.send({ v: 1, t: 'join', roomId: 'opaque1' });
+    watcher.send({ v: 1, t: 'join', roomId: 'opaque1' });
+    await c.next((m) => m.t === 'view');
+    await watcher.next((m) => m.t === 'view');
+    // Not JSON at all past its first bytes (and with multi-byte text): a gateway that opened the frame would fail.
+    const body = '{"v":1,"t":"view","roomId":"opaque1","seq":1,"view":{"손패":[1,2,' + '\u0000 not json }}}';
+    const spectatorBody = '{"v":1,"t":"view","seq":1,"spectator": <<<' + '관전';
+    bus.publish(
+      subjects.gatewayDeliver('gw-a'),
+      delivery('opaque1', 1, [view('olive', body), view(null, spectatorBody)]),
+    );
+    await c.next((m) => m.t === 'unparsable');
+    await watcher.next((m) => m.t === 'unparsable');
+    expect(c.texts[c.texts.length - 1]).toBe(body);
+    expect(watcher.texts[watcher.texts.length - 1]).toBe(spectatorBody);
+    await c.close();
+    await watcher.close();
+    room.close();
+  });
+
   it('drops a slow consumer once its send buffer passes the bound, and keeps serving the others', async () => {
     const g = await startGateway(
       { gatewayId: 'gw-slow', port: 0, jwtSecret: secret, maxBackpressureBytes: 64 * 1024 },
@@ -364,14 +391,10 @@ describe('frame routing', () => {
     for (let seq = 1; seq <= 1500 && !slow.closed; seq++) {
       bus.publish(
         subjects.gatewayDeliver('gw-slow'),
-        JSON.stringify({
-          roomId: 'slow1',
-          seq,
-          frames: [
-            { viewer: 'slow', frame: frame('slow1', seq, 'slow', { pad }) },
-            { viewer: 'fast', frame: frame('slow1', seq, 'fast') },
-          ],
-        }),
+        delivery('slow1', seq, [
+          view('slow', frame('slow1', seq, 'slow', { pad })),
+          view('fast', frame('slow1', seq, 'fast')),
+        ]),
       );
       if (seq % 50 === 0) await sleep(10);
     }
@@ -405,7 +428,7 @@ describe('actions', () => {
     const commands: any[] = [];
     // The first attempt is swallowed (as by a worker that crashed mid-request); the second is answered.
     const sub = bus.subscribe(subjects.roomCommand('retry1'), (m) => {
-      const cmd = JSON.parse(m.data);
+      const cmd = JSON.parse(wireText(m.data));
       commands.push(cmd);
       if (commands.length >= 2) m.respond!(JSON.stringify({ ok: true, seq: 1 }));
     });
@@ -423,7 +446,7 @@ describe('actions', () => {
       { gatewayId: 'gw-hedge', port: 0, jwtSecret: secret, commandTimeoutMs: 20_000, ownerSilentMs: 300 },
       { bus, logger },
     );
-    const room = standInRoom('hedge1', ['gina']);
+    const room = standInRoom('hedge1', ['gina'], 'w-dying/i1');
     const c = await TestClient.open(`ws://127.0.0.1:${g.port}/ws`);
     await c.hello(await token('gina'));
     c.send({ v: 1, t: 'join', roomId: 'hedge1' });
@@ -437,7 +460,6 @@ describe('actions', () => {
           workerId,
           shard: 0,
           rooms: 1,
-          roomIds: ['hedge1'],
           actionsPerSec: 0,
           loopLagMs: 0,
           draining: false,
@@ -449,7 +471,7 @@ describe('actions', () => {
     await sleep(100);
     const commands: any[] = [];
     const sub = bus.subscribe(subjects.roomCommand('hedge1'), (m) => {
-      commands.push(JSON.parse(m.data));
+      commands.push(JSON.parse(wireText(m.data)));
       if (commands.length >= 2) m.respond!(JSON.stringify({ ok: true, seq: 4 }));
     });
     const sentAt = Date.now();
@@ -481,7 +503,7 @@ describe('quick-match relay', () => {
   it('queues as the token user, tells every socket of that user when matched, and cancels when they all close', async () => {
     const requests: any[] = [];
     const sub = bus.subscribe(subjects.queue, (m) => {
-      requests.push(JSON.parse(m.data));
+      requests.push(JSON.parse(wireText(m.data)));
       m.respond!(JSON.stringify({ ok: true }));
     });
     const a = await signedIn('frank');

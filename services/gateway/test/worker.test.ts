@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games, simAdapters, Rng, verifyRecord, type GameRecord } from '@joke/engine';
-import { subjects } from '@joke/protocol';
+import { subjects, wireText } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { startStack, type Stack } from '@joke/load-tests';
 import { findLeaks, findStateLeaks, hiddenSet } from '../../../engine/src/sim/secrecy.ts';
@@ -33,7 +33,7 @@ async function createRoom(roomId: string, players: { id: string; bot: boolean }[
     }),
     5000,
   );
-  expect(JSON.parse(reply)).toMatchObject({ ok: true });
+  expect(JSON.parse(wireText(reply))).toMatchObject({ ok: true });
 }
 
 function roomOf(roomId: string) {
@@ -145,7 +145,7 @@ describe('a two-player table behind the gateway', () => {
     const before = await settled(roomId);
     const { c, other, action } = mover();
     const seen: any[] = [];
-    const spy = stack.bus.subscribe(subjects.roomCommand(roomId), (m) => seen.push(JSON.parse(m.data)));
+    const spy = stack.bus.subscribe(subjects.roomCommand(roomId), (m) => seen.push(JSON.parse(wireText(m.data))));
     const victim = lastView(c).view.viewer;
     // The other player sends the mover's legal move, claiming to be the mover in every way a JSON body can.
     other.send(
@@ -224,7 +224,7 @@ describe('secrecy through the gateway', () => {
     const roomId = `watch-${Date.now().toString(36)}`;
     const finished = new Promise<GameRecord>((resolve) => {
       const s = stack.bus.subscribe(subjects.roomFinished, (m) => {
-        const f = JSON.parse(m.data);
+        const f = JSON.parse(wireText(m.data));
         if (f.roomId !== roomId) return;
         s.unsubscribe();
         resolve(f.record);

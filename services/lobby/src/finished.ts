@@ -4,7 +4,7 @@
  * because the game id (the gateway room id) is the primary key.
  */
 import { z } from 'zod';
-import { bus as wire, QUEUE_GROUPS, subjects } from '@joke/protocol';
+import { bus as wire, contract, listen } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.ts';
@@ -104,16 +104,8 @@ export interface FinishedSubscriber {
 
 export function subscribeFinished(bus: Bus, db: Db, log: Logger, metrics: LobbyMetrics): FinishedSubscriber {
   const inFlight = new Set<Promise<void>>();
-  const handle = async (data: string): Promise<void> => {
+  const handle = async (msg: wire.RoomFinished): Promise<void> => {
     metrics.finishedReceived.inc();
-    let msg: wire.RoomFinished;
-    try {
-      msg = wire.RoomFinished.parse(JSON.parse(data));
-    } catch (e) {
-      metrics.finishedRejected.inc({ reason: 'malformed' });
-      log.warn({ err: e }, 'malformed RoomFinished dropped');
-      return;
-    }
     // The bus does not redeliver, so a passing database error gets a few more tries.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -133,13 +125,19 @@ export function subscribeFinished(bus: Bus, db: Db, log: Logger, metrics: LobbyM
       }
     }
   };
-  const sub: BusSubscription = bus.subscribe(
-    subjects.roomFinished,
-    (m) => {
-      const p = handle(m.data).finally(() => inFlight.delete(p));
+  // One lobby of the `lobby` queue group gets each message (the contract names the group).
+  const sub: BusSubscription = listen(
+    bus,
+    contract.roomFinished,
+    (msg) => {
+      const p = handle(msg).finally(() => inFlight.delete(p));
       inFlight.add(p);
     },
-    { queue: QUEUE_GROUPS.lobby },
+    (err) => {
+      metrics.finishedReceived.inc();
+      metrics.finishedRejected.inc({ reason: 'malformed' });
+      log.warn({ err }, 'malformed RoomFinished dropped');
+    },
   );
   const idle = async () => {
     while (inFlight.size > 0) await Promise.all([...inFlight]);

@@ -393,7 +393,7 @@ describe('rooms.start', () => {
     const a = await h.guest('거절');
     const room = await a.api.rooms.create.mutate({ game: 'count', options: { mode: 'duel' } });
     await a.api.rooms.addBot.mutate({ roomId: room.roomId });
-    h.mm.reply = { ok: false, reason: '빈 서버가 없어요' };
+    h.mm.reply = { ok: false, code: 'noWorkers', reason: '빈 서버가 없어요' };
     expect(await failure(a.api.rooms.start.mutate({ roomId: room.roomId }))).toMatchObject({
       code: 'CONFLICT',
       message: MSG.matchmakerRefused('빈 서버가 없어요'),

@@ -26,8 +26,10 @@ export interface AutoRebalanceDeps {
   redisUrl: string;
   /** Key prefix, as JOKE_NAMESPACE gives every other key. */
   namespace: string;
-  /** The matchmaker's view of the workers (from heartbeats). */
-  liveWorkers(): readonly { workerId: string; incarnation: string; roomIds: ReadonlySet<string>; draining: boolean }[];
+  /** The matchmaker's view of the workers (from heartbeats: ids, incarnation, table count, draining). */
+  liveWorkers(): readonly { workerId: string; incarnation: string; rooms: number; draining: boolean }[];
+  /** The rooms a worker's leases name (read only when a round is due: heartbeats carry counts, not ids). */
+  roomsOf(workerId: string): Promise<readonly string[]>;
   registry?: Registry;
   now?: () => number;
 }
@@ -48,27 +50,32 @@ return 0`;
 /** Give the lease back only if still ours (on shutdown, so another replica takes over at once). */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
-/** Live workers old enough to take tables, in the shape the planner wants. */
-export function settledLoads(
+/** A live worker old enough to take tables, with its table count from its heartbeat. */
+export interface SettledWorker {
+  workerId: string;
+  rooms: number;
+}
+
+/** Live workers old enough to take tables (not draining, heard for `settleMs`). */
+export function settledWorkers(
   workers: ReturnType<AutoRebalanceDeps['liveWorkers']>,
   firstSeen: Map<string, number>,
   now: number,
   settleMs: number,
-): WorkerLoad[] {
-  const out: WorkerLoad[] = [];
+): SettledWorker[] {
+  const out: SettledWorker[] = [];
   for (const w of workers) {
     const key = `${w.workerId}\u0000${w.incarnation}`;
     if (!firstSeen.has(key)) firstSeen.set(key, now);
     if (w.draining || now - firstSeen.get(key)! < settleMs) continue;
-    out.push({ workerId: w.workerId, roomIds: [...w.roomIds] });
+    out.push({ workerId: w.workerId, rooms: w.rooms });
   }
   return out;
 }
 
 /** Whether the spread between the fullest and the emptiest worker passes the threshold. */
-export function imbalanced(loads: readonly WorkerLoad[], threshold: number): boolean {
-  if (threshold <= 0 || loads.length < 2) return false;
-  const counts = loads.map((w) => w.roomIds.length);
+export function imbalanced(counts: readonly number[], threshold: number): boolean {
+  if (threshold <= 0 || counts.length < 2) return false;
   return Math.max(...counts) - Math.min(...counts) > threshold;
 }
 
@@ -110,11 +117,28 @@ export async function startAutoRebalance(cfg: AutoRebalanceConfig, deps: AutoReb
 
   async function roundOnce(): Promise<wire.RebalanceReply | null> {
     if (closed || !(await lead()) || now() < quietUntil) return null;
-    const loads = settledLoads(deps.liveWorkers(), firstSeen, now(), cfg.settleMs);
-    if (!imbalanced(loads, cfg.threshold)) return null;
+    const settled = settledWorkers(deps.liveWorkers(), firstSeen, now(), cfg.settleMs);
+    // Heartbeat counts decide whether a round is due; only then are the leases read for the room ids.
+    if (
+      !imbalanced(
+        settled.map((w) => w.rooms),
+        cfg.threshold,
+      )
+    )
+      return null;
+    const loads: WorkerLoad[] = await Promise.all(
+      settled.map(async (w) => ({ workerId: w.workerId, roomIds: await deps.roomsOf(w.workerId) })),
+    );
+    if (
+      !imbalanced(
+        loads.map((w) => w.roomIds.length),
+        cfg.threshold,
+      )
+    )
+      return null;
     if (planRebalance(loads, cfg.maxMoves).length === 0) return null;
     const report = await rebalance(
-      { bus: deps.bus, log: deps.log, liveWorkers: () => loads },
+      { bus: deps.bus, log: deps.log, liveWorkers: async () => loads },
       { v: PROTOCOL_VERSION, maxMoves: cfg.maxMoves, dryRun: false },
     );
     moved.inc(report.moved);

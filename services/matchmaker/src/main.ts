@@ -33,6 +33,7 @@ const auto =
         redisUrl: cfg.redisUrl,
         namespace: cfg.namespace,
         liveWorkers: () => mm.liveWorkers(),
+        roomsOf: (workerId) => stores.snapshots.ownedBy(workerId, 1_000_000),
         registry: mm.registry,
       })
     : null;

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, connectionOptions, createBus, defineConfig, exitOnConfigError } from '@joke/bus';
-import { bus as wire, subjects, PROTOCOL_VERSION } from '@joke/protocol';
+import { bus as wire, call, contract, PROTOCOL_VERSION } from '@joke/protocol';
 
 const { values } = parseArgs({
   options: { 'max-moves': { type: 'string', default: '1000' }, 'dry-run': { type: 'boolean', default: false } },
@@ -24,9 +24,7 @@ const bus = await createBus({ natsUrl, namespace, name: 'rebalance-cli' });
 const req: wire.RebalanceRequest = { v: PROTOCOL_VERSION, maxMoves, dryRun: values['dry-run'] ?? false };
 process.stderr.write(`${req.dryRun ? 'planning' : 'rebalancing'} (up to ${maxMoves} tables)…\n`);
 try {
-  const reply = wire.RebalanceReply.parse(
-    JSON.parse(await bus.request(subjects.rebalance, JSON.stringify(req), 600_000)),
-  );
+  const reply = await call(bus, contract.rebalance, req, 600_000);
   process.stdout.write(`${JSON.stringify(reply)}\n`);
 } finally {
   await bus.close();

@@ -5,10 +5,10 @@
  * every replica plans the same moves — and moves as few tables as it can:
  * one at a time from the fullest worker to the emptiest, until no two differ
  * by more than one (or the cap is reached). A worker gives its rooms in the
- * order its heartbeat lists them.
+ * order the store lists its leases.
  */
 import type { Bus, Logger } from '@joke/bus';
-import { bus as wire, subjects, PROTOCOL_VERSION } from '@joke/protocol';
+import { bus as wire, call, contract, PROTOCOL_VERSION } from '@joke/protocol';
 
 export interface WorkerLoad {
   workerId: string;
@@ -61,15 +61,15 @@ export function batches(moves: readonly Move[], size: number): { from: string; t
 export interface RebalanceDeps {
   bus: Bus;
   log: Logger;
-  /** Live workers that take rooms (not draining), from heartbeats. */
-  liveWorkers(): WorkerLoad[];
+  /** Live workers that take rooms (not draining), with the rooms their leases name. */
+  liveWorkers(): Promise<WorkerLoad[]>;
 }
 
 /** Rooms per migrate request: a worker hands them over in chunks and answers when all are placed. */
 const BATCH = 200;
 
 export async function rebalance(deps: RebalanceDeps, req: wire.RebalanceRequest): Promise<wire.RebalanceReply> {
-  const live = deps.liveWorkers();
+  const live = await deps.liveWorkers();
   const count = (ws: WorkerLoad[]) => Object.fromEntries(ws.map((w) => [w.workerId, w.roomIds.length]));
   const moves = planRebalance(live, req.maxMoves);
   const out: wire.RebalanceReply = { before: count(live), planned: moves.length, moved: 0, stayed: 0, after: {} };
@@ -82,9 +82,7 @@ export async function rebalance(deps: RebalanceDeps, req: wire.RebalanceRequest)
         for (const b of list) {
           const msg: wire.MigrateRequest = { v: PROTOCOL_VERSION, roomIds: b.roomIds, toWorkerId: b.to };
           try {
-            const r = wire.MigrateReply.parse(
-              JSON.parse(await deps.bus.request(subjects.workerMigrate(b.from), JSON.stringify(msg), 30_000)),
-            );
+            const r = await call(deps.bus, contract.workerMigrate.at(b.from), msg, 30_000);
             out.moved += r.moved.length;
             out.stayed += r.stayed.length;
           } catch (err) {

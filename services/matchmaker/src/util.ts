@@ -6,11 +6,3 @@ export async function pool<T>(items: T[], n: number, f: (item: T) => Promise<voi
   };
   await Promise.all(Array.from({ length: Math.min(n, items.length) }, run));
 }
-
-export function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
-import { subjects } from '@joke/protocol';
+import { subjects, wireText } from '@joke/protocol';
 import { startMatchmaker } from '../src/index.ts';
 import { cleanupAfterEach, games, log } from './helpers.ts';
 
@@ -23,19 +23,21 @@ async function matchmaker(cfg: { queueRatePerUser?: number } = {}) {
   });
   const queue = async (userId: string, extra: Record<string, unknown> = {}) =>
     JSON.parse(
-      await bus.request(
-        subjects.queue,
-        JSON.stringify({
-          v: 1,
-          userId,
-          name: userId,
-          gatewayId: 'g1',
-          game: 'race',
-          mode: 'classic',
-          players: 3,
-          ...extra,
-        }),
-        2000,
+      wireText(
+        await bus.request(
+          subjects.queue,
+          JSON.stringify({
+            v: 1,
+            userId,
+            name: userId,
+            gatewayId: 'g1',
+            game: 'race',
+            mode: 'classic',
+            players: 3,
+            ...extra,
+          }),
+          2000,
+        ),
       ),
     );
   return { mm, queue };
@@ -45,7 +47,11 @@ describe('mm.queue abuse', () => {
   it('answers "unknown game" for Object.prototype names instead of throwing', async () => {
     const { mm, queue } = await matchmaker();
     for (const game of ['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
-      expect(await queue(`u_${game}`, { game })).toEqual({ ok: false, reason: '알 수 없는 게임이에요' });
+      expect(await queue(`u_${game}`, { game })).toEqual({
+        ok: false,
+        code: 'unknownGame',
+        reason: '알 수 없는 게임이에요',
+      });
     const metrics = await mm.registry.metrics();
     expect(metrics).not.toMatch(/joke_mm_errors_total\{[^}]*\} [1-9]/);
   });
@@ -55,6 +61,7 @@ describe('mm.queue abuse', () => {
     for (let i = 0; i < 3; i++) expect(await queue('flood')).toEqual({ ok: true });
     expect(await queue('flood')).toEqual({
       ok: false,
+      code: 'tooMany',
       reason: '빠른 대전 요청이 너무 많아요. 잠시 후 다시 시도해 주세요',
     });
     expect(await queue('flood', { cancel: true })).toEqual({ ok: true });

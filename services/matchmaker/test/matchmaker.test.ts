@@ -15,7 +15,7 @@ import {
   type MatchStore,
   type SnapshotStore,
 } from '@joke/bus';
-import { subjects } from '@joke/protocol';
+import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type FailoverReport, type Matchmaker } from '../src/index.ts';
 import { cleanupAfterEach, games, log, sleep, until } from './helpers.ts';
@@ -57,10 +57,12 @@ async function cluster(nWorkers: number, workerCfg = {}, mmCfg = {}): Promise<Cl
 
 const create = async (bus: Bus, roomId: string, players = [{ id: 'a', name: 'A', bot: false }], options = {}) =>
   JSON.parse(
-    await bus.request(
-      subjects.createRoom,
-      JSON.stringify({ v: 1, room: { roomId, game: 'race', options, players } }),
-      3000,
+    wireText(
+      await bus.request(
+        subjects.createRoom,
+        JSON.stringify({ v: 1, room: { roomId, game: 'race', options, players } }),
+        3000,
+      ),
     ),
   );
 
@@ -82,7 +84,7 @@ describe('matchmaker', () => {
 
   it('never places on a draining worker', async () => {
     const c = await cluster(2);
-    c.bus.publish(subjects.workerDraining, JSON.stringify({ v: 1, workerId: 'w0', roomIds: [] }));
+    c.bus.publish(subjects.workerDraining, JSON.stringify({ v: 1, workerId: 'w0', rooms: 0 }));
     await until(() => c.mm.liveWorkers().find((w) => w.workerId === 'w0')?.draining === true);
     for (let i = 0; i < 20; i++) expect((await create(c.bus, `d${i}`)).workerId).toBe('w1');
   });
@@ -148,7 +150,7 @@ describe('matchmaker', () => {
     await c.snapshots.createRoom(
       'orphan',
       'ghost',
-      { seq: 0, data: JSON.stringify({ ...JSON.parse((await roomDataLike(c)).data), roomId: 'orphan' }), steps: [] },
+      { seq: 0, data: renamed((await roomDataLike(c)).data, 'orphan'), steps: [] },
       50,
     );
     await until(() => c.workers[0].roomIds().includes('orphan'), 3000, 'sweep');
@@ -157,8 +159,8 @@ describe('matchmaker', () => {
   it('quick-match fills a table, starts it and tells each player through their gateway', async () => {
     const c = await cluster(1);
     const matched: any[] = [];
-    c.bus.subscribe(subjects.gatewayMatched('gA'), (m) => matched.push(JSON.parse(m.data)));
-    c.bus.subscribe(subjects.gatewayMatched('gB'), (m) => matched.push(JSON.parse(m.data)));
+    c.bus.subscribe(subjects.gatewayMatched('gA'), (m) => matched.push(JSON.parse(wireText(m.data))));
+    c.bus.subscribe(subjects.gatewayMatched('gB'), (m) => matched.push(JSON.parse(wireText(m.data))));
     const q = (userId: string, gatewayId: string, extra = {}) =>
       c.bus
         .request(
@@ -175,7 +177,7 @@ describe('matchmaker', () => {
           }),
           2000,
         )
-        .then((r) => JSON.parse(r));
+        .then((r) => JSON.parse(wireText(r)));
     expect(await q('u1', 'gA')).toEqual({ ok: true });
     expect(await q('u2', 'gB')).toEqual({ ok: true });
     expect(await q('u2', 'gB', { cancel: true })).toEqual({ ok: true });
@@ -191,6 +193,12 @@ describe('matchmaker', () => {
     expect(await q('u5', 'gA', { game: 'nope' })).toMatchObject({ ok: false, reason: '알 수 없는 게임이에요' });
   });
 });
+
+/** The same snapshot under another room id (the worker's v2 layout keeps the id in `meta`). */
+function renamed(data: string, roomId: string): string {
+  const snap = JSON.parse(data);
+  return JSON.stringify({ ...snap, meta: { ...snap.meta, roomId } });
+}
 
 async function roomDataLike(c: Cluster) {
   await create(c.bus, 'template');
@@ -223,7 +231,7 @@ describe('quick-match with two replicas on real Redis', () => {
     });
     await until(() => mms.every((m) => m.liveWorkers().length === 1));
     const matched: any[] = [];
-    bus.subscribe(subjects.gatewayMatched('g'), (m) => matched.push(JSON.parse(m.data)));
+    bus.subscribe(subjects.gatewayMatched('g'), (m) => matched.push(JSON.parse(wireText(m.data))));
     // The in-process bus round-robins the `mm` queue group, so consecutive requests alternate replicas.
     for (let i = 0; i < 8; i++)
       await bus.request(

@@ -18,7 +18,7 @@ import {
   type MatchStore,
   type SnapshotStore,
 } from '@joke/bus';
-import { bus as wire, subjects } from '@joke/protocol';
+import { bus as wire, subjects, wireText } from '@joke/protocol';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type Matchmaker } from '../src/index.ts';
 import { planRebalance } from '../src/rebalance.ts';
@@ -63,13 +63,15 @@ async function cluster(
 
 const create = async (bus: Bus, roomId: string) =>
   JSON.parse(
-    await bus.request(
-      subjects.createRoom,
-      JSON.stringify({
-        v: 1,
-        room: { roomId, game: 'race', options: { target: 1000 }, players: [{ id: 'a', name: 'A', bot: false }] },
-      }),
-      3000,
+    wireText(
+      await bus.request(
+        subjects.createRoom,
+        JSON.stringify({
+          v: 1,
+          room: { roomId, game: 'race', options: { target: 1000 }, players: [{ id: 'a', name: 'A', bot: false }] },
+        }),
+        3000,
+      ),
     ),
   ) as { ok: boolean; workerId: string };
 
@@ -78,7 +80,7 @@ async function act(bus: Bus, roomId: string, actionId: string, n: 1 | 2): Promis
   const cmd = JSON.stringify({ v: 1, userId: 'a', actionId, action: { type: 'add', n }, gatewayId: 'g', at: 0 });
   for (let attempt = 0; attempt < 200; attempt++) {
     try {
-      const r = JSON.parse(await bus.request(subjects.roomCommand(roomId), cmd, 1000));
+      const r = JSON.parse(wireText(await bus.request(subjects.roomCommand(roomId), cmd, 1000)));
       if (r.ok) return r.seq as number;
       throw new Error(`refused: ${r.reason}`);
     } catch (err) {
@@ -91,11 +93,13 @@ async function act(bus: Bus, roomId: string, actionId: string, n: 1 | 2): Promis
 
 const migrate = async (bus: Bus, from: string, roomIds: string[], toWorkerId?: string) =>
   wire.MigrateReply.parse(
-    JSON.parse(await bus.request(subjects.workerMigrate(from), JSON.stringify({ v: 1, roomIds, toWorkerId }), 10_000)),
+    JSON.parse(
+      wireText(await bus.request(subjects.workerMigrate(from), JSON.stringify({ v: 1, roomIds, toWorkerId }), 10_000)),
+    ),
   );
 const rebalance = async (bus: Bus, body: object = {}) =>
   wire.RebalanceReply.parse(
-    JSON.parse(await bus.request(subjects.rebalance, JSON.stringify({ v: 1, ...body }), 30_000)),
+    JSON.parse(wireText(await bus.request(subjects.rebalance, JSON.stringify({ v: 1, ...body }), 30_000))),
   );
 
 describe('rebalance plan', () => {
@@ -144,7 +148,7 @@ describe('live migration (in-process bus)', () => {
     const before = await Promise.all(ids.map(async (id) => (await c.snapshots.lease(id))!.epoch));
     const reply = await migrate(c.bus, 'w0', [...ids.slice(0, 4), 'nowhere'], 'w2');
     expect(reply.moved.map((m) => m.workerId)).toEqual(['w2', 'w2', 'w2', 'w2']);
-    expect(reply.stayed).toEqual([{ roomId: 'nowhere', reason: '이 서버에 없는 방이에요' }]);
+    expect(reply.stayed).toEqual([{ roomId: 'nowhere', code: 'notHere', reason: '이 서버에 없는 방이에요' }]);
     for (const [i, id] of ids.entries()) {
       const moved = i < 4;
       expect(c.workers[moved ? 2 : 0].roomIds()).toContain(id);
@@ -155,7 +159,7 @@ describe('live migration (in-process bus)', () => {
     }
     expect(await migrate(c.bus, 'w0', [ids[4]], 'w0')).toEqual({
       moved: [],
-      stayed: [{ roomId: ids[4], reason: '이미 이 서버에 있어요' }],
+      stayed: [{ roomId: ids[4], code: 'sameWorker', reason: '이미 이 서버에 있어요' }],
     });
     // A retried command that was acknowledged before the move gets its original answer, not a second turn.
     expect(await act(c.bus, ids[0], `${ids[0]}-1`, 2)).toBe(1);

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { BusTimeoutError, connectRedis, NatsBus, RedisSnapshotStore, type RedisClient } from '@joke/bus';
 import { games, Rng, type GameRecord } from '@joke/engine';
-import { subjects, PROTOCOL_VERSION } from '@joke/protocol';
+import { subjects, PROTOCOL_VERSION, wireText, contract, listen } from '@joke/protocol';
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -42,7 +42,7 @@ export class Cluster {
   finished = new Map<string, { record: GameRecord; result: any; at: number }>();
   /** Every delivery time per room (ms, performance.now()). */
   deliveries = new Map<string, { at: number; seq: number; viewer: string | null; frame: any }[]>();
-  heartbeats = new Map<string, { roomIds: string[]; at: number; draining: boolean; incarnation?: string }>();
+  heartbeats = new Map<string, { rooms: number; at: number; draining: boolean; incarnation?: string }>();
   private gwTimer: NodeJS.Timeout | null = null;
 
   async start(): Promise<void> {
@@ -50,21 +50,20 @@ export class Cluster {
     this.redis = await connectRedis(REDIS_URL);
     this.store = new RedisSnapshotStore(this.redis, `joke:${this.ns}`);
     this.bus.subscribe(subjects.roomFinished, (m) => {
-      const f = JSON.parse(m.data);
+      const f = JSON.parse(wireText(m.data));
       if (!this.finished.has(f.roomId))
         this.finished.set(f.roomId, { record: f.record, result: f.result, at: Date.now() });
     });
-    this.bus.subscribe(subjects.gatewayDeliver(this.gatewayId), (m) => {
-      const d = JSON.parse(m.data);
+    listen(this.bus, contract.gatewayDeliver.at(this.gatewayId), (d) => {
       let list = this.deliveries.get(d.roomId);
       if (!list) this.deliveries.set(d.roomId, (list = []));
       const at = performance.now();
-      for (const f of d.frames) list.push({ at, seq: d.seq, viewer: f.viewer, frame: JSON.parse(f.frame) });
+      for (const f of d.frames) list.push({ at, seq: d.seq, viewer: f.viewer, frame: JSON.parse(wireText(f.bytes)) });
     });
     this.bus.subscribe(subjects.workerHeartbeat, (m) => {
-      const hb = JSON.parse(m.data);
+      const hb = JSON.parse(wireText(m.data));
       this.heartbeats.set(hb.workerId, {
-        roomIds: hb.roomIds,
+        rooms: hb.rooms,
         at: Date.now(),
         draining: hb.draining,
         incarnation: hb.incarnation,
@@ -139,10 +138,12 @@ export class Cluster {
     options = { mode: 'classic' },
   ) {
     const r = JSON.parse(
-      await this.bus.request(
-        subjects.createRoom,
-        JSON.stringify({ v: 1, room: { roomId, game: 'one-card', options, players } }),
-        5000,
+      wireText(
+        await this.bus.request(
+          subjects.createRoom,
+          JSON.stringify({ v: 1, room: { roomId, game: 'one-card', options, players } }),
+          5000,
+        ),
       ),
     );
     if (!r.ok) throw new Error(`createRoom ${roomId}: ${r.reason}`);
@@ -151,10 +152,12 @@ export class Cluster {
 
   async join(roomId: string, userId: string, spectate: boolean) {
     const r = JSON.parse(
-      await this.bus.request(
-        subjects.roomJoin(roomId),
-        JSON.stringify({ v: PROTOCOL_VERSION, userId, spectate, gatewayId: this.gatewayId }),
-        3000,
+      wireText(
+        await this.bus.request(
+          subjects.roomJoin(roomId),
+          JSON.stringify({ v: PROTOCOL_VERSION, userId, spectate, gatewayId: this.gatewayId }),
+          3000,
+        ),
       ),
     );
     if (!r.ok) throw new Error(`join ${roomId}: ${r.reason}`);
@@ -171,10 +174,12 @@ export class Cluster {
     for (let attempt = 0; ; attempt++) {
       try {
         return JSON.parse(
-          await this.bus.request(
-            subjects.roomCommand(roomId),
-            JSON.stringify({ v: 1, userId, actionId, action, gatewayId: this.gatewayId, at: Date.now() }),
-            2000,
+          wireText(
+            await this.bus.request(
+              subjects.roomCommand(roomId),
+              JSON.stringify({ v: 1, userId, actionId, action, gatewayId: this.gatewayId, at: Date.now() }),
+              2000,
+            ),
           ),
         ) as { ok: boolean; seq?: number; reason?: string };
       } catch (err) {

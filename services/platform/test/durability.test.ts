@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games, Rng } from '@joke/engine';
-import { subjects } from '@joke/protocol';
+import { subjects, wireText } from '@joke/protocol';
 import { Cluster, until, type Proc } from './cluster-harness.ts';
 
 const game = games['one-card'];
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => c.stop(), 60_000);
 
 const open = async (workerId: string, body: object) =>
-  JSON.parse(await c.bus.request(subjects.workerOpen(workerId), JSON.stringify({ v: 1, ...body }), 5000));
+  JSON.parse(wireText(await c.bus.request(subjects.workerOpen(workerId), JSON.stringify({ v: 1, ...body }), 5000)));
 
 describe('write before ack', () => {
   it('every action acknowledged before a SIGKILL is in the snapshot and survives the restore', async () => {
@@ -57,10 +57,12 @@ describe('write before ack', () => {
           let reply: any;
           try {
             reply = JSON.parse(
-              await c.bus.request(
-                subjects.roomCommand(roomId),
-                JSON.stringify({ v: 1, userId, actionId, action, gatewayId: c.gatewayId, at: Date.now() }),
-                2000,
+              wireText(
+                await c.bus.request(
+                  subjects.roomCommand(roomId),
+                  JSON.stringify({ v: 1, userId, actionId, action, gatewayId: c.gatewayId, at: Date.now() }),
+                  2000,
+                ),
               ),
             );
           } catch {
@@ -113,17 +115,19 @@ describe('write before ack', () => {
       const last = acked.filter((a) => a.roomId === roomId).at(-1);
       if (!last) continue;
       const again = JSON.parse(
-        await c.bus.request(
-          subjects.roomCommand(roomId),
-          JSON.stringify({
-            v: 1,
-            userId: last.userId,
-            actionId: last.actionId,
-            action: last.action,
-            gatewayId: c.gatewayId,
-            at: Date.now(),
-          }),
-          3000,
+        wireText(
+          await c.bus.request(
+            subjects.roomCommand(roomId),
+            JSON.stringify({
+              v: 1,
+              userId: last.userId,
+              actionId: last.actionId,
+              action: last.action,
+              gatewayId: c.gatewayId,
+              at: Date.now(),
+            }),
+            3000,
+          ),
         ),
       );
       expect(again).toEqual({ ok: true, seq: last.seq });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { games, Rng, verifyRecord, type GameRecord } from '@joke/engine';
-import { subjects } from '@joke/protocol';
+import { subjects, wireText } from '@joke/protocol';
 import { signPlayerToken } from '@joke/protocol/auth';
 import { startPlatform, type Platform } from '../src/index.ts';
 
@@ -37,25 +37,27 @@ describe('embedded platform', () => {
   it('plays a one-card table over the WebSocket gateway to the end; acked actions are all in the record', async () => {
     const game = games['one-card'];
     const finished: any[] = [];
-    p.bus.subscribe(subjects.roomFinished, (m) => finished.push(JSON.parse(m.data)));
+    p.bus.subscribe(subjects.roomFinished, (m) => finished.push(JSON.parse(wireText(m.data))));
     const roomId = 'embedded1';
     const created = JSON.parse(
-      await p.bus.request(
-        subjects.createRoom,
-        JSON.stringify({
-          v: 1,
-          room: {
-            roomId,
-            game: 'one-card',
-            options: { mode: 'classic' },
-            players: [
-              { id: 'u1', name: '민수', bot: false },
-              { id: 'b1', name: '봇1', bot: true },
-              { id: 'b2', name: '봇2', bot: true },
-            ],
-          },
-        }),
-        3000,
+      wireText(
+        await p.bus.request(
+          subjects.createRoom,
+          JSON.stringify({
+            v: 1,
+            room: {
+              roomId,
+              game: 'one-card',
+              options: { mode: 'classic' },
+              players: [
+                { id: 'u1', name: '민수', bot: false },
+                { id: 'b1', name: '봇1', bot: true },
+                { id: 'b2', name: '봇2', bot: true },
+              ],
+            },
+          }),
+          3000,
+        ),
       ),
     );
     expect(created).toMatchObject({ ok: true, workerId: 'worker-embedded' });

@@ -1,8 +1,12 @@
 /** Payloads on the NATS subjects of subjects.ts (JSON). */
 import { z } from 'zod';
 import { ChatPolicy } from './chat.ts';
+import { REFUSAL_CODES } from './codes.ts';
 
 const v = z.literal(1);
+
+/** Every refusal: a stable machine `code` (what programs branch on) and the Korean `reason` (what people read). */
+export const Refused = z.object({ ok: z.literal(false), code: z.enum(REFUSAL_CODES), reason: z.string() });
 
 export const SeatInfo = z.object({
   id: z.string().min(1).max(64),
@@ -24,9 +28,10 @@ export const RoomSpec = z.object({
 export type RoomSpec = z.infer<typeof RoomSpec>;
 
 export const CreateRoomRequest = z.object({ v, room: RoomSpec });
+export type CreateRoomRequest = z.infer<typeof CreateRoomRequest>;
 export const CreateRoomReply = z.union([
   z.object({ ok: z.literal(true), workerId: z.string(), shard: z.number().int() }),
-  z.object({ ok: z.literal(false), reason: z.string() }),
+  Refused,
 ]);
 export type CreateRoomReply = z.infer<typeof CreateRoomReply>;
 
@@ -39,8 +44,10 @@ export const OpenRoomRequest = z.object({
 });
 export const OpenRoomReply = z.union([
   z.object({ ok: z.literal(true), epoch: z.number().int(), seq: z.number().int() }),
-  z.object({ ok: z.literal(false), reason: z.string() }),
+  Refused,
 ]);
+export type OpenRoomRequest = z.infer<typeof OpenRoomRequest>;
+export type OpenRoomReply = z.infer<typeof OpenRoomReply>;
 
 export const RoomCommand = z.object({
   v,
@@ -52,10 +59,7 @@ export const RoomCommand = z.object({
   at: z.number(),
 });
 export type RoomCommand = z.infer<typeof RoomCommand>;
-export const CommandReply = z.union([
-  z.object({ ok: z.literal(true), seq: z.number().int() }),
-  z.object({ ok: z.literal(false), reason: z.string() }),
-]);
+export const CommandReply = z.union([z.object({ ok: z.literal(true), seq: z.number().int() }), Refused]);
 export type CommandReply = z.infer<typeof CommandReply>;
 
 export const JoinRequest = z.object({
@@ -64,11 +68,22 @@ export const JoinRequest = z.object({
   spectate: z.boolean(),
   gatewayId: z.string(),
 });
+export type JoinRequest = z.infer<typeof JoinRequest>;
 export const JoinReply = z.union([
-  /** `frame` is the complete `view` ServerMessage text for this viewer, ready to send. */
-  z.object({ ok: z.literal(true), role: z.enum(['player', 'spectator']), frame: z.string() }),
-  z.object({ ok: z.literal(false), reason: z.string() }),
+  /**
+   * `frame` is the complete `view` ServerMessage text for this viewer at `seq`, ready to send;
+   * `owner` (`workerId/incarnation`) names the process that answered, so the gateway learns who runs the room.
+   */
+  z.object({
+    ok: z.literal(true),
+    role: z.enum(['player', 'spectator']),
+    seq: z.number().int(),
+    owner: z.string(),
+    frame: z.string(),
+  }),
+  Refused,
 ]);
+export type JoinReply = z.infer<typeof JoinReply>;
 
 export const PresenceChange = z.object({
   v,
@@ -78,27 +93,38 @@ export const PresenceChange = z.object({
   /** The viewer unsubscribed from the room (left the table screen), not just lost its socket. */
   left: z.boolean().optional(),
 });
+export type PresenceChange = z.infer<typeof PresenceChange>;
 
 /**
- * One publish per gateway per transition: each viewer's frame, pre-encoded once.
- * `viewer` is the user id of a seated player (send to that user's sockets of this
- * room), or null for the one spectator frame every spectator of the room on this
- * gateway gets. A frame is either a `view` or a `presence` ServerMessage.
- * `seq` only grows per room; equal or older seqs can be dropped.
+ * One publish per gateway per transition: each viewer's frame, encoded once (binary envelope,
+ * `delivery.ts`). `viewer` is the user id of a seated player (send to that user's sockets of this
+ * room), or null for the one spectator frame every spectator of the room on this gateway gets.
+ * `kind` says whether the frame is a `view` or a `presence` ServerMessage, so the gateway never
+ * opens it. `seq` only grows per room; equal or older seqs can be dropped. `owner`
+ * (`workerId/incarnation`) names the process that runs the room now.
  */
-export const Delivery = z.object({
-  roomId: z.string(),
-  seq: z.number().int(),
-  frames: z.array(z.object({ viewer: z.string().nullable(), frame: z.string() })),
-});
-export type Delivery = z.infer<typeof Delivery>;
+export interface DeliveryFrame {
+  kind: 'view' | 'presence';
+  viewer: string | null;
+  /** UTF-8 text of the ServerMessage, written to the socket as it is. */
+  bytes: Uint8Array;
+}
+export interface Delivery {
+  roomId: string;
+  seq: number;
+  owner: string;
+  frames: DeliveryFrame[];
+}
 
 export const WorkerHeartbeat = z.object({
   v,
   workerId: z.string(),
   shard: z.number().int(),
+  /**
+   * How many rooms, not which: the heartbeat stays the same size at any table count. Who runs a
+   * given room is its fenced lease in the snapshot store (`ownedBy`, `lease`).
+   */
   rooms: z.number().int(),
-  roomIds: z.array(z.string()),
   actionsPerSec: z.number(),
   loopLagMs: z.number(),
   draining: z.boolean(),
@@ -112,6 +138,7 @@ export const WorkerHeartbeat = z.object({
 export type WorkerHeartbeat = z.infer<typeof WorkerHeartbeat>;
 
 export const GatewayHeartbeat = z.object({ v, gatewayId: z.string(), sockets: z.number().int(), at: z.number() });
+export type GatewayHeartbeat = z.infer<typeof GatewayHeartbeat>;
 
 export const QueueRequest = z.object({
   v,
@@ -123,10 +150,9 @@ export const QueueRequest = z.object({
   players: z.number().int().min(2).max(10),
   cancel: z.boolean().optional(),
 });
-export const QueueReply = z.union([
-  z.object({ ok: z.literal(true) }),
-  z.object({ ok: z.literal(false), reason: z.string() }),
-]);
+export type QueueRequest = z.infer<typeof QueueRequest>;
+export const QueueReply = z.union([z.object({ ok: z.literal(true) }), Refused]);
+export type QueueReply = z.infer<typeof QueueReply>;
 export const QueueMatched = z.object({
   v,
   userId: z.string(),
@@ -134,6 +160,7 @@ export const QueueMatched = z.object({
   game: z.string(),
   mode: z.string(),
 });
+export type QueueMatched = z.infer<typeof QueueMatched>;
 
 export const RoomFinished = z.object({
   v,
@@ -148,11 +175,12 @@ export const RoomFinished = z.object({
 });
 export type RoomFinished = z.infer<typeof RoomFinished>;
 
-/** Payload of subjects.workerDraining: the rooms a draining worker is handing over. */
+/** Payload of subjects.workerDraining: a worker is leaving and handing its rooms over. */
 export const RoomsReleased = z.object({
   v,
   workerId: z.string(),
-  roomIds: z.array(z.string()),
+  /** How many rooms it is handing over (a count, so the message stays small at any table count). */
+  rooms: z.number().int(),
   incarnation: z.string().optional(),
 });
 export type RoomsReleased = z.infer<typeof RoomsReleased>;
@@ -185,7 +213,7 @@ export type MigrateRequest = z.infer<typeof MigrateRequest>;
 export const MigrateReply = z.object({
   moved: z.array(z.object({ roomId: z.string(), workerId: z.string() })),
   /** Rooms that stayed, with why (not here, finished, or nobody could take it and it was reopened here). */
-  stayed: z.array(z.object({ roomId: z.string(), reason: z.string() })),
+  stayed: z.array(z.object({ roomId: z.string(), code: z.enum(REFUSAL_CODES), reason: z.string() })),
 });
 export type MigrateReply = z.infer<typeof MigrateReply>;
 

@@ -61,8 +61,19 @@ export const ServerMessage = z.discriminatedUnion('t', [
   }),
   /** The action was applied and its state persisted as `seq`. */
   z.object({ v, t: z.literal('ack'), roomId: z.string(), actionId: z.string(), seq: z.number().int() }),
-  /** The game refused the action (Korean reason); nothing changed. */
-  z.object({ v, t: z.literal('rejected'), roomId: z.string(), actionId: z.string(), reason: z.string() }),
+  /**
+   * The action was refused (Korean reason); nothing changed. `code` (additive) is the machine code:
+   * `illegal` for the game's rules, or `botSeat`, `finished`, `malformed`… A full room queue is not a
+   * rejection: it arrives as `error busy` with the actionId, to be sent again.
+   */
+  z.object({
+    v,
+    t: z.literal('rejected'),
+    roomId: z.string(),
+    actionId: z.string(),
+    reason: z.string(),
+    code: z.string().optional(),
+  }),
   /** Protocol-level problem (Korean message): malformed frame, not signed in, rate limited… */
   z.object({
     v,
@@ -92,5 +103,7 @@ export const ERRORS = {
   noRoom: '방을 찾을 수 없어요',
   notJoined: '먼저 방에 들어가 주세요',
   unavailable: '서버가 잠시 바빠요. 곧 다시 연결할게요',
+  /** The room's queue is full; carries roomId (and actionId for an action): send the same again shortly. */
+  busy: '방이 바빠요. 잠시 후 다시 시도해 주세요',
 } as const;
 export type ErrorCode = keyof typeof ERRORS;

@@ -20,7 +20,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NatsBus } from '@joke/bus';
 import { games, Rng } from '@joke/engine';
-import { subjects } from '@joke/protocol';
+import { call, contract, emit, listen, wireText } from '@joke/protocol';
 
 const arg = (name: string, def: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -91,9 +91,9 @@ await new Promise<void>((resolve, reject) => {
 });
 const bus = await NatsBus.connect(NATS_URL, { prefix: ns });
 let loopLag = 0;
-bus.subscribe(subjects.workerHeartbeat, (m) => (loopLag = JSON.parse(m.data).loopLagMs));
+listen(bus, contract.workerHeartbeat, (hb) => (loopLag = hb.loopLagMs));
 const gwBeat = setInterval(
-  () => bus.publish(subjects.gatewayHeartbeat, JSON.stringify({ v: 1, gatewayId: GW, sockets: 0, at: Date.now() })),
+  () => emit(bus, contract.gatewayHeartbeat, { v: 1, gatewayId: GW, sockets: 0, at: Date.now() }),
   1000,
 );
 
@@ -124,11 +124,10 @@ const fail = (err: unknown): void => {
   failureKinds.set(k, (failureKinds.get(k) ?? 0) + 1);
 };
 
-bus.subscribe(subjects.gatewayDeliver(GW), (m) => {
-  const d = JSON.parse(m.data) as { roomId: string; seq: number; frames: { viewer: string; frame: string }[] };
+listen(bus, contract.gatewayDeliver.at(GW), (d) => {
   const t = tables.get(d.roomId);
   if (!t) return;
-  for (const f of d.frames) if (f.frame.startsWith('{"v":1,"t":"view"')) t.frames.set(f.viewer, f.frame);
+  for (const f of d.frames) if (f.kind === 'view' && f.viewer !== null) t.frames.set(f.viewer, wireText(f.bytes));
   t.seq = Math.max(t.seq, d.seq);
   if (t.pending && d.seq > t.pending.afterSeq) {
     if (measuring) viewLat.push(performance.now() - t.pending.sentAt);
@@ -140,29 +139,18 @@ bus.subscribe(subjects.gatewayDeliver(GW), (m) => {
 async function createTable(): Promise<void> {
   const id = `b${nextId++}`;
   const players = ['p1', 'p2', 'p3', 'p4'].map((p) => ({ id: p, name: p, bot: false }));
-  const r = JSON.parse(
-    await bus.request(
-      subjects.workerOpen('bench-w'),
-      JSON.stringify({
-        v: 1,
-        roomId: id,
-        create: { roomId: id, game: 'one-card', options: { mode: 'classic' }, players },
-      }),
-      10_000,
-    ),
+  const r = await call(
+    bus,
+    contract.workerOpen.at('bench-w'),
+    { v: 1, roomId: id, create: { roomId: id, game: 'one-card', options: { mode: 'classic' }, players } },
+    10_000,
   );
   if (!r.ok) throw new Error(`open refused: ${JSON.stringify(r)}`);
   const t: Table = { id, frames: new Map(), seq: 0, pending: null, finished: false, timer: null };
   tables.set(id, t);
   for (const p of players) {
-    const j = JSON.parse(
-      await bus.request(
-        subjects.roomJoin(id),
-        JSON.stringify({ v: 1, userId: p.id, spectate: false, gatewayId: GW }),
-        10_000,
-      ),
-    );
-    t.frames.set(p.id, j.frame);
+    const j = await call(bus, contract.roomJoin.at(id), { v: 1, userId: p.id, spectate: false, gatewayId: GW }, 10_000);
+    if (j.ok) t.frames.set(p.id, j.frame);
   }
   schedule(t, Math.random() * INTERVAL);
 }
@@ -189,12 +177,11 @@ async function act(t: Table): Promise<void> {
     const pending = { sentAt: performance.now(), afterSeq: t.seq, acked: false };
     t.pending = pending;
     try {
-      const reply = JSON.parse(
-        await bus.request(
-          subjects.roomCommand(t.id),
-          JSON.stringify({ v: 1, userId, actionId: `a${t.seq}-${userId}`, action, gatewayId: GW, at: Date.now() }),
-          5000,
-        ),
+      const reply = await call(
+        bus,
+        contract.roomCommand.at(t.id),
+        { v: 1, userId, actionId: `a${t.seq}-${userId}`, action, gatewayId: GW, at: Date.now() },
+        5000,
       );
       if (measuring) {
         ackLat.push(performance.now() - pending.sentAt);

@@ -12,11 +12,14 @@ import {
   ChatRequest,
   DEFAULT_CHAT_POLICY,
   PROTOCOL_VERSION,
-  chatSubjects,
   cleanChatBody,
+  contract,
+  emit,
+  serve,
   type ChatErrorCode,
   type ChatMessage,
   type ChatPolicy,
+  type ChatReply,
 } from '@joke/protocol';
 import type { Bus, BusSubscription, Logger } from '@joke/bus';
 import type { ViewerMeta } from './room-types.ts';
@@ -43,7 +46,7 @@ interface Bucket {
 export function subscribeChat(host: ChatHost, room: ChatRoom): BusSubscription {
   const now = host.now ?? Date.now;
   const buckets = new Map<string, Bucket>();
-  const refuse = (code: ChatErrorCode) => JSON.stringify({ ok: false, code, reason: CHAT_ERRORS[code] });
+  const refuse = (code: ChatErrorCode): ChatReply => ({ ok: false, code, reason: CHAT_ERRORS[code] });
 
   const takeToken = (userId: string): boolean => {
     const t = now();
@@ -56,7 +59,7 @@ export function subscribeChat(host: ChatHost, room: ChatRoom): BusSubscription {
     return true;
   };
 
-  const judge = (req: ChatRequest): { ok: true; frame: string } | { ok: false; reply: string } => {
+  const judge = (req: ChatRequest): { ok: true; frame: string } | { ok: false; reply: ChatReply } => {
     let role: 'player' | 'spectator' | null = null;
     for (const v of room.viewers()) if (v.userId === req.userId && v.connected && role !== 'player') role = v.role;
     if (role === null) return { ok: false, reply: refuse('chatNotInRoom') };
@@ -82,29 +85,24 @@ export function subscribeChat(host: ChatHost, room: ChatRoom): BusSubscription {
   const relay = (frame: string): void => {
     const gateways = new Set<string>();
     for (const v of room.viewers()) if (v.connected) gateways.add(v.gatewayId);
-    const payload = JSON.stringify({ roomId: room.id, frame });
     for (const g of gateways) {
       try {
-        host.bus.publish(chatSubjects.gateway(g), payload);
+        emit(host.bus, contract.gatewayChat.at(g), { roomId: room.id, frame });
       } catch (err) {
         host.log.warn({ err, roomId: room.id }, 'chat publish failed');
       }
     }
   };
 
-  return host.bus.subscribe(chatSubjects.room(room.id), (m) => {
-    if (!m.respond) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(m.data);
-    } catch {
-      raw = undefined;
-    }
-    const p = ChatRequest.safeParse(raw);
-    if (!p.success) return m.respond(JSON.stringify({ ok: false, code: 'malformed', reason: '잘못된 메시지예요' }));
-    const verdict = judge(p.data);
-    if (!verdict.ok) return m.respond(verdict.reply);
-    relay(verdict.frame);
-    m.respond('{"ok":true}');
-  });
+  return serve(
+    host.bus,
+    contract.roomChat.at(room.id),
+    (req, reply) => {
+      const verdict = judge(req);
+      if (!verdict.ok) return reply(verdict.reply);
+      relay(verdict.frame);
+      reply({ ok: true });
+    },
+    () => ({ ok: false, code: 'malformed', reason: '잘못된 메시지예요' }),
+  );
 }

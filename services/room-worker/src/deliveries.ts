@@ -4,11 +4,11 @@
  * viewers that gateway hosts. Spectators share one frame per transition.
  */
 import type { AnyGame, GameEvent } from '@joke/engine';
-import { subjects } from '@joke/protocol';
+import { contract, emit, type bus as wire } from '@joke/protocol';
 import { presenceFrame, viewFrame } from './frames.ts';
 import type { RoomHost, Transition, ViewerMeta } from './room-types.ts';
 
-type PerGateway = Map<string, { viewer: string | null; frame: string }[]>;
+type PerGateway = Map<string, wire.DeliveryFrame[]>;
 
 export class Deliveries {
   private readonly idJson: string;
@@ -22,7 +22,13 @@ export class Deliveries {
   }
 
   /** The complete frame a joining viewer gets, at the room's current seq. */
-  joinReply(state: unknown, seq: number, userId: string, role: 'player' | 'spectator', presenceJson: string): string {
+  joinReply(
+    state: unknown,
+    seq: number,
+    userId: string,
+    role: 'player' | 'spectator',
+    presenceJson: string,
+  ): wire.JoinReply {
     const viewer = role === 'player' ? userId : null;
     const result = this.game.result(state);
     const frame = viewFrame(
@@ -34,7 +40,7 @@ export class Deliveries {
       presenceJson,
       result === null ? null : JSON.stringify(result),
     );
-    return JSON.stringify({ ok: true, role, frame });
+    return { ok: true, role, seq, owner: this.host.owner, frame };
   }
 
   /** Each connected viewer's frame, encoded once, one publish per gateway. */
@@ -43,8 +49,8 @@ export class Deliveries {
     const result = this.game.result(t.state);
     const resultJson = result === null ? null : JSON.stringify(result);
     const perGateway: PerGateway = new Map();
-    const playerFrames = new Map<string, string>();
-    let spectatorFrame: string | null = null;
+    const playerFrames = new Map<string, Uint8Array>();
+    let spectatorFrame: Uint8Array | null = null;
     const spectatorSent = new Set<string>();
     for (const v of viewers.values()) {
       if (!v.connected) continue;
@@ -56,11 +62,11 @@ export class Deliveries {
           frame = this.encodeView(t, v.userId, presenceJson, resultJson);
           playerFrames.set(v.userId, frame);
         }
-        list.push({ viewer: v.userId, frame });
+        list.push({ kind: 'view', viewer: v.userId, bytes: frame });
       } else if (!spectatorSent.has(v.gatewayId)) {
         spectatorFrame ??= this.encodeView(t, null, presenceJson, resultJson);
         spectatorSent.add(v.gatewayId);
-        list.push({ viewer: null, frame: spectatorFrame });
+        list.push({ kind: 'view', viewer: null, bytes: spectatorFrame });
       }
     }
     this.deliver(perGateway, t.seq);
@@ -68,40 +74,50 @@ export class Deliveries {
 
   /** A presence-only frame (nothing in the game moved) to every connected viewer. */
   presence(viewers: ReadonlyMap<string, ViewerMeta>, seq: number, presenceJson: string): void {
-    const frame = presenceFrame(this.idJson, presenceJson);
+    const bytes = Buffer.from(presenceFrame(this.idJson, presenceJson));
     const perGateway: PerGateway = new Map();
     const spectatorSent = new Set<string>();
     for (const v of viewers.values()) {
       if (!v.connected) continue;
       let list = perGateway.get(v.gatewayId);
       if (!list) perGateway.set(v.gatewayId, (list = []));
-      if (v.role === 'player') list.push({ viewer: v.userId, frame });
+      if (v.role === 'player') list.push({ kind: 'presence', viewer: v.userId, bytes });
       else if (!spectatorSent.has(v.gatewayId)) {
         spectatorSent.add(v.gatewayId);
-        list.push({ viewer: null, frame });
+        list.push({ kind: 'presence', viewer: null, bytes });
       }
     }
     this.deliver(perGateway, seq);
   }
 
-  private encodeView(t: Transition, viewer: string | null, presenceJson: string, resultJson: string | null): string {
+  /** The viewer's frame as UTF-8 bytes: encoded here once, forwarded as they are by the gateway. */
+  private encodeView(
+    t: Transition,
+    viewer: string | null,
+    presenceJson: string,
+    resultJson: string | null,
+  ): Uint8Array {
     const events: GameEvent[] = [];
     for (const e of t.events) {
       const seen = this.game.eventView(e, viewer);
       if (seen) events.push(seen);
     }
     const role = viewer === null ? 'spectator' : 'player';
-    return viewFrame(this.idJson, t.seq, role, this.game.view(t.state, viewer), events, presenceJson, resultJson);
+    return Buffer.from(
+      viewFrame(this.idJson, t.seq, role, this.game.view(t.state, viewer), events, presenceJson, resultJson),
+    );
   }
 
   private deliver(perGateway: PerGateway, seq: number): void {
     for (const [gatewayId, frames] of perGateway) {
       if (frames.length === 0) continue;
       try {
-        this.host.bus.publish(
-          subjects.gatewayDeliver(gatewayId),
-          `{"roomId":${this.idJson},"seq":${seq},"frames":${JSON.stringify(frames)}}`,
-        );
+        emit(this.host.bus, contract.gatewayDeliver.at(gatewayId), {
+          roomId: this.roomId,
+          seq,
+          owner: this.host.owner,
+          frames,
+        });
       } catch (err) {
         this.host.metrics.errors.inc({ kind: 'bus' });
         this.host.log.warn({ err, roomId: this.roomId }, 'delivery publish failed');

@@ -8,7 +8,8 @@ import type { RoomHost, SeatMeta } from './room-types.ts';
 
 const ENGINE_ERROR = '서버에서 이 행동을 처리하지 못했어요';
 
-export type Safely = <T extends { ok: boolean }>(f: () => T) => T | { ok: false; reason: string };
+/** `crashed`: the game code threw (code `internal`), as opposed to refusing by its rules. */
+export type Safely = <T extends { ok: boolean }>(f: () => T) => T | { ok: false; reason: string; crashed: true };
 
 /** Runs game code; a throw is logged, counted and turned into a Korean refusal. */
 export function guard(host: RoomHost, roomId: string): Safely {
@@ -18,7 +19,7 @@ export function guard(host: RoomHost, roomId: string): Safely {
     } catch (err) {
       host.metrics.errors.inc({ kind: 'game' });
       host.log.error({ err, roomId }, 'game code threw');
-      return { ok: false, reason: ENGINE_ERROR };
+      return { ok: false, reason: ENGINE_ERROR, crashed: true };
     }
   };
 }

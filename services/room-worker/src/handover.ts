@@ -7,7 +7,7 @@
  * retried by the gateway under the same action id, so nothing acknowledged is
  * lost and nothing is applied twice.
  */
-import { bus as wire, subjects, PROTOCOL_VERSION } from '@joke/protocol';
+import { bus as wire, call, contract, refuse, PROTOCOL_VERSION, type RefusalCode } from '@joke/protocol';
 import type { Bus, Logger, SnapshotStore } from '@joke/bus';
 import type { WorkerMetrics } from './metrics.ts';
 import type { Room } from './room.ts';
@@ -49,9 +49,7 @@ export async function handOver(
       toWorkerId: opts.toWorkerId,
     };
     try {
-      const reply = wire.ReassignReply.parse(
-        JSON.parse(await deps.bus.request(subjects.reassign, JSON.stringify(req), opts.timeoutMs)),
-      );
+      const reply = await call(deps.bus, contract.reassign, req, opts.timeoutMs);
       out.placed.push(...reply.placed);
       const failedIds = new Set(reply.failed);
       for (const r of live) if (failedIds.has(r.id)) out.failed.push(r);
@@ -64,19 +62,18 @@ export async function handOver(
   return out;
 }
 
-export const MIGRATION = {
-  notHere: '이 서버에 없는 방이에요',
-  finished: '이미 끝난 방이에요',
-  same: '이미 이 서버에 있어요',
-  nobodyTook: '옮길 서버가 없어 그대로 두었어요',
-  lost: '방 정보를 찾을 수 없어요',
-} as const;
+const stay = (roomId: string, code: RefusalCode, text?: string) => ({
+  roomId,
+  code,
+  reason: refuse(code, text).reason,
+});
+const FINISHED = '이미 끝난 방이에요';
 
 export interface MigrationHost extends HandoverDeps {
   store: SnapshotStore;
   room(roomId: string): Room | undefined;
   /** Why this worker cannot migrate to `toWorkerId` now (draining, or it is the target), or null. */
-  refusal(toWorkerId: string | undefined): string | null;
+  refusal(toWorkerId: string | undefined): RefusalCode | null;
   /** Takes a room back here from its snapshot at the next epoch. */
   reopen(roomId: string): Promise<boolean>;
   /** Publishes a heartbeat with the new room list. */
@@ -92,13 +89,13 @@ export async function migrateRooms(host: MigrationHost, req: wire.MigrateRequest
   const moving: Room[] = [];
   for (const id of new Set(req.roomIds)) {
     const r = host.room(id);
-    if (!r || r.closed) reply.stayed.push({ roomId: id, reason: MIGRATION.notHere });
-    else if (r.finished) reply.stayed.push({ roomId: id, reason: MIGRATION.finished });
+    if (!r || r.closed) reply.stayed.push(stay(id, 'notHere'));
+    else if (r.finished) reply.stayed.push(stay(id, 'finished', FINISHED));
     else moving.push(r);
   }
   const refusal = host.refusal(req.toWorkerId);
   if (refusal || moving.length === 0) {
-    for (const r of moving) reply.stayed.push({ roomId: r.id, reason: refusal! });
+    for (const r of moving) reply.stayed.push(stay(r.id, refusal!));
     return reply;
   }
   const t0 = performance.now();
@@ -108,11 +105,7 @@ export async function migrateRooms(host: MigrationHost, req: wire.MigrateRequest
     // The reply may have been lost after a restore elsewhere: the lease says who runs the room now.
     const lease = await host.store.lease(room.id).catch(() => null);
     if (lease && lease.owner !== host.workerId) reply.moved.push({ roomId: room.id, workerId: lease.owner });
-    else
-      reply.stayed.push({
-        roomId: room.id,
-        reason: (await host.reopen(room.id)) ? MIGRATION.nobodyTook : MIGRATION.lost,
-      });
+    else reply.stayed.push(stay(room.id, (await host.reopen(room.id)) ? 'nobodyTook' : 'noSnapshot'));
   }
   host.metrics.migrated.inc(reply.moved.length);
   host.log.info(

@@ -1,38 +1,23 @@
 /**
  * A room's three subjects: commands and joins (requests) and presence changes,
- * parsed and put on the room's queue. Malformed requests are answered at once.
+ * decoded by the contract's codecs and put on the room's queue. A request that
+ * does not decode is answered `malformed` at once and never queued.
  */
-import { bus as wire, subjects } from '@joke/protocol';
+import { contract, listen, refuse, serve } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
 import type { Item } from './room-types.ts';
 
-const BAD_COMMAND = '잘못된 메시지예요';
+const malformed = () => refuse('malformed', '잘못된 메시지예요');
 
 export function subscribeRoom(bus: Bus, roomId: string, enqueue: (item: Item) => void): BusSubscription[] {
   return [
-    bus.subscribe(subjects.roomCommand(roomId), (m) => {
-      if (!m.respond) return;
-      const p = wire.RoomCommand.safeParse(safeJson(m.data));
-      if (!p.success) return m.respond(JSON.stringify({ ok: false, reason: BAD_COMMAND }));
-      enqueue({ kind: 'cmd', cmd: p.data, respond: m.respond, at: performance.now() });
-    }),
-    bus.subscribe(subjects.roomJoin(roomId), (m) => {
-      if (!m.respond) return;
-      const p = wire.JoinRequest.safeParse(safeJson(m.data));
-      if (!p.success) return m.respond(JSON.stringify({ ok: false, reason: BAD_COMMAND }));
-      enqueue({ kind: 'join', ...p.data, respond: m.respond });
-    }),
-    bus.subscribe(subjects.roomPresence(roomId), (m) => {
-      const p = wire.PresenceChange.safeParse(safeJson(m.data));
-      if (p.success) enqueue({ kind: 'presence', ...p.data, left: p.data.left ?? false });
-    }),
+    serve(
+      bus,
+      contract.roomCommand.at(roomId),
+      (cmd, respond) => enqueue({ kind: 'cmd', cmd, respond, at: performance.now() }),
+      malformed,
+    ),
+    serve(bus, contract.roomJoin.at(roomId), (req, respond) => enqueue({ kind: 'join', ...req, respond }), malformed),
+    listen(bus, contract.roomPresence.at(roomId), (p) => enqueue({ kind: 'presence', ...p, left: p.left ?? false })),
   ];
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

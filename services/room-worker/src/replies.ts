@@ -3,15 +3,15 @@
  * `LIMITS.rememberedActionIds` of them, so a retried command gets the same
  * answer and is not applied twice.
  */
-import { LIMITS } from '@joke/protocol';
+import { LIMITS, type bus as wire } from '@joke/protocol';
 import type { StepRec } from './room-types.ts';
 
-export const okReply = (seq: number): string => `{"ok":true,"seq":${seq}}`;
+export const okReply = (seq: number): wire.CommandReply => ({ ok: true, seq });
 const replyKey = (userId: string, actionId: string): string => `${userId}\u0000${actionId}`;
 
 export class ReplyMemory {
   /** Oldest first. */
-  private readonly replies = new Map<string, string>();
+  private readonly replies = new Map<string, wire.CommandReply>();
 
   /** After a restore: the accepted commands among the last steps (rejections are judged again). */
   static fromSteps(steps: readonly StepRec[]): ReplyMemory {
@@ -21,11 +21,11 @@ export class ReplyMemory {
     return m;
   }
 
-  get(userId: string, actionId: string): string | undefined {
+  get(userId: string, actionId: string): wire.CommandReply | undefined {
     return this.replies.get(replyKey(userId, actionId));
   }
 
-  remember(userId: string, actionId: string, reply: string): void {
+  remember(userId: string, actionId: string, reply: wire.CommandReply): void {
     this.replies.set(replyKey(userId, actionId), reply);
     if (this.replies.size > LIMITS.rememberedActionIds) this.replies.delete(this.replies.keys().next().value!);
   }

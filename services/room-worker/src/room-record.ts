@@ -1,6 +1,6 @@
 /** The room's game record and its `RoomFinished` message, from the snapshot and the steps. */
 import type { AnyGame, GameRecord, RecordedStep } from '@joke/engine';
-import { PROTOCOL_VERSION } from '@joke/protocol';
+import { PROTOCOL_VERSION, type bus as wire } from '@joke/protocol';
 import type { RoomData, StepRec } from './room-types.ts';
 
 export function buildRecord(game: AnyGame, data: RoomData, steps: readonly StepRec[]): GameRecord {
@@ -20,9 +20,9 @@ export function buildRecord(game: AnyGame, data: RoomData, steps: readonly StepR
   };
 }
 
-export function finishedMessage(game: AnyGame, data: RoomData, steps: readonly StepRec[]): string {
+export function finishedMessage(game: AnyGame, data: RoomData, steps: readonly StepRec[]): wire.RoomFinished {
   const record = buildRecord(game, data, steps);
-  return JSON.stringify({
+  return {
     v: PROTOCOL_VERSION,
     roomId: data.roomId,
     game: data.game,
@@ -30,6 +30,6 @@ export function finishedMessage(game: AnyGame, data: RoomData, steps: readonly S
     players: data.seats.map((s) => ({ id: s.id, name: s.name, bot: s.bot })),
     record,
     result: record.result,
-    finishedAt: data.finishedAt,
-  });
+    finishedAt: data.finishedAt!,
+  } as unknown as wire.RoomFinished;
 }

@@ -56,10 +56,9 @@ export interface StepRec {
   t?: 1;
 }
 
-export type Respond = (data: string) => void;
 export type Item =
-  | { kind: 'cmd'; cmd: wire.RoomCommand; respond: Respond; at: number }
-  | { kind: 'join'; userId: string; spectate: boolean; gatewayId: string; respond: Respond }
+  | { kind: 'cmd'; cmd: wire.RoomCommand; respond: (r: wire.CommandReply) => void; at: number }
+  | { kind: 'join'; userId: string; spectate: boolean; gatewayId: string; respond: (r: wire.JoinReply) => void }
   | { kind: 'presence'; userId: string; gatewayId: string; connected: boolean; left: boolean }
   | { kind: 'timeout' }
   | { kind: 'bot'; seat: string }
@@ -67,10 +66,9 @@ export type Item =
   | { kind: 'gatewayGone'; gatewayId: string }
   | { kind: 'markPublished' };
 
+/** An answer held back until the batch is persisted; join frames are built then, at the persisted seq. */
 export interface Reply {
-  respond: Respond;
-  /** A function for join frames, built after the write with the seq they were persisted under. */
-  data: string | (() => string);
+  send(): void;
   /** performance.now() when the command arrived (latency metric). */
   at?: number;
 }
@@ -88,6 +86,8 @@ export interface RoomHost {
   metrics: WorkerMetrics;
   log: Logger;
   workerId: string;
+  /** `workerId/incarnation`: carried by deliveries and join replies, so gateways learn who runs a room. */
+  owner: string;
   /** The room left this worker (dropped, lost its lease, handed over). */
   onGone(room: Room): void;
   onFinished(room: Room): void;

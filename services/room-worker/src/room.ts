@@ -10,13 +10,14 @@
  * was told happened survives a crash of this process.
  */
 import { COMMON_REASONS, Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
-import type { PresenceEntry } from '@joke/protocol';
+import { refuse, type bus as wire, type PresenceEntry, type RefusalCode } from '@joke/protocol';
 import type { BusSubscription } from '@joke/bus';
 import { Deliveries } from './deliveries.ts';
 import { dueSeats, guard, hasRuntimeOnlyField, type Safely } from './game-calls.ts';
 import { subscribeRoom } from './inbound.ts';
 import { subscribeChat } from './chat.ts';
 import { writeSnapshot } from './persist.ts';
+import { SnapshotEncoder } from './snapshot.ts';
 import { isConnected, presenceKey, presenceList, syncDisconnected, viewerKey } from './presence.ts';
 import { okReply, ReplyMemory } from './replies.ts';
 import { buildRecord, finishedMessage } from './room-record.ts';
@@ -26,9 +27,6 @@ import type { Item, Reply, RoomData, RoomHost, StepRec, Transition, ViewerMeta }
 export type { Item, RoomData, RoomHost, SeatMeta, StepRec, ViewerMeta } from './room-types.ts';
 
 const EARLY_TIMER_SLACK_MS = 20;
-const BUSY = '방이 바빠요. 잠시 후 다시 시도해 주세요';
-const BOT_SEAT = '봇 자리는 조작할 수 없어요';
-const FINISHED = '게임이 이미 끝났어요';
 
 export class Room {
   readonly id: string;
@@ -53,6 +51,7 @@ export class Room {
   private dropTimer: NodeJS.Timeout | null = null;
   private readonly botRng: Rng;
   private readonly safely: Safely;
+  private readonly snapshot = new SnapshotEncoder();
   lastWriteAt = Date.now();
 
   constructor(
@@ -114,7 +113,7 @@ export class Room {
     // Bounded so one flooded room cannot eat the worker's memory; timers and
     // presence are never refused (they are produced by the system, at most a few per room).
     if (this.queue.length >= this.host.cfg.queueMax && (item.kind === 'cmd' || item.kind === 'join')) {
-      item.respond(JSON.stringify({ ok: false, reason: BUSY }));
+      item.respond(refuse('busy'));
       return;
     }
     this.queue.push(item);
@@ -183,15 +182,16 @@ export class Room {
           const known = this.replies.get(cmd.userId, cmd.actionId);
           if (known !== undefined) {
             metrics.duplicates.inc();
-            replies.push({ respond: item.respond, data: known });
+            replies.push({ send: () => item.respond(known) });
             break;
           }
           const seat = this.data.seats.find((s) => s.id === cmd.userId);
-          let reason: string | null = null;
-          if (seat?.bot) reason = BOT_SEAT;
-          else if (this.finished) reason = FINISHED;
-          else if (hasRuntimeOnlyField(this.game, cmd.action)) reason = COMMON_REASONS.malformed;
-          if (reason === null) {
+          let code: RefusalCode | null = null;
+          let reason: string | undefined;
+          if (seat?.bot) code = 'botSeat';
+          else if (this.finished) code = 'finished';
+          else if (hasRuntimeOnlyField(this.game, cmd.action)) [code, reason] = ['malformed', COMMON_REASONS.malformed];
+          if (code === null) {
             const now = Date.now();
             const r = this.safely(() => this.game.apply(this.data.state, cmd.userId, cmd.action, now));
             if (r.ok) {
@@ -205,19 +205,20 @@ export class Room {
               if (seat && (seat.away || seat.timeouts > 0)) {
                 seat.away = false;
                 seat.timeouts = 0;
+                this.snapshot.metaChanged();
               }
               const data = okReply(this.seq);
               this.replies.remember(cmd.userId, cmd.actionId, data);
-              replies.push({ respond: item.respond, data, at: item.at });
+              replies.push({ send: () => item.respond(data), at: item.at });
               metrics.transitions.inc({ kind: 'action' });
               break;
             }
-            reason = r.reason;
+            [code, reason] = ['crashed' in r ? 'internal' : 'illegal', r.reason];
           }
           metrics.rejected.inc();
-          const data = JSON.stringify({ ok: false, reason });
+          const data = refuse(code, reason);
           this.replies.remember(cmd.userId, cmd.actionId, data);
-          replies.push({ respond: item.respond, data, at: item.at });
+          replies.push({ send: () => item.respond(data), at: item.at });
           break;
         }
         case 'timeout': {
@@ -240,6 +241,7 @@ export class Room {
             s.timeouts++;
             if (s.timeouts >= this.host.cfg.awayAfterTimeouts) s.away = true;
           }
+          if (due.length > 0) this.snapshot.metaChanged();
           metrics.transitions.inc({ kind: 'timeout' });
           break;
         }
@@ -275,7 +277,7 @@ export class Room {
           }
           this.host.gatewaySeen(item.gatewayId);
           // The frame is built after the write, with the seq it was persisted under.
-          replies.push({ respond: item.respond, data: () => this.joinReply(item.userId, role) });
+          replies.push({ send: () => item.respond(this.joinReply(item.userId, role)) });
           break;
         }
         case 'presence': {
@@ -307,6 +309,7 @@ export class Room {
     }
 
     if (syncDisconnected(this.data.seats, this.viewers, Date.now())) metaChanged = true;
+    if (metaChanged) this.snapshot.metaChanged();
     if (transitions.length === 0 && !metaChanged) {
       this.sendReplies(replies);
       if (rearm) this.timers.rearm();
@@ -362,14 +365,17 @@ export class Room {
     step.s = this.seq;
     this.steps.push(step);
     this.unwritten.push(JSON.stringify(step));
-    if (this.data.finishedAt === null && this.game.result(state) !== null) this.data.finishedAt = step.n;
+    if (this.data.finishedAt === null && this.game.result(state) !== null) {
+      this.data.finishedAt = step.n;
+      this.snapshot.metaChanged();
+    }
     out.push({ seq: this.seq, state, events });
     this.host.onTransition();
   }
 
   /** Writes the snapshot at the current seq. false = the room is gone from this worker (fenced out or closed). */
   private async persist(): Promise<boolean> {
-    const r = await writeSnapshot(this.host, this, JSON.stringify(this.data), this.unwritten);
+    const r = await writeSnapshot(this.host, this, this.snapshot.encode(this.data), this.unwritten);
     if (r === 'stale') this.close();
     if (r !== 'ok') return false;
     this.unwritten = [];
@@ -381,7 +387,7 @@ export class Room {
     const now = performance.now();
     for (const r of replies) {
       try {
-        r.respond(typeof r.data === 'string' ? r.data : r.data());
+        r.send();
       } catch (err) {
         this.host.metrics.errors.inc({ kind: 'bus' });
         this.host.log.warn({ err, roomId: this.id }, 'reply failed');
@@ -390,7 +396,7 @@ export class Room {
     }
   }
 
-  private joinReply(userId: string, role: 'player' | 'spectator'): string {
+  private joinReply(userId: string, role: 'player' | 'spectator'): wire.JoinReply {
     return this.deliveries.joinReply(this.data.state, this.seq, userId, role, JSON.stringify(this.presence()));
   }
 
@@ -437,7 +443,7 @@ export class Room {
     return buildRecord(this.game, this.data, this.steps);
   }
 
-  finishedMessage(): string {
+  finishedMessage(): wire.RoomFinished {
     return finishedMessage(this.game, this.data, this.steps);
   }
 }

@@ -6,7 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { InProcessBus } from '@joke/bus';
-import { CHAT_ERRORS, CHAT_LIMITS, ChatMessage, chatSubjects, type ChatBody, type ChatPolicy } from '@joke/protocol';
+import {
+  CHAT_ERRORS,
+  CHAT_LIMITS,
+  ChatMessage,
+  chatSubjects,
+  wireText,
+  type ChatBody,
+  type ChatPolicy,
+} from '@joke/protocol';
 import { subscribeChat } from '../src/chat.ts';
 import type { ViewerMeta } from '../src/room-types.ts';
 
@@ -20,14 +28,16 @@ function relay(policy: ChatPolicy | undefined, viewers: ViewerMeta[]) {
   const delivered: { gateway: string; msg: ChatMessage }[] = [];
   for (const g of ['gwA', 'gwB', 'gwC'])
     bus.subscribe(chatSubjects.gateway(g), (m) =>
-      delivered.push({ gateway: g, msg: ChatMessage.parse(JSON.parse(JSON.parse(m.data).frame)) }),
+      delivered.push({ gateway: g, msg: ChatMessage.parse(JSON.parse(JSON.parse(wireText(m.data)).frame)) }),
     );
   const say = async (userId: string, body: ChatBody) =>
     JSON.parse(
-      await bus.request(
-        chatSubjects.room('r1'),
-        JSON.stringify({ v: 1, userId, name: userId, gatewayId: 'gwA', body }),
-        1000,
+      wireText(
+        await bus.request(
+          chatSubjects.room('r1'),
+          JSON.stringify({ v: 1, userId, name: userId, gatewayId: 'gwA', body }),
+          1000,
+        ),
       ),
     ) as { ok: boolean; code?: string; reason?: string };
   return { say, delivered, advance: (ms: number) => (now += ms), close: () => sub.unsubscribe() };

@@ -1,6 +1,6 @@
 /** Test helpers: a worker on an in-process bus and memory store, and a fake gateway. */
 import { InProcessBus, MemorySnapshotStore, type Bus, type SnapshotStore } from '@joke/bus';
-import { bus as wire, subjects, PROTOCOL_VERSION } from '@joke/protocol';
+import { bus as wire, call, contract, emit, listen, wireText, PROTOCOL_VERSION } from '@joke/protocol';
 import { pino } from 'pino';
 import type { AnyGame } from '@joke/engine';
 import { startRoomWorker, type RoomWorker, type WorkerConfig } from '../src/index.ts';
@@ -37,12 +37,27 @@ export async function openRoom(
   options: Record<string, unknown> = {},
   game = 'race',
 ) {
-  const reply = await bus.request(
-    subjects.workerOpen(workerId),
-    JSON.stringify({ v: 1, roomId, create: { roomId, game, options, players } }),
-    2000,
+  return loose(
+    await call(
+      bus,
+      contract.workerOpen.at(workerId),
+      { v: 1, roomId, create: { roomId, game, options, players } },
+      2000,
+    ),
   );
-  return JSON.parse(reply) as { ok: boolean; epoch?: number; seq?: number; reason?: string };
+}
+
+/** Replies as tests read them: every field of either branch, optional. */
+type Loose = { ok: boolean; epoch?: number; seq?: number; code?: string; reason?: string };
+const loose = (r: object): Loose => r as Loose;
+
+export async function restoreRoom(bus: Bus, workerId: string, roomId: string) {
+  return loose(await call(bus, contract.workerOpen.at(workerId), { v: 1, roomId, restore: true }, 2000));
+}
+
+/** A frame's text as the gateway would write it to a socket, parsed. */
+export function parseFrame(f: wire.DeliveryFrame): Frame {
+  return JSON.parse(wireText(f.bytes)) as Frame;
 }
 
 export interface Frame {
@@ -63,33 +78,36 @@ export class FakeGateway {
     private readonly bus: Bus,
     readonly id: string,
   ) {
-    this.sub = bus.subscribe(subjects.gatewayDeliver(id), (m) => this.deliveries.push(JSON.parse(m.data)));
-    bus.publish(subjects.gatewayHeartbeat, JSON.stringify({ v: 1, gatewayId: id, sockets: 0, at: Date.now() }));
+    this.sub = listen(bus, contract.gatewayDeliver.at(id), (d) => this.deliveries.push(d));
+    emit(bus, contract.gatewayHeartbeat, { v: 1, gatewayId: id, sockets: 0, at: Date.now() });
   }
   async join(roomId: string, userId: string, spectate = false) {
-    const r = JSON.parse(
-      await this.bus.request(
-        subjects.roomJoin(roomId),
-        JSON.stringify({ v: PROTOCOL_VERSION, userId, spectate, gatewayId: this.id }),
-        2000,
-      ),
+    const r = await call(
+      this.bus,
+      contract.roomJoin.at(roomId),
+      { v: PROTOCOL_VERSION, userId, spectate, gatewayId: this.id },
+      2000,
     );
-    return { ...r, view: r.frame ? (JSON.parse(r.frame) as Frame) : undefined };
+    return { ...r, view: r.ok ? (JSON.parse(r.frame) as Frame) : undefined } as any;
   }
   async act(roomId: string, userId: string, actionId: string, action: unknown) {
-    return JSON.parse(
-      await this.bus.request(
-        subjects.roomCommand(roomId),
-        JSON.stringify({ v: PROTOCOL_VERSION, userId, actionId, action, gatewayId: this.id, at: Date.now() }),
+    return loose(
+      await call(
+        this.bus,
+        contract.roomCommand.at(roomId),
+        { v: PROTOCOL_VERSION, userId, actionId, action, gatewayId: this.id, at: Date.now() },
         2000,
       ),
-    ) as { ok: boolean; seq?: number; reason?: string };
+    );
   }
   presence(roomId: string, userId: string, connected: boolean, left = false) {
-    this.bus.publish(
-      subjects.roomPresence(roomId),
-      JSON.stringify({ v: PROTOCOL_VERSION, userId, gatewayId: this.id, connected, left }),
-    );
+    emit(this.bus, contract.roomPresence.at(roomId), {
+      v: PROTOCOL_VERSION,
+      userId,
+      gatewayId: this.id,
+      connected,
+      left,
+    });
   }
   /** `view` frames (or `t`) for `viewer` (null = spectator frame), parsed, in arrival order. */
   frames(roomId: string, viewer: string | null, t = 'view'): Frame[] {
@@ -98,7 +116,7 @@ export class FakeGateway {
       if (d.roomId === roomId)
         for (const f of d.frames) {
           if (f.viewer !== viewer) continue;
-          const frame = JSON.parse(f.frame) as Frame;
+          const frame = parseFrame(f);
           if (frame.t === t) out.push(frame);
         }
     return out;

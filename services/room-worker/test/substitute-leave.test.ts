@@ -8,9 +8,10 @@
  */
 import { describe, expect, it, type TestContext } from 'vitest';
 import { games as engineGames, verifyRecord, type AnyGame } from '@joke/engine';
-import { subjects } from '@joke/protocol';
+import { contract, listen } from '@joke/protocol';
+import { decodeSnapshot, SnapshotEncoder } from '../src/snapshot.ts';
 import type { Bus, SnapshotStore } from '@joke/bus';
-import { FakeGateway, openRoom, seat, setup, until, worker } from './harness.ts';
+import { FakeGateway, openRoom, restoreRoom as restoreRoomOn, seat, setup, until, worker } from './harness.ts';
 
 const hula = engineGames.hula;
 const games: Record<string, AnyGame> = { hula };
@@ -31,16 +32,14 @@ async function env({ onTestFinished }: TestContext) {
 const load = async (store: SnapshotStore, roomId: string) => {
   const r = await store.load(roomId);
   if (!r) throw new Error(`no snapshot for ${roomId}`);
-  return { seq: r.seq, data: JSON.parse(r.data), steps: r.steps.map((s) => JSON.parse(s)) };
+  return { seq: r.seq, data: decodeSnapshot(r.data)!, steps: r.steps.map((s) => JSON.parse(s)) };
 };
 
 const since = (data: any, id: string): number | null | undefined =>
   data.seats.find((s: { id: string }) => s.id === id)?.disconnectedSince;
 
 async function restore(bus: Bus, workerId: string, roomId: string) {
-  return JSON.parse(
-    await bus.request(subjects.workerOpen(workerId), JSON.stringify({ v: 1, roomId, restore: true }), 2000),
-  );
+  return restoreRoomOn(bus, workerId, roomId);
 }
 
 /** A 2-player 괴물 훌라 room on `workerId` with a bot-free table; both players joined. */
@@ -102,7 +101,7 @@ describe.concurrent('hula §8.6 — disconnection clock and automatic leave in t
     const { bus, store, w, w2 } = await env(ctx);
     const gw = new FakeGateway(bus, 'gw');
     const order: string[] = [];
-    bus.subscribe(subjects.gatewayDeliver('gw'), (m) => order.push(`view:${JSON.parse(m.data).seq}`));
+    listen(bus, contract.gatewayDeliver.at('gw'), (d) => order.push(`view:${d.seq}`));
     const { first, other } = await table(bus, w.id, 'h', gw);
     // `other` (not on turn) vanishes; the owner dies before anything is due.
     gw.presence('h', other, false);
@@ -110,14 +109,14 @@ describe.concurrent('hula §8.6 — disconnection clock and automatic leave in t
     await w.close();
     // Wind the stored clock back past the game's 60 s, as if the player had been gone that long.
     const edit = await store.acquire('h', 'editor', 5000);
-    const data = JSON.parse(edit!.room.data);
+    const data = decodeSnapshot(edit!.room.data)!;
     const longAgo = Date.now() - 61_000;
-    data.seats.find((s: { id: string }) => s.id === other).disconnectedSince = longAgo;
+    data.seats.find((s: { id: string }) => s.id === other)!.disconnectedSince = longAgo;
     const ack = await store.write(
       'h',
       edit!.epoch,
       'editor',
-      { seq: edit!.room.seq + 1, data: JSON.stringify(data), steps: [] },
+      { seq: edit!.room.seq + 1, data: new SnapshotEncoder().encode(data), steps: [] },
       5000,
     );
     expect(ack).toBe('ok');

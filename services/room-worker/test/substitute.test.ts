@@ -6,10 +6,11 @@
  */
 import { describe, expect, it, type TestContext } from 'vitest';
 import { games as engineGames, verifyRecord, type AnyGame } from '@joke/engine';
-import { subjects } from '@joke/protocol';
+import { contract, listen } from '@joke/protocol';
+import { decodeSnapshot } from '../src/snapshot.ts';
 import type { SnapshotStore, SnapshotWrite } from '@joke/bus';
 import { raceGame } from './fixtures/race-game.ts';
-import { FakeGateway, openRoom, seat, setup, sleep, until, worker } from './harness.ts';
+import { FakeGateway, openRoom, restoreRoom as restoreRoomOn, seat, setup, sleep, until, worker } from './harness.ts';
 
 const hula = engineGames.hula;
 const games: Record<string, AnyGame> = { hula };
@@ -34,7 +35,7 @@ async function env({ onTestFinished }: TestContext, order: string[] = [], g = ga
 const load = async (store: SnapshotStore, roomId: string) => {
   const r = await store.load(roomId);
   if (!r) throw new Error(`no snapshot for ${roomId}`);
-  return { seq: r.seq, data: JSON.parse(r.data), steps: r.steps.map((s) => JSON.parse(s)) };
+  return { seq: r.seq, data: decodeSnapshot(r.data)!, steps: r.steps.map((s) => JSON.parse(s)) };
 };
 
 /** Opens a 2-player 괴물 훌라 room, joins both players, returns whose draw it is and the other one. */
@@ -60,9 +61,14 @@ describe('runtime-only action fields', () => {
       { type: 'reserveLeave', on: true, auto: true },
     ];
     for (const [i, action] of refused.entries())
-      expect(await gw.act('h', first, `bad${i}`, action)).toEqual({ ok: false, reason: '잘못된 요청이에요' });
+      expect(await gw.act('h', first, `bad${i}`, action)).toEqual({
+        ok: false,
+        code: 'malformed',
+        reason: '잘못된 요청이에요',
+      });
     expect(await gw.act('h', other, 'bad-other', { type: 'reserveLeave', on: true, auto: false })).toEqual({
       ok: false,
+      code: 'malformed',
       reason: '잘못된 요청이에요',
     });
     expect(await load(store, 'h')).toEqual(before);
@@ -108,7 +114,7 @@ describe('substitute timers', () => {
     const { game, asked } = substitutedRace({ type: 'add', n: 1 });
     const { bus, w } = await env(ctx, [], { race: game });
     const finished: any[] = [];
-    bus.subscribe(subjects.roomFinished, (m) => finished.push(JSON.parse(m.data)));
+    listen(bus, contract.roomFinished, (m) => finished.push(m));
     await openRoom(bus, w.id, 'r', [seat('bot1', true), seat('a'), seat('b')], { target: 9 });
     await until(() => finished.length === 1, 5000, 'RoomFinished');
     expect(new Set(asked)).toEqual(new Set(['a', 'b']));
@@ -123,7 +129,7 @@ describe.concurrent('AI substitute for disconnected players (hula §8.6)', () =>
   it('moves a disconnected player at `due` through the room queue: written before published, recorded, replayable', async (ctx) => {
     const { bus, store, w, order } = await env(ctx);
     const gw = new FakeGateway(bus, 'gw');
-    bus.subscribe(subjects.gatewayDeliver('gw'), (m) => order.push(`view:${JSON.parse(m.data).seq}`));
+    listen(bus, contract.gatewayDeliver.at('gw'), (d) => order.push(`view:${d.seq}`));
     const { first, other } = await table(bus, w.id, 'h', gw);
     // Transitions while everyone is connected: no substitute timer is left over from before the joins,
     // so only the disconnection itself can arm one.
@@ -184,9 +190,7 @@ describe.concurrent('AI substitute for disconnected players (hula §8.6)', () =>
       'disconnect persisted',
     );
     await w.close(); // the old owner dies before the move is due
-    const open = JSON.parse(
-      await bus.request(subjects.workerOpen(w2.id), JSON.stringify({ v: 1, roomId: 'h', restore: true }), 2000),
-    );
+    const open = await restoreRoomOn(bus, w2.id, 'h');
     expect(open).toMatchObject({ ok: true, epoch: 2 });
     await until(
       async () => (await load(store, 'h')).steps.some((s) => s.a === first),

@@ -4,10 +4,21 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyRecord, type GameRecord } from '@joke/engine';
-import { subjects } from '@joke/protocol';
+import { contract, listen } from '@joke/protocol';
+import { decodeSnapshot } from '../src/snapshot.ts';
 import { BusTimeoutError, type SnapshotStore, type SnapshotWrite, type WriteResult } from '@joke/bus';
 import { raceGame } from './fixtures/race-game.ts';
-import { FakeGateway, openRoom, seat, setup, sleep, until, worker } from './harness.ts';
+import {
+  FakeGateway,
+  openRoom,
+  parseFrame,
+  restoreRoom as restoreRoomOn,
+  seat,
+  setup,
+  sleep,
+  until,
+  worker,
+} from './harness.ts';
 import type { RoomWorker } from '../src/index.ts';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -27,7 +38,7 @@ async function env(cfg = {}) {
 
 const stateOf = async (store: SnapshotStore, roomId: string) => {
   const r = await store.load(roomId);
-  return r ? { seq: r.seq, data: JSON.parse(r.data), steps: r.steps.map((s) => JSON.parse(s)) } : null;
+  return r ? { seq: r.seq, data: decodeSnapshot(r.data)!, steps: r.steps.map((s) => JSON.parse(s)) } : null;
 };
 
 describe('room worker', () => {
@@ -37,7 +48,7 @@ describe('room worker', () => {
     // Idempotent: asking again finds the room.
     expect((await openRoom(bus, w.id, 'r1', [seat('a'), seat('b')])).ok).toBe(true);
     const unknown = await openRoom(bus, w.id, 'r2', [seat('a')], {}, 'nope');
-    expect(unknown).toEqual({ ok: false, reason: '알 수 없는 게임이에요' });
+    expect(unknown).toEqual({ ok: false, code: 'unknownGame', reason: '알 수 없는 게임이에요' });
     const dup = await openRoom(bus, w.id, 'r3', [seat('a'), seat('a')]);
     expect(dup.reason).toBe('같은 참가자가 두 번 들어 있어요');
     const badOpt = await openRoom(bus, w.id, 'r4', [seat('a')], { target: 'x' });
@@ -81,7 +92,7 @@ describe('room worker', () => {
     );
     await openRoom(bus, w.id, 'r', [seat('a'), seat('b')]);
     const gw = new FakeGateway(bus, 'gw1');
-    bus.subscribe(subjects.gatewayDeliver('gw1'), (m) => order.push(`view:${JSON.parse(m.data).seq}`));
+    listen(bus, contract.gatewayDeliver.at('gw1'), (d) => order.push(`view:${d.seq}`));
     const j = await gw.join('r', 'a');
     await gw.join('r', 'b');
     const first = j.view.view.current as string;
@@ -109,7 +120,7 @@ describe('room worker', () => {
     expect((await stateOf(store, 'r'))?.data.state.total).toBe(1);
     // A different actionId is a new action (and now it is not this player's turn).
     const r3 = await gw.act('r', first, 'other', { type: 'add', n: 1 });
-    expect(r3).toEqual({ ok: false, reason: '지금은 내 차례가 아니에요' });
+    expect(r3).toEqual({ ok: false, code: 'illegal', reason: '지금은 내 차례가 아니에요' });
   });
 
   it("rejects with the engine's Korean reason and leaves the state untouched", async () => {
@@ -121,10 +132,19 @@ describe('room worker', () => {
     const before = await stateOf(store, 'r');
     expect(await gw.act('r', other, 'x', { type: 'add', n: 1 })).toEqual({
       ok: false,
+      code: 'illegal',
       reason: '지금은 내 차례가 아니에요',
     });
-    expect(await gw.act('r', first, 'y', { type: 'add', n: 3 })).toEqual({ ok: false, reason: '잘못된 요청이에요' });
-    expect(await gw.act('r', 'intruder', 'z', null)).toEqual({ ok: false, reason: '이 게임의 참가자가 아니에요' });
+    expect(await gw.act('r', first, 'y', { type: 'add', n: 3 })).toEqual({
+      ok: false,
+      code: 'illegal',
+      reason: '잘못된 요청이에요',
+    });
+    expect(await gw.act('r', 'intruder', 'z', null)).toEqual({
+      ok: false,
+      code: 'illegal',
+      reason: '이 게임의 참가자가 아니에요',
+    });
     expect(await stateOf(store, 'r')).toEqual(before);
   });
 
@@ -194,7 +214,7 @@ describe('room worker', () => {
   it('bot seats play on their own views to the end; RoomFinished carries a record that verifies', async () => {
     const { bus, w } = await env({ finishedLingerMs: 60_000 });
     const finished: any[] = [];
-    bus.subscribe(subjects.roomFinished, (m) => finished.push(JSON.parse(m.data)));
+    listen(bus, contract.roomFinished, (m) => finished.push(m));
     await openRoom(bus, w.id, 'r', [seat('bot1', true), seat('bot2', true), seat('bot3', true)], { target: 30 });
     await until(() => finished.length === 1, 5000, 'RoomFinished');
     const f = finished[0];
@@ -214,6 +234,7 @@ describe('room worker', () => {
     // Commands after the end are refused.
     expect(await gw.act('r', 'bot1', 'x', { type: 'add', n: 1 })).toEqual({
       ok: false,
+      code: 'botSeat',
       reason: '봇 자리는 조작할 수 없어요',
     });
   });
@@ -245,9 +266,9 @@ describe('room worker', () => {
     await g1.join('r', 'a');
     await g2.join('r', 'b');
     g2.presence('r', 'b', false);
-    await until(() => g1.deliveries.some((d) => d.frames.some((f) => JSON.parse(f.frame).t === 'presence')));
-    const p = g1.deliveries.map((d) => JSON.parse(d.frames[0].frame)).find((f) => f.t === 'presence');
-    expect(p.presence.find((e: any) => e.id === 'b').connected).toBe(false);
+    await until(() => g1.deliveries.some((d) => d.frames.some((f) => parseFrame(f).t === 'presence')));
+    const p = g1.deliveries.map((d) => parseFrame(d.frames[0])).find((f) => f.t === 'presence')!;
+    expect(p.presence!.find((e: any) => e.id === 'b').connected).toBe(false);
     const seqBefore = g1.last('r', 'a')?.seq ?? 0;
     await until(() => (g1.last('r', 'a')?.seq ?? 0) > seqBefore + 1, 3000, 'timers keep playing');
     // b gets no frames while disconnected.
@@ -274,7 +295,7 @@ describe('room worker', () => {
     const replies = await Promise.all(
       Array.from({ length: 12 }, (_, i) => gw.act('r', 'a', `f${i}`, { type: 'add', n: 1 })),
     );
-    expect(replies.filter((r) => r.reason === '방이 바빠요. 잠시 후 다시 시도해 주세요').length).toBeGreaterThan(0);
+    expect(replies.filter((r) => !r.ok && r.code === 'busy').length).toBeGreaterThan(0);
   });
 });
 
@@ -296,9 +317,7 @@ describe('ownership', () => {
     const r1 = await gw.act('r', first, 'before', { type: 'add', n: 2 });
     expect(r1.ok).toBe(true);
     // w2 takes over while w1 is still running (e.g. a matchmaker wrongly presumed it dead).
-    const open = JSON.parse(
-      await bus.request(subjects.workerOpen('w2'), JSON.stringify({ v: 1, roomId: 'r', restore: true }), 2000),
-    );
+    const open = await restoreRoomOn(bus, 'w2', 'r');
     expect(open).toEqual({ ok: true, epoch: 2, seq: r1.seq });
     expect(await store.lease('r')).toEqual({ owner: 'w2', epoch: 2 });
     // The retried command is answered from the restored record, not applied twice.
@@ -309,7 +328,7 @@ describe('ownership', () => {
     // w1 learns it lost the room at its next write (the deadline timer) or lease renewal at the latest.
     await until(() => w1.roomIds().length === 0, 20_000, 'w1 lets go');
     const saved = await store.load('r');
-    expect(JSON.parse(saved!.data).state.total).toBe(3);
+    expect(decodeSnapshot(saved!.data)!.state.total).toBe(3);
     expect(saved!.epoch).toBe(2);
   }, 30_000);
 });

@@ -1,9 +1,10 @@
 /**
  * Redis stores (node-redis 6). Every read-check-write is one Lua script, so a
  * lease check and the write it guards can never interleave with another
- * worker's. node-redis pipelines automatically: the writes many rooms issue in
- * one event-loop tick leave in one socket write, while each room still awaits
- * its own write before acknowledging (write-before-ack, per PERFORMANCE.md).
+ * worker's. Snapshot writes are coalesced: those many rooms issue in one
+ * event-loop tick go out as one script call (WRITE_MANY), while each room
+ * still awaits its own result before acknowledging (write-before-ack, per
+ * PERFORMANCE.md).
  *
  * Keys (N = namespace; `{roomId}` is a hash tag so one room's keys share a
  * cluster slot, but the scripts also touch the global `N:rooms` set, so run a
@@ -16,8 +17,8 @@
  *   N:q:<key>          zset userId -> enqueue time;  N:q:<key>:e  hash userId -> entry JSON
  *   N:qu:<userId>      which queue holds the user;   N:claim:<key>  one-shot claims
  */
-import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
+import { CoalescedWrites, Script } from './redis-writes.ts';
 import type {
   CreateResult,
   LeaseInfo,
@@ -34,21 +35,6 @@ const makeClient = (url: string) =>
 export type RedisClient = ReturnType<typeof makeClient>;
 type Client = RedisClient;
 
-class Script {
-  readonly sha: string;
-  constructor(readonly src: string) {
-    this.sha = createHash('sha1').update(src).digest('hex');
-  }
-  async run(client: Client, keys: string[], args: string[]): Promise<unknown> {
-    try {
-      return await client.evalSha(this.sha, { keys, arguments: args });
-    } catch (err) {
-      if (!String((err as Error)?.message).includes('NOSCRIPT')) throw err;
-      return client.eval(this.src, { keys, arguments: args });
-    }
-  }
-}
-
 const CREATE = new Script(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('SET', KEYS[1], 1)
@@ -64,16 +50,6 @@ local e = redis.call('INCR', KEYS[1])
 redis.call('SET', KEYS[2], ARGV[1] .. '#' .. e, 'PX', ARGV[2])
 local s = redis.call('HMGET', KEYS[3], 'seq', 'epoch', 'data')
 return { e, s[1], s[2], s[3], redis.call('LRANGE', KEYS[4], 0, -1) }`);
-
-// Returns 1 written, 0 fenced out (stale epoch), -1 seq not increasing (a bug in the writer).
-const WRITE = new Script(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-local cur = redis.call('HGET', KEYS[3], 'seq')
-if cur and tonumber(ARGV[2]) <= tonumber(cur) then return -1 end
-redis.call('HSET', KEYS[3], 'seq', ARGV[2], 'epoch', ARGV[1], 'data', ARGV[3])
-if #ARGV > 5 then redis.call('RPUSH', KEYS[4], unpack(ARGV, 6)) end
-redis.call('SET', KEYS[2], ARGV[5] .. '#' .. ARGV[1], 'PX', ARGV[4])
-return 1`);
 
 // KEYS = epoch1, owner1, epoch2, owner2…; ARGV = ttl, owner, epoch1, epoch2…; returns indexes (1-based) lost.
 const RENEW = new Script(`
@@ -155,11 +131,15 @@ export async function connectRedis(url: string, onError?: (err: unknown) => void
 }
 
 export class RedisSnapshotStore implements SnapshotStore {
+  private readonly writes: CoalescedWrites;
+
   constructor(
     private readonly client: Client,
     private readonly ns: string,
     private readonly ownsClient = false,
-  ) {}
+  ) {
+    this.writes = new CoalescedWrites(client);
+  }
 
   private keys(roomId: string): [string, string, string, string] {
     const b = `${this.ns}:room:{${roomId}}:`;
@@ -185,19 +165,12 @@ export class RedisSnapshotStore implements SnapshotStore {
     };
   }
 
-  async write(roomId: string, epoch: number, owner: string, w: SnapshotWrite, ttlMs: number): Promise<WriteResult> {
-    const r = Number(
-      await WRITE.run(this.client, this.keys(roomId), [
-        String(epoch),
-        String(w.seq),
-        w.data,
-        String(ttlMs),
-        owner,
-        ...w.steps,
-      ]),
-    );
-    if (r === -1) throw new Error(`snapshot seq ${w.seq} not above the stored one for ${roomId}`);
-    return r === 1 ? 'ok' : 'stale';
+  /**
+   * Coalesced per event-loop tick across rooms (`redis-writes.ts`): every write issued in one tick
+   * leaves in one fenced script call, and each caller awaits its own room's answer.
+   */
+  write(roomId: string, epoch: number, owner: string, w: SnapshotWrite, ttlMs: number): Promise<WriteResult> {
+    return this.writes.write(this.keys(roomId), roomId, epoch, owner, w, ttlMs);
   }
 
   async renew(owner: string, leases: { roomId: string; epoch: number }[], ttlMs: number): Promise<string[]> {
@@ -273,11 +246,15 @@ export class RedisSnapshotStore implements SnapshotStore {
 }
 
 export class RedisMatchStore implements MatchStore {
+  private readonly writes: CoalescedWrites;
+
   constructor(
     private readonly client: Client,
     private readonly ns: string,
     private readonly ownsClient = false,
-  ) {}
+  ) {
+    this.writes = new CoalescedWrites(client);
+  }
 
   private q(key: string): [string, string] {
     return [`${this.ns}:q:${key}`, `${this.ns}:q:${key}:e`];

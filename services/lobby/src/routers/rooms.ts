@@ -1,7 +1,7 @@
 /** Tables: create, browse, sit down, add bots, and hand a full table to the matchmaker. */
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { bus as wire, subjects } from '@joke/protocol';
+import { bus as wire, call, contract } from '@joke/protocol';
 import type { AnyGame } from '@joke/engine';
 import { newCode, newGameRoomId, newRoomId } from '../ids.ts';
 import { BOT_NAMES, MSG } from '../messages.ts';
@@ -253,8 +253,7 @@ export const roomsRouter = router({
       });
     let reply: wire.CreateRoomReply;
     try {
-      const text = await bus.request(subjects.createRoom, JSON.stringify(request), startTimeoutMs);
-      reply = wire.CreateRoomReply.parse(JSON.parse(text));
+      reply = await call(bus, contract.createRoom, request, startTimeoutMs);
     } catch (e) {
       await revert();
       log.warn({ err: e, roomId: room.id }, 'matchmaker did not answer createRoom');

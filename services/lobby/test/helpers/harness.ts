@@ -10,7 +10,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { InProcessBus, type Bus } from '@joke/bus';
-import { bus as wire, QUEUE_GROUPS, subjects } from '@joke/protocol';
+import { bus as wire, contract, refuse, serve } from '@joke/protocol';
 import type { AnyGame } from '@joke/engine';
 import { createLobby, type AppRouter, type Lobby, type LobbyLimits } from '../../src/index.ts';
 import { countGame } from './count-game.ts';
@@ -69,14 +69,14 @@ export class FakeMatchmaker {
   reply: wire.CreateRoomReply = { ok: true, workerId: 'w-test', shard: 0 };
   private sub;
   constructor(bus: Bus) {
-    this.sub = bus.subscribe(
-      subjects.createRoom,
-      (m) => {
-        const req = wire.CreateRoomRequest.parse(JSON.parse(m.data));
+    this.sub = serve(
+      bus,
+      contract.createRoom,
+      (req, respond) => {
         this.requests.push(req.room);
-        m.respond?.(JSON.stringify(this.reply));
+        respond(this.reply);
       },
-      { queue: QUEUE_GROUPS.matchmaker },
+      () => refuse('malformed'),
     );
   }
   close(): void {

@@ -1,0 +1,194 @@
+/**
+ * Which workers are alive (from their heartbeats), and what happens when one
+ * is not: one replica wins a one-shot claim for that death and asks live
+ * workers to restore each room the store's leases say the dead worker held;
+ * restoring takes the lease at the next epoch, which fences the old owner out
+ * even if it was not dead after all. An orphan sweep places rooms whose lease
+ * lapsed with nobody running them (e.g. every matchmaker was down at the time).
+ *
+ * Heartbeats carry no room lists (their size must not grow with the tables):
+ * ownership is read from the fenced leases, only when a failover needs it.
+ */
+import { contract, listen } from '@joke/protocol';
+import type { Bus, BusSubscription, Logger, MatchStore, SnapshotStore } from '@joke/bus';
+import type { MatchmakerConfig } from './config.ts';
+import type { MatchmakerMetrics } from './metrics.ts';
+import type { Placer } from './placer.ts';
+import { pool } from './util.ts';
+
+export interface LiveWorker {
+  workerId: string;
+  shard: number;
+  incarnation: string;
+  rooms: number;
+  draining: boolean;
+  seenAt: number;
+  loopLagMs: number;
+  actionsPerSec: number;
+}
+
+export interface FailoverReport {
+  workerId: string;
+  rooms: number;
+  restored: number;
+  failed: number;
+  ms: number;
+}
+
+export interface FailoverHost {
+  bus: Bus;
+  snapshots: SnapshotStore;
+  match: MatchStore;
+  cfg: MatchmakerConfig;
+  metrics: MatchmakerMetrics;
+  log: Logger;
+  placer: Placer;
+}
+
+export class Workers {
+  readonly live = new Map<string, LiveWorker>();
+  private readonly listeners: ((r: FailoverReport) => void)[] = [];
+  private readonly subs: BusSubscription[];
+  private readonly timers: NodeJS.Timeout[] = [];
+  private sweeping = false;
+  private closed = false;
+
+  constructor(private readonly h: FailoverHost) {
+    this.subs = [
+      listen(
+        h.bus,
+        contract.workerHeartbeat,
+        (hb) => this.beat(hb),
+        () => h.metrics.errors.inc({ kind: 'bad-heartbeat' }),
+      ),
+      listen(h.bus, contract.workerDraining, (d) => {
+        const w = this.live.get(d.workerId);
+        if (w) w.draining = true;
+        this.gauge();
+      }),
+    ];
+    this.timers.push(setInterval(() => this.checkDead(), h.cfg.deadCheckMs));
+    this.timers.push(setInterval(() => void this.sweep(), h.cfg.orphanSweepMs));
+  }
+
+  /** Live, non-draining workers (except `exclude`) with their room counts, for placement. */
+  candidates(exclude?: string): { workerId: string; rooms: number }[] {
+    const out: { workerId: string; rooms: number }[] = [];
+    for (const w of this.live.values())
+      if (!w.draining && w.workerId !== exclude) out.push({ workerId: w.workerId, rooms: w.rooms });
+    return out;
+  }
+
+  onFailover(cb: (r: FailoverReport) => void): void {
+    this.listeners.push(cb);
+  }
+
+  private gauge(): void {
+    this.h.metrics.live.set(this.candidates().length);
+  }
+
+  private beat(hb: {
+    workerId: string;
+    shard: number;
+    rooms: number;
+    draining: boolean;
+    loopLagMs: number;
+    actionsPerSec: number;
+    incarnation?: string;
+  }): void {
+    const incarnation = hb.incarnation ?? '';
+    const prev = this.live.get(hb.workerId);
+    this.live.set(hb.workerId, {
+      workerId: hb.workerId,
+      shard: hb.shard,
+      incarnation,
+      rooms: hb.rooms,
+      // A drain is one-way: once announced it holds until the worker comes back as a new incarnation.
+      draining: hb.draining || (prev !== undefined && prev.incarnation === incarnation && prev.draining),
+      seenAt: Date.now(),
+      loopLagMs: hb.loopLagMs,
+      actionsPerSec: hb.actionsPerSec,
+    });
+    // Restarted under the same id: whatever the old process ran is gone with it. The leases are read at
+    // once, before this new incarnation is likely to have been given rooms of its own.
+    if (prev && prev.incarnation !== incarnation) void this.failover(prev, 'restarted');
+    this.gauge();
+  }
+
+  private checkDead(): void {
+    const cutoff = Date.now() - this.h.cfg.deadAfterMs;
+    for (const w of [...this.live.values()]) {
+      if (w.seenAt >= cutoff) continue;
+      this.live.delete(w.workerId);
+      this.gauge();
+      void this.failover(w, 'heartbeat timeout');
+    }
+  }
+
+  private async failover(dead: LiveWorker, why: string): Promise<void> {
+    const { snapshots, match, cfg, metrics: m, log, placer } = this.h;
+    const t0 = performance.now();
+    let won = false;
+    try {
+      won = await match.claim(`failover:${dead.workerId}:${dead.incarnation}`, cfg.matchmakerId, 60_000);
+    } catch (err) {
+      m.errors.inc({ kind: 'store' });
+      log.error({ err }, 'failover claim failed; the orphan sweep will cover these rooms');
+    }
+    if (!won) return;
+    m.failovers.inc();
+    let todo: string[] = [];
+    try {
+      todo = await snapshots.ownedBy(dead.workerId, 1_000_000);
+    } catch (err) {
+      m.errors.inc({ kind: 'store' });
+      log.warn({ err }, 'could not list the dead worker leases; the orphan sweep will place them when they lapse');
+    }
+    log.warn({ deadWorker: dead.workerId, why, rooms: todo.length }, 'worker gone: failing its rooms over');
+    let restored = 0;
+    let failed = 0;
+    await pool(todo, cfg.failoverConcurrency, async (roomId) => {
+      const lease = await snapshots.lease(roomId).catch(() => null);
+      // Someone else holds it (handed over in a drain, or restored already): not ours to move.
+      if (lease && lease.owner !== dead.workerId) return;
+      const r = await placer.place(roomId, { v: 1, roomId, restore: true }, dead.workerId);
+      if (r.ok) restored++;
+      else {
+        failed++;
+        log.warn({ roomId, code: r.code }, 'failover of a room failed; the orphan sweep retries');
+      }
+    });
+    const report = { workerId: dead.workerId, rooms: todo.length, restored, failed, ms: performance.now() - t0 };
+    m.failoverSeconds.observe(report.ms / 1000);
+    log.info(report, 'failover done');
+    for (const l of this.listeners) l(report);
+  }
+
+  private async sweep(): Promise<void> {
+    const { snapshots, match, cfg, metrics: m, log, placer } = this.h;
+    if (this.sweeping || this.closed) return;
+    this.sweeping = true;
+    try {
+      if (this.candidates().length === 0) return;
+      if (!(await match.claim('orphan-sweep', cfg.matchmakerId, Math.floor(cfg.orphanSweepMs * 0.8)))) return;
+      const orphans = await snapshots.orphans(5_000);
+      if (orphans.length === 0) return;
+      log.warn({ rooms: orphans.length }, 'orphaned rooms found; placing them');
+      await pool(orphans, cfg.failoverConcurrency, async (roomId) => {
+        const r = await placer.place(roomId, { v: 1, roomId, restore: true });
+        if (!r.ok) log.warn({ roomId, code: r.code }, 'orphan placement failed');
+      });
+    } catch (err) {
+      m.errors.inc({ kind: 'store' });
+      log.warn({ err }, 'orphan sweep failed');
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    for (const s of this.subs) s.unsubscribe();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Opening a room on a worker: best-ranked live workers first, a timeout or a
+ * refusal moves on to the next. Refusals are told apart by their machine code:
+ * `roomExists` and `noSnapshot` mean no other worker would do better.
+ */
+import { BusTimeoutError, type Bus, type SnapshotStore } from '@joke/bus';
+import { call, contract, refuse, type bus as wire, type Refusal } from '@joke/protocol';
+import type { MatchmakerConfig } from './config.ts';
+import type { MatchmakerMetrics } from './metrics.ts';
+
+export type OpenResult = { ok: true; workerId: string; shard: number } | Refusal;
+
+export interface PlacerHost {
+  bus: Bus;
+  snapshots: SnapshotStore;
+  cfg: MatchmakerConfig;
+  metrics: MatchmakerMetrics;
+  /** Live, non-draining workers best first for `roomId`. */
+  rank(roomId: string, exclude?: string): string[];
+  shardOf(workerId: string): number;
+}
+
+const FINAL = new Set(['roomExists', 'noSnapshot']);
+
+export class Placer {
+  constructor(private readonly h: PlacerHost) {}
+
+  /** One open request; a timeout or "no responders" comes back as code `timeout`. */
+  async openOn(workerId: string, req: wire.OpenRoomRequest): Promise<wire.OpenRoomReply> {
+    try {
+      return await call(this.h.bus, contract.workerOpen.at(workerId), req, this.h.cfg.openTimeoutMs);
+    } catch (err) {
+      if (!(err instanceof BusTimeoutError)) this.h.metrics.errors.inc({ kind: 'bus' });
+      return refuse('timeout', String((err as Error).message));
+    }
+  }
+
+  /** Tries workers best first; a timeout or refusal moves on to the next. */
+  async place(roomId: string, req: wire.OpenRoomRequest, exclude?: string): Promise<OpenResult> {
+    const { h } = this;
+    const order = h.rank(roomId, exclude);
+    if (order.length === 0) return refuse('noWorkers');
+    let timedOut = false;
+    let last: Refusal = refuse('noWorkers');
+    for (const workerId of order.slice(0, 4)) {
+      const r = await this.openOn(workerId, req);
+      if (r.ok) {
+        h.metrics.placed.inc({ kind: req.create ? 'create' : 'restore' });
+        return { ok: true, workerId, shard: h.shardOf(workerId) };
+      }
+      if (r.code === 'timeout') timedOut = true;
+      last = r;
+      // An earlier worker that timed out may have opened it after all: the lease says who runs it.
+      if (timedOut && req.create) {
+        const lease = await h.snapshots.lease(roomId).catch(() => null);
+        if (lease) return { ok: true, workerId: lease.owner, shard: h.shardOf(lease.owner) };
+      }
+      if (FINAL.has(r.code)) break;
+    }
+    return last;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The executable bus contract: every NATS subject declared once, with the
+ * codec of its request (or message) and of its reply, and the queue group its
+ * consumers join. Services send and receive only through `call`/`serve`
+ * (request/reply) and `emit`/`listen` (publish), so both ends of a subject use
+ * the same declaration and no service parses a bus message by hand.
+ * `contract.test.ts` walks these declarations and checks that production code
+ * has a producer and a consumer for each.
+ */
+import * as wire from './bus.ts';
+import { binaryCodec, jsonCodec, ProtocolError, type Codec, type Wire } from './codec.ts';
+import { decodeDelivery, encodeDelivery } from './delivery.ts';
+import { ChatDelivery, ChatReply, ChatRequest, chatSubjects } from './chat.ts';
+import { QUEUE_GROUPS, subjects } from './subjects.ts';
+
+/** What the contract needs from a bus (`@joke/bus` implements it). */
+export interface BusLike {
+  publish(subject: string, data: Wire): void;
+  request(subject: string, data: Wire, timeoutMs: number): Promise<Wire>;
+  subscribe(
+    subject: string,
+    handler: (m: { data: Wire; respond?: (data: Wire) => void }) => void,
+    opts?: { queue?: string },
+  ): { unsubscribe(): void };
+}
+
+export interface RequestRoute<Q, R> {
+  readonly kind: 'request';
+  readonly name: string;
+  readonly subject: string;
+  readonly request: Codec<Q>;
+  readonly reply: Codec<R>;
+  readonly queue?: string;
+}
+export interface PublishRoute<M> {
+  readonly kind: 'publish';
+  readonly name: string;
+  readonly subject: string;
+  readonly message: Codec<M>;
+  readonly queue?: string;
+}
+type Keyed<T> = Omit<T, 'subject'> & { readonly pattern: string; at(key: string): T };
+
+function request<Q, R>(name: string, subject: string, req: Codec<Q>, rep: Codec<R>, queue?: string) {
+  return { kind: 'request', name, subject, request: req, reply: rep, queue } as RequestRoute<Q, R>;
+}
+function keyedRequest<Q, R>(name: string, subject: (k: string) => string, req: Codec<Q>, rep: Codec<R>) {
+  const base = { kind: 'request' as const, name, request: req, reply: rep };
+  return { ...base, pattern: subject('*'), at: (k: string) => ({ ...base, subject: subject(k) }) } as Keyed<
+    RequestRoute<Q, R>
+  >;
+}
+function publish<M>(name: string, subject: string, msg: Codec<M>, queue?: string) {
+  return { kind: 'publish', name, subject, message: msg, queue } as PublishRoute<M>;
+}
+function keyedPublish<M>(name: string, subject: (k: string) => string, msg: Codec<M>) {
+  const base = { kind: 'publish' as const, name, message: msg };
+  return { ...base, pattern: subject('*'), at: (k: string) => ({ ...base, subject: subject(k) }) } as Keyed<
+    PublishRoute<M>
+  >;
+}
+
+const str = (x: unknown): x is string => typeof x === 'string';
+const REFUSAL_CODES = new Set<string>(wire.Refused.shape.code.options);
+
+/** The per-action messages skip zod when this exact shape is present (see jsonCodec). */
+const isRoomCommand = (r: any): boolean =>
+  r !== null &&
+  typeof r === 'object' &&
+  r.v === 1 &&
+  str(r.userId) &&
+  str(r.actionId) &&
+  str(r.gatewayId) &&
+  typeof r.at === 'number' &&
+  'action' in r;
+const isCommandReply = (r: any): boolean =>
+  r !== null &&
+  typeof r === 'object' &&
+  (r.ok === true
+    ? Number.isInteger(r.seq)
+    : r.ok === false && str(r.reason) && str(r.code) && REFUSAL_CODES.has(r.code));
+
+export const contract = {
+  roomCommand: keyedRequest(
+    'roomCommand',
+    subjects.roomCommand,
+    jsonCodec(wire.RoomCommand, isRoomCommand),
+    jsonCodec(wire.CommandReply, isCommandReply),
+  ),
+  roomJoin: keyedRequest('roomJoin', subjects.roomJoin, jsonCodec(wire.JoinRequest), jsonCodec(wire.JoinReply)),
+  roomPresence: keyedPublish('roomPresence', subjects.roomPresence, jsonCodec(wire.PresenceChange)),
+  workerOpen: keyedRequest(
+    'workerOpen',
+    subjects.workerOpen,
+    jsonCodec(wire.OpenRoomRequest),
+    jsonCodec(wire.OpenRoomReply),
+  ),
+  workerMigrate: keyedRequest(
+    'workerMigrate',
+    subjects.workerMigrate,
+    jsonCodec(wire.MigrateRequest),
+    jsonCodec(wire.MigrateReply),
+  ),
+  workerHeartbeat: publish('workerHeartbeat', subjects.workerHeartbeat, jsonCodec(wire.WorkerHeartbeat)),
+  workerDraining: publish('workerDraining', subjects.workerDraining, jsonCodec(wire.RoomsReleased)),
+  createRoom: request(
+    'createRoom',
+    subjects.createRoom,
+    jsonCodec(wire.CreateRoomRequest),
+    jsonCodec(wire.CreateRoomReply),
+    QUEUE_GROUPS.matchmaker,
+  ),
+  queue: request(
+    'queue',
+    subjects.queue,
+    jsonCodec(wire.QueueRequest),
+    jsonCodec(wire.QueueReply),
+    QUEUE_GROUPS.matchmaker,
+  ),
+  reassign: request(
+    'reassign',
+    subjects.reassign,
+    jsonCodec(wire.ReassignRequest),
+    jsonCodec(wire.ReassignReply),
+    QUEUE_GROUPS.matchmaker,
+  ),
+  rebalance: request(
+    'rebalance',
+    subjects.rebalance,
+    jsonCodec(wire.RebalanceRequest),
+    jsonCodec(wire.RebalanceReply),
+    QUEUE_GROUPS.matchmaker,
+  ),
+  gatewayDeliver: keyedPublish('gatewayDeliver', subjects.gatewayDeliver, binaryCodec(encodeDelivery, decodeDelivery)),
+  gatewayMatched: keyedPublish('gatewayMatched', subjects.gatewayMatched, jsonCodec(wire.QueueMatched)),
+  gatewayHeartbeat: publish('gatewayHeartbeat', subjects.gatewayHeartbeat, jsonCodec(wire.GatewayHeartbeat)),
+  roomFinished: publish('roomFinished', subjects.roomFinished, jsonCodec(wire.RoomFinished), QUEUE_GROUPS.lobby),
+  /** Table chat (chat.ts): the gateway asks the room's owner, which judges and relays. */
+  roomChat: keyedRequest('roomChat', chatSubjects.room, jsonCodec(ChatRequest), jsonCodec(ChatReply)),
+  /** One pre-encoded chat frame to every socket of the room on that gateway. */
+  gatewayChat: keyedPublish('gatewayChat', chatSubjects.gateway, jsonCodec(ChatDelivery)),
+};
+export type ContractName = keyof typeof contract;
+
+/** Request/reply: resolves with the decoded reply; rejects on timeout/no responders (the bus's error) or ProtocolError. */
+export async function call<Q, R>(bus: BusLike, route: RequestRoute<Q, R>, req: Q, timeoutMs: number): Promise<R> {
+  return route.reply.decode(await bus.request(route.subject, route.request.encode(req), timeoutMs));
+}
+
+/**
+ * Serves a request subject. A request that does not decode is answered with
+ * `onMalformed(err)` and never reaches `handler`. `reply` may be called once.
+ */
+export function serve<Q, R>(
+  bus: BusLike,
+  route: RequestRoute<Q, R>,
+  handler: (req: Q, reply: (r: R) => void) => void,
+  onMalformed: (err: ProtocolError) => R,
+): { unsubscribe(): void } {
+  return bus.subscribe(
+    route.subject,
+    (m) => {
+      const respond = m.respond;
+      if (!respond) return;
+      let req: Q;
+      try {
+        req = route.request.decode(m.data);
+      } catch (err) {
+        if (!(err instanceof ProtocolError)) throw err;
+        respond(route.reply.encode(onMalformed(err)));
+        return;
+      }
+      handler(req, (r) => respond(route.reply.encode(r)));
+    },
+    route.queue === undefined ? undefined : { queue: route.queue },
+  );
+}
+
+export function emit<M>(bus: BusLike, route: PublishRoute<M>, msg: M): void {
+  bus.publish(route.subject, route.message.encode(msg));
+}
+
+/** Listens on a publish subject; a message that does not decode goes to `onMalformed` (default: dropped). */
+export function listen<M>(
+  bus: BusLike,
+  route: PublishRoute<M>,
+  handler: (msg: M) => void,
+  onMalformed?: (err: ProtocolError) => void,
+): { unsubscribe(): void } {
+  return bus.subscribe(
+    route.subject,
+    (m) => {
+      let msg: M;
+      try {
+        msg = route.message.decode(m.data);
+      } catch (err) {
+        if (!(err instanceof ProtocolError)) throw err;
+        onMalformed?.(err);
+        return;
+      }
+      handler(msg);
+    },
+    route.queue === undefined ? undefined : { queue: route.queue },
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * The binary envelope of a Delivery (worker → one gateway). What the gateway
+ * must know — room, seq, owner, and per frame its kind and viewer — is a small
+ * header; the frames are the UTF-8 bytes of finished ServerMessages, which the
+ * gateway hands to the socket unchanged. Nothing in a frame is escaped, parsed
+ * or re-encoded on the way (docs/architecture.md has the measured comparison
+ * with the JSON envelope this replaced).
+ *
+ *   u8  magic 0x4A ('J')   u8 version 1
+ *   u32 seq (big endian)
+ *   u8  roomId length, roomId (UTF-8)
+ *   u8  owner length, owner (UTF-8)
+ *   u16 frame count
+ *   per frame: u8 kind (1 view, 2 presence)
+ *              u8 viewer length (255 = spectators), viewer (UTF-8)
+ *              u32 frame length, frame bytes
+ */
+import type { Delivery, DeliveryFrame } from './bus.ts';
+import { ProtocolError } from './codec.ts';
+
+const MAGIC = 0x4a;
+const VERSION = 1;
+const SPECTATORS = 255;
+const utf8 = new TextEncoder();
+const text = new TextDecoder('utf-8', { fatal: true });
+
+function shortBytes(s: string, what: string): Uint8Array {
+  const b = utf8.encode(s);
+  if (b.length >= SPECTATORS) throw new ProtocolError(`${what} longer than 254 bytes`);
+  return b;
+}
+
+export function encodeDelivery(d: Delivery): Uint8Array {
+  const room = shortBytes(d.roomId, 'roomId');
+  const owner = shortBytes(d.owner, 'owner');
+  const viewers: (Uint8Array | null)[] = [];
+  let size = 2 + 4 + 1 + room.length + 1 + owner.length + 2;
+  for (const f of d.frames) {
+    const v = f.viewer === null ? null : shortBytes(f.viewer, 'viewer');
+    viewers.push(v);
+    size += 1 + 1 + (v ? v.length : 0) + 4 + f.bytes.length;
+  }
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  let o = 0;
+  out[o++] = MAGIC;
+  out[o++] = VERSION;
+  dv.setUint32(o, d.seq);
+  o += 4;
+  out[o++] = room.length;
+  out.set(room, o);
+  o += room.length;
+  out[o++] = owner.length;
+  out.set(owner, o);
+  o += owner.length;
+  dv.setUint16(o, d.frames.length);
+  o += 2;
+  for (let i = 0; i < d.frames.length; i++) {
+    const f = d.frames[i];
+    const v = viewers[i];
+    out[o++] = f.kind === 'view' ? 1 : 2;
+    if (v) {
+      out[o++] = v.length;
+      out.set(v, o);
+      o += v.length;
+    } else out[o++] = SPECTATORS;
+    dv.setUint32(o, f.bytes.length);
+    o += 4;
+    out.set(f.bytes, o);
+    o += f.bytes.length;
+  }
+  return out;
+}
+
+/** Frames are views into `data` (no copy): use them before the buffer is reused. */
+export function decodeDelivery(data: string | Uint8Array): Delivery {
+  if (typeof data === 'string') throw new ProtocolError('delivery must be binary');
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const need = (o: number, n: number): void => {
+    if (o + n > data.length) throw new ProtocolError('delivery truncated');
+  };
+  need(0, 9);
+  if (data[0] !== MAGIC || data[1] !== VERSION) throw new ProtocolError('not a delivery');
+  let o = 2;
+  const seq = dv.getUint32(o);
+  o += 4;
+  const str = (): string => {
+    need(o, 1);
+    const n = data[o++];
+    need(o, n);
+    const s = text.decode(data.subarray(o, o + n));
+    o += n;
+    return s;
+  };
+  const roomId = str();
+  const owner = str();
+  need(o, 2);
+  const count = dv.getUint16(o);
+  o += 2;
+  const frames: DeliveryFrame[] = [];
+  for (let i = 0; i < count; i++) {
+    need(o, 2);
+    const k = data[o++];
+    if (k !== 1 && k !== 2) throw new ProtocolError('unknown frame kind');
+    let viewer: string | null = null;
+    if (data[o] === SPECTATORS) o++;
+    else viewer = str();
+    need(o, 4);
+    const n = dv.getUint32(o);
+    o += 4;
+    need(o, n);
+    frames.push({ kind: k === 1 ? 'view' : 'presence', viewer, bytes: data.subarray(o, o + n) });
+    o += n;
+  }
+  if (o !== data.length) throw new ProtocolError('trailing bytes after delivery');
+  return { roomId, seq, owner, frames };
+}

@@ -1,0 +1,163 @@
+/**
+ * The bus contract is executable: every declared subject has a producer and a
+ * consumer in production code (found by walking the services' sources), its
+ * codecs round-trip, the fast guards of the per-action messages never accept
+ * what their schema refuses, and the binary delivery envelope keeps frame
+ * bytes exactly as they were.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  bus as wire,
+  contract,
+  decodeDelivery,
+  encodeDelivery,
+  ProtocolError,
+  REFUSAL_CODES,
+  REFUSALS,
+  type ContractName,
+} from '../src/index.ts';
+
+const services = fileURLToPath(new URL('../..', import.meta.url));
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (name === 'node_modules' || name === 'generated' || name === 'test' || name === 'bench') continue;
+    if (statSync(p).isDirectory()) out.push(...sources(p));
+    else if (p.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Production code only: every services/<name>/src, the protocol itself excluded (it declares, it does not use). */
+const code = readdirSync(services)
+  .filter((s) => s !== 'protocol')
+  .flatMap((s) => {
+    const src = join(services, s, 'src');
+    try {
+      return sources(src).map((f) => ({ file: f.slice(services.length), text: readFileSync(f, 'utf8') }));
+    } catch {
+      return [];
+    }
+  });
+
+/** Where `helper(…, contract.<name>…` occurs (the route may be `.at(key)` of a keyed subject). */
+function users(helpers: string[], name: string): string[] {
+  const re = new RegExp(`\\b(${helpers.join('|')})\\(\\s*[\\w.]+,\\s*contract\\.${name}\\b`);
+  return code.filter((f) => re.test(f.text)).map((f) => f.file);
+}
+
+describe('every declared subject has both ends in production code', () => {
+  for (const name of Object.keys(contract) as ContractName[]) {
+    const def = contract[name];
+    const [produce, consume] = def.kind === 'request' ? [['call'], ['serve']] : [['emit'], ['listen']];
+    it(`${name} (${def.kind})`, () => {
+      const producers = users(produce, name);
+      const consumers = users(consume, name);
+      // The gateway's requester encodes through the route it is given (`requestWithRetry(contract.x…)`).
+      if (name === 'roomCommand' || name === 'roomJoin' || name === 'queue')
+        producers.push(
+          ...code
+            .filter((f) => f.text.includes(`contract.${name}`) && f.file.startsWith('gateway/'))
+            .map((f) => f.file),
+        );
+      expect(producers, `no producer of ${name}`).not.toEqual([]);
+      expect(consumers, `no consumer of ${name}`).not.toEqual([]);
+    });
+  }
+
+  it('no production code parses or publishes a bus message by hand', () => {
+    for (const f of code) {
+      expect(f.text, f.file).not.toMatch(/JSON\.parse\([^)]*\b(m|msg)\.data\b/);
+      expect(f.text, f.file).not.toMatch(/\bbus\.(publish|request)\(\s*subjects\./);
+      expect(f.text, f.file).not.toMatch(/\bbus\.subscribe\(\s*subjects\./);
+    }
+  });
+
+  it('no production code branches on a Korean refusal text', () => {
+    for (const f of code)
+      for (const text of Object.values(REFUSALS))
+        expect(f.text.includes(`=== '${text}'`) || f.text.includes(`== '${text}'`), `${f.file}: ${text}`).toBe(false);
+  });
+});
+
+describe('codecs', () => {
+  it('round-trip a command and its replies; refusals carry a known code', () => {
+    const route = contract.roomCommand.at('r1');
+    expect(route.subject).toBe('joke.v1.room.r1.cmd');
+    const cmd = { v: 1 as const, userId: 'u', actionId: 'a', action: { type: 'draw' }, gatewayId: 'g', at: 5 };
+    expect(route.request.decode(route.request.encode(cmd))).toEqual(cmd);
+    for (const r of [
+      { ok: true as const, seq: 3 },
+      { ok: false as const, code: 'busy' as const, reason: REFUSALS.busy },
+    ])
+      expect(route.reply.decode(route.reply.encode(r))).toEqual(r);
+    expect(() => route.reply.decode('{"ok":false,"code":"made-up","reason":"x"}')).toThrow(ProtocolError);
+    expect(() => route.reply.decode('{"ok":false,"reason":"이미 있는 방이에요"}')).toThrow(ProtocolError);
+    expect(REFUSAL_CODES).toContain('roomExists');
+  });
+
+  it('the fast guards accept nothing the schemas refuse', () => {
+    const route = contract.roomCommand.at('r1');
+    const samples: unknown[] = [
+      { v: 1, userId: 'u', actionId: 'a', action: null, gatewayId: 'g', at: 1 },
+      { v: 1, userId: 'u', actionId: 'a', gatewayId: 'g', at: 1 },
+      { v: 2, userId: 'u', actionId: 'a', action: 1, gatewayId: 'g', at: 1 },
+      { v: 1, userId: 5, actionId: 'a', action: 1, gatewayId: 'g', at: 1 },
+      { v: 1, userId: 'u', actionId: 'a', action: 1, gatewayId: 'g', at: '1' },
+      { ok: true, seq: 1.5 },
+      { ok: false, code: 'busy' },
+      [],
+      null,
+      'text',
+    ];
+    for (const s of samples) {
+      const text = JSON.stringify(s);
+      for (const [codec, schema] of [
+        [route.request, wire.RoomCommand],
+        [route.reply, wire.CommandReply],
+      ] as const) {
+        const schemaOk = schema.safeParse(s).success;
+        let codecOk = true;
+        try {
+          codec.decode(text);
+        } catch (e) {
+          expect(e).toBeInstanceOf(ProtocolError);
+          codecOk = false;
+        }
+        expect(codecOk, text).toBe(schemaOk);
+      }
+    }
+  });
+
+  it('decoding garbage throws ProtocolError, never anything else', () => {
+    for (const def of Object.values(contract)) {
+      const codecs = def.kind === 'request' ? [def.request, def.reply] : [def.message];
+      for (const c of codecs)
+        for (const junk of ['', '{', 'null', new Uint8Array([1, 2, 3]), new Uint8Array([0x4a, 1, 0, 0])])
+          expect(() => c.decode(junk)).toThrow(ProtocolError);
+    }
+  });
+});
+
+describe('the delivery envelope', () => {
+  it('keeps each frame byte for byte, with its kind and viewer outside it', () => {
+    const frames: wire.DeliveryFrame[] = [
+      { kind: 'view', viewer: '플레이어1', bytes: new TextEncoder().encode('{"t":"view","손패":[1]}') },
+      { kind: 'view', viewer: null, bytes: new Uint8Array([0x7b, 0xff, 0x00, 0x22]) },
+      { kind: 'presence', viewer: 'u2', bytes: new Uint8Array(0) },
+    ];
+    const bytes = encodeDelivery({ roomId: 'room-1', seq: 4_000_000_000, owner: 'w1/abc', frames });
+    const d = decodeDelivery(bytes);
+    expect(d).toMatchObject({ roomId: 'room-1', seq: 4_000_000_000, owner: 'w1/abc' });
+    expect(d.frames.map((f) => [f.kind, f.viewer, [...f.bytes]])).toEqual(
+      frames.map((f) => [f.kind, f.viewer, [...f.bytes]]),
+    );
+    expect(() => decodeDelivery(bytes.subarray(0, bytes.length - 1))).toThrow(ProtocolError);
+    expect(() => decodeDelivery(new Uint8Array([...bytes, 0]))).toThrow(ProtocolError);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Taking rooms onto this worker (subjects.workerOpen): `create` starts a new
+ * game from a RoomSpec, `restore` takes a room over from its snapshot at the
+ * next lease epoch. Both answer with an OpenRoomReply whose refusals carry a
+ * machine code (the matchmaker stops trying other workers on `roomExists` and
+ * `noSnapshot`).
+ */
+import { randomBytes } from 'node:crypto';
+import type { AnyGame } from '@joke/engine';
+import { refuse, type bus as wire } from '@joke/protocol';
+import type { SnapshotStore } from '@joke/bus';
+import type { WorkerConfig } from './config.ts';
+import { Room, type RoomData, type RoomHost, type StepRec } from './room.ts';
+import { decodeSnapshot, SnapshotEncoder } from './snapshot.ts';
+
+export interface OpenHost {
+  cfg: WorkerConfig;
+  store: SnapshotStore;
+  games: Record<string, AnyGame>;
+  room: RoomHost;
+  rooms: ReadonlyMap<string, Room>;
+  /** Draining or closed: no new rooms. */
+  refusing(): boolean;
+  adopt(room: Room): void;
+  restored(roomId: string, epoch: number, seq: number): void;
+}
+
+export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire.OpenRoomReply> {
+  const game = Object.hasOwn(h.games, spec.game) ? h.games[spec.game] : undefined;
+  if (!game) return refuse('unknownGame');
+  const parsed = game.optionsSchema.safeParse(spec.options);
+  if (!parsed.success) return refuse('badOptions', parsed.error.issues[0]?.message);
+  const options = parsed.data as Record<string, unknown> & { mode: string };
+  const range = game.playerRange(options);
+  if (spec.players.length < range.min || spec.players.length > range.max) return refuse('players');
+  if (new Set(spec.players.map((p) => p.id)).size !== spec.players.length) return refuse('duplicateSeat');
+  const now = Date.now();
+  const state = game.setup({
+    seed: randomBytes(32).toString('hex'),
+    players: spec.players.map((p) => ({ id: p.id, name: p.name })),
+    options,
+    now,
+  });
+  const data: RoomData = {
+    v: 1,
+    roomId: spec.roomId,
+    game: spec.game,
+    mode: String(options.mode),
+    options,
+    startedAt: now,
+    state,
+    // Nobody has joined yet: every human seat counts as disconnected from the start.
+    seats: spec.players.map((p) => ({
+      id: p.id,
+      name: p.name,
+      bot: p.bot,
+      away: false,
+      timeouts: 0,
+      disconnectedSince: p.bot ? null : now,
+    })),
+    viewers: [],
+    finishedAt: null,
+    finishedPublished: false,
+    ...(spec.chat ? { chat: spec.chat } : {}),
+  };
+  const room = new Room(h.room, game, data, 1, 0, []);
+  const first = { seq: 0, data: new SnapshotEncoder().encode(data), steps: [] };
+  const r = await h.store.createRoom(spec.roomId, h.cfg.workerId, first, h.cfg.leaseTtlMs);
+  if (!r.ok) return refuse('roomExists');
+  h.adopt(room);
+  room.subscribe();
+  room.start();
+  return { ok: true, epoch: 1, seq: 0 };
+}
+
+export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.OpenRoomReply> {
+  const acq = await h.store.acquire(roomId, h.cfg.workerId, h.cfg.leaseTtlMs);
+  if (!acq) return refuse('noSnapshot');
+  const data = decodeSnapshot(acq.room.data);
+  const game = data && Object.hasOwn(h.games, data.game) ? h.games[data.game] : undefined;
+  if (!data || !game || data.roomId !== roomId) {
+    await h.store.release(roomId, h.cfg.workerId, acq.epoch);
+    return refuse('unknownGame');
+  }
+  // The engine checks the state before it is trusted (zod shape, rules version; older shapes migrated).
+  const checked = game.restoreState?.(data.state) ?? { ok: true as const, state: data.state };
+  if (!checked.ok) {
+    await h.store.release(roomId, h.cfg.workerId, acq.epoch);
+    return refuse('badSnapshot', checked.reason);
+  }
+  data.state = checked.state;
+  const steps = acq.room.steps.map((s) => JSON.parse(s) as StepRec);
+  const room = new Room(h.room, game, data, acq.epoch, acq.room.seq, steps);
+  h.adopt(room);
+  room.subscribe();
+  room.start();
+  // A view may have been lost with the previous owner between its write and its publish.
+  room.republish();
+  h.restored(roomId, acq.epoch, acq.room.seq);
+  return { ok: true, epoch: acq.epoch, seq: acq.room.seq };
+}
+
+export async function openRoom(h: OpenHost, req: wire.OpenRoomRequest): Promise<wire.OpenRoomReply> {
+  const have = h.rooms.get(req.roomId);
+  // Idempotent: a retried open (or two matchmakers agreeing) finds the room already here.
+  if (have && !have.closed) return { ok: true, epoch: have.epoch, seq: have.seq };
+  if (h.refusing()) return refuse('draining');
+  if (req.create) {
+    if (h.rooms.size >= h.cfg.maxRooms) return refuse('full');
+    return createRoom(h, req.create);
+  }
+  if (req.restore) return restoreRoom(h, req.roomId);
+  return refuse('malformed', 'create 또는 restore가 필요해요');
+}

@@ -1,0 +1,153 @@
+/**
+ * The worker's periodic duties, each with its state in one place:
+ * - heartbeat: liveness, load and `incarnation`, the same size at any room
+ *   count (no room ids: who runs a room is its lease in the store);
+ * - lease renewal for rooms that have not written lately (a write renews too);
+ * - dead gateways: viewers of a gateway silent for `gatewayDeadAfterMs` go.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { contract, emit, listen, PROTOCOL_VERSION, type bus as wire } from '@joke/protocol';
+import type { Bus, BusSubscription, Logger, SnapshotStore } from '@joke/bus';
+import type { WorkerConfig } from './config.ts';
+import type { WorkerMetrics } from './metrics.ts';
+import type { Room } from './room.ts';
+
+export interface UpkeepHost {
+  bus: Bus;
+  store: SnapshotStore;
+  cfg: WorkerConfig;
+  metrics: WorkerMetrics;
+  log: Logger;
+  incarnation: string;
+  rooms: ReadonlyMap<string, Room>;
+  draining(): boolean;
+}
+
+/** The heartbeat a worker with `rooms` rooms sends (exported so its size can be shown at any room count). */
+export function heartbeatMessage(
+  cfg: Pick<WorkerConfig, 'workerId' | 'shard'>,
+  incarnation: string,
+  rooms: number,
+  actionsPerSec: number,
+  loopLagMs: number,
+  draining: boolean,
+): wire.WorkerHeartbeat {
+  return {
+    v: PROTOCOL_VERSION,
+    workerId: cfg.workerId,
+    shard: cfg.shard,
+    rooms,
+    actionsPerSec,
+    loopLagMs,
+    draining,
+    at: Date.now(),
+    incarnation,
+  };
+}
+
+export class Upkeep {
+  private readonly lag = monitorEventLoopDelay({ resolution: 10 });
+  private lastBeat = performance.now();
+  private transitions = 0;
+  private renewing = false;
+  private readonly gatewaysSeen = new Map<string, number>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly sub: BusSubscription;
+
+  constructor(private readonly h: UpkeepHost) {
+    this.sub = listen(h.bus, contract.gatewayHeartbeat, (hb) => this.gatewaySeen(hb.gatewayId));
+  }
+
+  /** Starts the timers and sends the first heartbeat. */
+  start(): void {
+    const { cfg } = this.h;
+    this.lag.enable();
+    this.timers.push(setInterval(() => this.heartbeat(), cfg.heartbeatMs));
+    this.timers.push(setInterval(() => void this.renew(), Math.max(50, Math.floor(cfg.leaseRenewMs / 2))));
+    this.timers.push(setInterval(() => this.sweepGateways(), Math.max(50, Math.floor(cfg.gatewayDeadAfterMs / 4))));
+    this.heartbeat();
+  }
+
+  transition(): void {
+    this.transitions++;
+  }
+
+  gatewaySeen(gatewayId: string): void {
+    this.gatewaysSeen.set(gatewayId, Date.now());
+  }
+
+  /** A room arrived with viewers on these gateways: give them the full grace period. */
+  gatewaysKnown(ids: Iterable<string>): void {
+    for (const g of ids) if (!this.gatewaysSeen.has(g)) this.gatewaysSeen.set(g, Date.now());
+  }
+
+  heartbeat(): void {
+    const { cfg, metrics, log } = this.h;
+    const now = performance.now();
+    const secs = Math.max((now - this.lastBeat) / 1000, 1e-3);
+    this.lastBeat = now;
+    const loopLagMs = Math.round((this.lag.percentile(99) / 1e6) * 10) / 10;
+    this.lag.reset();
+    metrics.loopLag.set(loopLagMs);
+    const hb = heartbeatMessage(
+      cfg,
+      this.h.incarnation,
+      this.h.rooms.size,
+      Math.round(this.transitions / secs),
+      loopLagMs,
+      this.h.draining(),
+    );
+    this.transitions = 0;
+    try {
+      emit(this.h.bus, contract.workerHeartbeat, hb);
+    } catch (err) {
+      metrics.errors.inc({ kind: 'bus' });
+      log.warn({ err }, 'heartbeat publish failed');
+    }
+  }
+
+  private async renew(): Promise<void> {
+    if (this.renewing) return;
+    const { cfg, store, metrics, log, rooms } = this.h;
+    this.renewing = true;
+    try {
+      const cutoff = Date.now() - cfg.leaseRenewMs;
+      const due = [...rooms.values()].filter((r) => !r.closed && r.lastWriteAt < cutoff);
+      if (due.length === 0) return;
+      const lost = await store.renew(
+        cfg.workerId,
+        due.map((r) => ({ roomId: r.id, epoch: r.epoch })),
+        cfg.leaseTtlMs,
+      );
+      const now = Date.now();
+      for (const r of due) r.lastWriteAt = now;
+      for (const id of lost) {
+        log.warn({ roomId: id }, 'lease lost; letting the room go');
+        metrics.errors.inc({ kind: 'stale' });
+        rooms.get(id)?.close();
+      }
+    } catch (err) {
+      metrics.errors.inc({ kind: 'store' });
+      log.warn({ err }, 'lease renewal failed');
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  private sweepGateways(): void {
+    const cutoff = Date.now() - this.h.cfg.gatewayDeadAfterMs;
+    for (const [g, t] of this.gatewaysSeen) {
+      if (t >= cutoff) continue;
+      this.gatewaysSeen.delete(g);
+      this.h.log.info({ gatewayId: g }, 'gateway silent; removing its viewers');
+      for (const r of this.h.rooms.values()) r.gatewayGone(g);
+    }
+  }
+
+  stop(): void {
+    for (const t of this.timers) clearInterval(t);
+    this.timers.length = 0;
+    this.sub.unsubscribe();
+    this.lag.disable();
+  }
+}
