@@ -3,7 +3,6 @@
  * Opening a table hands the shared gateway connection to the table scene.
  */
 import Phaser from 'phaser';
-import { fitView } from '../display.ts';
 import type { RoomDetail } from '@joke/lobby';
 import { gateway } from '../app.ts';
 import { lobby } from '../net/trpc.ts';
@@ -56,8 +55,8 @@ export class LobbyScene extends Phaser.Scene {
   }
 
   private place(t: number): void {
-    const w = fitView(this).width;
-    const h = fitView(this).height;
+    const w = this.scale.width;
+    const h = this.scale.height;
     this.drifting.forEach((img, i) => {
       const p = img.getData('phase') as number;
       const still = reducedMotion();
