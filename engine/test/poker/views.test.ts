@@ -119,10 +119,11 @@ describe('잘못된 입력 (§8.2)', () => {
 });
 
 describe('봇 (§8.5 봇, 시뮬레이터)', () => {
-  it('봇은 자기 view만으로 두고, 많은 판에서 모든 행동 종류를 씀', () => {
+  it('봇(쉬움)은 자기 view만으로 두고, 많은 판에서 모든 행동 종류를 씀', () => {
     const used = new Set<string>();
     for (let i = 0; i < 35; i++) {
-      const g = gameFor(i);
+      // The loose 쉬움 policy is the one that exercises every action type on purpose (bot.ts).
+      const g = gameFor(i, { botLevel: 'easy' });
       play(g, (s, events) => {
         for (const e of events) if (e.type === 'action') used.add(e.action as string);
       });
@@ -145,7 +146,11 @@ describe('봇 (§8.5 봇, 시뮬레이터)', () => {
     const full = new Set<string>();
     for (let i = 0; i < 10; i++)
       play(
-        { seed: `full-${i}`, options: { mode: 'badugi', koreanMaxRaise: 'full', handLimit: 10 }, players: 4 },
+        {
+          seed: `full-${i}`,
+          options: { mode: 'badugi', koreanMaxRaise: 'full', handLimit: 10, botLevel: 'easy' },
+          players: 4,
+        },
         (s, events) => {
           for (const e of events) if (e.type === 'action') full.add(e.action as string);
         },
@@ -153,10 +158,10 @@ describe('봇 (§8.5 봇, 시뮬레이터)', () => {
     expect([...full]).toContain('k.full');
   });
 
-  it('봇은 약한 패를 자주 접고 강한 패로 레이즈함', async () => {
+  it('봇(쉬움)은 약한 패를 자주 접고 강한 패로 레이즈함', async () => {
     const { bot } = await import('../../src/games/poker/bot.ts');
     const { rig } = await import('./helpers.ts');
-    const s0 = start({ mode: 'holdem' }, 3);
+    const s0 = start({ mode: 'holdem', botLevel: 'easy' }, 3);
     const D = order(s0)[2];
     const weak = rig(s0, { hole: { [D]: '7c 2d' } });
     const strong = rig(s0, { hole: { [D]: 'As Ad' } });
