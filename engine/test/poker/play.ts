@@ -18,7 +18,9 @@ export interface Game {
 
 export function gameFor(i: number, extra: Record<string, unknown> = {}): Game {
   const mode = MODES[i % MODES.length];
-  const options: Record<string, unknown> = { mode, handLimit: 10, ...extra };
+  // The loose 쉬움 policy by default: it tries every action type on purpose, which is what these
+  // whole-game property tests want, and costs no Monte-Carlo rollouts (bots/levels.test.ts plays 보통/어려움).
+  const options: Record<string, unknown> = { mode, handLimit: 10, botLevel: 'easy', ...extra };
   if (mode === 'indian') {
     options.indianCards = (i >> 3) % 2 ? 2 : 1;
     options.indianReshuffle = (i >> 4) % 2 ? 'everyHand' : 'whenEmpty';
