@@ -4,6 +4,7 @@
  * is unit-tested without audio; the same function serves 원카드, 포커 and 훌라
  * because their event names do not collide.
  */
+import { KOREAN_LABEL } from '@joke/engine/games/poker/betting-korean';
 import type { Effect } from './synth.ts';
 
 interface FrameLike {
@@ -18,18 +19,6 @@ export interface Cues {
   /** A Korean betting word to say aloud (Korean poker modes). */
   say: string | null;
 }
-
-/** Korean poker actions and the word a dealer would call (engine KOREAN_LABEL). */
-const KOREAN_CALLS: Record<string, string> = {
-  'k.check': '체크',
-  'k.ping': '삥',
-  'k.call': '콜',
-  'k.ddadang': '따당',
-  'k.quarter': '쿼터',
-  'k.half': '하프',
-  'k.full': '풀',
-  'k.die': '다이',
-};
 
 function pokerAction(action: string): Effect {
   if (action === 'nl.fold' || action === 'k.die') return 'fold';
@@ -72,7 +61,8 @@ export function cuesFor(frame: FrameLike, first: boolean): Cues {
     if (typeof e?.type !== 'string') continue;
     if (e.type === 'action' && typeof e.action === 'string') {
       add(pokerAction(e.action));
-      say = KOREAN_CALLS[e.action] ?? say;
+      // The dealer calls the same Korean word the action bar shows.
+      if (Object.hasOwn(KOREAN_LABEL, e.action)) say = KOREAN_LABEL[e.action as keyof typeof KOREAN_LABEL];
       continue;
     }
     const effect = BY_EVENT[e.type];
