@@ -1,0 +1,127 @@
+/**
+ * 훌라 §8.6: a player whose client goes silent (a phone losing its network: the TCP connection
+ * stays open, nothing more arrives) counts as disconnected after the game's no-response time, and
+ * the AI substitute then plays their turns. The runtime only learns of such a client through the
+ * gateway's socket idle timeout (uWS pings; no pong, no data → the socket is closed), so this test
+ * drives a real gateway with a real `ws` client that stops reading its socket — it never closes it.
+ *
+ * The gateway runs with an 8 s idle timeout (uWS's smallest useful value) instead of the default
+ * 28 s derived from the rule's 30 s, so the test takes seconds, not half a minute; the default
+ * itself is checked in idle-default.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subjects, wireText } from '@joke/protocol';
+import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
+import { games } from '@joke/engine';
+import { startStack, type Stack } from '@joke/load-tests';
+import { TestClient } from './client.ts';
+
+const IDLE_SEC = 8;
+let stack: Stack;
+let url: string;
+
+const token = (sub: string) => signPlayerToken(DEV_JWT_SECRET, { sub, name: sub });
+
+beforeAll(async () => {
+  stack = await startStack({
+    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    workers: 1,
+    workerConfig: { botDelayMs: 5, botJitterMs: 10 },
+    gatewayConfig: { idleTimeoutSec: IDLE_SEC },
+  });
+  url = stack.urls[0];
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+function roomOf(roomId: string): any {
+  for (const w of stack.workers) {
+    const r = w.room(roomId);
+    if (r) return r;
+  }
+  throw new Error(`room ${roomId} not found on any worker`);
+}
+
+/** Resolves once `cond()` holds (the room lives in this process: polled every 50 ms, bounded by `timeoutMs`). */
+async function until(cond: () => boolean, what: string, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function joined(userId: string, roomId: string, spectate = false): Promise<TestClient> {
+  const c = await TestClient.open(url);
+  expect((await c.hello(await token(userId))).t).toBe('welcome');
+  c.send({ v: 1, t: 'join', roomId, ...(spectate ? { spectate } : {}) });
+  await c.next((m) => m.t === 'view' && m.roomId === roomId, 10_000);
+  return c;
+}
+
+describe('훌라 §8.6 — a silently dead client', () => {
+  it('is marked 연결 끊김 through the socket idle timeout (well within the 30 s rule), and the substitute then plays for it', async () => {
+    expect(games.hula.disconnectAfterMs).toBe(30_000);
+    const roomId = `silent-${Date.now().toString(36)}`;
+    const reply = await stack.bus.request(
+      subjects.createRoom,
+      JSON.stringify({
+        v: 1,
+        room: {
+          roomId,
+          game: 'hula',
+          options: { mode: 'monster' },
+          players: [
+            { id: 'hero', name: 'hero', bot: false },
+            { id: 'bot-1', name: 'bot-1', bot: true },
+          ],
+        },
+      }),
+      5000,
+    );
+    expect(JSON.parse(wireText(reply))).toMatchObject({ ok: true });
+    const watcher = await joined('watcher', roomId, true);
+    const hero = await joined('hero', roomId);
+    await watcher.next(
+      (m) => (m.t === 'view' || m.t === 'presence') && m.presence?.some((p: any) => p.id === 'hero' && p.connected),
+      10_000,
+    );
+    const stepsBefore: number = roomOf(roomId).steps.length;
+
+    // The phone loses its network: this end stops reading, so uWS's pings get no pong and nothing
+    // else arrives either — but no FIN, no close frame: the connection just goes quiet.
+    (hero.raw as any)._socket.pause();
+    const silentAt = Date.now();
+    const gone = await watcher.next(
+      (m) => (m.t === 'view' || m.t === 'presence') && m.presence?.some((p: any) => p.id === 'hero' && !p.connected),
+      45_000,
+      watcher.messages.length,
+    );
+    const noticedAfterMs = Date.now() - silentAt;
+    console.log(`silent client marked disconnected after ${noticedAfterMs} ms (idle timeout ${IDLE_SEC} s)`);
+    expect(gone).toBeTruthy();
+    // §8.6's 30 s: uWS counts idle time in 4 s ticks from the last frame it got, so an 8 s idle
+    // timeout notices within about 12 s of silence; the rule's bound is what must hold.
+    expect(noticedAfterMs).toBeLessThanOrEqual(games.hula.disconnectAfterMs!);
+    // The client itself never closed: from its side the socket still looks open.
+    expect(hero.closed).toBeNull();
+    expect(hero.raw.readyState).toBe(hero.raw.OPEN);
+    const seat = roomOf(roomId).data.seats.find((s: any) => s.id === 'hero');
+    expect(seat.disconnectedSince).toBeGreaterThan(0);
+
+    // §8.6: on the disconnected player's turn the AI substitute moves for them.
+    await until(
+      () =>
+        roomOf(roomId)
+          .steps.slice(stepsBefore)
+          .some((s: any) => s.a === 'hero' && s.x?.substitute === true),
+      'a substitute move for the silent seat',
+      60_000,
+    );
+    hero.raw.terminate();
+    watcher.raw.terminate();
+  }, 120_000);
+});
