@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
 const results = join(root, 'test-results');
@@ -55,6 +56,14 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const perWorkspace = [];
+/** Each failed test by name with the first line of its failure, printed last so a CI log's tail shows it. */
+const failures = [];
+const firstLine = (msg) =>
+  stripVTControlCharacters(String(msg ?? ''))
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 300) ?? '';
 if (existsSync(results)) {
   for (const f of readdirSync(results).filter((x) => x.endsWith('.json'))) {
     const r = JSON.parse(readFileSync(join(results, f), 'utf8'));
@@ -66,6 +75,13 @@ if (existsSync(results)) {
       (t) => t.status === 'failed' && t.assertionResults.length === 0,
     ).length;
     failed += brokenFiles;
+    for (const file of r.testResults ?? []) {
+      const rel = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+      if (file.status === 'failed' && file.assertionResults.length === 0)
+        failures.push(`FAILED ${rel} (did not load): ${firstLine(file.message)}`);
+      for (const a of file.assertionResults ?? [])
+        if (a.status === 'failed') failures.push(`FAILED ${rel} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    }
     perWorkspace.push(
       `${f.replace('.json', '')}: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed`,
     );
@@ -80,6 +96,7 @@ if (!testsOk && failed === 0) {
   failed++;
   perWorkspace.push('tests: a workspace failed without a JSON report');
 }
+if (failures.length) console.log(`\n${failures.join('\n')}`);
 console.log(`\n${perWorkspace.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
