@@ -6,7 +6,10 @@
 #
 #   scripts/cluster.sh start <dir> [base-port]   # prints the env lines, also written to <dir>/env
 #   scripts/cluster.sh stop <dir>                # kills the pids in <dir>/*.pid and removes <dir>
-#   scripts/cluster.sh start-redis <dir> <port>  # starts a killed Redis node again (it rejoins from its nodes.conf)
+#   scripts/cluster.sh replace-redis <dir> <port> <primary-port>
+#       # a dead node's replacement: forgets the dead node, starts an empty one on its port and adds it
+#       # as a replica of <primary-port> (a killed node is never restarted with its old nodes.conf: empty,
+#       # it would still claim its old slots for a moment and answer for them with no data)
 #
 # Ports for base B (picked at random in 21000-28990 among free ones when not given,
 # so parallel test runs and the default 4222/6379 services never collide):
@@ -47,6 +50,28 @@ start_redis() { # port: one cluster node in its own folder (keeps nodes.conf acr
   redis-server --port "$p" --bind 127.0.0.1 --cluster-enabled yes --cluster-config-file nodes.conf \
     --cluster-node-timeout 2000 --save '' --appendonly no --dir "$dir/redis-$p" \
     --logfile "$dir/redis-$p/log" --daemonize yes --pidfile "$dir/redis-$p/redis.pid"
+}
+
+replace_redis() {
+  local p=$1 primary=$2 dead primary_id
+  dead=$(redis-cli -p "$primary" cluster nodes | awk -v a="127.0.0.1:$p@" 'index($2, a) == 1 {print $1}')
+  for f in "$dir"/redis-*/redis.pid; do
+    local q=${f%/redis.pid}
+    q=${q##*/redis-}
+    [ "$q" = "$p" ] || [ -z "$dead" ] || redis-cli -p "$q" cluster forget "$dead" >/dev/null 2>&1 || true
+  done
+  rm -rf "$dir/redis-$p"
+  start_redis "$p"
+  wait_port "$p"
+  primary_id=$(redis-cli -p "$primary" cluster myid | tr -d '\r')
+  redis-cli --cluster add-node "127.0.0.1:$p" "127.0.0.1:$primary" --cluster-slave \
+    --cluster-master-id "$primary_id" >"$dir/redis-$p/add-node.log" 2>&1
+  for _ in $(seq 1 300); do
+    redis-cli -p "$p" info replication | tr -d '\r' | grep -q '^master_link_status:up' && return 0
+    sleep 0.1
+  done
+  echo "replacement on $p did not sync from $primary" >&2
+  return 1
 }
 
 stop_cluster() {
@@ -132,10 +157,9 @@ start_cluster() {
 case "$cmd" in
   start) start_cluster "$@" ;;
   stop) stop_cluster ;;
-  start-redis)
-    [ -n "${3:-}" ] || { echo "usage: $0 start-redis <dir> <port>" >&2; exit 2; }
-    start_redis "$3"
-    wait_port "$3"
+  replace-redis)
+    [ -n "${4:-}" ] || { echo "usage: $0 replace-redis <dir> <port> <primary-port>" >&2; exit 2; }
+    replace_redis "$3" "$4"
     ;;
   *)
     echo "usage: $0 start|stop <dir> [base-port]" >&2

@@ -26,8 +26,8 @@ export interface LocalCluster {
   killNats(i: number): Promise<void>;
   /** SIGKILLs the Redis node on `port`; returns once it is gone. */
   killRedis(port: number): Promise<void>;
-  /** Starts a killed Redis node again: it rejoins from its nodes.conf (a killed primary comes back as a replica). */
-  startRedis(port: number): Promise<void>;
+  /** Puts an empty node on a dead node's port as a replica of the primary on `primaryPort` (returns once synced). */
+  replaceRedis(port: number, primaryPort: number): Promise<void>;
   /** SIGSTOPs / SIGCONTs the Redis node on `port` (a replica that stops confirming, then comes back). */
   pauseRedis(port: number): Promise<void>;
   resumeRedis(port: number): Promise<void>;
@@ -78,8 +78,8 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     natsPorts: list(env.NATS_PORTS).map(Number),
     killNats: (i) => killPidFile(join(dir, `nats-${i}`, 'nats.pid')),
     killRedis: (port) => killPidFile(join(dir, `redis-${port}`, 'redis.pid')),
-    startRedis: async (port) => {
-      await run('bash', [SCRIPT, 'start-redis', dir, String(port)], { timeout: 30_000 });
+    replaceRedis: async (port, primaryPort) => {
+      await run('bash', [SCRIPT, 'replace-redis', dir, String(port), String(primaryPort)], { timeout: 60_000 });
     },
     pauseRedis: (port) => signalPidFile(join(dir, `redis-${port}`, 'redis.pid'), 'SIGSTOP'),
     resumeRedis: (port) => signalPidFile(join(dir, `redis-${port}`, 'redis.pid'), 'SIGCONT'),

@@ -121,7 +121,7 @@ export class CoalescedWrites {
         );
         toConfirm.forEach((b, i) => acks.set(b, n[i]));
       } catch {
-        // The primary went away before confirming: nothing it took is known to be safe.
+        // The primary went away (or the connection did) before confirming: nothing it took is known to be safe.
         for (const b of toConfirm) acks.set(b, 0);
       }
     }
