@@ -41,7 +41,7 @@ try {
     const end = performance.now() + SECONDS * 1000;
     await Promise.all(
       rooms.map(async (id) => {
-        for (let seq = 2; performance.now() < end; ) {
+        for (let seq = 2; performance.now() < end;) {
           const t0 = performance.now();
           try {
             await store.write(id, 1, 'w', { seq, data: DATA, steps: [`{"a":${seq}}`] }, 60_000);
