@@ -67,6 +67,17 @@ export class JetStreamEvents {
     return s;
   }
 
+  /** Deletes every durable-event stream under `fullPrefix` (tests on a shared server clean up their own). */
+  async removeStreams(fullPrefix: string): Promise<number> {
+    const jsm = await this.jsm();
+    const start = streamName(fullPrefix);
+    const names: string[] = [];
+    for await (const s of jsm.streams.list()) if (s.config.name.startsWith(start)) names.push(s.config.name);
+    for (const name of names) await jsm.streams.delete(name);
+    this.streams.clear();
+    return names.length;
+  }
+
   async publish(fullSubject: string, data: Wire, id: string): Promise<void> {
     await this.stream(fullSubject);
     await this.js.publish(fullSubject, data, { msgID: id });

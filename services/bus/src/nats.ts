@@ -97,6 +97,15 @@ export class NatsBus implements Bus {
     return this.events.consume(this.prefix + subject, durable, handler);
   }
 
+  /**
+   * Deletes the durable-event streams of this bus's prefix (tests on a shared server; each prefix is one
+   * run). Refuses without a prefix: production streams are never removed from code.
+   */
+  removeDurableStreams(): Promise<number> {
+    if (!this.prefix) return Promise.reject(new Error('removeDurableStreams needs a prefixed bus'));
+    return this.events.removeStreams(this.prefix);
+  }
+
   flush(): Promise<void> {
     return this.nc.flush();
   }

@@ -74,8 +74,8 @@ afterAll(async () => {
   await inProcess.close();
   if (nats.length === 0) return;
   // Streams are per subject: remove this run's from the shared server.
+  expect(await nats[0].removeDurableStreams()).toBe(2);
   const jsm = await jetstreamManager(nats[0].nc);
-  for await (const s of jsm.streams.list())
-    if (s.config.name.startsWith(`EV_${prefix}`)) await jsm.streams.delete(s.config.name);
+  for await (const s of jsm.streams.list()) expect(s.config.name.startsWith(`EV_${prefix}`)).toBe(false);
   for (const b of nats) await b.close();
 });
