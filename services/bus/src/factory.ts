@@ -8,7 +8,7 @@ import { InProcessBus } from './in-process.ts';
 import { NatsBus } from './nats.ts';
 import { opt } from './ops/config.ts';
 import { MemoryMatchStore, MemorySnapshotStore } from './store/memory.ts';
-import { connectRedis, RedisMatchStore, RedisSnapshotStore } from './store/redis.ts';
+import { connectRedisConn, RedisMatchStore, RedisSnapshotStore } from './store/redis.ts';
 import type { MatchStore, SnapshotStore } from './store/types.ts';
 import type { Bus } from './types.ts';
 
@@ -27,6 +27,24 @@ export const connectionOptions = (defaults: { natsUrl: string; redisUrl: string 
     z.string(),
     defaults.redisUrl,
     'Redis URL for room snapshots, leases and quick-match queues. Empty = in-memory stores (single process only).',
+  ),
+  redisClusterUrls: opt(
+    'REDIS_CLUSTER_URLS',
+    z.string(),
+    '',
+    'Seed nodes of a Redis Cluster (comma-separated redis:// URLs); set, it is used instead of REDIS_URL.',
+  ),
+  snapshotReplicas: opt(
+    'SNAPSHOT_REPLICAS',
+    z.coerce.number().int().min(0).max(10),
+    0,
+    'Replicas that must confirm each room snapshot (Redis WAIT) before its actions are acknowledged; 0 = primary only.',
+  ),
+  snapshotReplicaTimeoutMs: opt(
+    'SNAPSHOT_REPLICA_TIMEOUT_MS',
+    z.coerce.number().int().min(1),
+    500,
+    'How long a snapshot write waits for SNAPSHOT_REPLICAS confirmations; unconfirmed, it is retried and not acknowledged.',
   ),
   namespace: opt(
     'JOKE_NAMESPACE',
@@ -68,27 +86,39 @@ export interface Stores {
 
 export interface StoreTarget {
   redisUrl?: string;
+  /** Redis Cluster seed URLs (comma-separated or a list); win over `redisUrl`. */
+  redisClusterUrls?: string | string[];
+  /** SNAPSHOT_REPLICAS: replicas confirming each snapshot write before it resolves. */
+  snapshotReplicas?: number;
+  snapshotReplicaTimeoutMs?: number;
   namespace?: string;
   onError?: (err: unknown) => void;
 }
 
-/** Redis-backed stores when `redisUrl` (or REDIS_URL) is set (one shared connection), else in-memory ones. */
+const envList = (v: string | string[] | undefined) =>
+  (Array.isArray(v) ? v : (v ?? '').split(',')).map((s) => s.trim()).filter(Boolean);
+
+/**
+ * Redis-backed stores (one shared connection) on a Redis Cluster when `redisClusterUrls` (or
+ * REDIS_CLUSTER_URLS) is set, else on the single Redis of `redisUrl` (or REDIS_URL), else in-memory ones.
+ */
 export async function createStores(target: StoreTarget = {}): Promise<Stores> {
   const url = target.redisUrl ?? process.env.REDIS_URL ?? '';
+  const clusterUrls = envList(target.redisClusterUrls ?? process.env.REDIS_CLUSTER_URLS);
   const ns = target.namespace ?? process.env.JOKE_NAMESPACE ?? '';
-  if (!url) {
+  const replicas = target.snapshotReplicas ?? Number(process.env.SNAPSHOT_REPLICAS || 0);
+  const timeoutMs = target.snapshotReplicaTimeoutMs ?? Number(process.env.SNAPSHOT_REPLICA_TIMEOUT_MS || 500);
+  if (!url && clusterUrls.length === 0) {
     const snapshots = new MemorySnapshotStore();
     const match = new MemoryMatchStore();
     return { snapshots, match, kind: 'memory', close: async () => {} };
   }
-  const client = await connectRedis(url, target.onError);
+  const conn = await connectRedisConn({ url, clusterUrls, onError: target.onError });
   const prefix = ns ? `joke:${ns}` : 'joke';
   return {
-    snapshots: new RedisSnapshotStore(client, prefix),
-    match: new RedisMatchStore(client, prefix),
+    snapshots: new RedisSnapshotStore(conn, prefix, { confirm: { replicas, timeoutMs } }),
+    match: new RedisMatchStore(conn, prefix),
     kind: 'redis',
-    close: async () => {
-      if (client.isOpen) await client.close();
-    },
+    close: () => conn.close(),
   };
 }

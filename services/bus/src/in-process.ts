@@ -8,6 +8,7 @@
  *   the first answer wins and later ones are dropped.
  * Subjects are matched exactly (the services use no wildcards).
  */
+import { InProcessDurable } from './in-process-durable.ts';
 import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription, type Wire } from './types.ts';
 
 type Handler = (msg: BusMessage) => void;
@@ -40,15 +41,34 @@ export class InProcessBus implements Bus {
   private drained: (() => void) | null = null;
   /** Round-robin cursor per subject+group: spreads requests like NATS does (it picks at random). */
   private readonly rr = new Map<string, number>();
+  private readonly durable: InProcessDurable;
+  private plainIds = 0;
 
   constructor(opts: InProcessBusOptions = {}) {
     this.prefix = opts.prefix ? `${opts.prefix}.` : '';
     this.onHandlerError = opts.onHandlerError ?? ((err, subject) => console.error(`bus handler on ${subject}`, err));
+    this.durable = new InProcessDurable(this.onHandlerError);
+  }
+
+  publishDurable(subject: string, data: Wire, id: string): Promise<void> {
+    this.assertOpen();
+    const full = this.prefix + subject;
+    // A JetStream publish is a NATS message too: plain subscribers of the subject see it.
+    this.route(full, { subject, data });
+    return this.durable.publish(full, data, id);
+  }
+
+  consumeDurable(subject: string, durable: string, handler: (data: Wire) => Promise<void>): Promise<BusSubscription> {
+    this.assertOpen();
+    return this.durable.consume(this.prefix + subject, durable, handler);
   }
 
   publish(subject: string, data: Wire): void {
     this.assertOpen();
-    this.route(this.prefix + subject, { subject, data });
+    const full = this.prefix + subject;
+    this.route(full, { subject, data });
+    // A stream stores plain publishes on its subjects too (JetStream does).
+    if (this.durable.hasStream(full)) void this.durable.publish(full, data, `core:${++this.plainIds}`);
   }
 
   request(subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
@@ -100,6 +120,7 @@ export class InProcessBus implements Bus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.durable.close();
     if (this.queue.length > 0 || this.scheduled) await new Promise<void>((r) => (this.drained = r));
     this.subs.clear();
   }

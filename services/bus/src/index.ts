@@ -11,7 +11,18 @@ export {
 } from './factory.ts';
 export * from './store/types.ts';
 export { MemorySnapshotStore, MemoryMatchStore } from './store/memory.ts';
-export { RedisSnapshotStore, RedisMatchStore, connectRedis, type RedisClient } from './store/redis.ts';
+export {
+  RedisSnapshotStore,
+  RedisMatchStore,
+  connectRedis,
+  connectRedisConn,
+  type RedisClient,
+  type RedisConn,
+  type SnapshotStoreOptions,
+} from './store/redis.ts';
+export { SingleRedis, ClusterRedis, type RedisTarget, type RedisClusterClient } from './store/redis-conn.ts';
+export { ReplicaTimeoutError, type ReplicaConfirm } from './store/redis-writes.ts';
+export { keySlot } from './store/redis-slots.ts';
 export {
   defineConfig,
   opt,

@@ -6,6 +6,7 @@
 import { connect, NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
 import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription, type Wire } from './types.ts';
 import { natsServers } from './nats-url.ts';
+import { JetStreamEvents } from './nats-durable.ts';
 
 export interface NatsBusOptions {
   /**
@@ -14,11 +15,14 @@ export interface NatsBusOptions {
    */
   prefix?: string;
   onHandlerError?: (err: unknown, subject: string) => void;
+  /** Replicas of the durable-event streams (JETSTREAM_REPLICAS; 3 on a 3-node cluster). */
+  durableReplicas?: number;
 }
 
 export class NatsBus implements Bus {
   private readonly prefix: string;
   private readonly onHandlerError: (err: unknown, subject: string) => void;
+  private readonly events: JetStreamEvents;
 
   constructor(
     readonly nc: NatsConnection,
@@ -26,6 +30,11 @@ export class NatsBus implements Bus {
   ) {
     this.prefix = opts.prefix ? `${opts.prefix}.` : '';
     this.onHandlerError = opts.onHandlerError ?? ((err, subject) => console.error(`bus handler on ${subject}`, err));
+    this.events = new JetStreamEvents(nc, {
+      replicas: opts.durableReplicas ?? (Number(process.env.JETSTREAM_REPLICAS) || 1),
+      maxAgeMs: 7 * 24 * 3600_000,
+      onHandlerError: this.onHandlerError,
+    });
   }
 
   static async connect(url: string, opts: NatsBusOptions & { name?: string } = {}): Promise<NatsBus> {
@@ -78,6 +87,23 @@ export class NatsBus implements Bus {
       },
     });
     return { unsubscribe: () => sub.unsubscribe() };
+  }
+
+  publishDurable(subject: string, data: Wire, id: string): Promise<void> {
+    return this.events.publish(this.prefix + subject, data, id);
+  }
+
+  consumeDurable(subject: string, durable: string, handler: (data: Wire) => Promise<void>): Promise<BusSubscription> {
+    return this.events.consume(this.prefix + subject, durable, handler);
+  }
+
+  /**
+   * Deletes the durable-event streams of this bus's prefix (tests on a shared server; each prefix is one
+   * run). Refuses without a prefix: production streams are never removed from code.
+   */
+  removeDurableStreams(): Promise<number> {
+    if (!this.prefix) return Promise.reject(new Error('removeDurableStreams needs a prefixed bus'));
+    return this.events.removeStreams(this.prefix);
   }
 
   flush(): Promise<void> {

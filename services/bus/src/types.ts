@@ -31,6 +31,18 @@ export interface Bus {
    * Optional: added after the first version of this interface.
    */
   flush?(): Promise<void>;
+  /**
+   * Durable publish (a JetStream stream on NATS): resolves once the stream has stored the message.
+   * `id` deduplicates a producer's retries (the stream drops a second message with the same id in its
+   * duplicate window). Only for facts that must not be lost (a game result); the hot path stays core NATS.
+   */
+  publishDurable?(subject: string, data: Wire, id: string): Promise<void>;
+  /**
+   * A durable consumer named `durable` of `subject`: every message stored is handed to one consumer of that
+   * name (across processes), and acknowledged only when `handler` resolves; a rejection, or a process that
+   * dies before it resolves, gets the message delivered again. Handlers must be idempotent.
+   */
+  consumeDurable?(subject: string, durable: string, handler: (data: Wire) => Promise<void>): Promise<BusSubscription>;
   /** Lets in-flight handlers finish, then closes. */
   close(): Promise<void>;
 }

@@ -1,10 +1,13 @@
 /**
- * Stores every finished game once: subjects.roomFinished reaches one lobby
- * replica (queue group), and a redelivered or duplicated message is a no-op
+ * Stores every finished game exactly once: subjects.roomFinished is a durable
+ * event (a JetStream stream on NATS) read by the durable consumer `lobby`,
+ * shared by every lobby replica; an event is acknowledged only after its
+ * PostgreSQL transaction committed, so a game that ends while no lobby is up
+ * waits in the stream, and a redelivered or duplicated event is a no-op
  * because the game id (the gateway room id) is the primary key.
  */
 import { z } from 'zod';
-import { bus as wire, contract, listen } from '@joke/protocol';
+import { bus as wire, contract, listenDurable } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.ts';
@@ -102,11 +105,16 @@ export interface FinishedSubscriber {
   close(): Promise<void>;
 }
 
-export function subscribeFinished(bus: Bus, db: Db, log: Logger, metrics: LobbyMetrics): FinishedSubscriber {
+export async function subscribeFinished(
+  bus: Bus,
+  db: Db,
+  log: Logger,
+  metrics: LobbyMetrics,
+): Promise<FinishedSubscriber> {
   const inFlight = new Set<Promise<void>>();
+  /** Resolves once stored (or found stored); rejects on a storage failure, so the event comes back later. */
   const handle = async (msg: wire.RoomFinished): Promise<void> => {
     metrics.finishedReceived.inc();
-    // The bus does not redeliver, so a passing database error gets a few more tries.
     for (let attempt = 1; ; attempt++) {
       try {
         const outcome = await recordFinished(db, msg);
@@ -121,17 +129,25 @@ export function subscribeFinished(bus: Bus, db: Db, log: Logger, metrics: LobbyM
         }
         metrics.finishedRejected.inc({ reason: invalid ? 'invalid-record' : 'storage' });
         log.error({ err: e, gameId: msg.roomId }, 'could not record finished game');
-        return;
+        // A record that does not parse never will: acknowledged (dropped). Storage failures are redelivered.
+        if (invalid) return;
+        throw e;
       }
     }
   };
-  // One lobby of the `lobby` queue group gets each message (the contract names the group).
-  const sub: BusSubscription = listen(
+  // One consumer of the `lobby` durable (shared by all replicas) gets each event, acked once handled.
+  const sub: BusSubscription = await listenDurable(
     bus,
     contract.roomFinished,
     (msg) => {
-      const p = handle(msg).finally(() => inFlight.delete(p));
-      inFlight.add(p);
+      const p = handle(msg);
+      const tracked = p.then(
+        () => {},
+        () => {},
+      );
+      inFlight.add(tracked);
+      void tracked.finally(() => inFlight.delete(tracked));
+      return p;
     },
     (err) => {
       metrics.finishedReceived.inc();

@@ -112,7 +112,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     limits,
     rate,
   };
-  const finished = subscribeFinished(opts.bus, deps.db, log, metrics);
+  const finished = await subscribeFinished(opts.bus, deps.db, log, metrics);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_BASE_PATH,

@@ -44,6 +44,8 @@ afterAll(async () => {
   mm?.close();
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   for (const l of lobbies) await l.close();
+  // RoomFinished is durable now: this run's stream must not stay on the shared server.
+  await buses[0]?.removeDurableStreams();
   for (const b of buses) await b.close();
   await schema.drop();
 });

@@ -22,6 +22,12 @@ export interface BusLike {
     handler: (m: { data: Wire; respond?: (data: Wire) => void }) => void,
     opts?: { queue?: string },
   ): { unsubscribe(): void };
+  publishDurable?(subject: string, data: Wire, id: string): Promise<void>;
+  consumeDurable?(
+    subject: string,
+    durable: string,
+    handler: (data: Wire) => Promise<void>,
+  ): Promise<{ unsubscribe(): void }>;
 }
 
 export interface RequestRoute<Q, R> {
@@ -38,6 +44,11 @@ export interface PublishRoute<M> {
   readonly subject: string;
   readonly message: Codec<M>;
   readonly queue?: string;
+  /**
+   * A durable event (a JetStream stream on NATS): sent with `emitDurable`, received with `listenDurable` by the
+   * durable consumer of this name, acknowledged only once handled — for facts that must not be lost.
+   */
+  readonly durable?: string;
 }
 type Keyed<T> = Omit<T, 'subject'> & { readonly pattern: string; at(key: string): T };
 
@@ -52,6 +63,9 @@ function keyedRequest<Q, R>(name: string, subject: (k: string) => string, req: C
 }
 function publish<M>(name: string, subject: string, msg: Codec<M>, queue?: string) {
   return { kind: 'publish', name, subject, message: msg, queue } as PublishRoute<M>;
+}
+function durablePublish<M>(name: string, subject: string, msg: Codec<M>, consumer: string) {
+  return { kind: 'publish', name, subject, message: msg, durable: consumer } as PublishRoute<M>;
 }
 function keyedPublish<M>(name: string, subject: (k: string) => string, msg: Codec<M>) {
   const base = { kind: 'publish' as const, name, message: msg };
@@ -134,7 +148,8 @@ export const contract = {
   gatewayDeliver: keyedPublish('gatewayDeliver', subjects.gatewayDeliver, binaryCodec(encodeDelivery, decodeDelivery)),
   gatewayMatched: keyedPublish('gatewayMatched', subjects.gatewayMatched, jsonCodec(wire.QueueMatched)),
   gatewayHeartbeat: publish('gatewayHeartbeat', subjects.gatewayHeartbeat, jsonCodec(wire.GatewayHeartbeat)),
-  roomFinished: publish('roomFinished', subjects.roomFinished, jsonCodec(wire.RoomFinished), QUEUE_GROUPS.lobby),
+  /** Durable: a game result must reach the history even when no lobby is up as the game ends. */
+  roomFinished: durablePublish('roomFinished', subjects.roomFinished, jsonCodec(wire.RoomFinished), QUEUE_GROUPS.lobby),
   /** Table chat (chat.ts): the gateway asks the room's owner, which judges and relays. */
   roomChat: keyedRequest('roomChat', chatSubjects.room, jsonCodec(ChatRequest), jsonCodec(ChatReply)),
   /** One pre-encoded chat frame to every socket of the room on that gateway. */
@@ -178,6 +193,37 @@ export function serve<Q, R>(
 
 export function emit<M>(bus: BusLike, route: PublishRoute<M>, msg: M): void {
   bus.publish(route.subject, route.message.encode(msg));
+}
+
+/** Publishes a durable event; resolves once stored (JetStream ack). `id` makes a retry a no-op duplicate. */
+export async function emitDurable<M>(bus: BusLike, route: PublishRoute<M>, msg: M, id: string): Promise<void> {
+  if (!route.durable || !bus.publishDurable) throw new Error(`${route.name}: not a durable route or bus`);
+  await bus.publishDurable(route.subject, route.message.encode(msg), id);
+}
+
+/**
+ * The durable consumer of a durable route: `handler` resolving acknowledges the event, rejecting has it
+ * delivered again (so it must be idempotent); an event that does not decode goes to `onMalformed` and is
+ * acknowledged (dropped), since redelivering it cannot help.
+ */
+export function listenDurable<M>(
+  bus: BusLike,
+  route: PublishRoute<M>,
+  handler: (msg: M) => Promise<void>,
+  onMalformed?: (err: ProtocolError) => void,
+): Promise<{ unsubscribe(): void }> {
+  if (!route.durable || !bus.consumeDurable) throw new Error(`${route.name}: not a durable route or bus`);
+  return bus.consumeDurable(route.subject, route.durable, async (data) => {
+    let msg: M;
+    try {
+      msg = route.message.decode(data);
+    } catch (err) {
+      if (!(err instanceof ProtocolError)) throw err;
+      onMalformed?.(err);
+      return;
+    }
+    await handler(msg);
+  });
 }
 
 /** Listens on a publish subject; a message that does not decode goes to `onMalformed` (default: dropped). */

@@ -54,7 +54,12 @@ function users(helpers: string[], name: string): string[] {
 describe('every declared subject has both ends in production code', () => {
   for (const name of Object.keys(contract) as ContractName[]) {
     const def = contract[name];
-    const [produce, consume] = def.kind === 'request' ? [['call'], ['serve']] : [['emit'], ['listen']];
+    const [produce, consume] =
+      def.kind === 'request'
+        ? [['call'], ['serve']]
+        : 'durable' in def && def.durable
+          ? [['emitDurable'], ['listenDurable']]
+          : [['emit'], ['listen']];
     it(`${name} (${def.kind})`, () => {
       const producers = users(produce, name);
       const consumers = users(consume, name);

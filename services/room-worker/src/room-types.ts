@@ -90,7 +90,8 @@ export interface RoomHost {
   owner: string;
   /** The room left this worker (dropped, lost its lease, handed over). */
   onGone(room: Room): void;
-  onFinished(room: Room): void;
+  /** Resolves once the result is durably stored (the JetStream stream acknowledged it). */
+  onFinished(room: Room): Promise<void>;
   onTransition(): void;
   gatewaySeen(gatewayId: string): void;
 }

@@ -418,8 +418,11 @@ export class Room {
   private afterFinish(): void {
     this.timers.clear();
     if (!this.data.finishedPublished) {
-      this.host.onFinished(this);
-      this.enqueue({ kind: 'markPublished' });
+      // Marked only once the stream stored it: a crash before that publishes it again (same id: a duplicate
+      // the stream drops, and the lobby's history is idempotent anyway).
+      void this.host.onFinished(this).then(() => {
+        if (!this.closed) this.enqueue({ kind: 'markPublished' });
+      });
     }
     if (!this.dropTimer) {
       const left = Math.max(0, (this.data.finishedAt ?? Date.now()) + this.host.cfg.finishedLingerMs - Date.now());

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import { games as engineGames, type AnyGame } from '@joke/engine';
-import { bus as wire, contract, emit, refuse, serve, PROTOCOL_VERSION } from '@joke/protocol';
+import { bus as wire, contract, emit, emitDurable, refuse, serve, PROTOCOL_VERSION } from '@joke/protocol';
 import { createLogger, type Bus, type BusSubscription, type Logger, type SnapshotStore } from '@joke/bus';
 import { workerConfig, type WorkerConfig } from './config.ts';
 import { createWorkerMetrics } from './metrics.ts';
@@ -89,12 +89,19 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       if (rooms.get(room.id) === room) rooms.delete(room.id);
       metrics.rooms.set(rooms.size);
     },
-    onFinished(room) {
-      try {
-        emit(bus, contract.roomFinished, room.finishedMessage());
-      } catch (err) {
-        metrics.errors.inc({ kind: 'bus' });
-        log.error({ err, roomId: room.id }, 'could not publish RoomFinished');
+    async onFinished(room) {
+      const msg = room.finishedMessage();
+      // Durable (JetStream): retried until stored, under one id so a retry is never a second game.
+      for (let attempt = 0; !closed; attempt++) {
+        try {
+          await emitDurable(bus, contract.roomFinished, msg, `finished:${room.id}`);
+          return;
+        } catch (err) {
+          metrics.errors.inc({ kind: 'bus' });
+          if (attempt % 10 === 0)
+            log.error({ err, roomId: room.id, attempt }, 'could not publish RoomFinished; retrying');
+          await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 5_000)));
+        }
       }
     },
     onTransition: () => upkeep.transition(),

@@ -1,60 +1,45 @@
 /**
  * The fenced snapshot write, coalesced per event-loop tick across rooms: the
  * writes many rooms issue in one tick (the rooms of one batch of bus messages)
- * leave as ONE script call per WRITE_BATCH rooms, each room keeping its own
+ * leave as ONE script call per WRITE_BATCH rooms — per slot on a Redis
+ * Cluster, where a script may touch one slot only — each room keeping its own
  * epoch and seq check and its own answer, which its caller awaits before
  * acknowledging anything (write-before-ack, per PERFORMANCE.md).
+ *
+ * With `replicas` > 0 a write also waits for that many replicas of its primary
+ * to confirm it (WAIT) before it resolves, so an acknowledged action survives
+ * the primary failing over. A write not confirmed in time is rejected
+ * (`ReplicaTimeoutError`) and not acknowledged; the writer retries the same
+ * (epoch, seq), which the script recognises as already applied and only
+ * confirms again — or applies afresh if the failover lost it.
  */
-import { createHash } from 'node:crypto';
-import type { RedisClient } from './redis.ts';
+import type { RedisConn } from './redis-conn.ts';
+import { WRITE_MANY } from './redis-scripts.ts';
+import { keySlot } from './redis-slots.ts';
 import type { SnapshotWrite, WriteResult } from './types.ts';
-
-type Client = Pick<RedisClient, 'evalSha' | 'eval'>;
-
-/** A Lua script run by its SHA, loaded on first use (NOSCRIPT). */
-export class Script {
-  readonly sha: string;
-  constructor(readonly src: string) {
-    this.sha = createHash('sha1').update(src).digest('hex');
-  }
-  async run(client: Client, keys: string[], args: string[]): Promise<unknown> {
-    try {
-      return await client.evalSha(this.sha, { keys, arguments: args });
-    } catch (err) {
-      if (!String((err as Error)?.message).includes('NOSCRIPT')) throw err;
-      return client.eval(this.src, { keys, arguments: args });
-    }
-  }
-}
-
-// The fenced snapshot write of many rooms at once, each 1 written, 0 fenced out (stale epoch) or -1 seq not
-// increasing (a bug in the writer): KEYS = 4 per room (epoch, owner, snap, steps); ARGV per room =
-// epoch, seq, data, ttl, owner, number of steps, steps…; returns one result per room.
-const WRITE_MANY = new Script(`
-local out = {}
-local a = 1
-for i = 1, #KEYS, 4 do
-  local epoch, seq, n = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 5])
-  local r = 1
-  if redis.call('GET', KEYS[i]) ~= epoch then
-    r = 0
-  else
-    local cur = redis.call('HGET', KEYS[i + 2], 'seq')
-    if cur and tonumber(seq) <= tonumber(cur) then
-      r = -1
-    else
-      redis.call('HSET', KEYS[i + 2], 'seq', seq, 'epoch', epoch, 'data', ARGV[a + 2])
-      if n > 0 then redis.call('RPUSH', KEYS[i + 3], unpack(ARGV, a + 6, a + 5 + n)) end
-      redis.call('SET', KEYS[i + 1], ARGV[a + 4] .. '#' .. epoch, 'PX', ARGV[a + 3])
-    end
-  end
-  out[#out + 1] = r
-  a = a + 6 + n
-end
-return out`);
 
 /** Rooms per WRITE_MANY call: one call stays short (≈ a millisecond of Redis time) even when many rooms wrote. */
 const WRITE_BATCH = 128;
+/** Writes applied but not confirmed by replicas, remembered for the retry (bounded: a room gone never retries). */
+const MAX_UNCONFIRMED = 10_000;
+
+export interface ReplicaConfirm {
+  /** Replicas that must confirm a snapshot write before it counts (0 = primary only, asynchronous replication). */
+  replicas: number;
+  /** How long a write waits for them before it is refused. */
+  timeoutMs: number;
+}
+
+export class ReplicaTimeoutError extends Error {
+  constructor(
+    readonly roomId: string,
+    readonly confirmed: number,
+    readonly wanted: number,
+  ) {
+    super(`snapshot of ${roomId} confirmed by ${confirmed} of ${wanted} replicas in time; not acknowledged`);
+    this.name = 'ReplicaTimeoutError';
+  }
+}
 
 interface QueuedWrite {
   keys: string[];
@@ -69,8 +54,13 @@ interface QueuedWrite {
 
 export class CoalescedWrites {
   private queued: QueuedWrite[] = [];
+  /** roomId → "epoch:seq" of its write applied on the primary but not confirmed by the replicas. */
+  private readonly unconfirmed = new Map<string, string>();
 
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly conn: RedisConn,
+    private readonly confirm: ReplicaConfirm = { replicas: 0, timeoutMs: 0 },
+  ) {}
 
   write(
     keys: string[],
@@ -89,27 +79,95 @@ export class CoalescedWrites {
   private readonly flush = (): void => {
     const all = this.queued;
     this.queued = [];
-    for (let i = 0; i < all.length; i += WRITE_BATCH) void this.writeBatch(all.slice(i, i + WRITE_BATCH));
+    void this.writeAll(this.batches(all));
   };
 
-  private async writeBatch(batch: QueuedWrite[]): Promise<void> {
+  /** One batch per WRITE_BATCH writes; on a cluster, per slot first. */
+  private batches(all: QueuedWrite[]): QueuedWrite[][] {
+    const groups: QueuedWrite[][] = [];
+    if (!this.conn.cluster) groups.push(all);
+    else {
+      const bySlot = new Map<number, QueuedWrite[]>();
+      for (const q of all) {
+        const slot = keySlot(q.keys[0]);
+        const g = bySlot.get(slot);
+        if (g) g.push(q);
+        else bySlot.set(slot, [q]);
+      }
+      groups.push(...bySlot.values());
+    }
+    const out: QueuedWrite[][] = [];
+    for (const g of groups) for (let i = 0; i < g.length; i += WRITE_BATCH) out.push(g.slice(i, i + WRITE_BATCH));
+    return out;
+  }
+
+  /** Applies every batch, then (when asked to) confirms them with one WAIT per primary, then answers each write. */
+  private async writeAll(batches: QueuedWrite[][]): Promise<void> {
+    const applied = await Promise.all(batches.map((b) => this.apply(b)));
+    const toConfirm =
+      this.confirm.replicas > 0
+        ? batches.filter((_, i) => {
+            const a = applied[i];
+            return !(a instanceof Error) && a.some((r) => r > 0);
+          })
+        : [];
+    const acks = new Map<QueuedWrite[], number>();
+    if (toConfirm.length > 0) {
+      try {
+        const n = await this.conn.waitReplicas(
+          toConfirm.map((b) => b[0].keys[0]),
+          this.confirm.replicas,
+          this.confirm.timeoutMs,
+        );
+        toConfirm.forEach((b, i) => acks.set(b, n[i]));
+      } catch {
+        // The primary went away (or the connection did) before confirming: nothing it took is known to be safe.
+        for (const b of toConfirm) acks.set(b, 0);
+      }
+    }
+    batches.forEach((b, i) => this.settle(b, applied[i], acks.get(b) ?? Infinity));
+  }
+
+  /** The batch's script results, or the error for every write in it. */
+  private async apply(batch: QueuedWrite[]): Promise<number[] | Error> {
     const keys: string[] = [];
     const args: string[] = [];
     for (const q of batch) {
       keys.push(...q.keys);
-      args.push(String(q.epoch), String(q.w.seq), q.w.data, String(q.ttlMs), q.owner, String(q.w.steps.length));
-      for (const step of q.w.steps) args.push(step);
+      const retry = this.unconfirmed.get(q.roomId) === `${q.epoch}:${q.w.seq}` ? '1' : '0';
+      args.push(String(q.epoch), String(q.w.seq), q.w.data, String(q.ttlMs), q.owner, retry);
+      args.push(String(q.w.steps.length), ...q.w.steps);
     }
-    let results: number[];
     try {
-      results = ((await WRITE_MANY.run(this.client, keys, args)) as unknown[]).map(Number);
+      return ((await WRITE_MANY.run(this.conn, keys, args)) as unknown[]).map(Number);
     } catch (err) {
-      for (const q of batch) q.reject(err);
-      return;
+      return err instanceof Error ? err : new Error(String(err));
     }
+  }
+
+  private settle(batch: QueuedWrite[], results: number[] | Error, confirmed: number): void {
     batch.forEach((q, i) => {
-      if (results[i] === -1) q.reject(new Error(`snapshot seq ${q.w.seq} not above the stored one for ${q.roomId}`));
-      else q.resolve(results[i] === 1 ? 'ok' : 'stale');
+      if (results instanceof Error) {
+        // The script may have run before the connection failed: its retry must be recognised.
+        this.remember(q);
+        return q.reject(results);
+      }
+      const r = results[i];
+      if (r === -1) q.reject(new Error(`snapshot seq ${q.w.seq} not above the stored one for ${q.roomId}`));
+      else if (r === 0) q.resolve('stale');
+      else if (confirmed < this.confirm.replicas) {
+        this.remember(q);
+        q.reject(new ReplicaTimeoutError(q.roomId, confirmed, this.confirm.replicas));
+      } else {
+        this.unconfirmed.delete(q.roomId);
+        q.resolve('ok');
+      }
     });
+  }
+
+  /** The write may be applied on the primary without its answer having reached us. */
+  private remember(q: QueuedWrite): void {
+    if (this.unconfirmed.size >= MAX_UNCONFIRMED) this.unconfirmed.clear();
+    this.unconfirmed.set(q.roomId, `${q.epoch}:${q.w.seq}`);
   }
 }
