@@ -63,6 +63,8 @@ export interface Stores {
   match: MatchStore;
   /** 'redis' or 'memory', for logs. */
   kind: 'redis' | 'memory';
+  /** Redis: the connection is up and ready for commands (node-redis reconnects by itself); memory: always. */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -79,7 +81,7 @@ export async function createStores(target: StoreTarget = {}): Promise<Stores> {
   if (!url) {
     const snapshots = new MemorySnapshotStore();
     const match = new MemoryMatchStore();
-    return { snapshots, match, kind: 'memory', close: async () => {} };
+    return { snapshots, match, kind: 'memory', connected: () => true, close: async () => {} };
   }
   const client = await connectRedis(url, target.onError);
   const prefix = ns ? `joke:${ns}` : 'joke';
@@ -87,6 +89,7 @@ export async function createStores(target: StoreTarget = {}): Promise<Stores> {
     snapshots: new RedisSnapshotStore(client, prefix),
     match: new RedisMatchStore(client, prefix),
     kind: 'redis',
+    connected: () => client.isReady,
     close: async () => {
       if (client.isOpen) await client.close();
     },

@@ -19,6 +19,7 @@ export interface NatsBusOptions {
 export class NatsBus implements Bus {
   private readonly prefix: string;
   private readonly onHandlerError: (err: unknown, subject: string) => void;
+  private up = true;
 
   constructor(
     readonly nc: NatsConnection,
@@ -26,6 +27,20 @@ export class NatsBus implements Bus {
   ) {
     this.prefix = opts.prefix ? `${opts.prefix}.` : '';
     this.onHandlerError = opts.onHandlerError ?? ((err, subject) => console.error(`bus handler on ${subject}`, err));
+    void this.watchStatus();
+  }
+
+  /** Follows the client's status events: down from a lost socket until the client is back on a server. */
+  private async watchStatus(): Promise<void> {
+    for await (const s of this.nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnecting' || s.type === 'staleConnection') this.up = false;
+      else if (s.type === 'reconnect') this.up = true;
+    }
+    this.up = false;
+  }
+
+  connected(): boolean {
+    return this.up && !this.nc.isClosed();
   }
 
   static async connect(url: string, opts: NatsBusOptions & { name?: string } = {}): Promise<NatsBus> {

@@ -31,6 +31,11 @@ export interface Bus {
    * Optional: added after the first version of this interface.
    */
   flush?(): Promise<void>;
+  /**
+   * Whether the bus can carry messages now (NATS: connected, not reconnecting); readiness follows it.
+   * Optional like `flush`; absent means always.
+   */
+  connected?(): boolean;
   /** Lets in-flight handlers finish, then closes. */
   close(): Promise<void>;
 }
