@@ -40,7 +40,7 @@ const ops = await startOpsServer({
   host: opsCfg.host,
   port: opsCfg.port,
   registries: [gateway.metrics.registry],
-  checks: { gateway: () => gateway.ready() },
+  checks: { gateway: () => gateway.ready(), nats: () => bus.connected?.() ?? true },
   loop: startLoopLagMonitor({ maxLagMs: opsCfg.livenessMaxLagMs }),
   onError: (err) => logger.warn({ err }, 'ops http error'),
 });
