@@ -8,7 +8,7 @@
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startLoopLagMonitor, startOpsServer, type Bus, type Logger, type ReadinessChecks } from '@joke/bus';
-import { clientHandler } from '@joke/client/serve';
+import { clientHandler } from '@joke/web';
 import type { LobbyEnv } from './config.ts';
 import { pickLimits } from './limits/options.ts';
 import { createLobby, type Lobby } from './index.ts';
