@@ -1,11 +1,13 @@
 /**
  * Pretendard (SIL OFL) is shipped with the app so Korean text looks the same
- * everywhere and canvas text never falls back to missing glyphs. Loaded
+ * everywhere and canvas text never falls back to missing glyphs: three faces
+ * subset to Latin, KS X 1001 Hangul and every character of the UI's sources
+ * (src/fonts, made by scripts/subset-fonts.mjs; ≈ 185 KB each). Loaded
  * before Phaser draws any text: a canvas does not redraw when a font arrives.
  */
-import regular from 'pretendard/dist/web/static/woff2-subset/Pretendard-Regular.subset.woff2?url';
-import semibold from 'pretendard/dist/web/static/woff2-subset/Pretendard-SemiBold.subset.woff2?url';
-import extrabold from 'pretendard/dist/web/static/woff2-subset/Pretendard-ExtraBold.subset.woff2?url';
+import regular from './fonts/Pretendard-Regular.woff2?url';
+import semibold from './fonts/Pretendard-SemiBold.woff2?url';
+import extrabold from './fonts/Pretendard-ExtraBold.woff2?url';
 
 export async function loadFonts(timeoutMs = 8000): Promise<void> {
   if (typeof FontFace === 'undefined') return;

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_DIST } from '../src/serve.ts';
+import { CLIENT_DIST } from '@joke/web';
 import { launchBrowser, openPage, signIn as signInAt } from './support/browser.ts';
 import { buildClient, startStack, type Stack } from './support/stack.ts';
 import { clickBox, snapshot, takeTurn, waitFor, type TableSnapshot, type TurnLog } from './support/table-driver.ts';

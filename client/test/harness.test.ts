@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientHandler } from '../src/serve.ts';
+import { clientHandler } from '@joke/web';
 import { computeLayout, inside, overlaps } from '../src/table/layout.ts';
 import { launchBrowser } from './support/browser.ts';
 import { buildClient } from './support/stack.ts';

@@ -81,6 +81,8 @@ export interface Stores {
   match: MatchStore;
   /** 'redis' or 'memory', for logs. */
   kind: 'redis' | 'memory';
+  /** Redis: the connection is up and ready for commands (node-redis reconnects by itself); memory: always. */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -111,7 +113,7 @@ export async function createStores(target: StoreTarget = {}): Promise<Stores> {
   if (!url && clusterUrls.length === 0) {
     const snapshots = new MemorySnapshotStore();
     const match = new MemoryMatchStore();
-    return { snapshots, match, kind: 'memory', close: async () => {} };
+    return { snapshots, match, kind: 'memory', connected: () => true, close: async () => {} };
   }
   const conn = await connectRedisConn({ url, clusterUrls, onError: target.onError });
   const prefix = ns ? `joke:${ns}` : 'joke';
@@ -119,6 +121,7 @@ export async function createStores(target: StoreTarget = {}): Promise<Stores> {
     snapshots: new RedisSnapshotStore(conn, prefix, { confirm: { replicas, timeoutMs } }),
     match: new RedisMatchStore(conn, prefix),
     kind: 'redis',
+    connected: () => conn.connected(),
     close: () => conn.close(),
   };
 }

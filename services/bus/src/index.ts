@@ -35,4 +35,12 @@ export {
   type EnvOption,
 } from './ops/config.ts';
 export { createLogger, type Logger } from './ops/log.ts';
-export { startOpsServer, type OpsServer, type OpsServerOptions, type HttpHandler } from './ops/http.ts';
+export {
+  startOpsServer,
+  failingChecks,
+  type OpsServer,
+  type OpsServerOptions,
+  type HttpHandler,
+  type ReadinessChecks,
+} from './ops/http.ts';
+export { startLoopLagMonitor, livenessOptions, type LoopLagMonitor } from './ops/liveness.ts';

@@ -23,6 +23,7 @@ export class NatsBus implements Bus {
   private readonly prefix: string;
   private readonly onHandlerError: (err: unknown, subject: string) => void;
   private readonly events: JetStreamEvents;
+  private up = true;
 
   constructor(
     readonly nc: NatsConnection,
@@ -35,6 +36,20 @@ export class NatsBus implements Bus {
       maxAgeMs: 7 * 24 * 3600_000,
       onHandlerError: this.onHandlerError,
     });
+    void this.watchStatus();
+  }
+
+  /** Follows the client's status events: down from a lost socket until the client is back on a server. */
+  private async watchStatus(): Promise<void> {
+    for await (const s of this.nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnecting' || s.type === 'staleConnection') this.up = false;
+      else if (s.type === 'reconnect') this.up = true;
+    }
+    this.up = false;
+  }
+
+  connected(): boolean {
+    return this.up && !this.nc.isClosed();
   }
 
   static async connect(url: string, opts: NatsBusOptions & { name?: string } = {}): Promise<NatsBus> {

@@ -43,6 +43,11 @@ export interface Bus {
    * dies before it resolves, gets the message delivered again. Handlers must be idempotent.
    */
   consumeDurable?(subject: string, durable: string, handler: (data: Wire) => Promise<void>): Promise<BusSubscription>;
+  /**
+   * Whether the bus can carry messages now (NATS: connected, not reconnecting); readiness follows it.
+   * Optional like `flush`; absent means always.
+   */
+  connected?(): boolean;
   /** Lets in-flight handlers finish, then closes. */
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { Counter, Registry } from 'prom-client';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { bool, defineConfig, int, opt, startOpsServer } from '../src/index.ts';
+import { bool, defineConfig, int, opt, startLoopLagMonitor, startOpsServer } from '../src/index.ts';
 
 const cfg = defineConfig({
   port: opt('T_PORT', int(0, 65535), 8080, 'port'),
@@ -47,5 +47,65 @@ describe('ops HTTP server', () => {
     expect(await get('/apix')).toEqual([200, 'static']);
     expect(await get('/index.html')).toEqual([200, 'static']);
     await ops.close();
+  });
+
+  it('names the failing readiness checks and can leave /metrics out (the public port)', async () => {
+    const state = { nats: true, redis: true };
+    const ops = await startOpsServer({
+      host: '127.0.0.1',
+      port: 0,
+      registries: [new Registry()],
+      metrics: false,
+      checks: { nats: () => state.nats, redis: () => state.redis },
+    });
+    const get = async (p: string) => {
+      const r = await fetch(ops.url + p);
+      return [r.status, await r.text()] as const;
+    };
+    expect(await get('/readyz')).toEqual([200, 'ready\n']);
+    state.nats = false;
+    expect(await get('/readyz')).toEqual([503, 'not ready: nats\n']);
+    state.redis = false;
+    expect(await get('/readyz')).toEqual([503, 'not ready: nats, redis\n']);
+    expect((await get('/metrics'))[0]).toBe(404);
+    await ops.close();
+  });
+});
+
+describe('event-loop liveness', () => {
+  /** Keeps the loop busy for `ms`, as a runaway computation would. */
+  const block = (ms: number): void => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+  };
+  const until = async (cond: () => boolean, what: string): Promise<void> => {
+    const t0 = performance.now();
+    while (!cond()) {
+      if (performance.now() - t0 > 30_000) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('a loop blocked past the threshold fails /healthz, and passes again once it runs', async () => {
+    const loop = startLoopLagMonitor({ maxLagMs: 200, intervalMs: 50, holdMs: 5000 });
+    const ops = await startOpsServer({ host: '127.0.0.1', port: 0, registries: [new Registry()], loop });
+    try {
+      await until(() => loop.healthy(), 'a healthy loop');
+      block(600);
+      // Measured right after the block, before any timer ran: the overdue tick shows the stall.
+      expect(loop.lagMs()).toBeGreaterThanOrEqual(400);
+      expect(loop.healthy()).toBe(false);
+      // The probe is answered once the loop runs again; the stall is held for holdMs, so it still fails.
+      const r = await fetch(`${ops.url}/healthz`);
+      expect([r.status, await r.text()]).toEqual([
+        503,
+        expect.stringMatching(/^event loop stuck: lag \d+ ms > 200 ms/),
+      ]);
+      await until(() => loop.healthy(), 'the loop to recover');
+      expect((await fetch(`${ops.url}/healthz`)).status).toBe(200);
+    } finally {
+      loop.stop();
+      await ops.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { LIMITS } from '@joke/protocol';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { ConfigError, connectionOptions, defineConfig, int, opt } from '@joke/bus';
+import { ConfigError, connectionOptions, defineConfig, int, livenessOptions, opt } from '@joke/bus';
 import { games, socketIdleTimeoutSec } from '@joke/engine';
 
 /** A silently dead client is noticed within the shortest disconnection rule of any game (hula §8.5: 30 s). */
@@ -88,7 +88,15 @@ export const gatewayEnv = defineConfig({
   ...connection,
   gatewayId: opt('GATEWAY_ID', z.string(), '', 'Unique gateway id (default gw-<host>-<pid>); names its NATS subjects.'),
   host: opt('HOST', z.string(), '127.0.0.1', 'Interface to listen on (0.0.0.0 behind a load balancer).'),
-  port: opt('PORT', int(0, 65535), 8081, 'Port of WebSocket /ws and GET /healthz /readyz /metrics.'),
+  port: opt('PORT', int(0, 65535), 8081, 'Public port: WebSocket /ws (and GET /healthz /readyz, never /metrics).'),
+  opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
+  opsPort: opt(
+    'OPS_PORT',
+    int(0, 65535),
+    9103,
+    'Port of the ops HTTP server, apart from the public one so no Ingress routes /metrics; 0 picks a free one.',
+  ),
+  ...livenessOptions(),
   jwtSecret: opt('JWT_SECRET', z.string().min(16), '', 'HS256 secret shared with the lobby (required).'),
   maxFrameBytes: opt(
     'GATEWAY_MAX_FRAME_BYTES',
@@ -145,10 +153,11 @@ export const gatewayEnv = defineConfig({
 });
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  const { natsUrl, namespace, logLevel, gatewayId, jwtSecret, ...rest } = gatewayEnv.fromEnv(env);
+  const { natsUrl, namespace, logLevel, gatewayId, jwtSecret, opsHost, opsPort, livenessMaxLagMs, ...rest } =
+    gatewayEnv.fromEnv(env);
   if (!jwtSecret) throw new ConfigError('JWT_SECRET is required (the lobby signs player tokens with it)');
   if (env.NODE_ENV === 'production' && jwtSecret === DEV_JWT_SECRET)
     throw new ConfigError('JWT_SECRET must not be the published development secret in production');
   const config = GatewayConfig.parse({ ...rest, jwtSecret, gatewayId: gatewayId || undefined });
-  return { config, natsUrl, namespace, logLevel };
+  return { config, natsUrl, namespace, logLevel, ops: { host: opsHost, port: opsPort, livenessMaxLagMs } };
 }

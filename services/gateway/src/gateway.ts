@@ -32,6 +32,8 @@ export interface Gateway {
   metrics: GatewayMetrics;
   /** Number of open sockets. */
   sockets(): number;
+  /** May take sockets: not closing or draining, and its bus is up (readiness). */
+  ready(): boolean;
   /** Rolling-update shutdown (shutdown.ts): refuse new sockets and turn not-ready; open sockets keep working. */
   stopAccepting(): void;
   /** The open sockets now, each closable once (closing one already gone does nothing). */
@@ -176,7 +178,8 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       }
     },
   });
-  mountHttp(app, { metrics, ready: () => !closing && accepting && busHealthy });
+  const ready = (): boolean => !closing && accepting && busHealthy && (bus.connected?.() ?? true);
+  mountHttp(app, { ready });
 
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
     // Exclusive (LIBUS_LISTEN_EXCLUSIVE_PORT = 1): uWS's default SO_REUSEPORT lets a second
@@ -186,13 +189,14 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     );
   });
   const port = uws.us_socket_local_port(listenSocket as never);
-  log.info({ host: cfg.host, port }, 'gateway listening (WebSocket /ws, GET /healthz /readyz /metrics)');
+  log.info({ host: cfg.host, port }, 'gateway listening (WebSocket /ws, GET /healthz /readyz)');
 
   return {
     port,
     gatewayId: cfg.gatewayId,
     metrics,
     sockets: () => reg.sockets.size,
+    ready,
     stopAccepting: () => {
       accepting = false;
     },

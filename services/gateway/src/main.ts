@@ -3,7 +3,14 @@
  * environment (`gatewayEnv` in config.ts; `--help-config` prints the table).
  * SIGTERM/SIGINT close the sockets, then the NATS connection.
  */
-import { ConfigError, createBus, createLogger, exitOnConfigError } from '@joke/bus';
+import {
+  ConfigError,
+  createBus,
+  createLogger,
+  exitOnConfigError,
+  startLoopLagMonitor,
+  startOpsServer,
+} from '@joke/bus';
 import { configFromEnv, gatewayEnv } from './config.ts';
 import { startGateway } from './gateway.ts';
 import { shutdownEnv } from './shutdown-config.ts';
@@ -13,7 +20,13 @@ if (process.argv.includes('--help-config')) {
   process.stdout.write(`${gatewayEnv.describe()}\n${shutdownEnv.describe()}\n`);
   process.exit(0);
 }
-const { config, natsUrl, namespace, logLevel } = exitOnConfigError('gateway', () => {
+const {
+  config,
+  natsUrl,
+  namespace,
+  logLevel,
+  ops: opsCfg,
+} = exitOnConfigError('gateway', () => {
   const c = configFromEnv();
   if (!c.natsUrl) throw new ConfigError('NATS_URL is required: a standalone gateway talks to room workers over NATS');
   return c;
@@ -22,8 +35,18 @@ const shutdownCfg = exitOnConfigError('gateway', () => shutdownEnv.fromEnv());
 const logger = createLogger('gateway', logLevel);
 const bus = await createBus({ natsUrl, namespace, name: config.gatewayId });
 const gateway = await startGateway(config, { bus, logger, defaultMetrics: true });
+// /metrics and the probes on their own port: the public one carries only players' sockets.
+const ops = await startOpsServer({
+  host: opsCfg.host,
+  port: opsCfg.port,
+  registries: [gateway.metrics.registry],
+  checks: { gateway: () => gateway.ready(), nats: () => bus.connected?.() ?? true },
+  loop: startLoopLagMonitor({ maxLagMs: opsCfg.livenessMaxLagMs }),
+  onError: (err) => logger.warn({ err }, 'ops http error'),
+});
+logger.info({ ops: ops.url }, 'gateway ops endpoint up');
 // Tests and orchestration scripts wait for this line on stdout (same convention as the other services).
-if (process.env.JOKE_READY_LINE) console.log(`READY ${gateway.gatewayId} ${gateway.port}`);
+if (process.env.JOKE_READY_LINE) console.log(`OPS ${ops.port}\nREADY ${gateway.gatewayId} ${gateway.port}`);
 
 let stopping = false;
 const stop = async (signal: string) => {
@@ -34,6 +57,7 @@ const stop = async (signal: string) => {
   const report = await shutdownGracefully(gateway, signal === 'SIGTERM' ? shutdownCfg : { spreadMs: 0 }, logger);
   if (process.env.JOKE_READY_LINE) console.log(`SHUTDOWN ${JSON.stringify(report)}`);
   await bus.close();
+  await ops.close();
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop('SIGTERM'));

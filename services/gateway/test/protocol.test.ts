@@ -88,12 +88,14 @@ describe('start-up', () => {
     expect(uwsNative).toBe(true);
   });
 
-  it('serves /healthz, /readyz and Prometheus /metrics on the same port', async () => {
+  it('serves /healthz and /readyz on the public port, its metrics only through the ops server (never /metrics here)', async () => {
     const base = `http://127.0.0.1:${gw.port}`;
     expect(await (await fetch(`${base}/healthz`)).text()).toBe('ok');
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect(gw.ready()).toBe(true);
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
     const c = await signedIn('metrics-user');
-    const text = await (await fetch(`${base}/metrics`)).text();
+    const text = await gw.metrics.registry.metrics();
     for (const name of [
       'gateway_sockets',
       'gateway_messages_in_total',
@@ -399,7 +401,7 @@ describe('frame routing', () => {
       if (seq % 50 === 0) await sleep(10);
     }
     await fast.next((m) => m.t === 'view' && m.seq === 1500, 10_000).catch(() => null);
-    const text = await (await fetch(`http://127.0.0.1:${g.port}/metrics`)).text();
+    const text = await g.metrics.registry.metrics();
     expect(text).toMatch(/gateway_slow_consumers_total\{gateway="gw-slow"\} 1/);
     (slow.raw as any)._socket.resume();
     for (let i = 0; i < 100 && !slow.closed; i++) await sleep(20);

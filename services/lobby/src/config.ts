@@ -6,14 +6,31 @@
  */
 import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { ConfigError, bool, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import {
+  ConfigError,
+  bool,
+  connectionOptions,
+  defineConfig,
+  int,
+  livenessOptions,
+  opt,
+  type ConfigOf,
+} from '@joke/bus';
 import { lobbyLimitOptions } from './limits/options.ts';
 
 const { natsUrl, redisUrl, namespace, logLevel } = connectionOptions({ natsUrl: '', redisUrl: '' });
 
 export const lobbyEnv = defineConfig({
   host: opt('HOST', z.string(), '0.0.0.0', 'Interface to listen on.'),
-  port: opt('PORT', int(0, 65535), 8082, 'Port of /trpc (the API), /healthz, /readyz and /metrics.'),
+  port: opt('PORT', int(0, 65535), 8082, 'Public port: /trpc (the API), the client when served, /healthz and /readyz.'),
+  opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
+  opsPort: opt(
+    'OPS_PORT',
+    int(0, 65535),
+    9104,
+    'Port of the ops HTTP server, apart from the public one so no Ingress routes /metrics; 0 picks a free one.',
+  ),
+  ...livenessOptions(),
   databaseUrl: opt(
     'DATABASE_URL',
     z.string().regex(/^postgres(ql)?:\/\//, 'postgresql://… URL'),

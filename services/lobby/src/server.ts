@@ -1,11 +1,14 @@
 /**
- * The standalone lobby process: ops endpoints (/healthz, /readyz, /metrics)
- * plus the tRPC API under /trpc on one port. main.ts wires it to the
- * environment; tests start it directly.
+ * The standalone lobby process: the public port serves the tRPC API under
+ * /trpc (and the client when asked) with /healthz and /readyz; the ops port
+ * serves the same probes and /metrics, so no Ingress rule can expose the
+ * metrics. Readiness follows the database and NATS; a Redis outage does not
+ * count, since the rate limits fall back to per-process counters. main.ts
+ * wires it to the environment; tests start it directly.
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { startOpsServer, type Bus, type Logger } from '@joke/bus';
-import { clientHandler } from '@joke/client/serve';
+import { startLoopLagMonitor, startOpsServer, type Bus, type Logger, type ReadinessChecks } from '@joke/bus';
+import { clientHandler } from '@joke/web';
 import type { LobbyEnv } from './config.ts';
 import { pickLimits } from './limits/options.ts';
 import { createLobby, type Lobby } from './index.ts';
@@ -14,12 +17,15 @@ export interface LobbyServer {
   lobby: Lobby;
   url: string;
   port: number;
+  /** The ops server (/healthz /readyz /metrics). */
+  opsUrl: string;
+  opsPort: number;
   close(): Promise<void>;
 }
 
 export async function startLobbyServer(
   config: LobbyEnv,
-  deps: { bus: Bus; logger: Logger; defaultMetrics?: boolean },
+  deps: { bus: Bus; logger: Logger; defaultMetrics?: boolean; dbCheckMs?: number },
 ): Promise<LobbyServer> {
   const started = performance.now();
   const registry = new Registry();
@@ -49,32 +55,39 @@ export async function startLobbyServer(
         ready = false;
       },
     );
-  }, 5000);
+  }, deps.dbCheckMs ?? 5000);
   check.unref();
-  const ops = await startOpsServer({
-    host: config.host,
-    port: config.port,
-    registries: [registry],
-    ready: () => ready && !closing,
-    onError: (err) => deps.logger.error({ err }, 'http error'),
-  });
-  ops.mountHttp('/trpc', lobby.handler);
+  const checks: ReadinessChecks = {
+    lobby: () => !closing,
+    database: () => ready,
+    nats: () => deps.bus.connected?.() ?? true,
+  };
+  const loop = startLoopLagMonitor({ maxLagMs: config.livenessMaxLagMs });
+  const onError = (err: unknown): void => deps.logger.error({ err }, 'http error');
+  const common = { registries: [registry], checks, loop, onError };
+  const ops = await startOpsServer({ ...common, host: config.opsHost, port: config.opsPort });
+  const pub = await startOpsServer({ ...common, host: config.host, port: config.port, metrics: false });
+  pub.mountHttp('/trpc', lobby.handler);
   if (config.serveClient)
-    ops.mountHttp(
+    pub.mountHttp(
       '/',
       clientHandler({ dir: config.clientDir || undefined, gatewayUrl: config.publicGatewayUrl || undefined }),
     );
   deps.logger.info(
-    { url: ops.url, database: lobby.database.kind, startupMs: Math.round(performance.now() - started) },
+    { url: pub.url, ops: ops.url, database: lobby.database.kind, startupMs: Math.round(performance.now() - started) },
     'lobby listening',
   );
   return {
     lobby,
-    url: ops.url,
-    port: ops.port,
+    url: pub.url,
+    port: pub.port,
+    opsUrl: ops.url,
+    opsPort: ops.port,
     async close() {
       closing = true;
       clearInterval(check);
+      loop.stop();
+      await pub.close();
       await ops.close();
       await lobby.close();
     },

@@ -39,7 +39,13 @@ describe('standalone server', () => {
   const bus = new InProcessBus();
   let server: LobbyServer;
   beforeAll(async () => {
-    const config = lobbyConfigFromEnv({ HOST: '127.0.0.1', PORT: '0', DATABASE_URL: schema.url, CORS_ORIGIN: '*' });
+    const config = lobbyConfigFromEnv({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      OPS_PORT: '0',
+      DATABASE_URL: schema.url,
+      CORS_ORIGIN: '*',
+    });
     server = await startLobbyServer(config, { bus, logger: pino({ level: 'silent' }), defaultMetrics: true });
   });
   afterAll(async () => {
@@ -48,12 +54,16 @@ describe('standalone server', () => {
     await schema.drop();
   });
 
-  it('serves /healthz, /readyz and Prometheus /metrics', async () => {
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    const ready = await fetch(`${server.url}/readyz`);
-    expect([ready.status, await ready.text()]).toEqual([200, 'ready\n']);
+  it('serves /healthz, /readyz on both ports and Prometheus /metrics only on the ops port', async () => {
+    expect(server.opsPort).not.toBe(server.port);
+    for (const base of [server.url, server.opsUrl]) {
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      const ready = await fetch(`${base}/readyz`);
+      expect([ready.status, await ready.text()]).toEqual([200, 'ready\n']);
+    }
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
     await clientFor(server.url).games.list.query();
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const metrics = await (await fetch(`${server.opsUrl}/metrics`)).text();
     expect(metrics).toContain('lobby_trpc_request_seconds_count{path="games.list",type="query",code="OK"} 1');
     expect(metrics).toContain('lobby_ready 1');
     expect(metrics).toContain('process_cpu_user_seconds_total');
@@ -87,6 +97,7 @@ describe('serving the client in the cluster layout (SERVE_CLIENT)', () => {
     const config = lobbyConfigFromEnv({
       HOST: '127.0.0.1',
       PORT: '0',
+      OPS_PORT: '0',
       DATABASE_URL: schema.url,
       SERVE_CLIENT: 'true',
       CLIENT_DIR: dir,

@@ -1,7 +1,7 @@
 /** Matchmaker options: environment variable, default and meaning of each, in one place. */
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/bus';
 
 export const matchmakerConfig = defineConfig({
   matchmakerId: opt(
@@ -57,6 +57,7 @@ export const matchmakerConfig = defineConfig({
   ),
   opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
   opsPort: opt('OPS_PORT', int(0, 65535), 9102, 'Port of the ops HTTP server; 0 picks a free one.'),
+  ...livenessOptions(),
 });
 
 export type MatchmakerConfig = ConfigOf<typeof matchmakerConfig.spec>;

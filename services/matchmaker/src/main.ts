@@ -2,7 +2,14 @@
  * Standalone matchmaker: `npm start -w services/matchmaker`. Stateless: run as
  * many replicas as you like against the same NATS and Redis.
  */
-import { createBus, createLogger, createStores, exitOnConfigError, startOpsServer } from '@joke/bus';
+import {
+  createBus,
+  createLogger,
+  createStores,
+  exitOnConfigError,
+  startLoopLagMonitor,
+  startOpsServer,
+} from '@joke/bus';
 import { matchmakerConfig } from './config.ts';
 import { startMatchmaker } from './matchmaker.ts';
 import { autoRebalanceConfig } from './auto-rebalance-config.ts';
@@ -41,7 +48,8 @@ const ops = await startOpsServer({
   host: cfg.opsHost,
   port: cfg.opsPort,
   registries: [mm.registry],
-  ready: () => mm.ready(),
+  checks: { matchmaker: () => mm.ready(), nats: () => bus.connected?.() ?? true, redis: () => stores.connected() },
+  loop: startLoopLagMonitor({ maxLagMs: cfg.livenessMaxLagMs }),
   onError: (err) => log.warn({ err }, 'ops http error'),
 });
 log.info({ ops: ops.url, bus: cfg.natsUrl || 'in-process', store: stores.kind }, 'matchmaker up');

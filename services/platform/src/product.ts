@@ -8,7 +8,7 @@
  * its own service with the same code.
  */
 import { createLobby, pickLimits, type Lobby } from '@joke/lobby';
-import { clientHandler } from '@joke/client/serve';
+import { clientHandler } from '@joke/web';
 import { createLogger } from '@joke/bus';
 import { platformBus, startPlatform, type Platform } from './platform.ts';
 import { platformConfig, type PlatformConfig } from './config.ts';

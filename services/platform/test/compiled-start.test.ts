@@ -89,11 +89,12 @@ describe('compiled services in the production layout', () => {
   const services: [string, (port: number) => Record<string, string>][] = [
     ['room-worker', (port) => ({ OPS_PORT: String(port), WORKER_ID: `${ns}-w0`, REDIS_URL })],
     ['matchmaker', (port) => ({ OPS_PORT: String(port), REDIS_URL })],
-    ['gateway', (port) => ({ PORT: String(port), JWT_SECRET: 'k'.repeat(40) })],
+    ['gateway', (port) => ({ PORT: String(port), OPS_PORT: '0', JWT_SECRET: 'k'.repeat(40) })],
     [
       'lobby',
       (port) => ({
         PORT: String(port),
+        OPS_PORT: '0',
         HOST: '127.0.0.1',
         JWT_SECRET: 'k'.repeat(40),
         DATABASE_URL: `${PG_URL}?schema=${ns}`,

@@ -35,8 +35,8 @@ const names = (...defs: { spec: Record<string, { env: string }> }[]) =>
 const services: Record<string, { names: Set<string>; port: string; host: string; validate(env: Env): unknown }> = {
   gateway: {
     names: names(gatewayEnv, shutdownEnv),
-    port: 'PORT',
-    host: 'HOST',
+    port: 'OPS_PORT',
+    host: 'OPS_HOST',
     validate: (env) => [configFromEnv(env), shutdownEnv.fromEnv(env)],
   },
   matchmaker: {
@@ -51,7 +51,7 @@ const services: Record<string, { names: Set<string>; port: string; host: string;
     host: 'OPS_HOST',
     validate: (env) => workerConfig.fromEnv(env),
   },
-  lobby: { names: names(lobbyEnv), port: 'PORT', host: 'HOST', validate: (env) => lobbyConfigFromEnv(env) },
+  lobby: { names: names(lobbyEnv), port: 'OPS_PORT', host: 'OPS_HOST', validate: (env) => lobbyConfigFromEnv(env) },
 };
 /** Read by Node or a library rather than a service's table. */
 const PLATFORM_VARS = new Set(['NODE_ENV']);
@@ -119,7 +119,7 @@ describe('helm/joke-app', () => {
           expect(env.NODE_ENV).toBe('production');
         });
 
-        it(`${service}: probes on its listening port bound to 0.0.0.0; non-root, read-only, no privileges`, () => {
+        it(`${service}: probes and metrics on its ops port bound to 0.0.0.0; non-root, read-only, no privileges`, () => {
           const pod = w().spec.template.spec;
           const c = pod.containers[0];
           const s = services[service];
@@ -129,6 +129,9 @@ describe('helm/joke-app', () => {
           expect(port).toBeDefined();
           expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: port.name });
           expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: port.name });
+          expect(port.name).toBe('ops');
+          // The public port (gateway /ws, lobby /trpc) is another one: /metrics never shares it.
+          if (env.PORT !== undefined) expect(Number(env.PORT)).not.toBe(port.containerPort);
           expect(w().spec.template.metadata.annotations['prometheus.io/port']).toBe(String(port.containerPort));
           expect(pod.securityContext.runAsNonRoot).toBe(true);
           expect(c.securityContext).toMatchObject({
@@ -199,6 +202,7 @@ describe('helm/joke-app', () => {
           expect(['/metrics', '/healthz', '/readyz']).not.toContain(p.path);
           if (p.pathType === 'Prefix') expect(p.path).not.toBe('/');
         }
+        for (const p of rule.http.paths) expect(p.backend.service.port.name, p.path).not.toBe('ops');
         expect(ing.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-read-timeout']).toBe('3600');
         const lobby = appWorkloads.find((x) => x.metadata.labels?.['app.kubernetes.io/component'] === 'lobby')!;
         const url = lobby.spec.template.spec.containers[0].env.find((e: any) => e.name === 'PUBLIC_GATEWAY_URL').value;
@@ -217,6 +221,23 @@ describe('helm/joke-app', () => {
     for (const k of ['HorizontalPodAutoscaler', 'ScaledObject', 'NetworkPolicy', 'ServiceMonitor', 'PrometheusRule'])
       expect(auto.has(k), k).toBe(true);
     expect(render(CHART, [join(CI, 'tls-values.yaml')]).find((d) => d.kind === 'Ingress')!.spec.tls).toBeDefined();
+  });
+
+  it('Prometheus scrapes, and may reach, only the ops ports; the Ingress controller only the public ones', () => {
+    const docs = render(CHART, [join(CI, 'autoscaling-values.yaml')]);
+    const monitors = docs.filter((d) => d.kind === 'ServiceMonitor');
+    expect(monitors.map((m) => m.spec.selector.matchLabels['app.kubernetes.io/component']).sort()).toEqual(
+      Object.keys(services).sort(),
+    );
+    for (const m of monitors)
+      expect(m.spec.endpoints).toEqual([expect.objectContaining({ port: 'ops', path: '/metrics' })]);
+    const policies = docs.filter((d) => d.kind === 'NetworkPolicy');
+    const ports = (suffix: string) =>
+      policies
+        .filter((p) => p.metadata.name.endsWith(suffix))
+        .flatMap((p) => p.spec.ingress.flatMap((r: any) => r.ports.map((x: any) => x.port)));
+    expect(ports('-metrics')).toEqual(['ops', 'ops', 'ops', 'ops']);
+    expect(ports('-from-ingress').sort()).toEqual(['http', 'ws']);
   });
 
   it('a wrong value fails at install time (values.schema.json) and a too-short grace period is refused', () => {

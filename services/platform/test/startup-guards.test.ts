@@ -140,7 +140,7 @@ describe('no development secret outside development', () => {
 function startLobby(env: Record<string, string>): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/lobby/src/main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', OPS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);

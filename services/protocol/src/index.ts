@@ -7,3 +7,4 @@ export * from './codes.ts';
 export * from './codec.ts';
 export * from './contract.ts';
 export { encodeDelivery, decodeDelivery } from './delivery.ts';
+export * from './permissions.ts';

@@ -17,6 +17,8 @@ import {
   ProtocolError,
   REFUSAL_CODES,
   REFUSALS,
+  ROUTE_ENDS,
+  type BusUser,
   type ContractName,
 } from '../src/index.ts';
 
@@ -74,6 +76,25 @@ describe('every declared subject has both ends in production code', () => {
       expect(consumers, `no consumer of ${name}`).not.toEqual([]);
     });
   }
+
+  it('the declared ends (ROUTE_ENDS, the source of the NATS users) are exactly the services that call/serve or emit/listen', () => {
+    // Processes with a NATS user of their own; the embedded platform runs on the in-process bus.
+    const userOf: Record<string, BusUser> = {
+      gateway: 'gateway',
+      lobby: 'lobby',
+      matchmaker: 'matchmaker',
+      'room-worker': 'worker',
+    };
+    const ends = (files: string[]) => [...new Set(files.map((f) => userOf[f.split('/')[0]]).filter(Boolean))].sort();
+    for (const name of Object.keys(contract) as ContractName[]) {
+      const def = contract[name];
+      const [produce, consume] = def.kind === 'request' ? [['call'], ['serve']] : [['emit'], ['listen']];
+      const producers = users(produce, name);
+      if (name === 'roomCommand' || name === 'roomJoin' || name === 'queue') producers.push('gateway/');
+      expect(ends(producers), `${name} from`).toEqual([...ROUTE_ENDS[name].from].sort());
+      expect(ends(users(consume, name)), `${name} to`).toEqual([...ROUTE_ENDS[name].to].sort());
+    }
+  });
 
   it('no production code parses or publishes a bus message by hand', () => {
     for (const f of code) {

@@ -1,7 +1,7 @@
 /** Room worker options: environment variable, default and meaning of each, in one place. */
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/bus';
 
 export const workerConfig = defineConfig({
   shard: opt('SHARD', int(0, 1_000_000), 0, 'Shard number (e.g. the StatefulSet ordinal); reported to the matchmaker.'),
@@ -81,6 +81,7 @@ export const workerConfig = defineConfig({
   ),
   opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
   opsPort: opt('OPS_PORT', int(0, 65535), 9101, 'Port of the ops HTTP server; 0 picks a free one.'),
+  ...livenessOptions(),
 });
 
 export type WorkerConfig = ConfigOf<typeof workerConfig.spec>;

@@ -3,7 +3,14 @@
  * Configuration from the environment (`--help-config` lists it). SIGTERM drains:
  * every room is handed to another live worker before the process exits.
  */
-import { createBus, createLogger, createStores, exitOnConfigError, startOpsServer } from '@joke/bus';
+import {
+  createBus,
+  createLogger,
+  createStores,
+  exitOnConfigError,
+  startLoopLagMonitor,
+  startOpsServer,
+} from '@joke/bus';
 import { workerConfig } from './config.ts';
 import { startRoomWorker } from './worker.ts';
 
@@ -25,7 +32,9 @@ const ops = await startOpsServer({
   host: cfg.opsHost,
   port: cfg.opsPort,
   registries: [worker.registry],
-  ready: () => worker.ready(),
+  // Not ready while draining or while NATS or Redis is away: the gateways' retries go to the other workers.
+  checks: { worker: () => worker.ready(), nats: () => bus.connected?.() ?? true, redis: () => stores.connected() },
+  loop: startLoopLagMonitor({ maxLagMs: cfg.livenessMaxLagMs }),
   onError: (err) => log.warn({ err }, 'ops http error'),
 });
 log.info({ ops: ops.url, bus: cfg.natsUrl || 'in-process', store: stores.kind, shard: cfg.shard }, 'room worker up');

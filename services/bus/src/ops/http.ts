@@ -1,25 +1,37 @@
 /**
  * The ops HTTP endpoint every service exposes (node:http): GET /healthz
- * (the process is alive), /readyz (it may take traffic: connected, not
- * draining), /metrics (Prometheus text). Other handlers can be mounted under
- * a path prefix, which the embedded platform uses for the lobby API and the
- * client's static files.
+ * (liveness: the event loop is not stuck, liveness.ts), /readyz (it may take
+ * traffic: every named check passes — its NATS, Redis, database connections,
+ * not draining), /metrics (Prometheus text). Other handlers can be mounted
+ * under a path prefix, which the embedded platform uses for the lobby API and
+ * the client's static files; a public server built with this leaves
+ * `metrics: false` so Prometheus data never goes out through the Ingress.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
+import type { LoopLagMonitor } from './liveness.ts';
 
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/** Named readiness conditions, e.g. `{ nats: () => bus.connected(), draining: () => !worker.draining }`. */
+export type ReadinessChecks = Record<string, () => boolean>;
 
 export interface OpsServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
   registries: Registry[];
+  /** Serve GET /metrics (default true). */
+  metrics?: boolean;
   /** Liveness; default always true. */
   healthy?: () => boolean;
+  /** Liveness from the event-loop lag; `/healthz` fails when it says so (and names the lag). */
+  loop?: LoopLagMonitor;
   /** Readiness; default always true. */
   ready?: () => boolean;
+  /** Readiness checks by name; `/readyz` lists the failing ones in its 503 body. */
+  checks?: ReadinessChecks;
   onError?: (err: unknown) => void;
 }
 
@@ -35,6 +47,15 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
+/** The names of the failing checks (plus 'ready' when the plain predicate says no). */
+export function failingChecks(opts: Pick<OpsServerOptions, 'ready' | 'checks'>): string[] {
+  const failing = Object.entries(opts.checks ?? {})
+    .filter(([, ok]) => !ok())
+    .map(([name]) => name);
+  if (opts.ready?.() === false) failing.unshift('ready');
+  return failing;
+}
+
 export async function startOpsServer(opts: OpsServerOptions): Promise<OpsServer> {
   const mounts: { prefix: string; handler: HttpHandler }[] = [];
   const registry = opts.registries.length === 1 ? opts.registries[0] : Registry.merge(opts.registries);
@@ -44,12 +65,16 @@ export async function startOpsServer(opts: OpsServerOptions): Promise<OpsServer>
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
     };
-    if (req.method === 'GET' && path === '/healthz') return text(opts.healthy?.() === false ? 503 : 200, 'ok\n');
-    if (req.method === 'GET' && path === '/readyz') {
-      const ready = opts.ready?.() ?? true;
-      return text(ready ? 200 : 503, ready ? 'ready\n' : 'not ready\n');
+    if (req.method === 'GET' && path === '/healthz') {
+      if (opts.loop && !opts.loop.healthy())
+        return text(503, `event loop stuck: lag ${Math.round(opts.loop.lagMs())} ms > ${opts.loop.maxLagMs} ms\n`);
+      return text(opts.healthy?.() === false ? 503 : 200, 'ok\n');
     }
-    if (req.method === 'GET' && path === '/metrics') {
+    if (req.method === 'GET' && path === '/readyz') {
+      const failing = failingChecks(opts);
+      return failing.length ? text(503, `not ready: ${failing.join(', ')}\n`) : text(200, 'ready\n');
+    }
+    if (req.method === 'GET' && path === '/metrics' && opts.metrics !== false) {
       registry.metrics().then(
         (body) => text(200, body, registry.contentType),
         (err) => {

@@ -38,6 +38,8 @@ export interface RedisConn {
   waitReplicas(keys: string[], replicas: number, timeoutMs: number): Promise<number[]>;
   /** The primaries, for scans. */
   nodes(): Promise<RedisNode[]>;
+  /** Whether commands can be sent now (readiness follows it; node-redis reconnects by itself). */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,9 @@ export class SingleRedis implements RedisConn {
   }
   async nodes() {
     return [nodeOf(this.client)];
+  }
+  connected() {
+    return this.client.isReady;
   }
   async close() {
     if (this.client.isOpen) await this.client.close();
@@ -109,6 +114,9 @@ export class ClusterRedis implements RedisConn {
   }
   async nodes() {
     return Promise.all(this.client.masters.map(async (m) => nodeOf(await this.client.nodeClient(m))));
+  }
+  connected() {
+    return this.client.isReady;
   }
   async close() {
     if (this.client.isOpen) await this.client.close();

@@ -1,7 +1,7 @@
 /**
  * Node-side helper for whoever serves the built client (the embedded
  * platform, tests): static files from client/dist plus GET /config.json,
- * which tells the page where the gateway is. Import as `@joke/client/serve`.
+ * which tells the page where the gateway is. Import as `@joke/web`.
  *
  *   platform.mountHttp('/', clientHandler({ gatewayPort: 8081 }))
  *
@@ -18,7 +18,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompressedCache, compressible, pickEncoding } from './serve-compressed.ts';
 
-export const CLIENT_DIST = fileURLToPath(new URL('../dist', import.meta.url));
+export const CLIENT_DIST = fileURLToPath(new URL('../../../client/dist', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,0 +1,73 @@
+/**
+ * Who sends and who receives each subject of the contract, and from that the
+ * NATS permissions of each service's user: a service may publish only what it
+ * sends and subscribe only to what it receives, so a compromised gateway
+ * cannot forge a worker's delivery or a matchmaker's placement. The chart's
+ * NATS users (helm/joke-app/files/nats-permissions.json) are generated from
+ * here (`npm run nats-permissions`), and contract.test.ts checks these ends
+ * against the calls in production code, so neither list can drift.
+ */
+import { contract, type ContractName } from './contract.ts';
+
+/** A NATS user: one per service (the room worker's is `worker`). */
+export type BusUser = 'gateway' | 'lobby' | 'matchmaker' | 'worker';
+export const BUS_USERS: readonly BusUser[] = ['gateway', 'lobby', 'matchmaker', 'worker'];
+
+/** `from`: calls/emits the route; `to`: serves/listens to it. */
+export const ROUTE_ENDS: Record<ContractName, { from: BusUser[]; to: BusUser[] }> = {
+  roomCommand: { from: ['gateway'], to: ['worker'] },
+  roomJoin: { from: ['gateway'], to: ['worker'] },
+  roomPresence: { from: ['gateway'], to: ['worker'] },
+  workerOpen: { from: ['matchmaker'], to: ['worker'] },
+  workerMigrate: { from: ['matchmaker'], to: ['worker'] },
+  workerHeartbeat: { from: ['worker'], to: ['gateway', 'matchmaker'] },
+  workerDraining: { from: ['worker'], to: ['matchmaker'] },
+  createRoom: { from: ['lobby'], to: ['matchmaker'] },
+  queue: { from: ['gateway'], to: ['matchmaker'] },
+  reassign: { from: ['worker'], to: ['matchmaker'] },
+  // `npm run rebalance` and the auto-rebalance leader ask the matchmakers' queue group.
+  rebalance: { from: ['matchmaker'], to: ['matchmaker'] },
+  gatewayDeliver: { from: ['worker'], to: ['gateway'] },
+  gatewayMatched: { from: ['matchmaker'], to: ['gateway'] },
+  gatewayHeartbeat: { from: ['gateway'], to: ['worker'] },
+  roomFinished: { from: ['worker'], to: ['lobby'] },
+  roomChat: { from: ['gateway'], to: ['worker'] },
+  gatewayChat: { from: ['worker'], to: ['gateway'] },
+};
+
+/** Where replies to a request arrive (nats.js's muxed inbox); requesters subscribe to it. */
+export const INBOX = '_INBOX.>';
+
+export interface NatsPermissions {
+  publish: string[];
+  subscribe: string[];
+  /** Serves requests: may publish on the reply subject of a request it received, and nowhere else in _INBOX. */
+  allowResponses: boolean;
+}
+
+/** The subject (keyed routes: its `*` pattern) of a route, without a namespace prefix. */
+export function routeSubject(name: ContractName): string {
+  const def = contract[name] as { subject?: string; pattern?: string };
+  return def.pattern ?? def.subject!;
+}
+
+/** A user's permissions; `prefix` is the deployment's JOKE_NAMESPACE (subjects get `<prefix>.` in front). */
+export function natsPermissions(user: BusUser, prefix = ''): NatsPermissions {
+  const p = (s: string) => (prefix ? `${prefix}.${s}` : s);
+  const publish = new Set<string>();
+  const subscribe = new Set<string>();
+  let allowResponses = false;
+  for (const name of Object.keys(ROUTE_ENDS) as ContractName[]) {
+    const { from, to } = ROUTE_ENDS[name];
+    const request = contract[name].kind === 'request';
+    if (from.includes(user)) {
+      publish.add(p(routeSubject(name)));
+      if (request) subscribe.add(INBOX);
+    }
+    if (to.includes(user)) {
+      subscribe.add(p(routeSubject(name)));
+      if (request) allowResponses = true;
+    }
+  }
+  return { publish: [...publish].sort(), subscribe: [...subscribe].sort(), allowResponses };
+}
