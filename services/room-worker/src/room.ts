@@ -19,7 +19,7 @@ import { subscribeChat } from './chat.ts';
 import { writeSnapshot } from './persist.ts';
 import { SnapshotEncoder } from './snapshot.ts';
 import { isConnected, presenceKey, presenceList, syncDisconnected, viewerKey } from './presence.ts';
-import { okReply, ReplyMemory } from './replies.ts';
+import { ActionMemory, okReply } from './idempotency.ts';
 import { buildRecord, finishedMessage } from './room-record.ts';
 import { RoomTimers } from './room-timers.ts';
 import type { Item, Reply, RoomData, RoomHost, StepRec, Transition, ViewerMeta } from './room-types.ts';
@@ -38,7 +38,7 @@ export class Room {
   private readonly steps: StepRec[];
   /** Steps not yet written. */
   private unwritten: string[] = [];
-  private readonly replies: ReplyMemory;
+  private readonly replies: ActionMemory;
   private readonly viewers = new Map<string, ViewerMeta>();
   private queue: Item[] = [];
   private running = false;
@@ -71,7 +71,8 @@ export class Room {
     for (const v of data.viewers) this.viewers.set(viewerKey(v.userId, v.gatewayId), v);
     // Bots choose from their own view only; their randomness is not part of the game (their moves are recorded).
     this.botRng = Rng.fromSeed(`${data.roomId}:${host.workerId}:${epoch}`, 'bots');
-    this.replies = ReplyMemory.fromSteps(steps);
+    const humanSeats = new Set(data.seats.filter((s) => !s.bot).map((s) => s.id));
+    this.replies = ActionMemory.fromSteps(steps, (userId) => humanSeats.has(userId));
     this.timers = new RoomTimers(this, host.cfg, this.botRng);
     this.deliveries = new Deliveries(host, game, this.id);
     this.safely = guard(host, this.id);
@@ -208,7 +209,7 @@ export class Room {
                 this.snapshot.metaChanged();
               }
               const data = okReply(this.seq);
-              this.replies.remember(cmd.userId, cmd.actionId, data);
+              this.replies.acknowledged(cmd.userId, cmd.actionId, data);
               replies.push({ send: () => item.respond(data), at: item.at });
               metrics.transitions.inc({ kind: 'action' });
               break;
@@ -217,7 +218,7 @@ export class Room {
           }
           metrics.rejected.inc();
           const data = refuse(code, reason);
-          this.replies.remember(cmd.userId, cmd.actionId, data);
+          this.replies.refused(cmd.userId, cmd.actionId, data);
           replies.push({ send: () => item.respond(data), at: item.at });
           break;
         }
