@@ -48,7 +48,8 @@ export function createClientHandlers(
     // userId is always the token's subject: a client cannot act for anyone else. The action itself is
     // validated once, by the game where it is applied.
     const cmd = { v, userId: d.user!.sub, actionId, action, gatewayId: cfg.gatewayId, at: Date.now() };
-    const res = await requestWithRetry(contract.roomCommand.at(roomId), cmd, 'command', roomId);
+    // A closed socket's action is not retried: the client resends it (same actionId) after reconnecting.
+    const res = await requestWithRetry(contract.roomCommand.at(roomId), cmd, 'command', roomId, () => !d.closed);
     if (d.closed) return;
     if (!res) {
       protoError(ws, 'unavailable', undefined, { roomId, actionId });

@@ -22,11 +22,18 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
   const requestWithRetry = requests.request;
 
   /** The join's reply (null = no worker answered within the retry budget); it also tells who runs the room. */
-  const joinRequest = async (roomId: string, userId: string, spectate: boolean): Promise<wire.JoinReply | null> => {
+  const joinRequest = async (
+    roomId: string,
+    userId: string,
+    spectate: boolean,
+    wanted: () => boolean,
+  ): Promise<wire.JoinReply | null> => {
     const res = await requestWithRetry(
       contract.roomJoin.at(roomId),
       { v, userId, spectate, gatewayId: cfg.gatewayId },
       'join',
+      undefined,
+      wanted,
     );
     if (res?.reply.ok) {
       const r = reg.rooms.get(roomId);
@@ -70,7 +77,8 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     spectate: boolean,
   ): Promise<void> => {
     const user = { sub: userId };
-    const reply = await joinRequest(roomId, user.sub, spectate);
+    // Retried only while this socket is open and still in the room (a leave or close stops it).
+    const reply = await joinRequest(roomId, user.sub, spectate, () => !d.closed && d.rooms.get(roomId) === m);
     if (d.closed || d.rooms.get(roomId) !== m) return;
     if (!reply || !reply.ok) {
       if (m.role === null) {
@@ -131,11 +139,13 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     const r = reg.rooms.get(roomId);
     if (!r || r.refreshing) return;
     r.refreshing = true;
+    // Worth retrying only while this gateway still hosts viewers of the room.
+    const wanted = () => !core.closing() && reg.rooms.get(roomId) === r;
     try {
       const jobs: Promise<void>[] = [];
       for (const userId of [...r.players.keys()]) {
         jobs.push(
-          joinRequest(roomId, userId, false).then((reply) => {
+          joinRequest(roomId, userId, false, wanted).then((reply) => {
             const socks = r.players.get(userId);
             if (!reply?.ok || !socks) return;
             for (const ws of socks) {
@@ -149,7 +159,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       for (const ws of r.spectators) specUsers.add(ws.getUserData().user!.sub);
       for (const userId of specUsers) {
         jobs.push(
-          joinRequest(roomId, userId, true).then((reply) => {
+          joinRequest(roomId, userId, true, wanted).then((reply) => {
             if (!reply?.ok || reply.role !== 'spectator') return;
             for (const ws of r.spectators) {
               const m = ws.getUserData().rooms.get(roomId);
