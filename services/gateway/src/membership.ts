@@ -3,12 +3,10 @@
  * leave, presence towards the room's worker, and re-joining a room's viewers
  * after the room changed owner.
  */
-import { contract, emit, type bus as wire } from '@joke/protocol';
+import { contract, emit, ERRORS, type bus as wire } from '@joke/protocol';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
 import type { Membership, Role, Sock, SocketData } from './rooms.ts';
-
-const TOO_MANY_ROOMS = '동시에 들어가 있을 수 있는 방이 너무 많아요. 다른 방에서 나간 뒤 다시 시도해 주세요';
 
 export interface Memberships {
   join(ws: Sock, roomId: string, spectate: boolean): Promise<void>;
@@ -48,7 +46,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     let m = d.rooms.get(roomId);
     if (!m && d.rooms.size >= cfg.maxRoomsPerSocket) {
       metrics.rejects.inc({ reason: 'tooManyRooms' });
-      sendJson(ws, { v, t: 'error', code: 'tooManyRooms', message: TOO_MANY_ROOMS, roomId });
+      sendJson(ws, { v, t: 'error', code: 'tooManyRooms', message: ERRORS.tooManyRooms, roomId });
       return;
     }
     if (!m) {

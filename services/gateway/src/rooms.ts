@@ -35,6 +35,10 @@ export interface SocketData {
   closed: boolean;
   dropping: boolean;
   helloTimer: NodeJS.Timeout | null;
+  /** The address this socket counts against (limits.ts). */
+  ip: string;
+  /** Requests of this socket not answered yet (limits.ts). */
+  pending: number;
 }
 
 export type Sock = WebSocket<SocketData>;
