@@ -176,7 +176,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       for (const roomId of [...d.rooms.keys()]) {
         const m = d.rooms.get(roomId)!;
         d.rooms.delete(roomId);
-        if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, false);
+        if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, false, m.role);
       }
       reg.removeUserSocket(d.user.sub, ws);
       // A user who closed every socket here is no longer waiting for a table.

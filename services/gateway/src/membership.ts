@@ -11,7 +11,8 @@ import type { Membership, Role, Sock, SocketData } from './rooms.ts';
 export interface Memberships {
   join(ws: Sock, roomId: string, spectate: boolean): Promise<void>;
   leave(ws: Sock, roomId: string, left: boolean): void;
-  publishPresence(roomId: string, userId: string, left: boolean): void;
+  /** The user's last socket here in `role` left or closed: the room worker forgets or marks that viewer. */
+  publishPresence(roomId: string, userId: string, left: boolean, role: Role | null): void;
   refreshRoom(roomId: string): Promise<void>;
 }
 
@@ -84,6 +85,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
         reg.leaveRoom(roomId, user.sub, ws, null);
       }
       if (reply && reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId });
+      else if (reply && reply.code === 'spectatorsFull') protoError(ws, 'spectatorsFull', undefined, { roomId });
       else if (reply) {
         metrics.rejects.inc({ reason: 'join' });
         sendJson(ws, { v, t: 'error', code: 'noRoom', message: reply.reason, roomId });
@@ -91,8 +93,13 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       return;
     }
     const role: Role = reply.role;
+    const before = m.role;
     m.role = role;
     reg.setRole(roomId, user.sub, ws, role);
+    // A socket that switched roles (watching its own table as a spectator, or back): the worker keeps one
+    // viewer per role, so the old role's viewer goes once no socket of the user here holds it.
+    if (before !== null && before !== role && !reg.hasRole(roomId, user.sub, before))
+      publishPresence(roomId, user.sub, true, before);
     const early = m.early;
     m.early = null;
     // Resume: the join frame is the latest view even when this socket saw the same seq before.
@@ -106,7 +113,9 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
         if (f.viewer === (role === 'player' ? user.sub : null)) sendView(ws, m, f.seq, f.kind, f.frame);
   };
 
-  const publishPresence = (roomId: string, userId: string, left: boolean): void => {
+  const publishPresence = (roomId: string, userId: string, left: boolean, role: Role | null): void => {
+    // A socket that never got its role (join unanswered) has no viewer at the worker to change.
+    if (role === null) return;
     try {
       emit(bus, contract.roomPresence.at(roomId), {
         v,
@@ -114,6 +123,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
         gatewayId: cfg.gatewayId,
         connected: false,
         ...(left ? { left: true } : {}),
+        role,
       });
     } catch (err) {
       metrics.busErrors.inc({ op: 'presence' });
@@ -126,7 +136,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     const m = d.rooms.get(roomId);
     if (!m || !d.user) return;
     d.rooms.delete(roomId);
-    if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, left);
+    if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, left, m.role);
   };
 
   /**

@@ -112,6 +112,15 @@ export class Registry {
     }
   }
 
+  /** Does any socket of `userId` here hold `role` in the room? */
+  hasRole(roomId: string, userId: string, role: Role): boolean {
+    const r = this.rooms.get(roomId);
+    if (!r) return false;
+    if (role === 'player') return r.players.has(userId);
+    for (const o of r.spectators) if (o.getUserData().user?.sub === userId) return true;
+    return false;
+  }
+
   /**
    * Removes `ws` from the room; returns true when it was the user's last
    * socket in that role here, i.e. when the room worker must hear about it.

@@ -92,6 +92,11 @@ export const PresenceChange = z.object({
   connected: z.boolean(),
   /** The viewer unsubscribed from the room (left the table screen), not just lost its socket. */
   left: z.boolean().optional(),
+  /**
+   * Which of the user's viewers on this gateway changed (a seated player may also watch as a
+   * spectator from another socket). Absent (older gateways): both.
+   */
+  role: z.enum(['player', 'spectator']).optional(),
 });
 export type PresenceChange = z.infer<typeof PresenceChange>;
 

@@ -105,6 +105,8 @@ export const ERRORS = {
   unavailable: '서버가 잠시 바빠요. 곧 다시 연결할게요',
   /** The room's queue is full; carries roomId (and actionId for an action): send the same again shortly. */
   busy: '방이 바빠요. 잠시 후 다시 시도해 주세요',
+  /** The room has ROOM_MAX_SPECTATORS connected spectators; carries roomId. */
+  spectatorsFull: '관전 자리가 가득 찼어요. 잠시 후 다시 시도해 주세요',
   /** The socket is in GATEWAY_MAX_ROOMS_PER_SOCKET rooms already; carries roomId. */
   tooManyRooms: '동시에 들어가 있을 수 있는 방이 너무 많아요. 다른 방에서 나간 뒤 다시 시도해 주세요',
   /** The user holds GATEWAY_MAX_SOCKETS_PER_USER sockets on this gateway; the socket closes with 4429. */

@@ -18,7 +18,8 @@ import { subscribeRoom } from './inbound.ts';
 import { subscribeChat } from './chat.ts';
 import { writeSnapshot } from './persist.ts';
 import { SnapshotEncoder } from './snapshot.ts';
-import { isConnected, presenceKey, presenceList, syncDisconnected, viewerKey } from './presence.ts';
+import { isConnected, presenceKey, presenceList, syncDisconnected } from './presence.ts';
+import { forgetDeparted, presenceKeys, roomForSpectator, setConnected, viewerKey } from './viewers.ts';
 import { ActionMemory, okReply } from './idempotency.ts';
 import { buildRecord, finishedMessage } from './room-record.ts';
 import { RoomTimers } from './room-timers.ts';
@@ -68,7 +69,7 @@ export class Room {
     this.epoch = epoch;
     this.seq = seq;
     this.steps = steps;
-    for (const v of data.viewers) this.viewers.set(viewerKey(v.userId, v.gatewayId), v);
+    for (const v of data.viewers) this.viewers.set(viewerKey(v.userId, v.gatewayId, v.role), v);
     // Bots choose from their own view only; their randomness is not part of the game (their moves are recorded).
     this.botRng = Rng.fromSeed(`${data.roomId}:${host.workerId}:${epoch}`, 'bots');
     const humanSeats = new Set(data.seats.filter((s) => !s.bot).map((s) => s.id));
@@ -270,9 +271,19 @@ export class Room {
         case 'join': {
           const seat = this.data.seats.find((s) => s.id === item.userId && !s.bot);
           const role = seat && !item.spectate ? 'player' : 'spectator';
-          const key = viewerKey(item.userId, item.gatewayId);
+          const key = viewerKey(item.userId, item.gatewayId, role);
           const prev = this.viewers.get(key);
-          if (!prev || prev.role !== role || !prev.connected) {
+          if (!prev && role === 'spectator') {
+            const before = this.viewers.size;
+            const admitted = roomForSpectator(this.viewers, this.host.cfg.maxSpectators);
+            if (this.viewers.size !== before) metaChanged = true;
+            if (!admitted) {
+              metrics.rejected.inc();
+              replies.push({ send: () => item.respond(refuse('spectatorsFull')) });
+              break;
+            }
+          }
+          if (!prev || !prev.connected) {
             this.viewers.set(key, { userId: item.userId, gatewayId: item.gatewayId, role, connected: true });
             metaChanged = true;
           }
@@ -282,13 +293,14 @@ export class Room {
           break;
         }
         case 'presence': {
-          const key = viewerKey(item.userId, item.gatewayId);
-          const v = this.viewers.get(key);
-          if (!v) break;
-          if (item.left) this.viewers.delete(key);
-          else if (v.connected !== item.connected) v.connected = item.connected;
-          else break;
-          metaChanged = true;
+          const now = Date.now();
+          for (const key of presenceKeys(item.userId, item.gatewayId, item.role)) {
+            const v = this.viewers.get(key);
+            if (!v) continue;
+            if (item.left) this.viewers.delete(key);
+            else if (!setConnected(v, item.connected, now)) continue;
+            metaChanged = true;
+          }
           break;
         }
         case 'gatewayGone': {
@@ -309,6 +321,7 @@ export class Room {
       }
     }
 
+    if (forgetDeparted(this.viewers, Date.now(), this.host.cfg.viewerGraceMs)) metaChanged = true;
     if (syncDisconnected(this.data.seats, this.viewers, Date.now())) metaChanged = true;
     if (metaChanged) this.snapshot.metaChanged();
     if (transitions.length === 0 && !metaChanged) {
