@@ -13,6 +13,7 @@ import { games as engineGames, type AnyGame } from '@joke/engine';
 import type { Bus } from '@joke/bus';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open.ts';
 import { subscribeFinished } from './finished.ts';
+import { subscribeLost } from './lost.ts';
 import { createMetrics } from './metrics.ts';
 import { appRouter } from './routers/index.ts';
 import { createContext, type LobbyDeps } from './trpc.ts';
@@ -113,6 +114,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     rate,
   };
   const finished = subscribeFinished(opts.bus, deps.db, log, metrics);
+  const lost = subscribeLost(opts.bus, deps.db, log, metrics);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_BASE_PATH,
@@ -166,12 +168,16 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
       await deps.db.$queryRaw`SELECT 1`;
     },
     sweep: runSweep,
-    idle: () => finished.idle(),
+    idle: async () => {
+      await finished.idle();
+      await lost.idle();
+    },
     close() {
       closed ??= (async () => {
         if (sweeper) clearInterval(sweeper);
         metrics.ready.set(0);
         await finished.close();
+        await lost.close();
         await database.close();
         await rate.close();
       })();

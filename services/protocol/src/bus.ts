@@ -180,6 +180,15 @@ export const RoomFinished = z.object({
 });
 export type RoomFinished = z.infer<typeof RoomFinished>;
 
+/** A room whose stored state is gone (the store was wiped): its game cannot go on; the lobby may reopen it. */
+export const RoomLost = z.object({
+  v,
+  roomId: z.string(),
+  reason: z.literal('storeLost'),
+  at: z.number(),
+});
+export type RoomLost = z.infer<typeof RoomLost>;
+
 /** Payload of subjects.workerDraining: a worker is leaving and handing its rooms over. */
 export const RoomsReleased = z.object({
   v,

@@ -105,6 +105,11 @@ export const ERRORS = {
   unavailable: '서버가 잠시 바빠요. 곧 다시 연결할게요',
   /** The room's queue is full; carries roomId (and actionId for an action): send the same again shortly. */
   busy: '방이 바빠요. 잠시 후 다시 시도해 주세요',
+  /**
+   * The game server's store lost this table's state (wiped, or restarted without persistence): the game
+   * cannot go on. Carries roomId; the lobby room can be started again.
+   */
+  tableLost: '서버 저장소에 문제가 생겨 이 테이블을 되살릴 수 없어요. 로비로 돌아가 방을 다시 시작해 주세요',
   /** The room has ROOM_MAX_SPECTATORS connected spectators; carries roomId. */
   spectatorsFull: '관전 자리가 가득 찼어요. 잠시 후 다시 시도해 주세요',
   /** The socket is in GATEWAY_MAX_ROOMS_PER_SOCKET rooms already; carries roomId. */

@@ -101,6 +101,8 @@ export interface RoomHost {
   /** The room left this worker (dropped, lost its lease, handed over). */
   onGone(room: Room): void;
   onFinished(room: Room): void;
+  /** The store lost the room's state (store-loss.ts): report it and tell the lobby. */
+  onStoreLost(room: Room): void;
   onTransition(): void;
   gatewaySeen(gatewayId: string): void;
 }

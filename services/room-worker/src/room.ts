@@ -10,7 +10,7 @@
  * was told happened survives a crash of this process.
  */
 import { COMMON_REASONS, Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
-import { refuse, type bus as wire, type PresenceEntry, type RefusalCode } from '@joke/protocol';
+import { ERRORS, refuse, type bus as wire, type PresenceEntry, type RefusalCode } from '@joke/protocol';
 import type { BusSubscription } from '@joke/bus';
 import { Deliveries } from './deliveries.ts';
 import { dueSeats, guard, hasRuntimeOnlyField, type Safely } from './game-calls.ts';
@@ -54,6 +54,8 @@ export class Room {
   private readonly safely: Safely;
   private readonly snapshot = new SnapshotEncoder();
   lastWriteAt = Date.now();
+  /** The store's generation marker when this room was opened here (store-loss.ts); null = none. */
+  generation: string | null = null;
 
   constructor(
     private readonly host: RoomHost,
@@ -391,6 +393,7 @@ export class Room {
   private async persist(): Promise<boolean> {
     const r = await writeSnapshot(this.host, this, this.snapshot.encode(this.data), this.unwritten);
     if (r === 'stale') this.close();
+    if (r === 'lost') this.storeLost();
     if (r !== 'ok') return false;
     this.unwritten = [];
     this.lastWriteAt = Date.now();
@@ -412,6 +415,19 @@ export class Room {
 
   private joinReply(userId: string, role: 'player' | 'spectator'): wire.JoinReply {
     return this.deliveries.joinReply(this.data.state, this.seq, userId, role, JSON.stringify(this.presence()));
+  }
+
+  /**
+   * The store lost this room's state: nothing acknowledged since can be trusted to survive, so the game
+   * stops here. Every viewer is told in Korean (`error tableLost`), the worker reports it and tells the
+   * lobby (which frees the table to be started again), and the room leaves this worker.
+   */
+  storeLost(): void {
+    if (this.closed) return;
+    const text = JSON.stringify({ v: 1, t: 'error', code: 'tableLost', message: ERRORS.tableLost, roomId: this.id });
+    this.deliveries.notice(this.viewers, this.seq, text);
+    this.host.onStoreLost(this);
+    this.close();
   }
 
   /** After a restore, every connected viewer gets the current view again (a frame may have been lost in the crash). */

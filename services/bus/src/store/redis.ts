@@ -14,9 +14,11 @@
  *   N:room:{id}:snap   hash { seq, epoch, data }
  *   N:room:{id}:steps  list of record steps
  *   N:rooms            set of rooms that exist (not dropped)
+ *   N:generation       random id set once when missing: a new value means the store was wiped
  *   N:q:<key>          zset userId -> enqueue time;  N:q:<key>:e  hash userId -> entry JSON
  *   N:qu:<userId>      which queue holds the user;   N:claim:<key>  one-shot claims
  */
+import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { CoalescedWrites, Script } from './redis-writes.ts';
 import type {
@@ -63,6 +65,13 @@ for i = 1, #KEYS / 2 do
   end
 end
 return lost`);
+
+// KEYS: generation key; ARGV: a fresh id, kept only if the store has none (first start, or after a wipe).
+const GENERATION = new Script(`
+local g = redis.call('GET', KEYS[1])
+if g then return g end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]`);
 
 const RELEASE = new Script(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
@@ -189,6 +198,10 @@ export class RedisSnapshotStore implements SnapshotStore {
       for (const idx of r) lost.push(chunk[Number(idx) - 1].roomId);
     }
     return lost;
+  }
+
+  async generation(): Promise<string> {
+    return String(await GENERATION.run(this.client, [`${this.ns}:generation`], [randomUUID()]));
   }
 
   async release(roomId: string, owner: string, epoch: number): Promise<boolean> {
