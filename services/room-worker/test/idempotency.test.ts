@@ -80,4 +80,15 @@ describe('idempotency per seated user (NATS + Redis)', () => {
     expect(decodeSnapshot(after!.data)!.state.total).toBe(3);
     gw.close();
   }, 120_000);
+
+  it('refuses a createRoom for __proto__ or constructor as an unknown game (Object.hasOwn)', async () => {
+    const w = await worker(bus, store, { workerId: `${ns}-w3` });
+    workers.push(w);
+    for (const game of ['__proto__', 'constructor', 'toString'])
+      expect(await openRoom(bus, w.id, `${ns}-${game}`, [seat('a')], {}, game)).toMatchObject({
+        ok: false,
+        code: 'unknownGame',
+      });
+    expect(w.roomIds()).toEqual([]);
+  });
 });
