@@ -80,6 +80,11 @@ export const GatewayConfig = z.object({
   maxSocketsPerIp: z.number().int().min(0).default(256),
   /** Requests (join, action, chat, quick-match) of one socket still waiting for an answer (0 = no limit). */
   maxPendingPerSocket: z.number().int().min(0).default(16),
+  /**
+   * 'lobby' = ask the lobby before every join whether the user may watch or play that game (private rooms:
+   * members only; access.ts); 'open' = no check (stacks without a lobby: load tests, the bare platform).
+   */
+  roomAccess: z.enum(['lobby', 'open']).default('open'),
   /** 0 = count sockets against the TCP peer; n = the n-th X-Forwarded-For entry from the end (n trusted proxies). */
   trustProxyHops: z.number().int().min(0).max(10).default(0),
 });
@@ -167,6 +172,12 @@ export const gatewayEnv = defineConfig({
     int(0),
     16,
     'Requests of one socket still waiting for an answer; more get error tooManyPending. 0 = no limit.',
+  ),
+  roomAccess: opt(
+    'GATEWAY_ROOM_ACCESS',
+    z.enum(['lobby', 'open']),
+    'lobby',
+    'lobby = ask the lobby before a join (private rooms: members only); open = no check (stacks without a lobby).',
   ),
   trustProxyHops: opt(
     'GATEWAY_TRUST_PROXY_HOPS',

@@ -6,6 +6,7 @@
 import { contract, emit, ERRORS, type bus as wire } from '@joke/protocol';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
+import { createAccessCheck } from './access.ts';
 import type { Membership, Role, Sock, SocketData } from './rooms.ts';
 
 export interface Memberships {
@@ -19,6 +20,7 @@ export interface Memberships {
 export function createMemberships(core: Core, requests: Requester): Memberships {
   const { cfg, bus, log, metrics, reg, sendJson, sendView, protoError } = core;
   const requestWithRetry = requests.request;
+  const access = createAccessCheck(core);
 
   /** The join's reply (null = no worker answered within the retry budget); it also tells who runs the room. */
   const joinRequest = async (
@@ -76,6 +78,18 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     spectate: boolean,
   ): Promise<void> => {
     const user = { sub: userId };
+    if (cfg.roomAccess === 'lobby') {
+      const allowed = await access.allowed(userId, roomId);
+      if (d.closed || d.rooms.get(roomId) !== m) return;
+      if (allowed !== true) {
+        if (m.role === null) {
+          d.rooms.delete(roomId);
+          reg.leaveRoom(roomId, userId, ws, null);
+        }
+        protoError(ws, allowed === false ? 'privateRoom' : 'unavailable', undefined, { roomId });
+        return;
+      }
+    }
     // Retried only while this socket is open and still in the room (a leave or close stops it).
     const reply = await joinRequest(roomId, user.sub, spectate, () => !d.closed && d.rooms.get(roomId) === m);
     if (d.closed || d.rooms.get(roomId) !== m) return;

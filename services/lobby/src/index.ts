@@ -14,6 +14,7 @@ import type { Bus } from '@joke/bus';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open.ts';
 import { subscribeFinished } from './finished.ts';
 import { subscribeLost } from './lost.ts';
+import { serveAccess } from './access.ts';
 import { createMetrics } from './metrics.ts';
 import { appRouter } from './routers/index.ts';
 import { createContext, type LobbyDeps } from './trpc.ts';
@@ -115,6 +116,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   };
   const finished = subscribeFinished(opts.bus, deps.db, log, metrics);
   const lost = subscribeLost(opts.bus, deps.db, log, metrics);
+  const access = serveAccess(opts.bus, deps.db, log);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_BASE_PATH,
@@ -176,6 +178,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
       closed ??= (async () => {
         if (sweeper) clearInterval(sweeper);
         metrics.ready.set(0);
+        access.unsubscribe();
         await finished.close();
         await lost.close();
         await database.close();

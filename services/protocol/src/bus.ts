@@ -189,6 +189,13 @@ export const RoomLost = z.object({
 });
 export type RoomLost = z.infer<typeof RoomLost>;
 
+/** Asked by a gateway before a join (GATEWAY_ROOM_ACCESS=lobby); `roomId` is the game room id. */
+export const RoomAccessRequest = z.object({ v, userId: z.string(), roomId: z.string() });
+export type RoomAccessRequest = z.infer<typeof RoomAccessRequest>;
+/** `allowed` false: the game belongs to a private lobby room the user is not a member of. */
+export const RoomAccessReply = z.union([z.object({ ok: z.literal(true), allowed: z.boolean() }), Refused]);
+export type RoomAccessReply = z.infer<typeof RoomAccessReply>;
+
 /** Payload of subjects.workerDraining: a worker is leaving and handing its rooms over. */
 export const RoomsReleased = z.object({
   v,

@@ -110,6 +110,8 @@ export const ERRORS = {
    * cannot go on. Carries roomId; the lobby room can be started again.
    */
   tableLost: '서버 저장소에 문제가 생겨 이 테이블을 되살릴 수 없어요. 로비로 돌아가 방을 다시 시작해 주세요',
+  /** The game belongs to a private room the user is not a member of (checked with the lobby); carries roomId. */
+  privateRoom: '비공개 방이에요. 초대 코드로 들어온 사람만 보거나 참여할 수 있어요',
   /** The room has ROOM_MAX_SPECTATORS connected spectators; carries roomId. */
   spectatorsFull: '관전 자리가 가득 찼어요. 잠시 후 다시 시도해 주세요',
   /** The socket is in GATEWAY_MAX_ROOMS_PER_SOCKET rooms already; carries roomId. */

@@ -50,6 +50,11 @@ export const subjects = {
    * without persistence); the lobby frees the table so it can be started again (queue group `lobby`).
    */
   roomLost: `${P}.room.lost`,
+  /**
+   * request RoomAccessRequest → RoomAccessReply. May this user watch (or play in) this game room? The
+   * lobby answers from its rooms: a private room's game only for its members (queue group `lobby`).
+   */
+  roomAccess: `${P}.lobby.access`,
 } as const;
 
 export const QUEUE_GROUPS = { matchmaker: 'mm', lobby: 'lobby' } as const;
