@@ -20,7 +20,7 @@ export interface Memberships {
 export function createMemberships(core: Core, requests: Requester): Memberships {
   const { cfg, bus, log, metrics, reg, sendJson, sendView, protoError } = core;
   const requestWithRetry = requests.request;
-  const access = createAccessCheck(core);
+  const access = createAccessCheck(core, requests);
 
   /** The join's reply (null = no worker answered within the retry budget); it also tells who runs the room. */
   const joinRequest = async (
@@ -79,7 +79,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
   ): Promise<void> => {
     const user = { sub: userId };
     if (cfg.roomAccess === 'lobby') {
-      const allowed = await access.allowed(userId, roomId);
+      const allowed = await access.allowed(userId, roomId, () => !d.closed && d.rooms.get(roomId) === m);
       if (d.closed || d.rooms.get(roomId) !== m) return;
       if (allowed !== true) {
         if (m.role === null) {

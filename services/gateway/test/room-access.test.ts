@@ -52,7 +52,14 @@ function standInRoom(roomId: string): void {
 
 async function gateway(roomAccess: 'lobby' | 'open'): Promise<string> {
   const gw = await startGateway(
-    { gatewayId: `${ns}-${roomAccess}`, port: 0, jwtSecret: DEV_JWT_SECRET, roomAccess, commandTimeoutMs: 500 },
+    {
+      gatewayId: `${ns}-${roomAccess}`,
+      port: 0,
+      jwtSecret: DEV_JWT_SECRET,
+      roomAccess,
+      commandTimeoutMs: 500,
+      retryBudgetMs: 1500,
+    },
     { bus, logger },
   );
   gateways.push(gw);
