@@ -26,7 +26,7 @@ WORKER_ID=w0 SHARD=0 OPS_PORT=$((BASE + 1)) node --import tsx services/room-work
 W0=$!
 WORKER_ID=w1 SHARD=1 OPS_PORT=$((BASE + 2)) node --import tsx services/room-worker/src/main.ts >"$logs/w1.log" 2>&1 &
 W1=$!
-JWT_SECRET=joke-app-dev-secret-not-for-production PORT=$((BASE + 3)) OPS_PORT=$((BASE + 4)) GATEWAY_ID=g0 \
+JWT_SECRET=joke-app-dev-secret-not-for-production PORT=$((BASE + 3)) OPS_PORT=$((BASE + 4)) GATEWAY_ID=g0 GATEWAY_MAX_SOCKETS_PER_IP=0 GATEWAY_ROOM_ACCESS=open \
   node --import tsx services/gateway/src/main.ts >"$logs/gw.log" 2>&1 &
 GW=$!
 trap 'kill $MM $W0 $W1 $GW 2>/dev/null || true' EXIT

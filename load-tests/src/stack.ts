@@ -67,6 +67,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
           gatewayId: `${namespace}-g${i}`,
           port: opts.port ?? 0,
           jwtSecret: opts.jwtSecret ?? DEV_JWT_SECRET,
+          // Every bot connects from 127.0.0.1: the per-address socket limit would cap a swarm at 256.
+          maxSocketsPerIp: 0,
           ...opts.gatewayConfig,
         },
         { bus, logger: log.child({ service: 'gateway' }) },

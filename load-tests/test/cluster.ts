@@ -92,6 +92,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         GATEWAY_ID: `${namespace}-g${i}`,
         PORT: '0',
         JWT_SECRET: DEV_JWT_SECRET,
+        // The swarm connects from one address.
+        GATEWAY_MAX_SOCKETS_PER_IP: '0',
+        // Without a lobby there is nobody to ask about private rooms.
+        GATEWAY_ROOM_ACCESS: opts.lobby ? 'lobby' : 'open',
       }),
     );
   if (opts.lobby)

@@ -10,6 +10,7 @@ import type { Requester } from './requests.ts';
 import type { Memberships } from './membership.ts';
 import type { QueueParams, Sock, SocketData } from './rooms.ts';
 import type { GatewayChat } from './chat.ts';
+import type { SocketLimits } from './limits.ts';
 
 const KNOWN_TYPES = new Set(['hello', 'join', 'leave', 'action', 'queue', 'unqueue', 'ping', 'chat']);
 
@@ -25,6 +26,7 @@ export function createClientHandlers(
   requests: Requester,
   rooms: Memberships,
   chat: GatewayChat,
+  limits: SocketLimits,
 ): ClientHandlers {
   const { cfg, log, metrics, reg, detach, sendJson, protoError } = core;
   const requestWithRetry = requests.request;
@@ -48,7 +50,8 @@ export function createClientHandlers(
     // userId is always the token's subject: a client cannot act for anyone else. The action itself is
     // validated once, by the game where it is applied.
     const cmd = { v, userId: d.user!.sub, actionId, action, gatewayId: cfg.gatewayId, at: Date.now() };
-    const res = await requestWithRetry(contract.roomCommand.at(roomId), cmd, 'command', roomId);
+    // A closed socket's action is not retried: the client resends it (same actionId) after reconnecting.
+    const res = await requestWithRetry(contract.roomCommand.at(roomId), cmd, 'command', roomId, () => !d.closed);
     if (d.closed) return;
     if (!res) {
       protoError(ws, 'unavailable', undefined, { roomId, actionId });
@@ -106,6 +109,7 @@ export function createClientHandlers(
     if (!claims || (d.user && d.user.sub !== claims.sub)) protoError(ws, 'badToken');
     else {
       if (!d.user) {
+        if (!limits.admitUser(ws, claims.sub)) return;
         d.user = claims;
         reg.addUserSocket(claims.sub, ws);
         if (d.helloTimer) clearTimeout(d.helloTimer);
@@ -152,15 +156,18 @@ export function createClientHandlers(
     if (msg.t === 'ping') return sendJson(ws, { v, t: 'pong', at: msg.at, serverTime: Date.now() });
     switch (msg.t) {
       case 'join':
-        return detach(onJoin(ws, msg.roomId, msg.spectate ?? false));
+        return limits.pending(ws, d, () => onJoin(ws, msg.roomId, msg.spectate ?? false), { roomId: msg.roomId });
       case 'leave':
         return leave(ws, msg.roomId, true);
       case 'action':
-        return detach(onAction(ws, msg.roomId, msg.actionId, msg.action));
+        return limits.pending(ws, d, () => onAction(ws, msg.roomId, msg.actionId, msg.action), {
+          roomId: msg.roomId,
+          actionId: msg.actionId,
+        });
       case 'queue':
-        return detach(onQueue(ws, { game: msg.game, mode: msg.mode, players: msg.players }));
+        return limits.pending(ws, d, () => onQueue(ws, { game: msg.game, mode: msg.mode, players: msg.players }));
       case 'chat':
-        return detach(chat.onChat(ws, msg));
+        return limits.pending(ws, d, () => chat.onChat(ws, msg), { roomId: msg.roomId });
       case 'unqueue': {
         const q = reg.queued.get(d.user.sub);
         reg.queued.delete(d.user.sub);

@@ -74,6 +74,19 @@ export const GatewayConfig = z.object({
   maxRoomsPerSocket: z.number().int().positive().default(8),
   /** Messages held while a `hello` token is being verified (clients may pipeline hello+join). */
   maxPendingBeforeAuth: z.number().int().positive().default(16),
+  /** Sockets one user may hold on this gateway (0 = no limit); limits.ts. */
+  maxSocketsPerUser: z.number().int().min(0).default(8),
+  /** Sockets one client address may hold on this gateway (0 = no limit); refused at the upgrade with 429. */
+  maxSocketsPerIp: z.number().int().min(0).default(256),
+  /** Requests (join, action, chat, quick-match) of one socket still waiting for an answer (0 = no limit). */
+  maxPendingPerSocket: z.number().int().min(0).default(16),
+  /**
+   * 'lobby' = ask the lobby before every join whether the user may watch or play that game (private rooms:
+   * members only; access.ts); 'open' = no check (stacks without a lobby: load tests, the bare platform).
+   */
+  roomAccess: z.enum(['lobby', 'open']).default('open'),
+  /** 0 = count sockets against the TCP peer; n = the n-th X-Forwarded-For entry from the end (n trusted proxies). */
+  trustProxyHops: z.number().int().min(0).max(10).default(0),
 });
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
 export type GatewayConfigInput = z.input<typeof GatewayConfig>;
@@ -150,6 +163,36 @@ export const gatewayEnv = defineConfig({
   ),
   maxRoomsPerSocket: opt('GATEWAY_MAX_ROOMS_PER_SOCKET', int(1), 8, 'Rooms one socket may be in at once.'),
   helloTimeoutMs: opt('GATEWAY_HELLO_TIMEOUT_MS', int(1), 10_000, 'Time a new socket has to send a valid hello.'),
+  maxSocketsPerUser: opt(
+    'GATEWAY_MAX_SOCKETS_PER_USER',
+    int(0),
+    8,
+    'Sockets one user may hold on this gateway; more get error tooManySockets and close 4429. 0 = no limit.',
+  ),
+  maxSocketsPerIp: opt(
+    'GATEWAY_MAX_SOCKETS_PER_IP',
+    int(0),
+    256,
+    'Sockets one client address may hold on this gateway; more are refused at the upgrade (429). 0 = no limit.',
+  ),
+  maxPendingPerSocket: opt(
+    'GATEWAY_MAX_PENDING_PER_SOCKET',
+    int(0),
+    16,
+    'Requests of one socket still waiting for an answer; more get error tooManyPending. 0 = no limit.',
+  ),
+  roomAccess: opt(
+    'GATEWAY_ROOM_ACCESS',
+    z.enum(['lobby', 'open']),
+    'lobby',
+    'lobby = ask the lobby before a join (private rooms: members only); open = no check (stacks without a lobby).',
+  ),
+  trustProxyHops: opt(
+    'GATEWAY_TRUST_PROXY_HOPS',
+    int(0, 10),
+    0,
+    'Which address a socket counts against: 0 = the TCP peer; n = the n-th X-Forwarded-For entry from the end.',
+  ),
 });
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {

@@ -18,6 +18,7 @@ import { createMemberships } from './membership.ts';
 import { createClientHandlers } from './client.ts';
 import { subscribeInbound } from './inbound.ts';
 import { createChat } from './chat.ts';
+import { createSocketLimits } from './limits.ts';
 
 export interface GatewayDeps {
   bus: Bus;
@@ -61,7 +62,8 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   const requests = createRequester(core);
   const rooms = createMemberships(core, requests);
   const chat = createChat(core);
-  const { handleText, takeToken, cancelQueue } = createClientHandlers(core, requests, rooms, chat);
+  const limits = createSocketLimits(core);
+  const { handleText, takeToken, cancelQueue } = createClientHandlers(core, requests, rooms, chat, limits);
   const { publishPresence } = rooms;
   subs.push(
     listen(bus, contract.gatewayChat.at(cfg.gatewayId), chat.onChatDelivery, () =>
@@ -104,6 +106,11 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         res.writeStatus('503 Service Unavailable').end('closing');
         return;
       }
+      const ip = limits.addressOf(res, req);
+      if (!limits.admitAddress(ip)) {
+        res.writeStatus('429 Too Many Requests').end('too many sockets from this address');
+        return;
+      }
       const data: SocketData = {
         id: nextSocketId++,
         user: null,
@@ -116,6 +123,8 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         closed: false,
         dropping: false,
         helloTimer: null,
+        ip,
+        pending: 0,
       };
       res.upgrade(
         data,
@@ -129,6 +138,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       reg.sockets.add(ws);
       metrics.sockets.set(reg.sockets.size);
       const d = ws.getUserData();
+      limits.opened(d.ip);
       d.helloTimer = setTimeout(() => {
         if (d.closed || d.user) return;
         protoError(ws, 'unauthenticated', '시간 초과');
@@ -163,11 +173,12 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       if (d.helloTimer) clearTimeout(d.helloTimer);
       reg.sockets.delete(ws);
       metrics.sockets.set(reg.sockets.size);
+      limits.closed(d.ip);
       if (!d.user) return;
       for (const roomId of [...d.rooms.keys()]) {
         const m = d.rooms.get(roomId)!;
         d.rooms.delete(roomId);
-        if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, false);
+        if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, false, m.role);
       }
       reg.removeUserSocket(d.user.sub, ws);
       // A user who closed every socket here is no longer waiting for a table.

@@ -3,30 +3,38 @@
  * leave, presence towards the room's worker, and re-joining a room's viewers
  * after the room changed owner.
  */
-import { contract, emit, type bus as wire } from '@joke/protocol';
+import { contract, emit, ERRORS, type bus as wire } from '@joke/protocol';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
+import { createAccessCheck } from './access.ts';
 import type { Membership, Role, Sock, SocketData } from './rooms.ts';
-
-const TOO_MANY_ROOMS = '동시에 들어가 있을 수 있는 방이 너무 많아요. 다른 방에서 나간 뒤 다시 시도해 주세요';
 
 export interface Memberships {
   join(ws: Sock, roomId: string, spectate: boolean): Promise<void>;
   leave(ws: Sock, roomId: string, left: boolean): void;
-  publishPresence(roomId: string, userId: string, left: boolean): void;
+  /** The user's last socket here in `role` left or closed: the room worker forgets or marks that viewer. */
+  publishPresence(roomId: string, userId: string, left: boolean, role: Role | null): void;
   refreshRoom(roomId: string): Promise<void>;
 }
 
 export function createMemberships(core: Core, requests: Requester): Memberships {
   const { cfg, bus, log, metrics, reg, sendJson, sendView, protoError } = core;
   const requestWithRetry = requests.request;
+  const access = createAccessCheck(core, requests);
 
   /** The join's reply (null = no worker answered within the retry budget); it also tells who runs the room. */
-  const joinRequest = async (roomId: string, userId: string, spectate: boolean): Promise<wire.JoinReply | null> => {
+  const joinRequest = async (
+    roomId: string,
+    userId: string,
+    spectate: boolean,
+    wanted: () => boolean,
+  ): Promise<wire.JoinReply | null> => {
     const res = await requestWithRetry(
       contract.roomJoin.at(roomId),
       { v, userId, spectate, gatewayId: cfg.gatewayId },
       'join',
+      undefined,
+      wanted,
     );
     if (res?.reply.ok) {
       const r = reg.rooms.get(roomId);
@@ -41,7 +49,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     let m = d.rooms.get(roomId);
     if (!m && d.rooms.size >= cfg.maxRoomsPerSocket) {
       metrics.rejects.inc({ reason: 'tooManyRooms' });
-      sendJson(ws, { v, t: 'error', code: 'tooManyRooms', message: TOO_MANY_ROOMS, roomId });
+      sendJson(ws, { v, t: 'error', code: 'tooManyRooms', message: ERRORS.tooManyRooms, roomId });
       return;
     }
     if (!m) {
@@ -70,7 +78,20 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     spectate: boolean,
   ): Promise<void> => {
     const user = { sub: userId };
-    const reply = await joinRequest(roomId, user.sub, spectate);
+    if (cfg.roomAccess === 'lobby') {
+      const allowed = await access.allowed(userId, roomId, () => !d.closed && d.rooms.get(roomId) === m);
+      if (d.closed || d.rooms.get(roomId) !== m) return;
+      if (allowed !== true) {
+        if (m.role === null) {
+          d.rooms.delete(roomId);
+          reg.leaveRoom(roomId, userId, ws, null);
+        }
+        protoError(ws, allowed === false ? 'privateRoom' : 'unavailable', undefined, { roomId });
+        return;
+      }
+    }
+    // Retried only while this socket is open and still in the room (a leave or close stops it).
+    const reply = await joinRequest(roomId, user.sub, spectate, () => !d.closed && d.rooms.get(roomId) === m);
     if (d.closed || d.rooms.get(roomId) !== m) return;
     if (!reply || !reply.ok) {
       if (m.role === null) {
@@ -78,6 +99,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
         reg.leaveRoom(roomId, user.sub, ws, null);
       }
       if (reply && reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId });
+      else if (reply && reply.code === 'spectatorsFull') protoError(ws, 'spectatorsFull', undefined, { roomId });
       else if (reply) {
         metrics.rejects.inc({ reason: 'join' });
         sendJson(ws, { v, t: 'error', code: 'noRoom', message: reply.reason, roomId });
@@ -85,8 +107,13 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       return;
     }
     const role: Role = reply.role;
+    const before = m.role;
     m.role = role;
     reg.setRole(roomId, user.sub, ws, role);
+    // A socket that switched roles (watching its own table as a spectator, or back): the worker keeps one
+    // viewer per role, so the old role's viewer goes once no socket of the user here holds it.
+    if (before !== null && before !== role && !reg.hasRole(roomId, user.sub, before))
+      publishPresence(roomId, user.sub, true, before);
     const early = m.early;
     m.early = null;
     // Resume: the join frame is the latest view even when this socket saw the same seq before.
@@ -100,7 +127,9 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
         if (f.viewer === (role === 'player' ? user.sub : null)) sendView(ws, m, f.seq, f.kind, f.frame);
   };
 
-  const publishPresence = (roomId: string, userId: string, left: boolean): void => {
+  const publishPresence = (roomId: string, userId: string, left: boolean, role: Role | null): void => {
+    // A socket that never got its role (join unanswered) has no viewer at the worker to change.
+    if (role === null) return;
     try {
       emit(bus, contract.roomPresence.at(roomId), {
         v,
@@ -108,6 +137,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
         gatewayId: cfg.gatewayId,
         connected: false,
         ...(left ? { left: true } : {}),
+        role,
       });
     } catch (err) {
       metrics.busErrors.inc({ op: 'presence' });
@@ -120,7 +150,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     const m = d.rooms.get(roomId);
     if (!m || !d.user) return;
     d.rooms.delete(roomId);
-    if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, left);
+    if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, left, m.role);
   };
 
   /**
@@ -131,11 +161,13 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     const r = reg.rooms.get(roomId);
     if (!r || r.refreshing) return;
     r.refreshing = true;
+    // Worth retrying only while this gateway still hosts viewers of the room.
+    const wanted = () => !core.closing() && reg.rooms.get(roomId) === r;
     try {
       const jobs: Promise<void>[] = [];
       for (const userId of [...r.players.keys()]) {
         jobs.push(
-          joinRequest(roomId, userId, false).then((reply) => {
+          joinRequest(roomId, userId, false, wanted).then((reply) => {
             const socks = r.players.get(userId);
             if (!reply?.ok || !socks) return;
             for (const ws of socks) {
@@ -149,7 +181,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       for (const ws of r.spectators) specUsers.add(ws.getUserData().user!.sub);
       for (const userId of specUsers) {
         jobs.push(
-          joinRequest(roomId, userId, true).then((reply) => {
+          joinRequest(roomId, userId, true, wanted).then((reply) => {
             if (!reply?.ok || reply.role !== 'spectator') return;
             for (const ws of r.spectators) {
               const m = ws.getUserData().rooms.get(roomId);

@@ -9,7 +9,15 @@ export interface GatewayMetrics {
   actionLatency: Histogram;
   rejects: Counter<'reason'>;
   busErrors: Counter<'op'>;
+  /** Every bus request attempt (retries included), by operation. */
+  requests: Counter<'op'>;
+  /** Requests (with all their retries) not yet answered or given up, by operation. */
+  requestsInFlight: Gauge<'op'>;
+  /** Requests whose retries stopped because nobody waited any more (socket closed or left the room). */
+  requestsAbandoned: Counter<'op'>;
   slowConsumers: Counter;
+  /** Sockets refused at upgrade or hello by a per-address or per-user socket limit. */
+  socketsRefused: Counter<'scope'>;
 }
 
 export function createMetrics(gatewayId: string, defaultMetrics: boolean): GatewayMetrics {
@@ -46,6 +54,30 @@ export function createMetrics(gatewayId: string, defaultMetrics: boolean): Gatew
       name: 'gateway_bus_errors_total',
       help: 'Failed bus requests and publishes, by operation',
       labelNames: ['op'],
+      registers: [registry],
+    }),
+    requests: new Counter({
+      name: 'gateway_bus_requests_total',
+      help: 'Bus request attempts (each retry counts), by operation',
+      labelNames: ['op'],
+      registers: [registry],
+    }),
+    requestsInFlight: new Gauge({
+      name: 'gateway_bus_requests_in_flight',
+      help: 'Bus requests still being attempted or retried, by operation',
+      labelNames: ['op'],
+      registers: [registry],
+    }),
+    requestsAbandoned: new Counter({
+      name: 'gateway_bus_requests_abandoned_total',
+      help: 'Bus requests whose retries stopped because the socket closed or left the room',
+      labelNames: ['op'],
+      registers: [registry],
+    }),
+    socketsRefused: new Counter({
+      name: 'gateway_sockets_refused_total',
+      help: 'Sockets refused by a per-address (ip) or per-user (user) socket limit',
+      labelNames: ['scope'],
       registers: [registry],
     }),
     slowConsumers: new Counter({

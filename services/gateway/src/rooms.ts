@@ -35,6 +35,10 @@ export interface SocketData {
   closed: boolean;
   dropping: boolean;
   helloTimer: NodeJS.Timeout | null;
+  /** The address this socket counts against (limits.ts). */
+  ip: string;
+  /** Requests of this socket not answered yet (limits.ts). */
+  pending: number;
 }
 
 export type Sock = WebSocket<SocketData>;
@@ -106,6 +110,15 @@ export class Registry {
       if (!s) r.players.set(userId, (s = new Set()));
       s.add(ws);
     }
+  }
+
+  /** Does any socket of `userId` here hold `role` in the room? */
+  hasRole(roomId: string, userId: string, role: Role): boolean {
+    const r = this.rooms.get(roomId);
+    if (!r) return false;
+    if (role === 'player') return r.players.has(userId);
+    for (const o of r.spectators) if (o.getUserData().user?.sub === userId) return true;
+    return false;
   }
 
   /**

@@ -339,11 +339,18 @@ describe('frame routing', () => {
 
     await bob.close();
     await sleep(200);
-    // bob still watches as a spectator here, but his seat's socket is gone: the room hears so once.
-    expect(room.presence).toEqual([{ v: 1, userId: 'bob', gatewayId: 'gw-a', connected: false }]);
+    // bob still watches as a spectator here, but his seat's socket is gone: the room hears so once, for that role.
+    expect(room.presence).toEqual([{ v: 1, userId: 'bob', gatewayId: 'gw-a', connected: false, role: 'player' }]);
     spec.send({ v: 1, t: 'leave', roomId: 'route1' });
     await sleep(200);
-    expect(room.presence[1]).toEqual({ v: 1, userId: 'carol', gatewayId: 'gw-a', connected: false, left: true });
+    expect(room.presence[1]).toEqual({
+      v: 1,
+      userId: 'carol',
+      gatewayId: 'gw-a',
+      connected: false,
+      left: true,
+      role: 'spectator',
+    });
     for (const c of [alice, spec, bobAsSpectator]) await c.close();
     room.close();
   });

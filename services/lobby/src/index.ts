@@ -13,6 +13,8 @@ import { games as engineGames, type AnyGame } from '@joke/engine';
 import type { Bus } from '@joke/bus';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open.ts';
 import { subscribeFinished } from './finished.ts';
+import { subscribeLost } from './lost.ts';
+import { serveAccess } from './access.ts';
 import { createMetrics } from './metrics.ts';
 import { appRouter } from './routers/index.ts';
 import { createContext, type LobbyDeps } from './trpc.ts';
@@ -113,6 +115,8 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     rate,
   };
   const finished = await subscribeFinished(opts.bus, deps.db, log, metrics);
+  const lost = subscribeLost(opts.bus, deps.db, log, metrics);
+  const access = serveAccess(opts.bus, deps.db, log);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_BASE_PATH,
@@ -166,12 +170,17 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
       await deps.db.$queryRaw`SELECT 1`;
     },
     sweep: runSweep,
-    idle: () => finished.idle(),
+    idle: async () => {
+      await finished.idle();
+      await lost.idle();
+    },
     close() {
       closed ??= (async () => {
         if (sweeper) clearInterval(sweeper);
         metrics.ready.set(0);
+        access.unsubscribe();
         await finished.close();
+        await lost.close();
         await database.close();
         await rate.close();
       })();

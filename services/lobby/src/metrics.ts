@@ -7,6 +7,8 @@ export interface LobbyMetrics {
   roomsCreated: Counter<'game'>;
   gamesStarted: Counter<'game'>;
   finishedReceived: Counter;
+  /** RoomLost messages handled: tables the game store lost, their rooms reopened. */
+  tablesLost: Counter;
   gamesRecorded: Counter<'game'>;
   finishedRejected: Counter<'reason'>;
   rateLimited: Counter<'action' | 'scope'>;
@@ -33,6 +35,11 @@ export function createMetrics(registry = new Registry()): LobbyMetrics {
       name: 'lobby_games_started_total',
       help: 'Games the matchmaker accepted',
       labelNames: ['game'],
+      registers: [registry],
+    }),
+    tablesLost: new Counter({
+      name: 'lobby_tables_lost_total',
+      help: 'Tables whose state the game store lost (RoomLost); their rooms were opened again',
       registers: [registry],
     }),
     finishedReceived: new Counter({

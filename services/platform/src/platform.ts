@@ -51,10 +51,14 @@ export async function platformBus(cfg: PlatformConfig): Promise<Bus> {
   return createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: 'platform' });
 }
 
-/** `deps.bus`: an already connected bus (from `platformBus`); the platform owns and closes it. */
+/**
+ * `deps.bus`: an already connected bus (from `platformBus`); the platform owns and closes it.
+ * `deps.roomAccess`: 'lobby' when a lobby serves the same bus (startProduct), so the gateway checks
+ * private-room membership with it before a join; default 'open' (no lobby to ask).
+ */
 export async function startPlatform(
   config: Partial<PlatformConfig> = {},
-  deps: { bus?: Bus; log?: Logger } = {},
+  deps: { bus?: Bus; log?: Logger; roomAccess?: 'lobby' | 'open' } = {},
 ): Promise<Platform> {
   const cfg = platformConfig.resolve(config);
   const log = deps.log ?? createLogger('platform', cfg.logLevel);
@@ -73,7 +77,7 @@ export async function startPlatform(
     { bus, store: stores.snapshots, log: log.child({ service: 'room-worker' }) },
   );
   const gateway = await startGateway(
-    { host: cfg.gatewayHost, port: cfg.gatewayPort, jwtSecret: cfg.jwtSecret },
+    { host: cfg.gatewayHost, port: cfg.gatewayPort, jwtSecret: cfg.jwtSecret, roomAccess: deps.roomAccess ?? 'open' },
     { bus, logger: log.child({ service: 'gateway' }) },
   );
   const processMetrics = new Registry();

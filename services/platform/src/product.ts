@@ -42,7 +42,7 @@ export async function startProduct(config: Partial<PlatformConfig> = {}): Promis
   }
   let platform: Platform;
   try {
-    platform = await startPlatform(cfg, { bus, log });
+    platform = await startPlatform(cfg, { bus, log, roomAccess: 'lobby' });
   } catch (err) {
     await lobby.close();
     await bus.close();

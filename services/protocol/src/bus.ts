@@ -92,6 +92,11 @@ export const PresenceChange = z.object({
   connected: z.boolean(),
   /** The viewer unsubscribed from the room (left the table screen), not just lost its socket. */
   left: z.boolean().optional(),
+  /**
+   * Which of the user's viewers on this gateway changed (a seated player may also watch as a
+   * spectator from another socket). Absent (older gateways): both.
+   */
+  role: z.enum(['player', 'spectator']).optional(),
 });
 export type PresenceChange = z.infer<typeof PresenceChange>;
 
@@ -174,6 +179,22 @@ export const RoomFinished = z.object({
   finishedAt: z.number(),
 });
 export type RoomFinished = z.infer<typeof RoomFinished>;
+
+/** A room whose stored state is gone (the store was wiped): its game cannot go on; the lobby may reopen it. */
+export const RoomLost = z.object({
+  v,
+  roomId: z.string(),
+  reason: z.literal('storeLost'),
+  at: z.number(),
+});
+export type RoomLost = z.infer<typeof RoomLost>;
+
+/** Asked by a gateway before a join (GATEWAY_ROOM_ACCESS=lobby); `roomId` is the game room id. */
+export const RoomAccessRequest = z.object({ v, userId: z.string(), roomId: z.string() });
+export type RoomAccessRequest = z.infer<typeof RoomAccessRequest>;
+/** `allowed` false: the game belongs to a private lobby room the user is not a member of. */
+export const RoomAccessReply = z.union([z.object({ ok: z.literal(true), allowed: z.boolean() }), Refused]);
+export type RoomAccessReply = z.infer<typeof RoomAccessReply>;
 
 /** Payload of subjects.workerDraining: a worker is leaving and handing its rooms over. */
 export const RoomsReleased = z.object({

@@ -105,5 +105,20 @@ export const ERRORS = {
   unavailable: '서버가 잠시 바빠요. 곧 다시 연결할게요',
   /** The room's queue is full; carries roomId (and actionId for an action): send the same again shortly. */
   busy: '방이 바빠요. 잠시 후 다시 시도해 주세요',
+  /**
+   * The game server's store lost this table's state (wiped, or restarted without persistence): the game
+   * cannot go on. Carries roomId; the lobby room can be started again.
+   */
+  tableLost: '서버 저장소에 문제가 생겨 이 테이블을 되살릴 수 없어요. 로비로 돌아가 방을 다시 시작해 주세요',
+  /** The game belongs to a private room the user is not a member of (checked with the lobby); carries roomId. */
+  privateRoom: '비공개 방이에요. 초대 코드로 들어온 사람만 보거나 참여할 수 있어요',
+  /** The room has ROOM_MAX_SPECTATORS connected spectators; carries roomId. */
+  spectatorsFull: '관전 자리가 가득 찼어요. 잠시 후 다시 시도해 주세요',
+  /** The socket is in GATEWAY_MAX_ROOMS_PER_SOCKET rooms already; carries roomId. */
+  tooManyRooms: '동시에 들어가 있을 수 있는 방이 너무 많아요. 다른 방에서 나간 뒤 다시 시도해 주세요',
+  /** The user holds GATEWAY_MAX_SOCKETS_PER_USER sockets on this gateway; the socket closes with 4429. */
+  tooManySockets: '같은 계정으로 열린 연결이 너무 많아요. 다른 창이나 탭을 닫고 다시 시도해 주세요',
+  /** GATEWAY_MAX_PENDING_PER_SOCKET requests still wait for an answer; carries roomId/actionId: send it again later. */
+  tooManyPending: '처리 중인 요청이 너무 많아요. 답을 받은 뒤에 다시 보내 주세요',
 } as const;
 export type ErrorCode = keyof typeof ERRORS;

@@ -27,6 +27,8 @@ export const REFUSALS = {
   /** The engine refused the snapshot's state (malformed, another game, or newer rules than this worker knows). */
   badSnapshot: '이 서버에서는 방 정보를 되살릴 수 없어요',
   noWorkers: '지금은 게임 서버가 없어요. 잠시 후 다시 시도해 주세요',
+  /** A spectator join to a room already watched by ROOM_MAX_SPECTATORS connected spectators. */
+  spectatorsFull: '관전 자리가 가득 찼어요. 잠시 후 다시 시도해 주세요',
   /** Too many quick-match requests from one user (per replica, QUEUE_RATE_PER_USER a minute). */
   tooMany: '빠른 대전 요청이 너무 많아요. 잠시 후 다시 시도해 주세요',
   /** A worker or store did not answer in time. */

@@ -150,6 +150,16 @@ export const contract = {
   gatewayHeartbeat: publish('gatewayHeartbeat', subjects.gatewayHeartbeat, jsonCodec(wire.GatewayHeartbeat)),
   /** Durable: a game result must reach the history even when no lobby is up as the game ends. */
   roomFinished: durablePublish('roomFinished', subjects.roomFinished, jsonCodec(wire.RoomFinished), QUEUE_GROUPS.lobby),
+  /** The store lost a room's state (store-loss.ts in the worker); one lobby frees its table. */
+  roomLost: publish('roomLost', subjects.roomLost, jsonCodec(wire.RoomLost), QUEUE_GROUPS.lobby),
+  /** Private-room membership, asked by gateways before a join, answered by one lobby. */
+  roomAccess: request(
+    'roomAccess',
+    subjects.roomAccess,
+    jsonCodec(wire.RoomAccessRequest),
+    jsonCodec(wire.RoomAccessReply),
+    QUEUE_GROUPS.lobby,
+  ),
   /** Table chat (chat.ts): the gateway asks the room's owner, which judges and relays. */
   roomChat: keyedRequest('roomChat', chatSubjects.room, jsonCodec(ChatRequest), jsonCodec(ChatReply)),
   /** One pre-encoded chat frame to every socket of the room on that gateway. */

@@ -7,6 +7,11 @@ export const LIMITS = {
   rateBurst: 40,
   /** How long a gateway waits for a room worker before retrying (same actionId). */
   commandTimeoutMs: 2000,
-  /** Action ids remembered per room for idempotent retries. */
-  rememberedActionIds: 512,
+  /**
+   * Acknowledged action ids remembered per seated user for idempotent retries (room worker
+   * idempotency.ts); nobody else's traffic counts against a user's window.
+   */
+  rememberedActionIdsPerUser: 64,
+  /** Refused action ids remembered per seated user, apart from the acknowledged ones. */
+  rememberedRefusalsPerUser: 16,
 } as const;

@@ -31,12 +31,22 @@ export const ROUTE_ENDS: Record<ContractName, { from: BusUser[]; to: BusUser[] }
   gatewayMatched: { from: ['matchmaker'], to: ['gateway'] },
   gatewayHeartbeat: { from: ['gateway'], to: ['worker'] },
   roomFinished: { from: ['worker'], to: ['lobby'] },
+  roomLost: { from: ['worker'], to: ['lobby'] },
+  roomAccess: { from: ['gateway'], to: ['lobby'] },
   roomChat: { from: ['gateway'], to: ['worker'] },
   gatewayChat: { from: ['worker'], to: ['gateway'] },
 };
 
 /** Where replies to a request arrive (nats.js's muxed inbox); requesters subscribe to it. */
 export const INBOX = '_INBOX.>';
+
+/**
+ * JetStream API subjects of a durable route (bus nats-durable.ts: one stream `EV_<subject>` per
+ * durable subject). The producer checks the account and creates its stream, then publishes and reads
+ * the stream's ack on its inbox; the consumer also creates its durable pull consumer, pulls and acks.
+ */
+export const JETSTREAM_PRODUCER = ['$JS.API.INFO', '$JS.API.STREAM.CREATE.EV_*', '$JS.API.STREAM.INFO.EV_*'];
+export const JETSTREAM_CONSUMER = [...JETSTREAM_PRODUCER, '$JS.API.CONSUMER.>', '$JS.ACK.EV_*.>'];
 
 export interface NatsPermissions {
   publish: string[];
@@ -60,13 +70,20 @@ export function natsPermissions(user: BusUser, prefix = ''): NatsPermissions {
   for (const name of Object.keys(ROUTE_ENDS) as ContractName[]) {
     const { from, to } = ROUTE_ENDS[name];
     const request = contract[name].kind === 'request';
+    const durable = 'durable' in contract[name];
     if (from.includes(user)) {
       publish.add(p(routeSubject(name)));
-      if (request) subscribe.add(INBOX);
+      if (request || durable) subscribe.add(INBOX);
+      if (durable) for (const s of JETSTREAM_PRODUCER) publish.add(s);
     }
     if (to.includes(user)) {
-      subscribe.add(p(routeSubject(name)));
+      // A durable route's consumer pulls from the stream instead of subscribing to the subject.
+      if (!durable) subscribe.add(p(routeSubject(name)));
       if (request) allowResponses = true;
+      if (durable) {
+        subscribe.add(INBOX);
+        for (const s of JETSTREAM_CONSUMER) publish.add(s);
+      }
     }
   }
   return { publish: [...publish].sort(), subscribe: [...subscribe].sort(), allowResponses };

@@ -45,6 +45,16 @@ export const subjects = {
   gatewayHeartbeat: `${P}.gw.heartbeat`,
   /** publish. RoomFinished, once per room; the lobby records the game (queue group `lobby`). */
   roomFinished: `${P}.room.finished`,
+  /**
+   * publish. RoomLost: a worker found the store had lost a room's state (Redis wiped or restarted
+   * without persistence); the lobby frees the table so it can be started again (queue group `lobby`).
+   */
+  roomLost: `${P}.room.lost`,
+  /**
+   * request RoomAccessRequest → RoomAccessReply. May this user watch (or play in) this game room? The
+   * lobby answers from its rooms: a private room's game only for its members (queue group `lobby`).
+   */
+  roomAccess: `${P}.lobby.access`,
 } as const;
 
 export const QUEUE_GROUPS = { matchmaker: 'mm', lobby: 'lobby' } as const;

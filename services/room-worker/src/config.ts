@@ -67,6 +67,18 @@ export const workerConfig = defineConfig({
     10_000,
     'A gateway silent for this long is gone: its viewers are removed from every room.',
   ),
+  maxSpectators: opt(
+    'ROOM_MAX_SPECTATORS',
+    int(1, 100_000),
+    500,
+    'Spectator entries per room; at the cap departed ones are forgotten first, then joins are refused (spectatorsFull).',
+  ),
+  viewerGraceMs: opt(
+    'VIEWER_GRACE_MS',
+    int(0, 86_400_000),
+    30_000,
+    'How long a viewer whose socket is gone stays in the room (and its snapshot) before it is forgotten.',
+  ),
   maxRooms: opt(
     'MAX_ROOMS',
     int(1, 10_000_000),

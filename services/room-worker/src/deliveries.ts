@@ -74,7 +74,16 @@ export class Deliveries {
 
   /** A presence-only frame (nothing in the game moved) to every connected viewer. */
   presence(viewers: ReadonlyMap<string, ViewerMeta>, seq: number, presenceJson: string): void {
-    const bytes = Buffer.from(presenceFrame(this.idJson, presenceJson));
+    this.notice(viewers, seq, presenceFrame(this.idJson, presenceJson));
+  }
+
+  /**
+   * Any frame that does not move the view (a presence update, or an `error` notice such as
+   * `tableLost`) to every connected viewer. It travels as a `presence`-kind frame at the current
+   * seq, which gateways pass on to every socket that has not seen a newer view.
+   */
+  notice(viewers: ReadonlyMap<string, ViewerMeta>, seq: number, text: string): void {
+    const bytes = Buffer.from(text);
     const perGateway: PerGateway = new Map();
     const spectatorSent = new Set<string>();
     for (const v of viewers.values()) {

@@ -44,6 +44,11 @@ export function createWorkerMetrics(registry = new Registry()) {
       labelNames: ['kind'] as const,
       registers,
     }),
+    storeLost: new Counter({
+      name: 'joke_worker_store_lost_total',
+      help: 'Rooms whose state the store lost (wiped, or restarted without persistence): tables that could not go on',
+      registers,
+    }),
     restores: new Counter({ name: 'joke_worker_restores_total', help: 'Rooms taken over from a snapshot', registers }),
     migrated: new Counter({
       name: 'joke_worker_migrated_total',

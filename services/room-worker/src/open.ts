@@ -12,6 +12,7 @@ import type { SnapshotStore } from '@joke/bus';
 import type { WorkerConfig } from './config.ts';
 import { Room, type RoomData, type RoomHost, type StepRec } from './room.ts';
 import { decodeSnapshot, SnapshotEncoder } from './snapshot.ts';
+import { currentGeneration } from './store-loss.ts';
 
 export interface OpenHost {
   cfg: WorkerConfig;
@@ -64,6 +65,8 @@ export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire
     ...(spec.chat ? { chat: spec.chat } : {}),
   };
   const room = new Room(h.room, game, data, 1, 0, []);
+  // Read before the room exists in the store: a wipe after this point changes the marker.
+  room.generation = await currentGeneration(h.store);
   const first = { seq: 0, data: new SnapshotEncoder().encode(data), steps: [] };
   const r = await h.store.createRoom(spec.roomId, h.cfg.workerId, first, h.cfg.leaseTtlMs);
   if (!r.ok) return refuse('roomExists');
@@ -74,6 +77,7 @@ export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire
 }
 
 export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.OpenRoomReply> {
+  const generation = await currentGeneration(h.store);
   const acq = await h.store.acquire(roomId, h.cfg.workerId, h.cfg.leaseTtlMs);
   if (!acq) return refuse('noSnapshot');
   const data = decodeSnapshot(acq.room.data);
@@ -91,6 +95,7 @@ export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.Ope
   data.state = checked.state;
   const steps = acq.room.steps.map((s) => JSON.parse(s) as StepRec);
   const room = new Room(h.room, game, data, acq.epoch, acq.room.seq, steps);
+  room.generation = generation;
   h.adopt(room);
   room.subscribe();
   room.start();

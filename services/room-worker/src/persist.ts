@@ -4,6 +4,7 @@
  * state is safe.
  */
 import type { RoomHost } from './room-types.ts';
+import { storeLost } from './store-loss.ts';
 
 /** What a write needs from its room. */
 export interface PersistedRoom {
@@ -11,11 +12,14 @@ export interface PersistedRoom {
   readonly epoch: number;
   readonly seq: number;
   readonly closed: boolean;
+  /** The store generation the room was opened under (null: the store has no marker). */
+  readonly generation: string | null;
 }
 
 /**
  * 'ok' = written; 'stale' = fenced out (another worker owns the room now);
- * 'closed' = the room closed while waiting. Either of the last two means the
+ * 'lost' = refused because the store lost the room (store-loss.ts);
+ * 'closed' = the room closed while waiting. Any but 'ok' means the
  * room is gone from this worker.
  */
 export async function writeSnapshot(
@@ -23,7 +27,7 @@ export async function writeSnapshot(
   room: PersistedRoom,
   data: string,
   steps: string[],
-): Promise<'ok' | 'stale' | 'closed'> {
+): Promise<'ok' | 'stale' | 'lost' | 'closed'> {
   const { store, metrics, cfg, log, workerId } = host;
   metrics.snapshotBytes.observe(data.length);
   for (let attempt = 0; ; attempt++) {
@@ -33,6 +37,8 @@ export async function writeSnapshot(
       const r = await store.write(room.id, room.epoch, workerId, { seq: room.seq, data, steps }, cfg.leaseTtlMs);
       metrics.snapshotSeconds.observe((performance.now() - t0) / 1000);
       if (r === 'stale') {
+        // A refused write means "another worker took the room" only while the store still holds its data.
+        if (await storeLost(store, room.generation)) return 'lost';
         metrics.errors.inc({ kind: 'stale' });
         log.warn({ roomId: room.id, epoch: room.epoch }, 'fenced out: another worker took this room');
         return 'stale';

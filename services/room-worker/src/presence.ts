@@ -8,8 +8,6 @@ import type { SeatMeta, ViewerMeta } from './room-types.ts';
 
 export type Viewers = ReadonlyMap<string, ViewerMeta>;
 
-export const viewerKey = (userId: string, gatewayId: string): string => `${gatewayId}\u0000${userId}`;
-
 export function isConnected(viewers: Viewers, userId: string): boolean {
   for (const v of viewers.values()) if (v.userId === userId && v.role === 'player' && v.connected) return true;
   return false;

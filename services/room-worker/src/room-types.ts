@@ -26,6 +26,8 @@ export interface ViewerMeta {
   role: 'player' | 'spectator';
   /** false while the socket is gone but the viewer did not leave: no frames, the seat shows disconnected. */
   connected: boolean;
+  /** Since when (ms) `connected` is false; the entry is forgotten after viewerGraceMs (viewers.ts). */
+  goneAt?: number;
 }
 
 /** The snapshot payload (JSON), with the engine state inside. */
@@ -59,7 +61,15 @@ export interface StepRec {
 export type Item =
   | { kind: 'cmd'; cmd: wire.RoomCommand; respond: (r: wire.CommandReply) => void; at: number }
   | { kind: 'join'; userId: string; spectate: boolean; gatewayId: string; respond: (r: wire.JoinReply) => void }
-  | { kind: 'presence'; userId: string; gatewayId: string; connected: boolean; left: boolean }
+  | {
+      kind: 'presence';
+      userId: string;
+      gatewayId: string;
+      connected: boolean;
+      left: boolean;
+      /** Which of the user's viewers on that gateway; absent from older gateways = both. */
+      role?: 'player' | 'spectator';
+    }
   | { kind: 'timeout' }
   | { kind: 'bot'; seat: string }
   | { kind: 'substitute'; seat: string }
@@ -92,6 +102,8 @@ export interface RoomHost {
   onGone(room: Room): void;
   /** Resolves once the result is durably stored (the JetStream stream acknowledged it). */
   onFinished(room: Room): Promise<void>;
+  /** The store lost the room's state (store-loss.ts): report it and tell the lobby. */
+  onStoreLost(room: Room): void;
   onTransition(): void;
   gatewaySeen(gatewayId: string): void;
 }

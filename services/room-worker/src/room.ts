@@ -10,7 +10,7 @@
  * was told happened survives a crash of this process.
  */
 import { COMMON_REASONS, Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
-import { refuse, type bus as wire, type PresenceEntry, type RefusalCode } from '@joke/protocol';
+import { ERRORS, refuse, type bus as wire, type PresenceEntry, type RefusalCode } from '@joke/protocol';
 import type { BusSubscription } from '@joke/bus';
 import { Deliveries } from './deliveries.ts';
 import { dueSeats, guard, hasRuntimeOnlyField, type Safely } from './game-calls.ts';
@@ -18,8 +18,9 @@ import { subscribeRoom } from './inbound.ts';
 import { subscribeChat } from './chat.ts';
 import { writeSnapshot } from './persist.ts';
 import { SnapshotEncoder } from './snapshot.ts';
-import { isConnected, presenceKey, presenceList, syncDisconnected, viewerKey } from './presence.ts';
-import { okReply, ReplyMemory } from './replies.ts';
+import { isConnected, presenceKey, presenceList, syncDisconnected } from './presence.ts';
+import { forgetDeparted, presenceKeys, roomForSpectator, setConnected, viewerKey } from './viewers.ts';
+import { ActionMemory, okReply } from './idempotency.ts';
 import { buildRecord, finishedMessage } from './room-record.ts';
 import { RoomTimers } from './room-timers.ts';
 import type { Item, Reply, RoomData, RoomHost, StepRec, Transition, ViewerMeta } from './room-types.ts';
@@ -38,7 +39,7 @@ export class Room {
   private readonly steps: StepRec[];
   /** Steps not yet written. */
   private unwritten: string[] = [];
-  private readonly replies: ReplyMemory;
+  private readonly replies: ActionMemory;
   private readonly viewers = new Map<string, ViewerMeta>();
   private queue: Item[] = [];
   private running = false;
@@ -53,6 +54,8 @@ export class Room {
   private readonly safely: Safely;
   private readonly snapshot = new SnapshotEncoder();
   lastWriteAt = Date.now();
+  /** The store's generation marker when this room was opened here (store-loss.ts); null = none. */
+  generation: string | null = null;
 
   constructor(
     private readonly host: RoomHost,
@@ -68,10 +71,11 @@ export class Room {
     this.epoch = epoch;
     this.seq = seq;
     this.steps = steps;
-    for (const v of data.viewers) this.viewers.set(viewerKey(v.userId, v.gatewayId), v);
+    for (const v of data.viewers) this.viewers.set(viewerKey(v.userId, v.gatewayId, v.role), v);
     // Bots choose from their own view only; their randomness is not part of the game (their moves are recorded).
     this.botRng = Rng.fromSeed(`${data.roomId}:${host.workerId}:${epoch}`, 'bots');
-    this.replies = ReplyMemory.fromSteps(steps);
+    const humanSeats = new Set(data.seats.filter((s) => !s.bot).map((s) => s.id));
+    this.replies = ActionMemory.fromSteps(steps, (userId) => humanSeats.has(userId));
     this.timers = new RoomTimers(this, host.cfg, this.botRng);
     this.deliveries = new Deliveries(host, game, this.id);
     this.safely = guard(host, this.id);
@@ -208,7 +212,7 @@ export class Room {
                 this.snapshot.metaChanged();
               }
               const data = okReply(this.seq);
-              this.replies.remember(cmd.userId, cmd.actionId, data);
+              this.replies.acknowledged(cmd.userId, cmd.actionId, data);
               replies.push({ send: () => item.respond(data), at: item.at });
               metrics.transitions.inc({ kind: 'action' });
               break;
@@ -217,7 +221,7 @@ export class Room {
           }
           metrics.rejected.inc();
           const data = refuse(code, reason);
-          this.replies.remember(cmd.userId, cmd.actionId, data);
+          this.replies.refused(cmd.userId, cmd.actionId, data);
           replies.push({ send: () => item.respond(data), at: item.at });
           break;
         }
@@ -269,9 +273,19 @@ export class Room {
         case 'join': {
           const seat = this.data.seats.find((s) => s.id === item.userId && !s.bot);
           const role = seat && !item.spectate ? 'player' : 'spectator';
-          const key = viewerKey(item.userId, item.gatewayId);
+          const key = viewerKey(item.userId, item.gatewayId, role);
           const prev = this.viewers.get(key);
-          if (!prev || prev.role !== role || !prev.connected) {
+          if (!prev && role === 'spectator') {
+            const before = this.viewers.size;
+            const admitted = roomForSpectator(this.viewers, this.host.cfg.maxSpectators);
+            if (this.viewers.size !== before) metaChanged = true;
+            if (!admitted) {
+              metrics.rejected.inc();
+              replies.push({ send: () => item.respond(refuse('spectatorsFull')) });
+              break;
+            }
+          }
+          if (!prev || !prev.connected) {
             this.viewers.set(key, { userId: item.userId, gatewayId: item.gatewayId, role, connected: true });
             metaChanged = true;
           }
@@ -281,13 +295,14 @@ export class Room {
           break;
         }
         case 'presence': {
-          const key = viewerKey(item.userId, item.gatewayId);
-          const v = this.viewers.get(key);
-          if (!v) break;
-          if (item.left) this.viewers.delete(key);
-          else if (v.connected !== item.connected) v.connected = item.connected;
-          else break;
-          metaChanged = true;
+          const now = Date.now();
+          for (const key of presenceKeys(item.userId, item.gatewayId, item.role)) {
+            const v = this.viewers.get(key);
+            if (!v) continue;
+            if (item.left) this.viewers.delete(key);
+            else if (!setConnected(v, item.connected, now)) continue;
+            metaChanged = true;
+          }
           break;
         }
         case 'gatewayGone': {
@@ -308,6 +323,7 @@ export class Room {
       }
     }
 
+    if (forgetDeparted(this.viewers, Date.now(), this.host.cfg.viewerGraceMs)) metaChanged = true;
     if (syncDisconnected(this.data.seats, this.viewers, Date.now())) metaChanged = true;
     if (metaChanged) this.snapshot.metaChanged();
     if (transitions.length === 0 && !metaChanged) {
@@ -377,6 +393,7 @@ export class Room {
   private async persist(): Promise<boolean> {
     const r = await writeSnapshot(this.host, this, this.snapshot.encode(this.data), this.unwritten);
     if (r === 'stale') this.close();
+    if (r === 'lost') this.storeLost();
     if (r !== 'ok') return false;
     this.unwritten = [];
     this.lastWriteAt = Date.now();
@@ -398,6 +415,19 @@ export class Room {
 
   private joinReply(userId: string, role: 'player' | 'spectator'): wire.JoinReply {
     return this.deliveries.joinReply(this.data.state, this.seq, userId, role, JSON.stringify(this.presence()));
+  }
+
+  /**
+   * The store lost this room's state: nothing acknowledged since can be trusted to survive, so the game
+   * stops here. Every viewer is told in Korean (`error tableLost`), the worker reports it and tells the
+   * lobby (which frees the table to be started again), and the room leaves this worker.
+   */
+  storeLost(): void {
+    if (this.closed) return;
+    const text = JSON.stringify({ v: 1, t: 'error', code: 'tableLost', message: ERRORS.tableLost, roomId: this.id });
+    this.deliveries.notice(this.viewers, this.seq, text);
+    this.host.onStoreLost(this);
+    this.close();
   }
 
   /** After a restore, every connected viewer gets the current view again (a frame may have been lost in the crash). */

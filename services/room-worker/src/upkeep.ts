@@ -11,6 +11,7 @@ import type { Bus, BusSubscription, Logger, SnapshotStore } from '@joke/bus';
 import type { WorkerConfig } from './config.ts';
 import type { WorkerMetrics } from './metrics.ts';
 import type { Room } from './room.ts';
+import { currentGeneration } from './store-loss.ts';
 
 export interface UpkeepHost {
   bus: Bus;
@@ -121,10 +122,17 @@ export class Upkeep {
       );
       const now = Date.now();
       for (const r of due) r.lastWriteAt = now;
+      // A lease lost because the store lost everything is not a takeover (store-loss.ts).
+      const generation = lost.length > 0 ? await currentGeneration(store) : null;
       for (const id of lost) {
+        const room = rooms.get(id);
+        if (room && generation !== null && room.generation !== null && room.generation !== generation) {
+          room.storeLost();
+          continue;
+        }
         log.warn({ roomId: id }, 'lease lost; letting the room go');
         metrics.errors.inc({ kind: 'stale' });
-        rooms.get(id)?.close();
+        room?.close();
       }
     } catch (err) {
       metrics.errors.inc({ kind: 'store' });

@@ -19,6 +19,7 @@ import { handOver, migrateRooms, type HandoverDeps, type MigrationHost } from '.
 import { openRoom, restoreRoom, type OpenHost } from './open.ts';
 import type { Room, RoomHost } from './room.ts';
 import { Upkeep } from './upkeep.ts';
+import { reportStoreLost } from './store-loss.ts';
 
 export interface RoomWorkerDeps {
   bus: Bus;
@@ -104,6 +105,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
         }
       }
     },
+    onStoreLost: (room) => reportStoreLost({ bus, log, metrics }, room),
     onTransition: () => upkeep.transition(),
     gatewaySeen: (gatewayId) => upkeep.gatewaySeen(gatewayId),
   };

@@ -54,6 +54,13 @@ for i = 1, #KEYS / 2 do
 end
 return lost`);
 
+// KEYS: generation key; ARGV: a fresh id, kept only if the store has none (first start, or after a wipe).
+export const GENERATION = new Script(`
+local g = redis.call('GET', KEYS[1])
+if g then return g end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]`);
+
 export const RELEASE = new Script(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
 return 0`);

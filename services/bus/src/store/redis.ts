@@ -13,11 +13,14 @@
  *   N:rooms:{tag}      set of the rooms that exist (not dropped) in the slot `tag` hashes to
  *                      (`slotTag`): the room index lives beside the rooms, one set per used slot,
  *                      found by SCAN on each primary
+ *   N:generation       random id set once when missing: a new value means the store was wiped
+ *                      (one key: on a cluster it tells a wipe of the node serving its slot, or of all)
  *   N:{mm}:q:<key>     zset userId -> enqueue time;  N:{mm}:q:<key>:e  hash userId -> entry JSON
  *   N:{mm}:qu:<userId> which queue holds the user;   N:claim:<key>  one-shot claims
  */
 import { asConn, type RedisClient, type RedisConn } from './redis-conn.ts';
-import { ACQUIRE, CREATE, DEQUEUE, DROP, ENQUEUE, RELEASE, RENEW, REQUEUE } from './redis-scripts.ts';
+import { randomUUID } from 'node:crypto';
+import { ACQUIRE, CREATE, DEQUEUE, DROP, ENQUEUE, GENERATION, RELEASE, RENEW, REQUEUE } from './redis-scripts.ts';
 import { keySlot, slotTag } from './redis-slots.ts';
 import { CoalescedWrites, type ReplicaConfirm } from './redis-writes.ts';
 import type {
@@ -124,6 +127,10 @@ export class RedisSnapshotStore implements SnapshotStore {
     const out: T[][] = [];
     for (const g of groups.values()) for (let i = 0; i < g.length; i += max) out.push(g.slice(i, i + max));
     return out;
+  }
+
+  async generation(): Promise<string> {
+    return String(await GENERATION.run(this.conn, [`${this.ns}:generation`], [randomUUID()]));
   }
 
   async release(roomId: string, owner: string, epoch: number): Promise<boolean> {

@@ -62,6 +62,13 @@ export interface SnapshotStore {
    * The epoch counter is kept for an hour so the id stays fenced against late writers.
    */
   drop(roomId: string, epoch: number): Promise<boolean>;
+  /**
+   * The store's generation marker: a random id written once, when missing. A worker keeps the value it
+   * opened each room under beside the room's lease; a different value later means the store lost its
+   * data (wiped, or restarted without persistence), not that another worker took the room.
+   * Optional: stores written before it (and test doubles) have none, and then no loss is detected.
+   */
+  generation?(): Promise<string>;
   /** Read-only view of the latest snapshot (tests, tools). */
   load(roomId: string): Promise<StoredRoom | null>;
   /** The live lease, if any. */
