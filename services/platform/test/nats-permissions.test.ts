@@ -15,7 +15,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsBus } from '@joke/bus';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { BUS_USERS, PROTOCOL_VERSION, contract, natsPermissions, subjects, wireText } from '@joke/protocol';
+import {
+  BUS_USERS,
+  PROTOCOL_VERSION,
+  contract,
+  listenDurable,
+  natsPermissions,
+  subjects,
+  wireText,
+} from '@joke/protocol';
 import { natsPermissionsFile, natsPermissionsJson } from '../../protocol/scripts/nats-permissions.ts';
 import { render } from './support/helm.ts';
 import {
@@ -34,6 +42,7 @@ const ns = `p${randomBytes(4).toString('hex')}`;
 // Like the chart's generated ones: letters first (nats-server parses a `$VAR` password as a config value).
 const passwords = Object.fromEntries(BUS_USERS.map((u) => [u, `p${randomBytes(12).toString('hex')}`]));
 let nats: OwnedServer;
+let jsDir = '';
 const procs: ServiceProc[] = [];
 const buses: NatsBus[] = [];
 const urlOf = (user: string) => `nats://${user}:${passwords[user]}@127.0.0.1:${nats.port}`;
@@ -53,8 +62,10 @@ function chartAuthorization(): string {
 }
 
 beforeAll(async () => {
+  // JetStream as in the chart's nats.conf: game results travel on a durable stream.
+  jsDir = mkdtempSync(join(tmpdir(), 'nats-perm-js-'));
   nats = await ownNats({
-    config: chartAuthorization(),
+    config: `jetstream { store_dir: "${jsDir}" }\n${chartAuthorization()}`,
     env: Object.fromEntries(BUS_USERS.map((u) => [`NATS_PASSWORD_${u.toUpperCase()}`, passwords[u]])),
   });
 }, 60_000);
@@ -63,6 +74,7 @@ afterAll(async () => {
   for (const b of buses) await b.close().catch(() => {});
   for (const p of procs) await p.stop();
   await nats?.close();
+  if (jsDir) rmSync(jsDir, { recursive: true, force: true });
 });
 
 describe('NATS users per service (helm/joke-app bundled NATS)', () => {
@@ -111,8 +123,9 @@ describe('NATS users per service (helm/joke-app bundled NATS)', () => {
     buses.push(lobby, gateway);
     const roomId = `${ns}-room`;
     const finished: string[] = [];
-    lobby.subscribe(subjects.roomFinished, (m) => finished.push(JSON.parse(wireText(m.data)).roomId), {
-      queue: 'lobby',
+    // As the lobby consumes results: the durable consumer of the roomFinished stream (pull + ack).
+    await listenDurable(lobby, contract.roomFinished, async (m) => {
+      finished.push(m.roomId);
     });
     const deliveries: number[] = [];
     gateway.subscribe(subjects.gatewayDeliver(`${ns}-spectator`), () => deliveries.push(Date.now()));

@@ -45,8 +45,9 @@ export const INBOX = '_INBOX.>';
  * durable subject). The producer checks the account and creates its stream, then publishes and reads
  * the stream's ack on its inbox; the consumer also creates its durable pull consumer, pulls and acks.
  */
-export const JETSTREAM_PRODUCER = ['$JS.API.INFO', '$JS.API.STREAM.CREATE.EV_*', '$JS.API.STREAM.INFO.EV_*'];
-export const JETSTREAM_CONSUMER = [...JETSTREAM_PRODUCER, '$JS.API.CONSUMER.>', '$JS.ACK.EV_*.>'];
+// NATS wildcards match whole tokens only, so the stream names (`EV_…`, one token) cannot be narrowed further.
+export const JETSTREAM_PRODUCER = ['$JS.API.INFO', '$JS.API.STREAM.CREATE.*', '$JS.API.STREAM.INFO.*'];
+export const JETSTREAM_CONSUMER = [...JETSTREAM_PRODUCER, '$JS.API.CONSUMER.>', '$JS.ACK.>'];
 
 export interface NatsPermissions {
   publish: string[];
