@@ -5,6 +5,7 @@
  * computeLayout and is redone on every resize.
  */
 import Phaser from 'phaser';
+import { fitView } from '../display.ts';
 import type { PresenceEntry } from '@joke/protocol';
 import type { GameEvent } from '@joke/engine/core/types';
 import { sortHand, type OneCardAction, type OneCardView } from '../cards/model.ts';
@@ -202,8 +203,8 @@ export class TableScene extends Phaser.Scene {
     if (v.legal.mustChooseColor && !this.picker.open) {
       this.picker.show(
         'color',
-        this.scale.width,
-        this.scale.height,
+        fitView(this).width,
+        fitView(this).height,
         '시작 색을 골라 주세요',
         (c) => {
           if ('color' in c) this.send({ type: 'chooseColor', color: c.color });
@@ -228,8 +229,8 @@ export class TableScene extends Phaser.Scene {
   }
 
   private relayout(renderAfter = true): void {
-    const w = this.scale.width;
-    const h = this.scale.height;
+    const w = fitView(this).width;
+    const h = fitView(this).height;
     const v = this.frame?.view;
     const spectator = !v || v.viewer === null;
     const opponents = v ? this.seatOrder(v).length : 3;
@@ -468,8 +469,8 @@ export class TableScene extends Phaser.Scene {
       const kind = c.picker.kind;
       this.picker.show(
         kind,
-        this.scale.width,
-        this.scale.height,
+        fitView(this).width,
+        fitView(this).height,
         kind === 'suit' ? '다음 무늬를 골라 주세요' : '다음 색을 골라 주세요',
         (choice: PickerChoice) => {
           this.send(buildPlay(ids, 'suit' in choice ? { suit: choice.suit } : { color: choice.color }, declare));
@@ -526,7 +527,7 @@ export class TableScene extends Phaser.Scene {
     const f = this.frame;
     if (!f) return;
     const data = resultData(f.view, f.result);
-    this.result.show(data, this.scale.width, this.scale.height, [
+    this.result.show(data, fitView(this).width, fitView(this).height, [
       { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
       { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
     ]);
