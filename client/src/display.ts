@@ -59,8 +59,13 @@ export function followResolution(game: Phaser.Game, parentId: string): void {
     const gh = Math.round(h * next);
     if (next === ratio && game.scale.width === gw && game.scale.height === gh) return;
     ratio = next;
-    game.scale.setZoom(1 / ratio);
+    // Resize first, then zoom: Phaser's resize() only writes the canvas CSS size
+    // when zoom ≠ 1, and setZoom() writes it from the game size it has then. The
+    // other order left the CSS size one step behind (a 390-px backing store shown
+    // 1440 px wide after a landscape-and-back turn), so every tap landed on the
+    // wrong spot while the test hook still reported the layout's rectangles.
     game.scale.resize(gw, gh);
+    game.scale.setZoom(1 / ratio);
   };
   globalThis.addEventListener?.('resize', apply);
   if (parent && typeof ResizeObserver === 'function') new ResizeObserver(apply).observe(parent);

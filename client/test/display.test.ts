@@ -29,10 +29,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function openTable(dpr: number, query = ''): Promise<[Page, TableSnapshot]> {
+/** `bots=0` freezes the table after the deal; with bots it plays on to my turn. */
+async function openTable(dpr: number, query = '', bots = 0): Promise<[Page, TableSnapshot]> {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: dpr });
   page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
-  await page.goto(`${server.base}/harness.html?mode=classic&players=4&bots=0&seed=dpr${query}`);
+  await page.goto(`${server.base}/harness.html?mode=classic&players=4&bots=${bots}&seed=dpr${query}`);
   const snap = await waitFor('harness table', async () => {
     const s = await snapshot(page);
     return s.scene === 'table' && s.frames > 0 && !s.busy && s.cards.length > 0 ? s : null;
@@ -80,6 +81,44 @@ describe('canvas resolution (issue 16 §1)', () => {
       expect(size.cssH).toBe(844);
       expect(size.w).toBe(390 * dpr);
       expect(size.h).toBe(844 * dpr);
+      await page.close();
+    },
+    60_000,
+  );
+
+  it.each([1, 2])(
+    'at devicePixelRatio %i the canvas follows a turn to landscape and back, and a tap lands where the table drew',
+    async (dpr) => {
+      const [page] = await openTable(dpr, '', 200);
+      const size = () =>
+        page.evaluate(() => {
+          const c = document.querySelector('#game canvas') as HTMLCanvasElement;
+          const r = c.getBoundingClientRect();
+          return { w: c.width, h: c.height, cssW: r.width, cssH: r.height };
+        });
+      for (const vp of [
+        { width: 844, height: 390 },
+        { width: 390, height: 844 },
+      ]) {
+        await page.setViewportSize(vp);
+        await waitFor(`table at ${vp.width}×${vp.height}`, async () => {
+          const s = await snapshot(page);
+          return s.width === vp.width && s.height === vp.height ? s : null;
+        });
+        // The CSS size once lagged a turn behind the backing store (a 390-px bitmap shown 844 px wide).
+        expect(await size()).toEqual({ w: vp.width * dpr, h: vp.height * dpr, cssW: vp.width, cssH: vp.height });
+      }
+      // The player taps a legal card where the hook says it is drawn; it rises.
+      const s = await waitFor('my legal card', async () => {
+        const x = await snapshot(page);
+        return x.myTurn && x.cards.some((c) => c.legal) ? x : null;
+      });
+      const card = s.cards.find((c) => c.legal)!;
+      await page.mouse.click(s.canvas.left + card.tap.x, s.canvas.top + card.tap.y);
+      await waitFor('card raised', async () => {
+        const x = await snapshot(page);
+        return x.cards.find((c) => c.id === card.id)?.selected ? x : null;
+      });
       await page.close();
     },
     60_000,
