@@ -16,7 +16,12 @@ export const PREPARED: Record<string, (s: GameStateBase, players: string[]) => v
     s.seats.find((x) => x.id === next)!.stack += mine.stack;
     mine.stack = 0;
     mine.status = 'busted';
-    s.hand = null;
+    // The engine asks between hands with the finished hand still in the state (its number
+    // dates an elimination when the answer is no), so the hand stays, ended.
+    if (s.hand) {
+      s.hand.phase = 'handEnd';
+      s.hand.deadlineAt = null;
+    }
     s.phase = 'rebuy';
     s.rebuyPending = [me];
     s.rebuyDeadlineAt = Date.now() + REBUY_MS;
@@ -30,6 +35,10 @@ export const PAUSES: Record<string, (s: GameStateBase) => boolean> = {
     const h = (s as PokerState).hand;
     return h?.phase === 'handEnd' && !!h.showdown?.length;
   },
+  /** A draw game's draw (바둑이, 5카드 드로우) is open. */
+  draw: (s) => (s as PokerState).hand?.phase === 'draw',
+  /** The 하이로우 declaration is open. */
+  declare: (s) => (s as PokerState).hand?.phase === 'declare',
   /** Any poker hand ended. */
   handEnd: (s) => (s as PokerState).hand?.phase === 'handEnd',
 };

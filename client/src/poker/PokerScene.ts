@@ -27,6 +27,8 @@ import { countdown, seatStory } from './story.ts';
 import { whyDisabled } from './why.ts';
 import { pokerSnapshot } from './snapshot.ts';
 import { openPokerRules } from './rules-sheet.ts';
+import { shownLabels } from '../table/labels.ts';
+import { clockDecided } from './clock-notice.ts';
 
 export class PokerScene extends Phaser.Scene {
   private data_!: TableSceneData<PokerAction, PokerView>;
@@ -161,6 +163,9 @@ export class PokerScene extends Phaser.Scene {
     )
       this.relayout(false);
     this.render();
+    // The clock decided for me: say what it did, so an auto-fold is never a silent surprise.
+    const told = clockDecided(prev, v, f.events);
+    if (told) this.toasts.show(told, 'warn');
     if (this.layout_) this.chipFx.play(chipMoves(prev, v, (id) => this.seatRect(id), this.layout_.pot));
     if ((f.result || v.finished) && this.resultShownSeq !== f.seq) {
       this.resultShownSeq = f.seq;
@@ -333,6 +338,13 @@ export class PokerScene extends Phaser.Scene {
   }
 
   snapshot(): Record<string, unknown> {
+    return {
+      ...this.snapshotParts(),
+      labels: shownLabels(this),
+    };
+  }
+
+  private snapshotParts(): Record<string, unknown> {
     return pokerSnapshot({
       layout: this.layout_,
       frame: this.frame,
