@@ -27,7 +27,6 @@ import { countdown, seatStory } from './story.ts';
 import { whyDisabled } from './why.ts';
 import { pokerSnapshot } from './snapshot.ts';
 import { openPokerRules } from './rules-sheet.ts';
-import { shownLabels } from '../table/labels.ts';
 import { clockDecided } from './clock-notice.ts';
 
 export class PokerScene extends Phaser.Scene {
@@ -338,13 +337,6 @@ export class PokerScene extends Phaser.Scene {
   }
 
   snapshot(): Record<string, unknown> {
-    return {
-      ...this.snapshotParts(),
-      labels: shownLabels(this),
-    };
-  }
-
-  private snapshotParts(): Record<string, unknown> {
     return pokerSnapshot({
       layout: this.layout_,
       frame: this.frame,
