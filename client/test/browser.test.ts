@@ -262,7 +262,7 @@ describe('원카드 in the browser (real platform)', () => {
     console.log(`turn log: ${JSON.stringify(log)}; last actions: ${actions.slice(-8).join(' | ')}`);
     await ctxB.close();
     await ctxA.close();
-  }, 200_000);
+  }, 420_000);
   it('lobby: a friend joins by invite code, the host removes a bot, the friend leaves', async () => {
     const [ctxA, host] = await newPlayerPage(PORTRAIT);
     await signIn(host, '호스트');

@@ -4,6 +4,7 @@
  * it so browser tests can check what a player actually reads: no label off
  * the screen, no two labels on top of each other, no word-wrap leaving a
  * lone bracket on its own line — whatever the layout rectangles promise.
+ * Objects in the middle of a tween are left out: they are passing through.
  */
 import Phaser from 'phaser';
 
@@ -24,11 +25,12 @@ function shown(o: Phaser.GameObjects.GameObject): boolean {
   return v.visible !== false && (v.alpha ?? 1) > 0.05;
 }
 
-function collect(list: Phaser.GameObjects.GameObject[], depth: number, out: ShownLabel[]): void {
+function collect(scene: Phaser.Scene, list: Phaser.GameObjects.GameObject[], depth: number, out: ShownLabel[]): void {
   for (const o of list) {
-    if (!shown(o)) continue;
+    // Something in flight (a chip stack, a card being dealt) has no place of its own yet.
+    if (!shown(o) || scene.tweens.isTweening(o)) continue;
     const d = depth || ((o as unknown as { depth?: number }).depth ?? 0);
-    if (o instanceof Phaser.GameObjects.Container) collect(o.list, d, out);
+    if (o instanceof Phaser.GameObjects.Container) collect(scene, o.list, d, out);
     else if (o instanceof Phaser.GameObjects.Text && o.text.trim() !== '') {
       const b = o.getBounds();
       out.push({
@@ -46,6 +48,6 @@ function collect(list: Phaser.GameObjects.GameObject[], depth: number, out: Show
 
 export function shownLabels(scene: Phaser.Scene): ShownLabel[] {
   const out: ShownLabel[] = [];
-  collect(scene.children.list, 0, out);
+  collect(scene, scene.children.list, 0, out);
   return out;
 }
