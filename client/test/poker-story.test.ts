@@ -63,8 +63,13 @@ async function lastView(page: Page): Promise<Record<string, any>> {
   return (JSON.parse(frames[frames.length - 1]) as { view: Record<string, any> }).view;
 }
 
-async function openPoker(query: string, until: (s: Snap) => boolean, label: string): Promise<[Page, Snap]> {
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+async function openPoker(
+  query: string,
+  until: (s: Snap) => boolean,
+  label: string,
+  reducedMotion: 'reduce' | 'no-preference' = 'no-preference',
+): Promise<[Page, Snap]> {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, reducedMotion });
   page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
   await page.goto(`${server.base}/harness.html?game=poker&${query}`);
   const s = await waitFor(
@@ -100,7 +105,7 @@ describe('the poker table tells the story (harness, engine in the page)', () => 
       'a 하이로우 showdown',
     );
     const v = await lastView(page);
-    const shown = v.hand.showdown as { id: string; declare?: string }[];
+    const shown = v.hand.showdown as { id: string; declare?: string; handName: string }[];
     expect(shown.length).toBeGreaterThanOrEqual(2);
     const word = { high: '하이', low: '로우', swing: '스윙' } as Record<string, string>;
     for (const e of shown) {
@@ -108,6 +113,10 @@ describe('the poker table tells the story (harness, engine in the page)', () => 
       expect(st.declare).toBe(word[e.declare!]);
       expect(st.hand).toBeTruthy();
       expect(st.best.length).toBe(e.declare === 'low' ? 0 : 5);
+      // A made high hand carries its rank ("J 투페어", "A 마운틴"), so two 투페어 read apart.
+      const made =
+        /페어|트리플|포카드|풀하우스|스트레이트|플러시|마운틴|탑$/.test(e.handName) && !/로열/.test(e.handName);
+      if (e.declare !== 'low' && made) expect(st.hand).toMatch(/(^|하이 |스윙 )([AKQJ]|10|[2-9]) /);
     }
     const awards = v.hand.awards as { to: string; side?: string; kind?: string; potIndex: number }[];
     const paid = awards.filter((a) => a.kind !== 'return');
@@ -167,9 +176,20 @@ describe('the poker table tells the story (harness, engine in the page)', () => 
     for (const m of wins) expect(m.to).toEqual(centre(rectOf(m.seat)));
     expect(moves.every((m) => m.animated)).toBe(true);
     await page.close();
-  }, 150_000);
+    // prefers-reduced-motion: the same moves are recorded, and none of them is animated.
+    const [still, r] = await openPoker(
+      'mode=holdem&players=4&bots=30&autoplay=1&pause=handEnd&seed=holdem-chips',
+      (x) => x.phase === 'handEnd',
+      'a hold’em hand end with motion reduced',
+      'reduce',
+    );
+    const quiet = r.chipMoves.filter((m) => m.hand === hand);
+    expect(quiet.map((m) => [m.kind, m.seat, m.amount])).toEqual(moves.map((m) => [m.kind, m.seat, m.amount]));
+    expect(quiet.some((m) => m.animated)).toBe(false);
+    await still.close();
+  }, 240_000);
 
-  it('a countdown with seconds in the 7포커 choice and in the rebuy prompt', async () => {
+  it('a countdown with seconds in the 7포커 choice, a draw, a declaration and the rebuy prompt; the clock that decides says so', async () => {
     const [choice, c] = await openPoker(
       'mode=sevenPoker&players=4&bots=0&seed=clock',
       (x) => x.phase === 'choice' && x.clockShown !== null,
@@ -178,16 +198,45 @@ describe('the poker table tells the story (harness, engine in the page)', () => 
     expect(c.clockShown).toMatch(/^선택 \d+초$/);
     expect(c.clock!.seconds).toBeGreaterThan(5);
     await choice.close();
+    for (const [mode, phase, word] of [
+      ['badugi', 'draw', '교환'],
+      ['sevenHiLo', 'declare', '선언'],
+    ] as const) {
+      const [page, d] = await openPoker(
+        `mode=${mode}&players=3&bots=20&autoplay=1&pause=${phase}&seed=clock`,
+        (x) => x.phase === phase && x.clockShown !== null,
+        `the ${phase} clock`,
+      );
+      expect(d.clockShown).toMatch(new RegExp(`^${word} \\d+초$`));
+      await page.close();
+    }
+    // The rebuy prompt on a running table (bots > 0: its clock runs out like the server's would).
     const [rebuy, r] = await openPoker(
-      'mode=holdem&players=3&bots=0&seed=clock&prepare=rebuy&o.rebuy=unlimited',
+      'mode=holdem&players=3&bots=200&seed=clock&prepare=rebuy&o.rebuy=unlimited',
       (x) => x.legal.includes('rebuy') && x.clockShown !== null,
       'the rebuy clock',
     );
     expect(r.clockShown).toMatch(/^리바이 \d+초$/);
     expect(r.clock!.seconds).toBeLessThanOrEqual(15);
     expect(r.buttons.map((b) => b.key)).toContain('rebuy');
+    // The last five seconds are urgent, and when the clock declines for me the table says so.
+    const urgent = await waitFor(
+      'the urgent rebuy clock',
+      async () => {
+        const x = await snap(rebuy);
+        return x.legal.includes('rebuy') && x.clock?.urgent && /^리바이 [1-5]초$/.test(x.clockShown ?? '') ? x : null;
+      },
+      60_000,
+      40,
+    );
+    expect(urgent.clock!.seconds).toBeLessThanOrEqual(5);
+    await waitFor(
+      'the clock-decided notice',
+      async () => ((await snap(rebuy)).toasts.includes('시간이 다 되어 리바이하지 않았어요') ? true : null),
+      60_000,
+    );
     await rebuy.close();
-  }, 150_000);
+  }, 240_000);
 
   it('a tapped greyed button says why in Korean', async () => {
     const [page, s] = await openPoker(
