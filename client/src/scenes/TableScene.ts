@@ -241,9 +241,12 @@ export class TableScene extends Phaser.Scene {
     this.titleText.setWordWrapWidth(l.title.w, false);
     this.center.setLayout(l);
     const wide = l.orientation === 'landscape';
-    this.statusText.setFontSize(wide ? 20 : 16).setPosition(l.status.x + l.status.w / 2, l.status.y);
+    // A line is ≈ 1.25 × the font size: the font follows the row's height, so on a phone on its
+    // side (20- and 16-px rows) the status line no longer runs into the hint under it.
+    const fits = (px: number, rowH: number) => Math.min(px, Math.floor(rowH / 1.25));
+    this.statusText.setFontSize(fits(wide ? 20 : 16, l.status.h)).setPosition(l.status.x + l.status.w / 2, l.status.y);
     this.statusText.setWordWrapWidth(l.status.w, true);
-    this.hintText.setFontSize(wide ? 16 : 13).setPosition(l.hint.x + l.hint.w / 2, l.hint.y);
+    this.hintText.setFontSize(fits(wide ? 16 : 13, l.hint.h)).setPosition(l.hint.x + l.hint.w / 2, l.hint.y);
     this.hintText.setWordWrapWidth(l.hint.w, true);
     this.titleText.setFontSize(wide ? 18 : 15);
     this.waitingText.setPosition(w / 2, h / 2);
