@@ -9,6 +9,7 @@ import { PokerScene } from './poker/PokerScene.ts';
 import { HulaScene } from './hula/HulaScene.ts';
 import { installTestHook } from './testhook.ts';
 import { sound } from './sound/player.ts';
+import { followResolution, scaleConfig } from './display.ts';
 
 export async function startGame(
   extraScenes: Phaser.Types.Scenes.SceneType[] = [],
@@ -27,12 +28,14 @@ export async function startGame(
     render: { maxTextures },
     parent: 'game',
     backgroundColor: '#175c3c',
-    scale: { mode: Phaser.Scale.RESIZE, width: '100%', height: '100%' },
+    // Backing store at devicePixelRatio (display.ts): crisp cards and text on phones.
+    scale: scaleConfig('game'),
     scene: [BootScene, LobbyScene, TableScene, PokerScene, HulaScene, ...extraScenes],
     input: { activePointers: 2 },
     banner: false,
     callbacks: { preBoot: (g) => g.registry.set('firstScene', first) },
   });
+  followResolution(game, 'game');
   installTestHook(game);
   // Audio starts on the first tap anywhere (lobby included), as mobile browsers require.
   sound.install();

@@ -8,6 +8,7 @@ import { currentGateway } from './app.ts';
 import { currentChat } from './table/lively-source.ts';
 import type { ChatState } from './chat/chat-overlay.ts';
 import { sound, type SoundState } from './sound/player.ts';
+import { shownLabels, type ShownLabel } from './table/labels.ts';
 /** What a table scene (원카드, 포커 or 훌라) offers the hook. */
 interface HookedTable {
   snapshot(): Record<string, unknown>;
@@ -26,6 +27,8 @@ export interface JokeHook {
   chat(): ChatState | null;
   /** Audio: the AudioContext's state ('none' before it exists) and the effects played. */
   sound(): SoundState;
+  /** Every text the open table shows, with its rectangle in page CSS pixels (empty away from a table). */
+  labels(): ShownLabel[];
 }
 
 declare global {
@@ -35,13 +38,11 @@ declare global {
 }
 
 export function installTestHook(game: Phaser.Game): void {
-  const table = (): HookedTable | null => {
-    for (const key of ['table', 'poker', 'hula']) {
-      const s = game.scene.getScene(key) as unknown as HookedTable | null;
-      if (s && game.scene.isActive(key)) return s;
-    }
+  const tableScene = (): Phaser.Scene | null => {
+    for (const key of ['table', 'poker', 'hula']) if (game.scene.isActive(key)) return game.scene.getScene(key);
     return null;
   };
+  const table = (): HookedTable | null => tableScene() as unknown as HookedTable | null;
   window.__joke = {
     layout() {
       const canvas = game.canvas.getBoundingClientRect();
@@ -65,6 +66,10 @@ export function installTestHook(game: Phaser.Game): void {
     },
     sound() {
       return sound.state();
+    },
+    labels() {
+      const s = tableScene();
+      return s ? shownLabels(s) : [];
     },
   };
 }

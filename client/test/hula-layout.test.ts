@@ -10,6 +10,11 @@ import { ACTION_SLOTS, barRects, computeHulaLayout, placeMelds, type Rect } from
 const SCREENS = [
   { name: 'portrait 390×844', width: 390, height: 844 },
   { name: 'landscape 1440×900', width: 1440, height: 900 },
+  { name: 'small phone 360×640', width: 360, height: 640 },
+  { name: 'big phone 430×932', width: 430, height: 932 },
+  { name: 'phone landscape 844×390', width: 844, height: 390 },
+  { name: 'phone landscape 932×430', width: 932, height: 430 },
+  { name: 'tablet 820×1180', width: 820, height: 1180 },
 ];
 
 const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;

@@ -18,6 +18,10 @@ const SCREENS: [number, number][] = [
   [1280, 720],
   [1920, 1080],
   [768, 1024],
+  [430, 932],
+  [844, 390],
+  [932, 430],
+  [1024, 768],
 ];
 
 function named(l: TableLayout, spectator: boolean): [string, Rect][] {

@@ -5,6 +5,12 @@ const SCREENS: [number, number][] = [
   [390, 844],
   [1440, 900],
   [414, 896],
+  [360, 640],
+  [430, 932],
+  [844, 390],
+  [932, 430],
+  [820, 1180],
+  [1180, 820],
 ];
 
 describe('poker table layout', () => {
@@ -13,8 +19,13 @@ describe('poker table layout', () => {
       for (const spectator of [false, true])
         it(`${width}×${height}, ${seats} seats${spectator ? ', spectator' : ''}: nothing overlaps or leaves the screen`, () => {
           const opponents = spectator ? seats : seats - 1;
-          for (const myCards of spectator ? [0] : [2, 4, 5, 7]) {
-            const l = computePokerLayout({ width, height, opponents, myCards, spectator });
+          for (const [myCards, board] of (spectator ? [0] : [2, 4, 5, 7]).flatMap((c) => [
+            [c, true] as const,
+            [c, false] as const,
+          ])) {
+            const l = computePokerLayout({ width, height, opponents, myCards, spectator, board });
+            // A phone on its side trades size for fit: smaller cards, seats and buttons (still tappable).
+            const short = (width > height && height < 520) || height < 700;
             const screen = { x: 0, y: 0, w: width, h: height };
             const rects = namedRects(l, spectator);
             expect(l.seats).toHaveLength(opponents);
@@ -40,20 +51,20 @@ describe('poker table layout', () => {
             expect(l.cards).toHaveLength(myCards);
             for (const c of l.cards) {
               expect(inside(c.rect, l.hand)).toBe(true);
-              expect(c.rect.h).toBeGreaterThanOrEqual(96);
+              expect(c.rect.h).toBeGreaterThanOrEqual(short ? 64 : 96);
               expect(c.visible.w).toBeGreaterThanOrEqual(30);
             }
             // Seats are big enough for a name, a stack and a row of small cards.
             for (const s of l.seats) {
-              expect(s.w).toBeGreaterThanOrEqual(100);
-              expect(s.h).toBeGreaterThanOrEqual(80);
+              expect(s.w).toBeGreaterThanOrEqual(short ? 76 : 100);
+              expect(s.h).toBeGreaterThanOrEqual(short ? 64 : 80);
             }
             // PC gets the hand log panel beside the table.
             if (width === 1440) expect(l.log, 'hand log on a 1440 px screen').not.toBeNull();
             // Action bar: rows of buttons at least 56 px tall (§9).
             const rowH = (l.actions.h - (l.actionRows - 1) * 8) / l.actionRows;
-            expect(rowH).toBeGreaterThanOrEqual(56);
-            expect(l.boardArea.h).toBeGreaterThanOrEqual(56);
+            expect(rowH).toBeGreaterThanOrEqual(short ? 40 : 56);
+            expect(l.boardArea.h).toBeGreaterThanOrEqual(short ? 36 : 56);
           }
         });
 

@@ -11,6 +11,7 @@ import { GOLD, PAPER, R, TEX_H, TEX_W, drawSuit, roundRect, text } from './art-c
 import { drawClassic } from './art-classic.ts';
 import { drawColorCard, pattern } from './art-color.ts';
 import { COLOR_HEX, COLOR_PATTERN, type Card, type Color, type Suit } from './model.ts';
+import { resolution } from '../display.ts';
 
 export { FONT, TEX_H, TEX_W } from './art-common.ts';
 export { suitPath } from './art-common.ts';
@@ -63,12 +64,24 @@ function drawBack(g: CanvasRenderingContext2D, deck: 'classic' | 'color'): void 
   text(g, '원', TEX_W / 2, TEX_H / 2 + 2, 40, deck === 'classic' ? '#1f3a68' : '#202127', { weight: 900 });
 }
 
+/**
+ * Pixels per art unit of the card textures. The biggest card on any table is
+ * ≈ 170 CSS px tall, so at the device ratio the bitmap needs ≈ 170 × ratio
+ * pixels: 1× art (252 px) up to ratio 1.5, 2× (504 px) at ratio 3. Drawing is
+ * in art units either way (the canvas context is scaled).
+ */
+export function artScale(ratio = resolution()): number {
+  return Math.max(1, Math.ceil(((ratio * 170) / TEX_H) * 4) / 4);
+}
+
 function newCanvas(): [HTMLCanvasElement, CanvasRenderingContext2D] {
+  const s = artScale();
   const c = document.createElement('canvas');
-  c.width = TEX_W;
-  c.height = TEX_H;
+  c.width = Math.round(TEX_W * s);
+  c.height = Math.round(TEX_H * s);
   const g = c.getContext('2d');
   if (!g) throw new Error('2d canvas unavailable');
+  g.scale(s, s);
   return [c, g];
 }
 
@@ -87,11 +100,13 @@ export function drawCardBack(deck: 'classic' | 'color'): HTMLCanvasElement {
 
 /** Big suit or colour swatch for the pickers and the declared-suit chip. */
 export function drawChoiceIcon(kind: { suit: Suit } | { color: Color }, size = 96): HTMLCanvasElement {
+  const s = artScale();
   const c = document.createElement('canvas');
-  c.width = size;
-  c.height = size;
+  c.width = Math.round(size * s);
+  c.height = Math.round(size * s);
   const g = c.getContext('2d');
   if (!g) throw new Error('2d canvas unavailable');
+  g.scale(s, s);
   if ('suit' in kind) {
     g.beginPath();
     g.arc(size / 2, size / 2, size / 2 - 2, 0, Math.PI * 2);

@@ -2,11 +2,20 @@
  * Dev harness: harness.html?mode=classic&players=4&seed=x&viewer=0&bots=600&warmup=10&hand=7
  * renders the real TableScene over a LocalSource (engine in the page).
  * `viewer=spectator` watches; `bots=0` freezes the table after `warmup` moves.
+ *
+ * `game=poker` / `game=hula` render the 포커 / 훌라 table the same way over a
+ * GameLocalSource (`mode=holdem`, `o.<option>=value`, `autoplay=1` lets the
+ * bot play my seat too, `prepare=rebuy` opens the rebuy prompt, `pause=showdown`
+ * stops the bots when a hand ends at a showdown).
  */
 import Phaser from 'phaser';
 import { startGame } from '../main.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
+import { poker } from '@joke/engine/games/poker/index';
+import { hula } from '@joke/engine/games/hula/index';
 import { LocalSource } from './local-source.ts';
+import { GameLocalSource } from './game-source.ts';
+import { PAUSES, PREPARED } from './prepared.ts';
 
 class HarnessBoot extends Phaser.Scene {
   constructor() {
@@ -16,19 +25,37 @@ class HarnessBoot extends Phaser.Scene {
   create(): void {
     const q = new URLSearchParams(location.search);
     const num = (k: string, d: number) => (q.has(k) ? Number(q.get(k)) : d);
-    const mode = q.get('mode') === 'uno-style' ? 'uno-style' : 'classic';
-    const options: Record<string, unknown> = { mode };
+    const options: Record<string, unknown> = {};
     for (const [k, v] of q) {
       if (!k.startsWith('o.')) continue;
       options[k.slice(2)] = v === 'true' ? true : v === 'false' ? false : /^-?\d+$/.test(v) ? Number(v) : v;
     }
-    if (q.has('hand')) options.handSize = num('hand', 7);
     const viewerParam = q.get('viewer') ?? '0';
+    const viewer = viewerParam === 'spectator' ? null : Number(viewerParam);
+    const game = q.get('game');
+    if (game === 'poker' || game === 'hula') {
+      const def = game === 'poker' ? poker : hula;
+      const source = new GameLocalSource({
+        game: def,
+        players: num('players', 4),
+        options: { ...options, mode: q.get('mode') ?? def.modes[0].id },
+        seed: q.get('seed') ?? 'harness',
+        viewer,
+        botDelayMs: num('bots', 400),
+        autoplay: q.get('autoplay') === '1',
+        prepare: PREPARED[q.get('prepare') ?? ''],
+        pauseWhen: PAUSES[q.get('pause') ?? ''],
+      });
+      this.scene.start(game, { source, title: `${def.name} (로컬)`, onExit: () => location.reload() });
+      return;
+    }
+    options.mode = q.get('mode') === 'uno-style' ? 'uno-style' : 'classic';
+    if (q.has('hand')) options.handSize = num('hand', 7);
     const source = new LocalSource({
       players: num('players', 4),
       options: options as never,
       seed: q.get('seed') ?? 'harness',
-      viewer: viewerParam === 'spectator' ? null : Number(viewerParam),
+      viewer,
       botDelayMs: num('bots', 700),
       warmup: num('warmup', 0),
       scenario: q.get('scenario') ?? undefined,

@@ -6,6 +6,7 @@
  * legal); layout from the pure computeHulaLayout, redone on every resize.
  */
 import Phaser from 'phaser';
+import { fitView } from '../display.ts';
 import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import type { TableFrame, TableSource } from '../table/source.ts';
@@ -97,7 +98,7 @@ export class HulaScene extends Phaser.Scene {
     this.toasts = new Toasts(this);
     this.banner = new Banner(this);
     this.result = new HulaResultPanel(this);
-    this.input.on('pointerup', (p: Phaser.Input.Pointer) => this.onTap(p.x, p.y));
+    this.input.on('pointerup', (p: Phaser.Input.Pointer) => this.onTap(p.worldX, p.worldY));
     this.scale.on('resize', this.onResize, this);
     this.events.once('shutdown', () => {
       this.scale.off('resize', this.onResize, this);
@@ -110,7 +111,7 @@ export class HulaScene extends Phaser.Scene {
       connection: (s) => {
         this.connection = s;
         const msg = s === 'reconnecting' ? '다시 연결 중…' : s === 'closed' ? '연결이 끊겼어요' : null;
-        this.banner.show(msg, this.scale.width, 52);
+        this.banner.show(msg, fitView(this).width, 52);
       },
       error: (message, fatal) => {
         this.toasts.show(message, 'warn');
@@ -141,11 +142,15 @@ export class HulaScene extends Phaser.Scene {
       this.timerTotal = Math.max(1000, (f.view.deadline ?? 0) - this.source.serverNow());
     }
     this.render();
+    // After the render, so the claimer's seat is where the ring goes.
+    for (const e of f.events)
+      if ((e.type === 'thankYou' || e.type === 'thankYouClaimed') && this.layout_)
+        this.table.highlightThankYou(e.player as string, f.view, this.layout_);
   }
 
   private render(): void {
-    const W = this.scale.width;
-    const H = this.scale.height;
+    const W = fitView(this).width;
+    const H = fitView(this).height;
     const f = this.frame;
     const v = f?.view ?? null;
     const hand = v?.hand ? sortCards(v.hand, this.sort) : [];
@@ -154,8 +159,10 @@ export class HulaScene extends Phaser.Scene {
     this.layout_ = l;
     // Title: mode and round; below it the viewer's own points and 등록 mark (opponents show theirs on the badges).
     const mine = v?.seats.find((x) => x.id === v.viewer);
-    const second = mine ? `\n내 점수 ${points(mine.points)}${mine.registered ? ' · 등록' : ''}` : '';
-    this.titleText.setPosition(l.title.x, l.title.y + (second ? 0 : 8)).setLineSpacing(2);
+    // A short screen (phone on its side) keeps the title on one line.
+    const sep = l.title.h < 36 ? ' · ' : '\n';
+    const second = mine ? `${sep}내 점수 ${points(mine.points)}${mine.registered ? ' · 등록' : ''}` : '';
+    this.titleText.setPosition(l.title.x, l.title.y + (second && sep === '\n' ? 0 : 8)).setLineSpacing(2);
     if (v) this.titleText.setText(`${MODE_NAME[v.mode]} · ${v.round}/${v.roundsTotal}판${second}`);
     this.top.sort.setRect(l.top.sort).setText(this.sort === 'suit' ? '무늬순' : '숫자순');
     this.top.leave.setRect(l.top.leave);
@@ -163,7 +170,8 @@ export class HulaScene extends Phaser.Scene {
     const meSeat = v?.seats.find((s) => s.id === v.viewer);
     this.top.leave.setVisible(!!meSeat && !v?.finished).setText(meSeat?.leaveReserved ? '예약 취소' : '나가기 예약');
     this.top.sort.setVisible(hand.length > 0);
-    this.toasts.setArea({ x: 0, y: l.status.y, w: W, h: 100 });
+    // Toasts sit on the melds, below the status line, never over it.
+    this.toasts.setArea({ x: l.melds.x, y: l.melds.y, w: l.melds.w, h: Math.min(100, l.melds.h) });
     if (!v) {
       this.statusText.setPosition(W / 2, l.status.y);
       return;
@@ -173,11 +181,13 @@ export class HulaScene extends Phaser.Scene {
     this.table.render(v, l, hand, this.selected, this.chosenMeld, c.mover);
     this.statusText
       .setText(c.status)
-      .setPosition(W / 2, l.status.y)
+      .setPosition(l.status.x + l.status.w / 2, l.status.y)
+      .setWordWrapWidth(l.status.w, true)
       .setDepth(20);
     this.hintText
       .setText(c.hint)
-      .setPosition(W / 2, l.status.y + 22)
+      .setPosition(l.status.x + l.status.w / 2, l.status.y + Math.min(22, this.statusText.height + 2))
+      .setWordWrapWidth(l.status.w, true)
       .setDepth(20);
     this.showResult();
     this.bar.place(c, l, this.result.open, this.busy);
@@ -188,7 +198,7 @@ export class HulaScene extends Phaser.Scene {
     const data = f ? resultRows(f.view, f.result) : null;
     const v = f?.view;
     const waiting = v?.phase.kind === 'roundEnd' && v.viewer !== null && v.phase.ready.includes(v.viewer);
-    const key = data ? `${v!.round}:${data.final}:${waiting}:${this.scale.width}x${this.scale.height}` : '';
+    const key = data ? `${v!.round}:${data.final}:${waiting}:${fitView(this).width}x${fitView(this).height}` : '';
     if (key === this.resultKey) return;
     this.resultKey = key;
     if (!data) return this.result.close();
@@ -201,7 +211,7 @@ export class HulaScene extends Phaser.Scene {
         ? [{ key: 'ready', label: '다음 판 준비', onTap: () => void this.press('ready') }]
         : [];
     if (waiting) data.summary += '\n다른 사람을 기다리는 중…';
-    this.result.show(data, this.scale.width, this.scale.height, actions);
+    this.result.show(data, fitView(this).width, fitView(this).height, actions);
   }
 
   private onTap(x: number, y: number): void {
@@ -303,8 +313,8 @@ export class HulaScene extends Phaser.Scene {
     const box = (b: Button) => ({ ...b.rect, enabled: b.enabled, visible: b.visible, label: b.label_ });
     return {
       scene: 'hula',
-      width: this.scale.width,
-      height: this.scale.height,
+      width: fitView(this).width,
+      height: fitView(this).height,
       orientation: this.layout_?.portrait ? 'portrait' : 'landscape',
       connection: this.connection,
       frames: this.source.frames().length,
@@ -319,6 +329,8 @@ export class HulaScene extends Phaser.Scene {
       me: f?.view.viewer ?? null,
       cards: this.table.cards,
       melds: this.table.melds,
+      meldSlides: this.table.slides,
+      thankYous: this.table.thankYous,
       opponents: this.table.opponents,
       stock: this.layout_?.stock ?? null,
       discard: this.layout_?.discard ?? null,

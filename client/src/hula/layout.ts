@@ -34,6 +34,8 @@ export interface HulaLayout {
   discard: Rect;
   status: Rect;
   melds: Rect;
+  /** The table's felt: piles, status and melds sit on it. */
+  felt: Rect;
   hand: { cardW: number; cardH: number; lift: number; slots: HandSlot[]; area: Rect };
   actions: Rect[];
 }
@@ -45,6 +47,7 @@ const GAP = 6;
 export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
   const { width: W, height: H } = input;
   const portrait = H >= W;
+  if (!portrait && H < 520) return shortLandscape(input);
   const topH = 36;
   const topBtnW = portrait ? 64 : 88;
   const top = {
@@ -66,12 +69,14 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
     h: oppH,
   }));
 
-  const pileW = portrait ? 60 : 76;
+  // Small phones (360×640): smaller piles and hand so five players' melds keep their room.
+  const compact = portrait && H < 700;
+  const pileW = compact ? 48 : portrait ? 60 : 76;
   const pileH = Math.round(pileW * 1.4);
   const pileY = oppY + oppH + 10;
   const stock = { x: W / 2 - pileW - 12, y: pileY, w: pileW, h: pileH };
   const discard = { x: W / 2 + 12, y: pileY, w: pileW, h: pileH };
-  const status = { x: PAD, y: pileY + pileH + 6, w: W - PAD * 2, h: 42 };
+  const status = { x: PAD, y: pileY + pileH + 6, w: W - PAD * 2, h: compact ? 36 : 42 };
 
   const rows = portrait ? 2 : 1;
   const perRow = ACTION_SLOTS / rows;
@@ -86,7 +91,7 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
 
   const count = Math.max(1, input.handCount);
   const lift = portrait ? 14 : 18;
-  const cardW = portrait ? 62 : 88;
+  const cardW = compact ? 52 : portrait ? 62 : 88;
   const cardH = Math.round(cardW * 1.4);
   // A shallow fan: the outer cards sit up to `arc` px lower than the middle ones.
   const arc = count > 3 ? 8 : 0;
@@ -105,7 +110,10 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
   const handArea = { x: x0, y: handY - lift, w: total, h: cardH + lift + arc };
 
   const meldsY = status.y + status.h + 4;
-  const melds = { x: PAD, y: meldsY, w: W - PAD * 2, h: handArea.y - 6 - meldsY };
+  // Desktop: the melds keep to a table-sized middle instead of the whole width.
+  const meldsW = Math.min(W - PAD * 2, portrait ? W : 1100);
+  const melds = { x: (W - meldsW) / 2, y: meldsY, w: meldsW, h: handArea.y - 6 - meldsY };
+  const felt = { x: PAD, y: pileY - 4, w: W - PAD * 2, h: melds.y + melds.h + 2 - (pileY - 4) };
   return {
     width: W,
     height: H,
@@ -117,6 +125,86 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
     discard,
     status,
     melds,
+    felt,
+    hand: { cardW, cardH, lift, slots, area: handArea },
+    actions,
+  };
+}
+
+/**
+ * A phone on its side (844×390): a thin top bar and opponent row, the piles
+ * and the status on the left of the felt, everyone's melds on the right of
+ * it, a one-row fan of 48×68 cards and one row of buttons at the bottom.
+ */
+function shortLandscape(input: HulaLayoutInput): HulaLayout {
+  const { width: W, height: H } = input;
+  const topH = 32;
+  const topBtnW = 80;
+  const top = {
+    exit: { x: W - PAD - topBtnW, y: PAD, w: topBtnW, h: topH },
+    leave: { x: W - PAD - topBtnW * 2 - GAP, y: PAD, w: topBtnW, h: topH },
+    sort: { x: W - PAD - topBtnW * 3 - GAP * 2, y: PAD, w: topBtnW, h: topH },
+  };
+  const title = { x: PAD, y: PAD, w: top.sort.x - PAD - GAP, h: topH };
+  const n = Math.max(1, input.opponents);
+  const oppH = 52;
+  const oppY = PAD + topH + 4;
+  const oppW = Math.min(220, (W - PAD * 2 - GAP * (n - 1)) / n);
+  const oppX0 = (W - (oppW * n + GAP * (n - 1))) / 2;
+  const opponents = Array.from({ length: input.opponents }, (_, i) => ({
+    x: oppX0 + i * (oppW + GAP),
+    y: oppY,
+    w: oppW,
+    h: oppH,
+  }));
+  const btnH = 44;
+  const perRow = ACTION_SLOTS;
+  const btnW = Math.min(120, (W - PAD * 2 - GAP * (perRow - 1)) / perRow);
+  const barW = btnW * perRow + GAP * (perRow - 1);
+  const barY = H - PAD - btnH;
+  const actions: Rect[] = Array.from({ length: perRow }, (_, c) => ({
+    x: (W - barW) / 2 + c * (btnW + GAP),
+    y: barY,
+    w: btnW,
+    h: btnH,
+  }));
+  const count = Math.max(1, input.handCount);
+  const lift = 10;
+  const cardW = 48;
+  const cardH = 68;
+  const handY = barY - 6 - cardH;
+  const maxW = W - PAD * 2;
+  const step = count === 1 ? 0 : Math.floor(Math.min(cardW + 6, (maxW - cardW) / (count - 1)));
+  const total = cardW + step * (count - 1);
+  const x0 = Math.round((W - total) / 2);
+  const slots: HandSlot[] = Array.from({ length: input.handCount }, (_, i) => {
+    const x = x0 + i * step;
+    const visW = i === count - 1 ? cardW : Math.min(step, cardW);
+    return { x, y: handY, visible: { x, y: handY, w: visW, h: cardH } };
+  });
+  const handArea = { x: x0, y: handY - lift, w: total, h: cardH + lift };
+  const midY = oppY + oppH + 6;
+  const midBottom = handArea.y - 4;
+  const pileW = 48;
+  const pileH = 67;
+  const stock = { x: 64, y: midY + 2, w: pileW, h: pileH };
+  const discard = { x: stock.x + pileW + 10, y: midY + 2, w: pileW, h: pileH };
+  const leftW = discard.x + pileW + 84;
+  const status = { x: PAD, y: stock.y + pileH + 4, w: leftW - PAD, h: Math.min(42, midBottom - (stock.y + pileH + 4)) };
+  const melds = { x: leftW + 6, y: midY, w: W - PAD - leftW - 6, h: midBottom - midY };
+  const felt = { x: PAD, y: midY - 2, w: W - PAD * 2, h: midBottom + 1 - (midY - 2) };
+  return {
+    width: W,
+    height: H,
+    portrait: false,
+    title,
+    top,
+    opponents,
+    stock,
+    discard,
+    status,
+    melds,
+    felt,
     hand: { cardW, cardH, lift, slots, area: handArea },
     actions,
   };
@@ -142,7 +230,7 @@ export interface MeldPlacement {
  */
 export function placeMelds(groups: MeldGroupInput[], area: Rect): MeldPlacement {
   let last: MeldPlacement | null = null;
-  for (let cw = 58; cw >= 22; cw -= 4) {
+  for (let cw = 58; cw >= 18; cw -= 4) {
     last = tryPlace(groups, area, cw);
     if (last.fits) return last;
   }
@@ -158,6 +246,17 @@ function tryPlace(groups: MeldGroupInput[], area: Rect, cw: number): MeldPlaceme
   let gx = area.x;
   let gy = area.y;
   let rowH = 0;
+  // Each row of groups is centred on the felt once it is complete.
+  let rowLabels = 0;
+  let rowMelds = 0;
+  const centreRow = () => {
+    const right = Math.max(area.x, ...out.labels.slice(rowLabels).map((l) => l.rect.x + l.rect.w));
+    const dx = Math.max(0, Math.floor((area.x + area.w - right) / 2));
+    for (const l of out.labels.slice(rowLabels)) l.rect.x += dx;
+    for (const m of out.melds.slice(rowMelds)) m.rect.x += dx;
+    rowLabels = out.labels.length;
+    rowMelds = out.melds.length;
+  };
   for (const g of groups) {
     const widths = g.melds.map((m) => cw + step * (m.cards - 1));
     // Lay the group's melds in lines no wider than the area.
@@ -175,6 +274,7 @@ function tryPlace(groups: MeldGroupInput[], area: Rect, cw: number): MeldPlaceme
     const gw = Math.max(70, ...lineWidths);
     const gh = labelH + lines.length * (ch + 4);
     if (gx > area.x && gx + gw > area.x + area.w) {
+      centreRow();
       gx = area.x;
       gy += rowH + gap;
       rowH = 0;
@@ -191,6 +291,7 @@ function tryPlace(groups: MeldGroupInput[], area: Rect, cw: number): MeldPlaceme
     if (gy + gh > area.y + area.h || gw > area.w) out.fits = false;
     gx += gw + gap * 2;
   }
+  centreRow();
   return out;
 }
 

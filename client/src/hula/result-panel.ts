@@ -16,6 +16,15 @@ export interface PanelAction {
   onTap: () => void;
 }
 
+/** Shortens a name with "…" until it fits (a long nickname never runs into the points). */
+function fitText(t: Phaser.GameObjects.Text, maxW: number): void {
+  let chars = [...t.text];
+  while (t.width > maxW && chars.length > 2) {
+    chars = chars.slice(0, -1);
+    t.setText(`${chars.join('')}…`);
+  }
+}
+
 export class HulaResultPanel {
   private objects: Phaser.GameObjects.GameObject[] = [];
   private buttons: Button[] = [];
@@ -64,16 +73,22 @@ export class HulaResultPanel {
         highlight = hl;
       }
       add(s.add.text(px + 18, y, `${row.rank}등`, textStyle(16, row.rank === 1 ? '#ffd84a' : '#ffffff', 800)));
-      add(s.add.text(px + 62, y, row.name + (row.me ? ' (나)' : ''), textStyle(16, '#ffffff', 700)));
+      // The game's end leads with each player's total; a round's end with what the round moved.
       const deltaColor = row.delta.startsWith('+') ? '#7ee081' : row.delta.startsWith('−') ? '#ff9f94' : '#ffffff';
-      add(s.add.text(px + pw - 18, y, row.delta, textStyle(16, deltaColor, 800)).setOrigin(1, 0));
+      const big = data.final ? `합계 ${row.total}` : row.delta;
+      const small = data.final ? `이번 판 ${row.delta}` : `합계 ${row.total}`;
+      const value = add(
+        s.add.text(px + pw - 18, y, big, textStyle(16, data.final ? '#ffd84a' : deltaColor, 800)).setOrigin(1, 0),
+      );
+      const name = add(s.add.text(px + 62, y, row.name + (row.me ? ' (나)' : ''), textStyle(16, '#ffffff', 700)));
+      fitText(name, pw - 62 - 18 - value.width - 10);
       const detail = add(
         s.add
           .text(px + 62, y + 22, `손패 ${row.hand}  ·  ${row.bak}`, textStyle(12, '#c9dcd2', 600))
           .setWordWrapWidth(pw - 62 - 120, true),
       );
       const rowH = Math.max(52, detail.height + 30);
-      add(s.add.text(px + pw - 18, y + 22, `합계 ${row.total}`, textStyle(12, '#c9dcd2', 600)).setOrigin(1, 0));
+      add(s.add.text(px + pw - 18, y + 22, small, textStyle(12, '#c9dcd2', 600)).setOrigin(1, 0));
       highlight?.fillStyle(0xffd84a, 0.16).fillRoundedRect(px + 8, y - 4, pw - 16, rowH - 4, 8);
       y += rowH;
     }

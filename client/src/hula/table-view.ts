@@ -8,6 +8,7 @@
 import type Phaser from 'phaser';
 import { backTexture, faceTexture } from '../table/textures.ts';
 import { C, SEAT_COLORS, hex, textStyle } from '../table/theme.ts';
+import { motionMs } from '../settings.ts';
 import type { Rect } from '../table/layout.ts';
 import { placeMelds, type HulaLayout } from './layout.ts';
 import { artCard, cardName, nameOf, points, type Card, type HulaView } from './model.ts';
@@ -26,8 +27,47 @@ export class HulaTableView {
   opponents: { id: string; name: string; count: number; rect: Rect; current: boolean }[] = [];
   /** Centre of each opponent's avatar, for the timer ring. */
   avatars = new Map<string, { x: number; y: number }>();
+  /** Melds that slid onto the table (for the test hook): from the owner's seat or my hand. */
+  slides: { meld: number; owner: string; from: { x: number; y: number }; to: { x: number; y: number } }[] = [];
+  /** Meld ids drawn so far; null before the first frame (nothing slides in on opening a table). */
+  private known: Set<number> | null = null;
 
   constructor(private readonly scene: Phaser.Scene) {}
+
+  /** 땡큐 claims highlighted so far (for the test hook). */
+  thankYous: { player: string; at: { x: number; y: number } }[] = [];
+
+  /**
+   * A 땡큐 claim: a gold ring around the claimer and the discard pile's top
+   * card, fading out (held still, then removed, when motion is reduced).
+   */
+  highlightThankYou(player: string, view: HulaView, l: HulaLayout): void {
+    const s = this.scene;
+    const at =
+      player === view.viewer ? { x: l.hand.area.x + l.hand.area.w / 2, y: l.hand.area.y } : this.avatars.get(player);
+    if (!at) return;
+    this.thankYous.push({ player, at });
+    if (this.thankYous.length > 20) this.thankYous.shift();
+    const g = s.add.graphics().setDepth(45);
+    g.lineStyle(4, C.gold, 1).strokeCircle(at.x, at.y, 20);
+    const d = l.discard;
+    g.lineStyle(4, C.gold, 1).strokeRoundedRect(d.x - 4, d.y - 4, d.w + 8, d.h + 8, 10);
+    g.fillStyle(C.gold, 0.18).fillRoundedRect(d.x - 4, d.y - 4, d.w + 8, d.h + 8, 10);
+    const ms = motionMs(300);
+    if (ms > 0) s.tweens.add({ targets: g, alpha: 0, delay: 600, duration: ms, onComplete: () => g.destroy() });
+    else s.time.delayedCall(900, () => g.destroy());
+  }
+
+  /** Where a meld new on the table slides from, or null (already there, first frame, motion reduced). */
+  private slideFrom(
+    meld: { id: number; owner: string },
+    view: HulaView,
+    l: HulaLayout,
+  ): { x: number; y: number } | null {
+    if (!this.known || this.known.has(meld.id) || motionMs(300) === 0) return null;
+    if (meld.owner === view.viewer) return { x: l.hand.area.x + l.hand.area.w / 2, y: l.hand.area.y };
+    return this.avatars.get(meld.owner) ?? null;
+  }
 
   private keep<T extends Phaser.GameObjects.GameObject>(o: T): T {
     this.objs.push(o);
@@ -48,7 +88,10 @@ export class HulaTableView {
   }
 
   clear(): void {
-    for (const o of this.objs) o.destroy();
+    for (const o of this.objs) {
+      this.scene.tweens.killTweensOf(o);
+      o.destroy();
+    }
     this.objs = [];
     this.cards = [];
     this.melds = [];
@@ -66,6 +109,11 @@ export class HulaTableView {
   ): void {
     this.clear();
     const s = this.scene;
+    // The felt: a darker table under the piles, the status and everyone's melds.
+    const felt = this.keep(s.add.graphics().setDepth(5));
+    const f = l.felt;
+    felt.fillStyle(C.feltDark, 0.6).fillRoundedRect(f.x, f.y, f.w, f.h, 18);
+    felt.lineStyle(3, C.feltLine, 1).strokeRoundedRect(f.x, f.y, f.w, f.h, 18);
     const g = this.keep(s.add.graphics().setDepth(10));
     // Opponents: everyone but the viewer, in seat order starting after the viewer.
     const seats = view.seats;
@@ -92,10 +140,20 @@ export class HulaTableView {
       this.fit(name, r.w - 42);
       const state =
         seat.status === 'left' ? '나감' : seat.leaveReserved ? '나가기 예약' : seat.registered ? '등록' : '';
+      // A short badge (phone on its side) puts the count and the points on one line.
+      const short = r.h < 70;
       const count = this.text(r.x + 8, r.y + 36, `${seat.handCount}장${state ? ` · ${state}` : ''}`, 12, '#d8e6de');
-      this.fit(count, r.w - 12);
-      const pts = this.text(r.x + 8, r.y + 54, points(seat.points), 12, seat.points < 0 ? '#ff9f94' : '#ffe7a3');
-      this.fit(pts, r.w - 12);
+      this.fit(count, short ? r.w / 2 - 10 : r.w - 12);
+      const pts = short
+        ? this.text(
+            r.x + r.w - 8,
+            r.y + 36,
+            points(seat.points),
+            12,
+            seat.points < 0 ? '#ff9f94' : '#ffe7a3',
+          ).setOrigin(1, 0)
+        : this.text(r.x + 8, r.y + 54, points(seat.points), 12, seat.points < 0 ? '#ff9f94' : '#ffe7a3');
+      this.fit(pts, short ? r.w / 2 - 10 : r.w - 12);
       this.opponents.push({ id: seat.id, name: seat.name, count: seat.handCount, rect: r, current });
     });
 
@@ -166,20 +224,38 @@ export class HulaTableView {
       const who = lab.owner === view.viewer ? '나' : nameOf(view, lab.owner);
       this.fit(this.text(lab.rect.x, lab.rect.y, who, 12, '#ffe7a3'), lab.rect.w);
     }
+    for (const lab of placed.labels) {
+      // A faint panel per owner so a glance tells whose melds are whose.
+      const rows = placed.melds.filter((m) => view.melds.find((x) => x.id === m.id)?.owner === lab.owner);
+      const bottom = Math.max(lab.rect.y + lab.rect.h, ...rows.map((m) => m.rect.y + m.rect.h));
+      const right = Math.max(lab.rect.x + lab.rect.w, ...rows.map((m) => m.rect.x + m.rect.w));
+      g.fillStyle(lab.owner === view.viewer ? 0x2f80ed : 0x000000, 0.18);
+      g.fillRoundedRect(lab.rect.x - 4, lab.rect.y - 2, right - lab.rect.x + 8, bottom - lab.rect.y + 6, 8);
+    }
     for (const p of placed.melds) {
       const meld = view.melds.find((m) => m.id === p.id)!;
-      meld.cards.forEach((c, i) =>
-        this.keep(
+      const slide = this.slideFrom(meld, view, l);
+      meld.cards.forEach((c, i) => {
+        const img = this.keep(
           s.add
             .image(p.rect.x + i * p.step, p.rect.y, faceTexture(s, artCard(c)))
             .setOrigin(0)
             .setDepth(13),
-        ).setDisplaySize(placed.cardW, placed.cardH),
-      );
+        ).setDisplaySize(placed.cardW, placed.cardH);
+        if (slide) {
+          const to = { x: img.x, y: img.y };
+          img.setPosition(slide.x + i * p.step, slide.y);
+          s.tweens.add({ targets: img, x: to.x, y: to.y, duration: motionMs(300), ease: 'Cubic.easeOut' });
+        }
+      });
+      if (slide) this.slides.push({ meld: meld.id, owner: meld.owner, from: slide, to: { x: p.rect.x, y: p.rect.y } });
       if (meld.id === chosenMeld)
         hi.lineStyle(3, C.selected, 1).strokeRoundedRect(p.rect.x - 3, p.rect.y - 3, p.rect.w + 6, p.rect.h + 6, 6);
       this.melds.push({ id: meld.id, owner: meld.owner, rect: p.rect, cards: meld.cards.map((c) => c.id) });
     }
+
+    this.known = new Set(view.melds.map((m) => m.id));
+    if (this.slides.length > 50) this.slides.splice(0, this.slides.length - 50);
 
     // Own hand: selected cards rise; the card the view prompts to discard is outlined.
     const h = l.hand;

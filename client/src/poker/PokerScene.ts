@@ -5,6 +5,7 @@
  * action bar's: raise panel, cards picked for a draw, the 7-poker choice.
  */
 import Phaser from 'phaser';
+import { fitView } from '../display.ts';
 import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import { verifySeed } from '../table/result-data.ts';
@@ -18,10 +19,15 @@ import { statusLine } from './status.ts';
 import { computePokerLayout, type PokerLayout } from './layout.ts';
 import { ActionBarView } from './bar-view.ts';
 import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView } from './model.ts';
-import { drawRing, drawSeat, seatInfo } from './seat.ts';
-import { drawCenter, drawLog, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
+import { clockColor, drawRing, drawSeat, seatInfo } from './seat.ts';
+import { clockRect, drawCenter, drawLog, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
+import { ChipFx, chipMoves } from './chips-fx.ts';
+import { motionMs } from '../settings.ts';
+import { countdown, seatStory } from './story.ts';
+import { whyDisabled } from './why.ts';
 import { pokerSnapshot } from './snapshot.ts';
 import { openPokerRules } from './rules-sheet.ts';
+import { clockDecided } from './clock-notice.ts';
 
 export class PokerScene extends Phaser.Scene {
   private data_!: TableSceneData<PokerAction, PokerView>;
@@ -30,6 +36,13 @@ export class PokerScene extends Phaser.Scene {
   private bg!: Phaser.GameObjects.Graphics;
   private dyn!: Phaser.GameObjects.Container;
   private ring!: Phaser.GameObjects.Graphics;
+  private ringLabel!: Phaser.GameObjects.Text;
+  private clockLabel!: Phaser.GameObjects.Text;
+  private chipFx!: ChipFx;
+  /** When this hand's showdown appeared (scene time): seats flip their cards in showing order from then. */
+  private reveal: { hand: number; at: number } | null = null;
+  /** Showdown flips started (for the test hook): seat and its place in the showing order. */
+  private flips: { hand: number; seat: string; order: number }[] = [];
   private title!: Phaser.GameObjects.Text;
   private waiting!: Phaser.GameObjects.Text;
   private menu!: { rules: Button; leave: Button };
@@ -68,6 +81,15 @@ export class PokerScene extends Phaser.Scene {
     this.bg = this.add.graphics().setDepth(0);
     this.dyn = this.add.container(0, 0).setDepth(10);
     this.ring = this.add.graphics().setDepth(30);
+    this.ringLabel = this.add
+      .text(0, 0, '', textStyle(13, '#ffffff', 800))
+      .setOrigin(0.5)
+      .setDepth(31);
+    this.clockLabel = this.add
+      .text(0, 0, '', textStyle(15, '#ffffff', 800))
+      .setOrigin(0.5)
+      .setDepth(31);
+    this.chipFx = new ChipFx(this);
     this.title = this.add
       .text(0, 0, this.data_.title, textStyle(15, '#ffffff', 700))
       .setOrigin(0, 0.5)
@@ -77,7 +99,15 @@ export class PokerScene extends Phaser.Scene {
       rules: new Button(this, '규칙', 'ghost', () => openPokerRules(this.view?.mode)),
       leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),
     };
-    this.barView = new ActionBarView(this, (a) => this.onButton(a));
+    this.barView = new ActionBarView(
+      this,
+      (a) => this.onButton(a),
+      (a) => {
+        const v = this.view;
+        const why = v ? whyDisabled(v, a, this.ui, this.busy) : null;
+        if (why) this.toasts.show(why, 'warn');
+      },
+    );
     this.toasts = new Toasts(this);
     this.result = new ResultPanel(this);
     this.scale.on('resize', this.onResize, this);
@@ -117,6 +147,12 @@ export class PokerScene extends Phaser.Scene {
       this.barKey = key;
       this.ui = emptyBarState();
     }
+    const sd = v.hand?.showdown;
+    if (sd?.length && this.reveal?.hand !== v.hand!.handNo) {
+      this.reveal = { hand: v.hand!.handNo, at: this.time.now };
+      sd.forEach((e, order) => this.flips.push({ hand: v.hand!.handNo, seat: e.id, order }));
+      if (this.flips.length > 60) this.flips.splice(0, this.flips.length - 60);
+    }
     const count = myCards(v).length;
     if (
       !prev ||
@@ -126,20 +162,35 @@ export class PokerScene extends Phaser.Scene {
     )
       this.relayout(false);
     this.render();
+    // The clock decided for me: say what it did, so an auto-fold is never a silent surprise.
+    const told = clockDecided(prev, v, f.events);
+    if (told) this.toasts.show(told, 'warn');
+    if (this.layout_) this.chipFx.play(chipMoves(prev, v, (id) => this.seatRect(id), this.layout_.pot));
     if ((f.result || v.finished) && this.resultShownSeq !== f.seq) {
       this.resultShownSeq = f.seq;
       this.time.delayedCall(600, () => this.showResult());
     }
   }
 
+  /** Where a player sits on the screen (an opponent's seat or my strip). */
+  private seatRect(id: string): PokerLayout['me'] | null {
+    const v = this.view;
+    const l = this.layout_;
+    if (!v || !l) return null;
+    if (id === v.viewer) return l.me;
+    const i = opponentsOf(v).findIndex((s) => s.id === id);
+    return i >= 0 ? (l.seats[i] ?? null) : null;
+  }
+
   private relayout(renderAfter = true): void {
     const v = this.view;
-    const W = this.scale.width;
-    const H = this.scale.height;
+    const W = fitView(this).width;
+    const H = fitView(this).height;
     const l = computePokerLayout({
       width: W,
       height: H,
       opponents: v ? opponentsOf(v).length : 3,
+      board: !v || v.mode === 'holdem' || v.mode === 'omaha',
       myCards: v ? myCards(v).length : 0,
       spectator: !v || v.viewer === null,
     });
@@ -171,13 +222,22 @@ export class PokerScene extends Phaser.Scene {
     this.title.setText(`${modeName} · ${BETTING_NAME[v.betting]} · ${v.hand ? `${v.hand.handNo}판` : ''}`);
     const title = this.title;
     while (title.width > l.title.w && title.text.length > 4) title.setText(`${title.text.slice(0, -2)}…`);
-    opponentsOf(v).forEach((s, i) => drawSeat(this, this.dyn, l.seats[i], seatInfo(v, s, false)));
+    opponentsOf(v).forEach((s, i) => drawSeat(this, this.dyn, l.seats[i], seatInfo(v, s, false), this.flipOf(v, s.id)));
     drawCenter(this, this.dyn, l, v, statusLine(v));
     if (l.log) drawLog(this, this.dyn, l.log, v);
     this.mine = myCards(v);
     if (v.viewer !== null) drawMine(this, this.dyn, l, v, this.mine, this.ui, (id) => this.onCardTap(id));
     this.bar = actionBar(v, this.ui);
     this.barView.update(l, v, this.bar, this.busy);
+  }
+
+  /** The showdown flip of a seat, in the engine's showing order, 250 ms apart; null when done or motion is reduced. */
+  private flipOf(v: PokerView, id: string): { elapsed: number; ms: number } | null {
+    const ms = motionMs(200);
+    const order = v.hand?.showdown?.findIndex((e) => e.id === id) ?? -1;
+    if (!this.reveal || this.reveal.hand !== v.hand?.handNo || order < 0 || ms === 0) return null;
+    const elapsed = this.time.now - this.reveal.at - order * 250;
+    return elapsed < ms + 300 ? { elapsed, ms } : null;
   }
 
   private onCardTap(id: number): void {
@@ -243,7 +303,7 @@ export class PokerScene extends Phaser.Scene {
     const v = this.view;
     if (!v) return;
     const data = pokerResult(v, this.frame?.result ?? null);
-    this.result.show(data, this.scale.width, this.scale.height, [
+    this.result.show(data, fitView(this).width, fitView(this).height, [
       { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
       { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
     ]);
@@ -254,15 +314,26 @@ export class PokerScene extends Phaser.Scene {
     const v = this.view;
     const l = this.layout_;
     this.ring.clear();
-    if (!v || !l || v.deadline === null || v.finished) return;
-    const id = v.hand?.phase === 'betting' ? v.hand.toAct : null;
-    if (!id) return;
-    const total = v.options.turnSeconds * 1000;
-    const left = Math.max(0, v.deadline - this.data_.source.serverNow());
-    const frac = Math.min(1, left / total);
-    const i = opponentsOf(v).findIndex((s) => s.id === id);
-    if (i >= 0) drawRing(this.ring, l.seats[i], frac, left);
-    else if (id === v.viewer) drawRing(this.ring, l.me, frac, left, l.me.h / 2);
+    this.ringLabel.setVisible(false);
+    this.clockLabel.setVisible(false);
+    const c = v && l ? countdown(v, this.data_.source.serverNow()) : null;
+    if (!v || !l || !c) return;
+    if (c.seat) {
+      // Betting: a ring with the seconds on the seat whose turn it is.
+      const r = this.seatRect(c.seat);
+      if (r) drawRing(this.ring, this.ringLabel, r, c, r === l.me ? l.me.h / 2 : 15);
+      return;
+    }
+    // Everyone's clock (choice, draw, declare, rebuy, next hand): a pill at the end of the status line.
+    const r = clockRect(l);
+    this.ring.fillStyle(c.urgent ? 0x5a1410 : 0x000000, 0.6).fillRoundedRect(r.x, r.y, r.w, r.h, r.h / 2);
+    this.ring.fillStyle(clockColor(c), 0.9).fillRoundedRect(r.x, r.y + r.h - 4, r.w * c.frac, 4, 2);
+    this.clockLabel
+      .setText(c.label)
+      .setPosition(r.x + r.w / 2, r.y + r.h / 2 - 1)
+      .setColor(c.urgent ? '#ff8a80' : '#ffffff')
+      .setFontSize(c.urgent ? 16 : 14)
+      .setVisible(true);
   }
 
   snapshot(): Record<string, unknown> {
@@ -280,6 +351,11 @@ export class PokerScene extends Phaser.Scene {
       result: this.result,
       toasts: this.toasts.log,
       menu: this.menu,
+      story: this.view ? this.view.seats.map((x) => ({ ...seatStory(this.view!, x.id), name: x.name })) : [],
+      clock: this.view ? countdown(this.view, this.data_.source.serverNow()) : null,
+      clockShown: this.clockLabel.visible ? this.clockLabel.text : this.ringLabel.visible ? this.ringLabel.text : null,
+      chipMoves: this.chipFx.log,
+      flips: this.flips,
     });
   }
 

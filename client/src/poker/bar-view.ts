@@ -17,7 +17,11 @@ export class ActionBarView {
   private shown: ActionButton[] = [];
   private readonly prompt: Phaser.GameObjects.Text;
 
-  constructor(scene: Phaser.Scene, onPress: (a: ActionButton) => void) {
+  constructor(
+    scene: Phaser.Scene,
+    onPress: (a: ActionButton) => void,
+    onRefused: (a: ActionButton) => void = () => undefined,
+  ) {
     this.prompt = scene.add
       .text(0, 0, '', textStyle(15, '#ffe7a3', 700))
       .setOrigin(0.5)
@@ -27,6 +31,10 @@ export class ActionBarView {
         const a = this.shown[i];
         if (a) onPress(a);
       });
+      b.onRefused = () => {
+        const a = this.shown[i];
+        if (a) onRefused(a);
+      };
       b.setVisible(false);
       this.pool.push(b);
     }

@@ -20,6 +20,8 @@ export interface PokerLayoutInput {
   myCards: number;
   /** A spectator has no cards or action bar: the middle of the table takes their place. */
   spectator?: boolean;
+  /** Hold'em/omaha deal a board; the other modes give its room to the seats' cards (default true). */
+  board?: boolean;
 }
 
 export interface PokerLayout {
@@ -124,7 +126,7 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
   const { width: W, height: H } = input;
   const n = Math.max(1, input.opponents);
   const landscape = W > H * 1.1;
-  const barH = landscape ? 52 : 44;
+  const barH = landscape ? 52 : H < 700 ? 40 : 44;
   const topBar = { x: 0, y: 0, w: W, h: barH };
   const mb = { w: landscape ? 84 : 64, h: barH - 12 };
   const leave = { x: W - PAD - mb.w, y: 6, w: mb.w, h: mb.h };
@@ -132,24 +134,35 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
   const title = { x: PAD, y: 0, w: rules.x - 2 * PAD, h: barH };
 
   if (!landscape) {
-    const rowH = 56;
+    // Small phones (360×640): shorter buttons, cards and seats so the middle keeps its pot and board.
+    const compact = H < 700;
+    const rowH = compact ? 40 : 56;
+    const gap = compact ? 6 : 8;
     const actionRows = 3;
     const actions = { x: PAD, y: H - PAD - actionRows * rowH - (actionRows - 1) * 8, w: W - 2 * PAD, h: 0 };
     actions.h = H - PAD - actions.y;
-    const cardH = Math.max(96, Math.min(120, Math.round(H * 0.12)));
+    const cardH = compact ? 68 : Math.max(96, Math.min(120, Math.round(H * 0.12)));
     const cardW = Math.round(cardH * RATIO);
-    const hint = { x: PAD, y: actions.y - 8 - 22, w: W - 2 * PAD, h: 22 };
-    const hand = { x: PAD, y: hint.y - 4 - cardH, w: W - 2 * PAD, h: cardH };
-    const me = { x: PAD, y: hand.y - 6 - 30, w: W - 2 * PAD, h: 30 };
+    const hintH = compact ? 18 : 22;
+    const hint = { x: PAD, y: actions.y - gap - hintH, w: W - 2 * PAD, h: hintH };
+    const hand = { x: PAD, y: hint.y - (compact ? 3 : 4) - cardH, w: W - 2 * PAD, h: cardH };
+    const meH = compact ? 26 : 30;
+    const me = { x: PAD, y: hand.y - (compact ? 4 : 6) - meH, w: W - 2 * PAD, h: meH };
     const cols = n <= 3 ? n : n === 4 ? 2 : 3;
     const rows = Math.ceil(n / cols);
-    const seatH = rows === 1 ? 112 : rows === 2 ? 100 : 86;
+    const base = compact ? [100, 84, 64, 64][rows - 1] : [112, 100, 86, 80][rows - 1];
+    // Without a board the middle needs only the pot, a title and the status (≈ 150 px): the rest
+    // goes to the seats, whose open cards (7포커) are what a player reads.
+    const cBottomAt = input.spectator ? H - PAD : me.y - 6;
+    const spare = cBottomAt - (barH + 8 + rows * base + (rows - 1) * 6 + 8) - 150;
+    const grow = input.board === false ? Math.max(0, Math.min(44, Math.floor(spare / rows))) : 0;
+    const seatH = base + grow;
     const seatArea = { x: PAD, y: barH + 8, w: W - 2 * PAD, h: rows * seatH + (rows - 1) * 6 };
     const seats = seatRects(seatArea, n, cols, 0);
     const cTop = seatArea.y + seatArea.h + 8;
     const cBottom = input.spectator ? H - PAD : me.y - 6;
-    const pot = { x: PAD, y: cTop, w: W - 2 * PAD, h: 44 };
-    const status = { x: PAD, y: cBottom - 24, w: W - 2 * PAD, h: 24 };
+    const pot = { x: PAD, y: cTop, w: W - 2 * PAD, h: compact ? 32 : 44 };
+    const status = { x: PAD, y: cBottom - (compact ? 22 : 24), w: W - 2 * PAD, h: compact ? 22 : 24 };
     const bh = Math.min(84, status.y - pot.y - pot.h - 12);
     const bw = Math.round(bh * RATIO);
     const boardArea = {
@@ -182,6 +195,8 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
       actionRows,
     };
   }
+
+  if (H < 520) return shortLandscape(input, W, H, n);
 
   const actionRows = 3;
   const aw = Math.min(500, Math.round(W * 0.36));
@@ -248,6 +263,72 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     actions,
     felt,
     log,
+    actionRows,
+  };
+}
+
+/**
+ * A phone on its side (844×390, 932×430): one row of seats across the top,
+ * the middle of the table below them, my cards bottom left and a compact
+ * action bar bottom right — every part smaller but nothing on top of another.
+ */
+function shortLandscape(input: PokerLayoutInput, W: number, H: number, n: number): PokerLayout {
+  const barH = 40;
+  const topBar = { x: 0, y: 0, w: W, h: barH };
+  const mb = { w: 68, h: barH - 10 };
+  const leave = { x: W - PAD - mb.w, y: 5, w: mb.w, h: mb.h };
+  const rules = { x: leave.x - 6 - mb.w, y: 5, w: mb.w, h: mb.h };
+  const title = { x: PAD, y: 0, w: rules.x - 2 * PAD, h: barH };
+  const actionRows = 3;
+  const rowH = 42;
+  const aw = Math.min(380, Math.round(W * 0.4));
+  const ah = actionRows * rowH + (actionRows - 1) * 8;
+  const actions = { x: W - PAD - aw, y: H - PAD - ah, w: aw, h: ah };
+  const cardH = Math.max(64, Math.min(90, Math.round(H * 0.2)));
+  const cardW = Math.round(cardH * RATIO);
+  const leftW = actions.x - 2 * PAD;
+  const hand = { x: PAD, y: H - PAD - cardH, w: leftW, h: cardH };
+  const hint = { x: PAD, y: hand.y - 2 - 18, w: leftW, h: 18 };
+  const me = { x: PAD, y: hint.y - 3 - 26, w: leftW, h: 26 };
+  const seatArea = { x: PAD, y: barH + 4, w: W - 2 * PAD, h: 84 };
+  const seats = seatRects(seatArea, n, n, 0);
+  const midTop = seatArea.y + seatArea.h + 6;
+  const midBottom = input.spectator ? H - PAD : Math.min(me.y, actions.y) - 4;
+  const cx = W / 2;
+  const mw = Math.min(640, W - 2 * PAD - 8);
+  const pot = { x: cx - mw / 2, y: midTop, w: mw, h: 30 };
+  const status = { x: cx - mw / 2, y: midBottom - 24, w: mw, h: 22 };
+  const bh = Math.max(36, Math.min(110, status.y - pot.y - pot.h - 8));
+  const bw = Math.round(bh * RATIO);
+  const boardArea = {
+    x: cx - (5 * bw + 4 * 6) / 2,
+    y: pot.y + pot.h + (status.y - pot.y - pot.h - bh) / 2,
+    w: 5 * bw + 4 * 6,
+    h: bh,
+  };
+  const felt = { x: Math.max(PAD, cx - 520), y: pot.y - 2, w: Math.min(W - 2 * PAD, 1040), h: 0 };
+  felt.h = status.y + status.h + 1 - felt.y;
+  return {
+    orientation: 'landscape',
+    width: W,
+    height: H,
+    topBar,
+    title,
+    menu: { rules, leave },
+    seats,
+    pot,
+    board: grid(boardArea, 5, 5, 1, 6),
+    boardArea,
+    status,
+    me,
+    hint,
+    hand,
+    cards: cardRow(hand, input.myCards, cardW, cardH),
+    cardW,
+    cardH,
+    actions,
+    felt,
+    log: null,
     actionRows,
   };
 }

@@ -9,6 +9,8 @@ import type { ActionButton, BarState } from './actions.ts';
 import type { PokerLayout } from './layout.ts';
 import { chipsOnTable, opponentsOf, potTotal, type PokerView } from './model.ts';
 import type { MyCard } from './table-parts.ts';
+import { handEndLines, statusLine } from './status.ts';
+import { roundTitle } from './story.ts';
 
 export interface PokerSnapshotParts {
   layout: PokerLayout | null;
@@ -24,6 +26,13 @@ export interface PokerSnapshotParts {
   result: ResultPanel;
   toasts: string[];
   menu: { rules: Button; leave: Button };
+  /** The story model (story.ts) of every seat, as the seats draw it. */
+  story: unknown[];
+  clock: unknown;
+  /** The countdown text on screen now (seat ring or the status-line pill). */
+  clockShown: string | null;
+  chipMoves: unknown[];
+  flips: unknown[];
 }
 
 export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
@@ -69,5 +78,11 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
     layoutRects: l,
     result: p.result.data ? { ...p.result.data, buttons: p.result.buttonRects } : null,
     toasts: p.toasts.slice(-10),
+    story: p.story,
+    centre: v ? { status: statusLine(v), awards: handEndLines(v), round: roundTitle(v) } : null,
+    clock: p.clock,
+    clockShown: p.clockShown,
+    chipMoves: p.chipMoves,
+    flips: p.flips,
   };
 }

@@ -1,5 +1,6 @@
 /** The words in the middle of the table: whose move it is, and who won what when a hand ends. */
 import { chips, handPlayer, nameOf, type PokerView } from './model.ts';
+import { awardLines, DRAW_NAMES, drawIndex } from './story.ts';
 
 /** One line about whose move it is (shown in the middle of the table). */
 export function statusLine(v: PokerView): string {
@@ -11,7 +12,7 @@ export function statusLine(v: PokerView): string {
     case 'choice':
       return '모두 버릴 카드와 보여 줄 카드를 고르는 중';
     case 'draw':
-      return '카드를 바꾸는 중';
+      return `${DRAW_NAMES[drawIndex(v) ?? 0]} · 카드를 바꾸는 중`;
     case 'declare':
       return '하이/로우 선언 중';
     case 'showdown':
@@ -30,15 +31,7 @@ export function statusLine(v: PokerView): string {
   }
 }
 
-/** The hand-end banner: who won what, with the hand names the view reveals. */
+/** The hand-end banner: who won what (each award labelled), biggest win first, with ranked hand names. */
 export function handEndLines(v: PokerView): string[] {
-  const h = v.hand;
-  if (!h || h.phase !== 'handEnd' || !h.awards) return [];
-  const won = new Map<string, number>();
-  for (const a of h.awards) if (a.kind !== 'return') won.set(a.to, (won.get(a.to) ?? 0) + a.amount);
-  return [...won].map(([id, amount]) => {
-    const sd = h.showdown?.find((e) => e.id === id);
-    const hand = sd ? ` · ${sd.handName}${sd.lowName ? ` / ${sd.lowName}` : ''}` : '';
-    return `${nameOf(v, id)}${id === v.viewer ? '(나)' : ''} +${chips(amount)}${hand}`;
-  });
+  return awardLines(v);
 }

@@ -14,6 +14,7 @@ import { addCard, type Shown } from './cards.ts';
 import type { PokerLayout } from './layout.ts';
 import { chips, handPlayer, nameOf, potTotal, type PokerView } from './model.ts';
 import { seatInfo } from './seat.ts';
+import { roundTitle, seatStory } from './story.ts';
 
 export interface MyCard {
   /** null for the unknown indian forehead (nothing to tap). */
@@ -80,25 +81,46 @@ export function drawCenter(
   if (v.mode === 'holdem' || v.mode === 'omaha') {
     const g = scene.add.graphics();
     into.add(g);
+    // At the end of a hand the board cards in the biggest winner's five rise with a gold edge.
+    const top = h?.phase === 'handEnd' ? biggestWinner(v) : null;
+    const best = new Set(top ? seatStory(v, top).best : []);
     l.board.forEach((r, i) => {
       const c = h?.board[i];
-      if (c) addCard(scene, into, c, r);
+      const lifted = !!c && best.has(c.id);
+      const rr = lifted ? { ...r, y: r.y - 6 } : r;
+      if (c) addCard(scene, into, c, rr, best.size && !lifted ? 0.6 : 1);
       else g.lineStyle(2, C.feltLine, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 8);
+      if (lifted) {
+        const edge = scene.add.graphics();
+        into.add(edge);
+        edge.lineStyle(3, C.gold, 1).strokeRoundedRect(rr.x, rr.y, rr.w, rr.h, 6);
+      }
     });
   } else if (h && v.mode === 'indian') {
     drawForeheads(scene, into, l, v);
   } else if (h) {
-    text(
-      scene,
-      into,
-      l.boardArea,
-      `${h.street + 1}번째 베팅 라운드 · 덱 ${h.deckCount}장`,
-      wide ? 16 : 13,
-      '#a9c2b5',
-      600,
-    );
+    // Draw games name their draws (아침/점심/저녁); 7포커 names the boss who opens the betting.
+    const boss = h.boss && h.phase === 'betting' ? ` · 보스 ${nameOf(v, h.boss)}` : '';
+    const title = roundTitle(v) ?? `${h.street + 1}번째 베팅 라운드${boss}`;
+    text(scene, into, l.boardArea, `${title}\n덱 ${h.deckCount}장`, wide ? 18 : 14, '#d8e6de', 700);
   }
-  text(scene, into, l.status, status, wide ? 18 : 15, h?.toAct === v.viewer && h?.toAct ? '#ffd84a' : '#ffffff', 800);
+  // The clock pill sits at the right end of the status line (clockRect); the words keep clear of it.
+  const clock = clockRect(l);
+  const words = { ...l.status, x: l.status.x + clock.w + 4, w: l.status.w - 2 * (clock.w + 4) };
+  text(scene, into, words, status, wide ? 18 : 15, h?.toAct === v.viewer && h?.toAct ? '#ffd84a' : '#ffffff', 800);
+}
+
+/** Who took the most chips this hand (the headline's player). */
+function biggestWinner(v: PokerView): string | null {
+  const won = new Map<string, number>();
+  for (const a of v.hand?.awards ?? []) if (a.kind !== 'return') won.set(a.to, (won.get(a.to) ?? 0) + a.amount);
+  return [...won].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
+/** Where the countdown of the shared phases (choice, draw, declare, rebuy, hand end) is drawn. */
+export function clockRect(l: PokerLayout): Rect {
+  const w = l.orientation === 'landscape' ? 96 : 78;
+  return { x: l.status.x + l.status.w - w, y: l.status.y, w, h: l.status.h };
 }
 
 /** 인디언: everyone else's forehead, big in the middle (§9), with the deck count under it. */
@@ -192,9 +214,10 @@ export function drawMine(
   const strip = { ...l.me, x: l.me.x + 8, w: l.me.w - 16 - (info.turn ? l.me.h : 0) };
   text(scene, into, strip, parts.join(' · '), wide ? 17 : 14, '#ffffff', 700);
   const me = handPlayer(v, v.viewer!);
-  const sd = v.hand?.showdown?.find((e) => e.id === v.viewer);
-  const hint = sd
-    ? `내 패: ${sd.handName}${sd.lowName ? ` / ${sd.lowName}` : ''}`
+  const story = seatStory(v, v.viewer!);
+  const best = new Set(story.best);
+  const hint = story.hand
+    ? `내 패: ${story.hand}${story.declare ? ` · ${story.declare} 선언` : ''}`
     : v.myHand
       ? `지금: ${v.myHand.name}${v.myHand.low ? ` · 로우: ${v.myHand.low}` : ''}`
       : v.mode === 'indian' && me
@@ -208,7 +231,8 @@ export function drawMine(
     const discard = c.id !== null && ui.choice.discardId === c.id;
     const open = c.id !== null && ui.choice.openId === c.id;
     const picked = c.id !== null && ui.selected.includes(c.id);
-    const r = { ...slot.rect, y: slot.rect.y - (open || picked ? 8 : 0) };
+    const lifted = c.id !== null && best.has(c.id);
+    const r = { ...slot.rect, y: slot.rect.y - (open || picked || lifted ? 8 : 0) };
     const img = addCard(scene, into, c.shown, r, discard || me?.folded ? 0.5 : 1);
     const id = c.id;
     if (id !== null) img.setInteractive({ useHandCursor: true }).on('pointerup', () => onTap(id));
@@ -219,7 +243,8 @@ export function drawMine(
       mark.lineBetween(r.x + 10, r.y + 10, r.x + r.w - 10, r.y + r.h - 10);
       mark.lineBetween(r.x + r.w - 10, r.y + 10, r.x + 10, r.y + r.h - 10);
     }
-    if (open || picked) mark.lineStyle(4, open ? C.gold : C.selected, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 10);
+    if (open || picked || lifted)
+      mark.lineStyle(4, open || lifted ? C.gold : C.selected, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 10);
     else if (c.id !== null && clash.has(c.id)) mark.lineStyle(3, C.legal, 1).strokeRoundedRect(r.x, r.y, r.w, r.h, 10);
     const forehead = v.mode === 'indian' && i === 0;
     const tag = discard ? '버림' : open ? '오픈' : picked ? '교환' : forehead ? '내 이마' : c.open ? '공개' : '';

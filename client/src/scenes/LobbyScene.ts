@@ -3,6 +3,7 @@
  * Opening a table hands the shared gateway connection to the table scene.
  */
 import Phaser from 'phaser';
+import { fitView } from '../display.ts';
 import type { RoomDetail } from '@joke/lobby';
 import { gateway } from '../app.ts';
 import { lobby } from '../net/trpc.ts';
@@ -55,8 +56,8 @@ export class LobbyScene extends Phaser.Scene {
   }
 
   private place(t: number): void {
-    const w = this.scale.width;
-    const h = this.scale.height;
+    const w = fitView(this).width;
+    const h = fitView(this).height;
     this.drifting.forEach((img, i) => {
       const p = img.getData('phase') as number;
       const still = reducedMotion();

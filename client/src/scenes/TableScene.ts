@@ -5,6 +5,7 @@
  * computeLayout and is redone on every resize.
  */
 import Phaser from 'phaser';
+import { fitView } from '../display.ts';
 import type { PresenceEntry } from '@joke/protocol';
 import type { GameEvent } from '@joke/engine/core/types';
 import { sortHand, type OneCardAction, type OneCardView } from '../cards/model.ts';
@@ -202,8 +203,8 @@ export class TableScene extends Phaser.Scene {
     if (v.legal.mustChooseColor && !this.picker.open) {
       this.picker.show(
         'color',
-        this.scale.width,
-        this.scale.height,
+        fitView(this).width,
+        fitView(this).height,
         '시작 색을 골라 주세요',
         (c) => {
           if ('color' in c) this.send({ type: 'chooseColor', color: c.color });
@@ -228,8 +229,8 @@ export class TableScene extends Phaser.Scene {
   }
 
   private relayout(renderAfter = true): void {
-    const w = this.scale.width;
-    const h = this.scale.height;
+    const w = fitView(this).width;
+    const h = fitView(this).height;
     const v = this.frame?.view;
     const spectator = !v || v.viewer === null;
     const opponents = v ? this.seatOrder(v).length : 3;
@@ -240,9 +241,12 @@ export class TableScene extends Phaser.Scene {
     this.titleText.setWordWrapWidth(l.title.w, false);
     this.center.setLayout(l);
     const wide = l.orientation === 'landscape';
-    this.statusText.setFontSize(wide ? 20 : 16).setPosition(l.status.x + l.status.w / 2, l.status.y);
+    // A line is ≈ 1.25 × the font size: the font follows the row's height, so on a phone on its
+    // side (20- and 16-px rows) the status line no longer runs into the hint under it.
+    const fits = (px: number, rowH: number) => Math.min(px, Math.floor(rowH / 1.25));
+    this.statusText.setFontSize(fits(wide ? 20 : 16, l.status.h)).setPosition(l.status.x + l.status.w / 2, l.status.y);
     this.statusText.setWordWrapWidth(l.status.w, true);
-    this.hintText.setFontSize(wide ? 16 : 13).setPosition(l.hint.x + l.hint.w / 2, l.hint.y);
+    this.hintText.setFontSize(fits(wide ? 16 : 13, l.hint.h)).setPosition(l.hint.x + l.hint.w / 2, l.hint.y);
     this.hintText.setWordWrapWidth(l.hint.w, true);
     this.titleText.setFontSize(wide ? 18 : 15);
     this.waitingText.setPosition(w / 2, h / 2);
@@ -468,8 +472,8 @@ export class TableScene extends Phaser.Scene {
       const kind = c.picker.kind;
       this.picker.show(
         kind,
-        this.scale.width,
-        this.scale.height,
+        fitView(this).width,
+        fitView(this).height,
         kind === 'suit' ? '다음 무늬를 골라 주세요' : '다음 색을 골라 주세요',
         (choice: PickerChoice) => {
           this.send(buildPlay(ids, 'suit' in choice ? { suit: choice.suit } : { color: choice.color }, declare));
@@ -526,7 +530,7 @@ export class TableScene extends Phaser.Scene {
     const f = this.frame;
     if (!f) return;
     const data = resultData(f.view, f.result);
-    this.result.show(data, this.scale.width, this.scale.height, [
+    this.result.show(data, fitView(this).width, fitView(this).height, [
       { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
       { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
     ]);

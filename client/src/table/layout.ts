@@ -262,6 +262,8 @@ export function computeLayout(input: LayoutInput): TableLayout {
     };
   }
 
+  if (H < 520) return shortLandscape(input, W, H, topBar, menu, title, handCount);
+
   // Landscape: one hand row, controls in a column to its right.
   const scale = Math.min(1.25, Math.max(0.7, H / 900));
   const badgeW = Math.round(104 * scale);
@@ -297,6 +299,77 @@ export function computeLayout(input: LayoutInput): TableLayout {
   const centerBottom = Math.min(statusTop, input.spectator ? H - m : sortSuit.y) - 8;
   const center = r(m, oppBottom + 4, W - 2 * m, centerBottom - oppBottom - 4);
   const piles = centerPiles(center, Math.round(240 * scale), Math.round(60 * scale));
+  const cards = placeHand(handCount, hand, cardW, cardH, 1, raise);
+  return {
+    orientation: 'landscape',
+    width: W,
+    height: H,
+    topBar,
+    menu,
+    title,
+    opponents,
+    opponentRows,
+    center,
+    ...piles,
+    status,
+    hint,
+    me,
+    sortSuit,
+    sortRank,
+    declareToggle,
+    draw,
+    play,
+    oneCard,
+    hand,
+    cardW,
+    cardH,
+    cards,
+    raise,
+  };
+}
+
+/**
+ * A phone on its side (844×390, 932×430): one row of small badges on top;
+ * on the left the status line, the piles and my hand; on the right a column
+ * of controls ending in the round one-card button. Nothing is stacked on the
+ * piles, so they stay visible with an attack badge above them.
+ */
+function shortLandscape(
+  input: LayoutInput,
+  W: number,
+  H: number,
+  topBar: Rect,
+  menu: TableLayout['menu'],
+  title: Rect,
+  handCount: number,
+): TableLayout {
+  const m = 8;
+  const n = input.opponents;
+  const badgeH = 60;
+  const badgeW = Math.max(1, Math.min(100, Math.floor((W - 2 * m - 6 * (n - 1)) / Math.max(n, 1))));
+  const [opponents, opponentRows] = placeOpponents(n, r(m, topBar.h + 4, W - 2 * m, badgeH), badgeW, badgeH, 6);
+  const top = topBar.h + 4 + badgeH + 4;
+  const panelW = input.spectator ? 0 : Math.min(260, Math.round(W * 0.3));
+  const panelX = W - m - panelW;
+  const leftW = input.spectator ? W - 2 * m : panelX - 12 - m;
+  const cardH = 76;
+  const cardW = Math.round(cardH / CARD_RATIO);
+  const raise = 10;
+  const handH = input.spectator ? 0 : raise + cardH + 4;
+  const hand = r(m, H - m - handH, leftW, handH);
+  const me = r(m, top, 36, 36);
+  const status = r(m + 44, top, leftW - 44, 20);
+  const hint = r(m + 44, top + 20, leftW - 44, 16);
+  const centerTop = top + 38;
+  const center = r(m, centerTop, leftW, (input.spectator ? H - m : hand.y - 4) - centerTop);
+  const piles = centerPiles(center, 140, 40);
+  const sortSuit = r(panelX, top, 76, 32);
+  const sortRank = r(panelX + 84, top, 76, 32);
+  const declareToggle = r(panelX, top + 38, panelW, 34);
+  const play = r(panelX, top + 78, panelW, 40);
+  const draw = r(panelX, top + 124, panelW, 40);
+  const oneD = 64;
+  const oneCard = r(W - m - oneD, H - m - oneD, oneD, oneD);
   const cards = placeHand(handCount, hand, cardW, cardH, 1, raise);
   return {
     orientation: 'landscape',

@@ -16,6 +16,8 @@ export class Button {
   visible = true;
   /** For toggles: drawn as on. */
   on = false;
+  /** Called when a disabled button is tapped (the table says why it cannot be used). */
+  onRefused: (() => void) | null = null;
   private readonly bg: Phaser.GameObjects.Graphics;
   private readonly label: Phaser.GameObjects.Text;
   private readonly zone: Phaser.GameObjects.Zone;
@@ -35,6 +37,7 @@ export class Button {
     this.zone.setInteractive({ useHandCursor: true });
     this.zone.on('pointerup', () => {
       if (this.enabled && this.visible) onTap();
+      else if (this.visible) this.onRefused?.();
     });
     this.container = scene.add.container(0, 0, [this.bg, this.label, this.zone]).setDepth(depth);
   }

@@ -1,0 +1,146 @@
+/**
+ * A table source that runs any engine game (포커, 훌라) inside the page, the
+ * way LocalSource runs 원카드: the engine's pure setup/apply/view, its own bot
+ * for the other seats (and for the viewer with `autoplay`), its own
+ * timeouts when a deadline passes. For screenshot and story tests of every
+ * table without a server — never the product path.
+ */
+import { Rng } from '@joke/engine/core/rng';
+import type { AnyGame, GameAction, GameEvent, GameStateBase, GameViewBase, PlayerInfo } from '@joke/engine/core/types';
+import type { ActResult } from '../net/gateway.ts';
+import type { ResultOf, TableHandlers, TableSource } from '../table/source.ts';
+
+export interface GameLocalConfig {
+  game: AnyGame;
+  players: number;
+  options: Record<string, unknown>;
+  seed: string;
+  /** Seat index of the viewer; null = spectator. */
+  viewer: number | null;
+  /** Milliseconds between bot moves; 0 freezes the table. */
+  botDelayMs: number;
+  /** The viewer's seat is played by the bot too (a table that plays itself to the end). */
+  autoplay: boolean;
+  /** Rearranges the fresh state into a situation to look at (still a state the engine reads). */
+  prepare?: (state: GameStateBase, players: string[]) => void;
+  /** Bots stop once this holds (a table frozen at a moment worth looking at). */
+  pauseWhen?: (state: GameStateBase) => boolean;
+}
+
+const NAMES = ['나', '민수', '지영', '현우', '서연', '도윤', '하은', '준호', '수아', '태민'];
+
+export class GameLocalSource<A extends GameAction, V extends GameViewBase> implements TableSource<A, V> {
+  readonly roomId = 'local';
+  readonly spectate: boolean;
+  private state: GameStateBase;
+  private readonly players: PlayerInfo[];
+  private readonly rng: Rng;
+  private handlers: TableHandlers<V> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly sent: string[] = [];
+  private stopped = false;
+
+  constructor(private readonly cfg: GameLocalConfig) {
+    this.spectate = cfg.viewer === null;
+    this.players = Array.from({ length: cfg.players }, (_, i) => ({ id: `p${i}`, name: NAMES[i] ?? `플레이어${i}` }));
+    const options = cfg.game.optionsSchema.parse(cfg.options);
+    this.state = cfg.game.setup({ seed: cfg.seed, players: this.players, options, now: Date.now() }) as GameStateBase;
+    if (cfg.prepare) {
+      this.state = structuredClone(this.state);
+      cfg.prepare(
+        this.state,
+        this.players.map((p) => p.id),
+      );
+    }
+    this.rng = Rng.fromSeed(cfg.seed, 'harness-bots');
+  }
+
+  private get viewerId(): string | null {
+    return this.cfg.viewer === null ? null : this.players[this.cfg.viewer].id;
+  }
+
+  start(h: TableHandlers<V>): void {
+    this.handlers = h;
+    h.connection('online');
+    this.emit([]);
+    this.schedule();
+  }
+
+  private emit(events: GameEvent[]): void {
+    if (!this.handlers) return;
+    const g = this.cfg.game;
+    const v = this.viewerId;
+    const frame = {
+      seq: this.state.seq,
+      role: v === null ? ('spectator' as const) : ('player' as const),
+      view: g.view(this.state, v) as V,
+      events: events.map((e) => g.eventView(e, v)).filter((e): e is GameEvent => e !== null),
+      presence: this.players.map((p) => ({ id: p.id, connected: true, away: false, bot: p.id !== v })),
+      result: g.result(this.state) as ResultOf<V> | null,
+    };
+    this.sent.push(JSON.stringify({ t: 'view', ...frame }));
+    this.handlers.frame(frame);
+  }
+
+  /** One move: an expired deadline first, else the first seat whose bot has something to do. */
+  private step(): boolean {
+    const g = this.cfg.game;
+    const s = this.state;
+    if (g.result(s) || this.cfg.pauseWhen?.(s)) return false;
+    const due = g.deadline(s);
+    if (due !== null && due <= Date.now()) {
+      const r = g.onTimeout(s, Date.now());
+      if (r.ok) {
+        this.state = r.state as GameStateBase;
+        this.emit(r.events);
+        return true;
+      }
+    }
+    for (const p of this.players) {
+      if (p.id === this.viewerId && !this.cfg.autoplay) continue;
+      const action = g.bot(g.view(s, p.id), this.rng);
+      if (!action) continue;
+      const r = g.apply(s, p.id, action, Date.now());
+      if (r.ok) {
+        this.state = r.state as GameStateBase;
+        this.emit(r.events);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private schedule(): void {
+    if (this.stopped || this.cfg.botDelayMs <= 0 || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.stopped) return;
+      this.step();
+      this.schedule();
+    }, this.cfg.botDelayMs);
+  }
+
+  async act(action: A): Promise<ActResult> {
+    const me = this.viewerId;
+    if (!me) return { ok: false, reason: '관전 중에는 할 수 없어요' };
+    const r = this.cfg.game.apply(this.state, me, action, Date.now());
+    if (!r.ok) return { ok: false, reason: r.reason };
+    this.state = r.state as GameStateBase;
+    this.emit(r.events);
+    this.schedule();
+    return { ok: true, seq: this.state.seq };
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  serverNow(): number {
+    return Date.now();
+  }
+
+  frames(): string[] {
+    return this.sent;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Prepared situations for the 포커/훌라 harness (`prepare=`): the fresh state
+ * rearranged into one a random game reaches rarely, still one the engine reads.
+ */
+import type { GameStateBase } from '@joke/engine/core/types';
+import type { PokerState } from '@joke/engine/games/poker/types';
+
+/** The rebuy clock of §5.6 (15 s). */
+const REBUY_MS = 15_000;
+
+export const PREPARED: Record<string, (s: GameStateBase, players: string[]) => void> = {
+  /** I just lost my last chip: the rebuy prompt with its countdown (§5.6); my chips went to the next seat. */
+  rebuy(state, [me, next]) {
+    const s = state as PokerState;
+    const mine = s.seats.find((x) => x.id === me)!;
+    s.seats.find((x) => x.id === next)!.stack += mine.stack;
+    mine.stack = 0;
+    mine.status = 'busted';
+    // The engine asks between hands with the finished hand still in the state (its number
+    // dates an elimination when the answer is no), so the hand stays, ended.
+    if (s.hand) {
+      s.hand.phase = 'handEnd';
+      s.hand.deadlineAt = null;
+    }
+    s.phase = 'rebuy';
+    s.rebuyPending = [me];
+    s.rebuyDeadlineAt = Date.now() + REBUY_MS;
+  },
+};
+
+/** `pause=`: when the bots stop, so a test can read the table at that moment. */
+export const PAUSES: Record<string, (s: GameStateBase) => boolean> = {
+  /** A poker hand ended at a showdown (hands revealed, awards paid). */
+  showdown: (s) => {
+    const h = (s as PokerState).hand;
+    return h?.phase === 'handEnd' && !!h.showdown?.length;
+  },
+  /** A draw game's draw (바둑이, 5카드 드로우) is open. */
+  draw: (s) => (s as PokerState).hand?.phase === 'draw',
+  /** The 하이로우 declaration is open. */
+  declare: (s) => (s as PokerState).hand?.phase === 'declare',
+  /** Any poker hand ended. */
+  handEnd: (s) => (s as PokerState).hand?.phase === 'handEnd',
+};
