@@ -81,7 +81,7 @@ export function createClientHandlers(
     const reply = res ? res.reply : null;
     if (!reply?.ok && reg.queued.get(user.sub) === q) reg.queued.delete(user.sub);
     if (d.closed) return;
-    if (reply?.ok) sendJson(ws, { v, t: 'queued', ...q });
+    if (reply?.ok) sendJson(ws, { v, t: 'queued', game: q.game, mode: q.mode, players: q.players });
     else if (reply && !reply.ok) {
       metrics.rejects.inc({ reason: 'queue' });
       sendJson(ws, { v, t: 'error', code: 'queueRejected', message: reply.reason });
@@ -158,7 +158,14 @@ export function createClientHandlers(
       case 'action':
         return detach(onAction(ws, msg.roomId, msg.actionId, msg.action));
       case 'queue':
-        return detach(onQueue(ws, { game: msg.game, mode: msg.mode, players: msg.players }));
+        return detach(
+          onQueue(ws, {
+            game: msg.game,
+            mode: msg.mode,
+            players: msg.players,
+            ...(msg.bots === undefined ? {} : { bots: msg.bots }),
+          }),
+        );
       case 'chat':
         return detach(chat.onChat(ws, msg));
       case 'unqueue': {

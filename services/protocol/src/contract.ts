@@ -133,6 +133,7 @@ export const contract = {
   ),
   gatewayDeliver: keyedPublish('gatewayDeliver', subjects.gatewayDeliver, binaryCodec(encodeDelivery, decodeDelivery)),
   gatewayMatched: keyedPublish('gatewayMatched', subjects.gatewayMatched, jsonCodec(wire.QueueMatched)),
+  gatewayQueueStatus: keyedPublish('gatewayQueueStatus', subjects.gatewayQueueStatus, jsonCodec(wire.QueueStatus)),
   gatewayHeartbeat: publish('gatewayHeartbeat', subjects.gatewayHeartbeat, jsonCodec(wire.GatewayHeartbeat)),
   roomFinished: publish('roomFinished', subjects.roomFinished, jsonCodec(wire.RoomFinished), QUEUE_GROUPS.lobby),
   /** Table chat (chat.ts): the gateway asks the room's owner, which judges and relays. */

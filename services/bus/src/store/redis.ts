@@ -287,6 +287,22 @@ export class RedisMatchStore implements MatchStore {
     return Number(await DEQUEUE.run(this.client, [`${this.ns}:qu:${userId}`], [userId])) === 1;
   }
 
+  async waiting(key: string, staleMs: number): Promise<QueueEntry[]> {
+    const [zset, hash] = this.q(key);
+    const users = await this.client.zRangeByScoreWithScores(zset, Date.now() - staleMs, '+inf');
+    if (users.length === 0) return [];
+    const raw = await this.client.hmGet(
+      hash,
+      users.map((u) => u.value),
+    );
+    const out: QueueEntry[] = [];
+    users.forEach((u, i) => {
+      const text = raw[i];
+      if (text) out.push({ ...(JSON.parse(text) as QueueEntry), at: u.score });
+    });
+    return out;
+  }
+
   async requeue(key: string, entries: QueueEntry[], staleMs: number): Promise<void> {
     const [zset, hash] = this.q(key);
     const args = [zset, `${this.ns}:qu:`, String(staleMs)];
