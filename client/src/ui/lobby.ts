@@ -12,6 +12,9 @@ import { resetGateway } from '../app.ts';
 import { clear, el } from './dom.ts';
 import { buildOptionForm, encodeValue } from './option-form.ts';
 import { openRules, openSettings } from './sheets.ts';
+import { describeQueue, quickMatchCard, showWaiting } from './quick-match.ts';
+import { gateway } from '../app.ts';
+import type { QueueRequest } from '../net/gateway.ts';
 
 /** Games this client has a table for; others are listed but cannot be created here yet. */
 export const PLAYABLE_GAMES = new Set(['one-card', 'poker', 'hula']);
@@ -20,6 +23,8 @@ export type LobbyScreen =
   | { name: 'login' }
   | { name: 'list' }
   | { name: 'create' }
+  /** Waiting for a quick-match table. */
+  | { name: 'queue'; q: QueueRequest }
   /** `leftGame`: a game room just left or finished, not to be re-entered automatically. */
   | { name: 'room'; roomId: string; leftGame?: string };
 
@@ -36,6 +41,8 @@ function saveRoom(roomId: string | null): void {
 export interface LobbyCallbacks {
   /** A game is on in a room we sit or watch in: open the table. */
   enterTable: (room: RoomDetail, spectate: boolean) => void;
+  /** Quick match found a table: open game room `roomId` of `game`. */
+  enterMatch: (roomId: string, game: string, title: string) => void;
 }
 
 const STATUS_KO: Record<string, string> = { waiting: '대기 중', starting: '시작하는 중', playing: '게임 중' };
@@ -52,6 +59,7 @@ export class LobbyApp {
   private games: GameInfo[] = [];
   private destroyed = false;
   private flash: string | null = null;
+  private stopWaiting: (() => void) | null = null;
 
   constructor(
     private readonly cb: LobbyCallbacks,
@@ -67,6 +75,7 @@ export class LobbyApp {
   destroy(): void {
     this.destroyed = true;
     this.stopPolling();
+    this.stopWaiting?.();
     this.root.remove();
   }
 
@@ -93,6 +102,8 @@ export class LobbyApp {
 
   async go(screen: LobbyScreen): Promise<void> {
     this.stopPolling();
+    this.stopWaiting?.();
+    this.stopWaiting = null;
     this.screen = screen;
     clear(this.root);
     if (screen.name !== 'login' && !loadSession()) return this.go({ name: 'login' });
@@ -105,6 +116,8 @@ export class LobbyApp {
         return this.renderCreate();
       case 'room':
         return this.renderRoom(screen.roomId, screen.leftGame);
+      case 'queue':
+        return this.renderQueue(screen.q);
     }
   }
 
@@ -214,11 +227,18 @@ export class LobbyApp {
       resetGateway();
       void this.go({ name: 'login' });
     });
+    const quick = el('div', { class: 'quick-slot' });
+    // Why the last quick match ended without a table (refused by the server), until the next screen.
+    const notice = el('p', { class: 'error', 'data-testid': 'notice' }, [this.flash ?? '']);
+    notice.hidden = !this.flash;
+    this.flash = null;
     const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
     const history = el('ul', { class: 'history', 'data-testid': 'history' });
     this.root.append(
       this.header('원카드 로비'),
       el('main', { class: 'scroll' }, [
+        notice,
+        quick,
         el('section', { class: 'card actions' }, [create, joinForm, logout]),
         err,
         el('h2', {}, ['열린 방']),
@@ -227,6 +247,10 @@ export class LobbyApp {
         history,
       ]),
     );
+    void this.loadGames().then((games) => {
+      if (this.screen.name === 'list' && games.length)
+        quick.append(quickMatchCard(games, (q) => void this.go({ name: 'queue', q })));
+    });
     lobby.history.mine
       .query({ limit: 5 })
       .then((h) => {
@@ -288,6 +312,30 @@ export class LobbyApp {
         ]),
       );
     }
+  }
+
+  private async loadGames(): Promise<GameInfo[]> {
+    if (this.games.length === 0) this.games = await lobby.games.list.query().catch(() => []);
+    return this.games;
+  }
+
+  // ── quick match ─────────────────────────────────────────────────────
+
+  private async renderQueue(q: QueueRequest): Promise<void> {
+    const games = await this.loadGames();
+    if (this.screen.name !== 'queue') return;
+    const label = describeQueue(games, q);
+    const back = () => void this.go({ name: 'list' });
+    this.root.append(this.header('빠른 대전'));
+    const gw = await gateway();
+    if (this.screen.name !== 'queue') return;
+    this.stopWaiting = showWaiting(this.root, gw, q, label, {
+      onMatched: (roomId) => this.cb.enterMatch(roomId, q.game, label),
+      onCancel: (message) => {
+        if (message) this.flash = message;
+        back();
+      },
+    });
   }
 
   // ── create room ─────────────────────────────────────────────────────
