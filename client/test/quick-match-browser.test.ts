@@ -7,6 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BRAND, PAGE_TITLE } from '../src/brand.ts';
 import { launchBrowser, openPage, signIn } from './support/browser.ts';
 import { buildClient, startStack, type Stack } from './support/stack.ts';
 import { snapshot, takeTurn, waitFor, type TurnLog } from './support/table-driver.ts';
@@ -68,7 +69,13 @@ async function play(p: Page, log: TurnLog, enough: () => boolean): Promise<void>
 describe('빠른 대전 (issue 15)', () => {
   it('two strangers quick-match into one table and both play; the wait shows the queue and can be cancelled', async () => {
     const [[ctxA, a], [ctxB, b]] = await Promise.all([0, 1].map(() => openPage(browser, PHONE)));
+    // The landing names the platform, not one of its games (item 8).
+    await a.goto(stack.url);
+    expect(await a.title()).toBe(PAGE_TITLE);
+    expect(await text(a, 'brand')).toBe(BRAND.name);
+    expect(await text(a, 'tagline')).toBe(BRAND.tagline);
     await Promise.all([signIn(a, stack.url, '빠른하나'), signIn(b, stack.url, '빠른둘')]);
+    expect(await a.locator('.lobby-head h1').textContent()).toBe(BRAND.name);
 
     // Alone in the queue: the screen says so, counts the time, and the cancel takes A out.
     await quickMatch(a);

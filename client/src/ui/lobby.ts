@@ -8,12 +8,12 @@ import type { GameInfo, RoomDetail, RoomSummary } from '@joke/lobby';
 import { TRPCClientError } from '@trpc/client';
 import { errorMessage, isUnauthorized, lobby } from '../net/trpc.ts';
 import { clearSession, loadSession, saveSession, type Session } from '../net/session.ts';
-import { resetGateway } from '../app.ts';
+import { gateway, resetGateway } from '../app.ts';
 import { clear, el } from './dom.ts';
 import { buildOptionForm, encodeValue } from './option-form.ts';
 import { openRules, openSettings } from './sheets.ts';
 import { describeQueue, quickMatchCard, showWaiting } from './quick-match.ts';
-import { gateway } from '../app.ts';
+import { BRAND } from '../brand.ts';
 import type { QueueRequest } from '../net/gateway.ts';
 
 /** Games this client has a table for; others are listed but cannot be created here yet. */
@@ -170,8 +170,11 @@ export class LobbyApp {
     if (prev) input.value = prev.nickname;
     const submit = el('button', { class: 'btn primary big', type: 'submit', 'data-testid': 'login' }, ['시작하기']);
     const form = el('form', { class: 'card login' }, [
-      el('div', { class: 'logo' }, [el('span', {}, ['원']), '카드']),
-      el('p', { class: 'sub' }, ['친구들과 실시간으로 즐기는 한국식 원카드']),
+      el('div', { class: 'logo', 'data-testid': 'brand' }, [
+        el('span', {}, [BRAND.name.slice(0, 2)]),
+        BRAND.name.slice(2),
+      ]),
+      el('p', { class: 'sub', 'data-testid': 'tagline' }, [BRAND.tagline]),
       el('label', { for: 'nickname' }, ['닉네임']),
       input,
       submit,
@@ -235,7 +238,7 @@ export class LobbyApp {
     const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
     const history = el('ul', { class: 'history', 'data-testid': 'history' });
     this.root.append(
-      this.header('원카드 로비'),
+      this.header(BRAND.name),
       el('main', { class: 'scroll' }, [
         notice,
         quick,
