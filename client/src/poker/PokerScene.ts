@@ -21,7 +21,7 @@ import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView 
 import { drawRing, drawSeat, seatInfo } from './seat.ts';
 import { drawCenter, drawLog, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
 import { pokerSnapshot } from './snapshot.ts';
-import { openPokerRules } from './rules-sheet.ts';
+import { openTableRules } from '../ui/rules-button.ts';
 
 export class PokerScene extends Phaser.Scene {
   private data_!: TableSceneData<PokerAction, PokerView>;
@@ -74,7 +74,7 @@ export class PokerScene extends Phaser.Scene {
       .setDepth(40);
     this.waiting = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(18)).setOrigin(0.5).setDepth(40);
     this.menu = {
-      rules: new Button(this, '규칙', 'ghost', () => openPokerRules(this.view?.mode)),
+      rules: new Button(this, '규칙', 'ghost', () => openTableRules('poker', { mode: this.view?.mode })),
       leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),
     };
     this.barView = new ActionBarView(this, (a) => this.onButton(a));

@@ -11,7 +11,8 @@ import { clearSession, loadSession, saveSession, type Session } from '../net/ses
 import { gateway, resetGateway } from '../app.ts';
 import { clear, el } from './dom.ts';
 import { buildOptionForm, encodeValue } from './option-form.ts';
-import { openRules, openSettings } from './sheets.ts';
+import { openSettings } from './sheets.ts';
+import { openGameRules } from './rules/game-rules.ts';
 import { describeQueue, quickMatchCard, showWaiting } from './quick-match.ts';
 import { BRAND } from '../brand.ts';
 import type { QueueRequest } from '../net/gateway.ts';
@@ -142,8 +143,8 @@ export class LobbyApp {
     }
     left.append(el('h1', {}, [title]));
     const right = el('div', { class: 'head-right' });
-    const rules = el('button', { class: 'btn ghost' }, ['규칙']);
-    rules.addEventListener('click', () => openRules());
+    const rules = el('button', { class: 'btn ghost', 'data-testid': 'lobby-rules' }, ['규칙']);
+    rules.addEventListener('click', () => openGameRules());
     const settings = el('button', { class: 'btn ghost' }, ['설정']);
     settings.addEventListener('click', () => openSettings(() => undefined));
     right.append(rules, settings);
