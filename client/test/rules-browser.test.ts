@@ -82,8 +82,15 @@ describe('규칙 for every game (issue 15)', () => {
       await signIn(p, stack.url, `규칙${game.slice(0, 4)}`);
       await startTable(p, game);
       const layout = (await p.evaluate(() => window.__joke!.layout())) as Record<string, any>;
-      if (game === 'hula') await p.getByTestId('table-rules').click();
-      else {
+      await p.screenshot({ path: `../test-results/screenshots/table-${game}.png` }).catch(() => undefined);
+      if (game === 'hula') {
+        // The added button sits in the top bar, clear of the three the table draws there.
+        const box = (await p.getByTestId('table-rules').boundingBox())!;
+        const sort = layout.buttons.sort as Box;
+        expect(box.x + box.width).toBeLessThanOrEqual(sort.x);
+        expect(box.y).toBeLessThan(sort.y + sort.h);
+        await p.getByTestId('table-rules').click();
+      } else {
         const rect: Box = game === 'poker' ? layout.menu.rules : layout.buttons.rules;
         await clickBox(p, await snapshot(p), rect);
       }
@@ -93,7 +100,6 @@ describe('규칙 for every game (issue 15)', () => {
         const open = p.locator(`[data-testid="rules-body-poker"] details[data-mode="${layout.mode}"]`);
         expect(await open.getAttribute('open')).not.toBeNull();
       }
-      await p.screenshot({ path: `../test-results/screenshots/rules-${game}.png` }).catch(() => undefined);
       await p.getByTestId('rules-close').click();
       await p.getByTestId('rules').waitFor({ state: 'detached' });
       await ctx.close();
