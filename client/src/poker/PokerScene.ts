@@ -19,7 +19,8 @@ import { computePokerLayout, type PokerLayout } from './layout.ts';
 import { ActionBarView } from './bar-view.ts';
 import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView } from './model.ts';
 import { drawRing, drawSeat, seatInfo } from './seat.ts';
-import { drawCenter, drawLog, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
+import { drawCenter, drawLog, drawMine, myCards, type MyCard } from './table-parts.ts';
+import { pokerResult } from './result-rows.ts';
 import { pokerSnapshot } from './snapshot.ts';
 import { openTableRules } from '../ui/rules-button.ts';
 
