@@ -22,7 +22,7 @@ beforeAll(async () => {
   const dir = buildClient();
   stack = await startStack({ clientDir: dir });
   ({ browser, close: closeBrowser } = await launchBrowser());
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await closeBrowser?.();
