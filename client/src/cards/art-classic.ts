@@ -3,7 +3,7 @@
  * one big pip, original court emblems (crown, circlet, shield) and two jokers.
  */
 import { GOLD, INK, PAPER, R, RED, TEX_H, TEX_W, drawSuit, roundRect, star, text } from './art-common.ts';
-import { isRed, rankLabel, type Card, type Suit } from './model.ts';
+import { indexLabel, isNumericOne, isRed, type Card, type Suit } from './model.ts';
 
 export function paperBase(g: CanvasRenderingContext2D): void {
   roundRect(g, 1, 1, TEX_W - 2, TEX_H - 2, R);
@@ -134,10 +134,10 @@ export function drawClassic(g: CanvasRenderingContext2D, card: Card): void {
   }
   if (card.kind !== 'std') return;
   const color = isRed(card.suit) ? RED : INK;
-  classicIndex(g, rankLabel(card.rank), card.suit, color);
+  classicIndex(g, indexLabel(card), card.suit, color);
   if (card.rank >= 11) {
     courtEmblem(g, card.rank, card.suit);
-  } else if (card.rank === 1) {
+  } else if (card.rank === 1 && !isNumericOne(card)) {
     g.beginPath();
     g.arc(TEX_W / 2 + 8, TEX_H / 2, 52, 0, Math.PI * 2);
     g.lineWidth = 3;

@@ -40,11 +40,24 @@ export function cardColor(card: Card): Color | null {
   return 'color' in card ? card.color : null;
 }
 
+/**
+ * A 1 that is a number, not an ace: the 인디언 20-card deck runs 1..10, and its lowest card must read "1"
+ * (it ranks below 2), never "A". Poker's art cards carry `numeric: true` for it.
+ */
+export function isNumericOne(card: Card): boolean {
+  return card.kind === 'std' && card.rank === 1 && (card as { numeric?: boolean }).numeric === true;
+}
+
+/** The corner index of a standard card: "A", "2"…"10", "J", "Q", "K", or "1" for the numeric one. */
+export function indexLabel(card: Card): string {
+  return isNumericOne(card) ? '1' : card.kind === 'std' ? rankLabel(card.rank) : '';
+}
+
 /** Texture key of a face: equal faces (two decks, duplicate colour cards) share one texture. */
 export function faceKey(card: Card): string {
   switch (card.kind) {
     case 'std':
-      return `f-${card.suit}${card.rank}`;
+      return `f-${card.suit}${card.rank}${isNumericOne(card) ? 'n' : ''}`;
     case 'joker':
       return `f-joker-${card.joker}`;
     case 'num':

@@ -24,6 +24,7 @@ import {
   type HulaControls,
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
+import { addRulesButton } from '../ui/rules-button.ts';
 import { points, sortCards, type HulaAction, type HulaSort, type HulaView } from './model.ts';
 import { ActionBar } from './action-bar.ts';
 import { eventToast } from './events.ts';
@@ -95,6 +96,7 @@ export class HulaScene extends Phaser.Scene {
       leave: new Button(this, '나가기 예약', 'secondary', () => void this.toggleLeave()),
       exit: new Button(this, '로비', 'secondary', () => this.onExit()),
     };
+    addRulesButton(this, 'hula', () => ({ mode: this.frame?.view.mode }));
     this.toasts = new Toasts(this);
     this.banner = new Banner(this);
     this.result = new HulaResultPanel(this);

@@ -29,6 +29,28 @@ export interface GatewayEvents {
   welcome: (userId: string, name: string) => void;
   /** A table chat line relayed by the room (protocol chat.ts). */
   chat: (msg: ChatMessage) => void;
+  /** Quick match: the matchmaker took the request, or the queue changed size. */
+  queue: (status: QueueStatus) => void;
+  /** Quick match found a table: `roomId` is the game room to join. */
+  matched: (m: { roomId: string; game: string; mode: string }) => void;
+}
+
+export interface QueueRequest {
+  game: string;
+  mode: string;
+  players: number;
+  /** Accept bots in the seats nobody came for after the server's wait. */
+  bots: boolean;
+}
+
+/** What the waiting screen shows; `waiting`/`botsAt` stay null until the matchmaker first tells. */
+export interface QueueStatus {
+  game: string;
+  mode: string;
+  players: number;
+  waiting: number | null;
+  /** Server time at which bots fill the table, or null when they will not. */
+  botsAt: number | null;
 }
 
 export interface GatewayOptions {
@@ -87,7 +109,11 @@ export class GatewayClient {
     error: new Set(),
     welcome: new Set(),
     chat: new Set(),
+    queue: new Set(),
+    matched: new Set(),
   };
+  /** The quick match this tab waits for; sent again after a reconnect, since the gateway drops it with the socket. */
+  private queued: QueueRequest | null = null;
   private readonly rooms = new Map<string, { spectate: boolean; lastSeq: number }>();
   private readonly pending = new Map<string, Pending>();
   private attempt = 0;
@@ -173,6 +199,25 @@ export class GatewayClient {
   /** Table chat: fire and forget; a refusal comes back as an `error` with a chat code and this room. */
   chat(roomId: string, body: ChatBody): void {
     if (this.status === 'online') this.send({ v: PROTOCOL_VERSION, t: 'chat', roomId, body });
+  }
+
+  /** Waits for a quick-match table (one queue at a time: a new request replaces the old one). */
+  queue(q: QueueRequest): void {
+    this.queued = q;
+    if (this.status === 'online') this.sendQueue(q);
+  }
+
+  unqueue(): void {
+    this.queued = null;
+    if (this.status === 'online') this.send({ v: PROTOCOL_VERSION, t: 'unqueue' });
+  }
+
+  get queuedFor(): QueueRequest | null {
+    return this.queued;
+  }
+
+  private sendQueue(q: QueueRequest): void {
+    this.send({ v: PROTOCOL_VERSION, t: 'queue', game: q.game, mode: q.mode, players: q.players, bots: q.bots });
   }
 
   get pendingCount(): number {
@@ -268,8 +313,19 @@ export class GatewayClient {
         for (const [roomId, r] of this.rooms)
           this.send({ v: PROTOCOL_VERSION, t: 'join', roomId, spectate: r.spectate });
         for (const p of this.pending.values()) this.sendPending(p);
+        if (this.queued) this.sendQueue(this.queued);
         return;
       }
+      case 'queued':
+        if (this.queued) this.emit('queue', { ...msg, waiting: null, botsAt: null });
+        return;
+      case 'queueStatus':
+        if (this.queued) this.emit('queue', msg);
+        return;
+      case 'matched':
+        this.queued = null;
+        this.emit('matched', { roomId: msg.roomId, game: msg.game, mode: msg.mode });
+        return;
       case 'view': {
         const room = this.rooms.get(msg.roomId);
         if (!room) return;
@@ -310,6 +366,8 @@ export class GatewayClient {
           return;
         }
         if (msg.code === 'noRoom' && msg.roomId) this.rooms.delete(msg.roomId);
+        // A refused quick match is over: do not send it again after a reconnect.
+        if (msg.code === 'queueRejected') this.queued = null;
         this.emit('error', msg.message, msg.code, fatal, msg.roomId);
         if (fatal) this.close();
         return;

@@ -20,13 +20,14 @@ import { computePokerLayout, type PokerLayout } from './layout.ts';
 import { ActionBarView } from './bar-view.ts';
 import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView } from './model.ts';
 import { clockColor, drawRing, drawSeat, seatInfo } from './seat.ts';
-import { clockRect, drawCenter, drawLog, drawMine, myCards, pokerResult, type MyCard } from './table-parts.ts';
+import { clockRect, drawCenter, drawLog, drawMine, myCards, type MyCard } from './table-parts.ts';
+import { pokerResult } from './result-rows.ts';
 import { ChipFx, chipMoves } from './chips-fx.ts';
 import { motionMs } from '../settings.ts';
 import { countdown, seatStory } from './story.ts';
 import { whyDisabled } from './why.ts';
 import { pokerSnapshot } from './snapshot.ts';
-import { openPokerRules } from './rules-sheet.ts';
+import { openTableRules } from '../ui/rules-button.ts';
 import { clockDecided } from './clock-notice.ts';
 
 export class PokerScene extends Phaser.Scene {
@@ -96,7 +97,7 @@ export class PokerScene extends Phaser.Scene {
       .setDepth(40);
     this.waiting = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(18)).setOrigin(0.5).setDepth(40);
     this.menu = {
-      rules: new Button(this, '규칙', 'ghost', () => openPokerRules(this.view?.mode)),
+      rules: new Button(this, '규칙', 'ghost', () => openTableRules('poker', { mode: this.view?.mode })),
       leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),
     };
     this.barView = new ActionBarView(

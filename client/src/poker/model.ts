@@ -34,8 +34,14 @@ export const BETTING_NAME: Record<PokerView['betting'], string> = {
 };
 
 /** The shared card art draws A as rank 1; poker counts it 14 (the indian d20 ace is already 1). */
+/**
+ * Poker ranks aces 14; rank 1 exists only in the 인디언 20-card deck (1..10), where it is the lowest
+ * number and is drawn as "1" (issue 15), not as an ace.
+ */
 export function artCard(c: Card): ArtCard {
-  return { id: `p${c.id}-${c.rank}${c.suit}`, kind: 'std', suit: c.suit, rank: c.rank === 14 ? 1 : c.rank };
+  const base = { id: `p${c.id}-${c.rank}${c.suit}`, kind: 'std' as const, suit: c.suit };
+  if (c.rank === 1) return { ...base, rank: 1, numeric: true } as ArtCard;
+  return { ...base, rank: c.rank === 14 ? 1 : c.rank };
 }
 
 export function isHidden(c: CardSlot | null): c is { hidden: true } {

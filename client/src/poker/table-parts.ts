@@ -4,8 +4,6 @@
  * scene's per-render container.
  */
 import type Phaser from 'phaser';
-import type { PokerResult } from '@joke/engine/games/poker/scoring';
-import type { ResultData } from '../table/overlays.ts';
 import type { Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';
 import type { BarState } from './actions.ts';
@@ -258,24 +256,4 @@ export function drawMine(
       into.add(t.setOrigin(0, 1));
     }
   });
-}
-
-export function pokerResult(v: PokerView, result: PokerResult | null): ResultData {
-  const ranking = result?.ranking ?? [];
-  return {
-    summary: result?.summary ?? '게임이 끝났어요',
-    rows: ranking.map((e) => ({
-      rank: e.rank,
-      name: nameOf(v, e.player),
-      state: e.eliminatedAtHand !== null ? `${e.eliminatedAtHand}판 탈락` : '완주',
-      cardsLeft: e.rebuys,
-      points: e.finalChips,
-      me: e.player === v.viewer,
-    })),
-    seedCommit: v.seedCommit,
-    seed: typeof result?.seed === 'string' ? result.seed : '',
-    verified: null,
-    countLabel: '리바이',
-    scoreLabel: '최종 칩',
-  };
 }

@@ -48,7 +48,13 @@ export class LobbyScene extends Phaser.Scene {
       this.drifting.push(img);
     });
     this.place(0);
-    this.app = new LobbyApp({ enterTable: (room, spectate) => void this.enterTable(room, spectate) }, this.screen);
+    this.app = new LobbyApp(
+      {
+        enterTable: (room, spectate) => void this.enterTable(room, spectate),
+        enterMatch: (roomId, game, title) => void this.enterMatch(roomId, game, title),
+      },
+      this.screen,
+    );
     this.events.once('shutdown', () => {
       this.app?.destroy();
       this.app = null;
@@ -71,6 +77,17 @@ export class LobbyScene extends Phaser.Scene {
 
   override update(time: number): void {
     this.place(time);
+  }
+
+  /** A quick-match table has no lobby room: leaving it goes back to the room list. */
+  private async enterMatch(gameRoomId: string, game: string, title: string): Promise<void> {
+    const gw = await gateway();
+    const data: TableSceneData<unknown, unknown> = {
+      source: lively(new NetworkSource(gw, gameRoomId, false), { gw, game: this.game, isPrivate: false }),
+      title,
+      onExit: () => this.game.scene.start('lobby', { screen: { name: 'list' } satisfies LobbyScreen }),
+    };
+    this.scene.start(TABLE_SCENES[game] ?? 'table', data);
   }
 
   private async enterTable(room: RoomDetail, spectate: boolean): Promise<void> {

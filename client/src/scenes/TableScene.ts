@@ -30,7 +30,8 @@ import type { TableFrame, TableSource } from '../table/source.ts';
 import { C, textStyle } from '../table/theme.ts';
 import { tableSnapshot } from '../table/snapshot.ts';
 import { Button } from '../table/widgets.ts';
-import { confirmDialog, openRules, openSettings } from '../ui/sheets.ts';
+import { confirmDialog, openSettings } from '../ui/sheets.ts';
+import { openTableRules } from '../ui/rules-button.ts';
 
 /** What the lobby hands a table scene; each game's scene reads it with its own action and view types. */
 export interface TableSceneData<A = OneCardAction, V = OneCardView> {
@@ -129,7 +130,7 @@ export class TableScene extends Phaser.Scene {
       sortSuit: new Button(this, '무늬순', 'toggle', () => this.setSort('suit')),
       sortRank: new Button(this, '숫자순', 'toggle', () => this.setSort('rank')),
       rules: new Button(this, '규칙', 'ghost', () =>
-        openRules(this.frame?.view.options as unknown as Record<string, unknown>),
+        openTableRules('one-card', { options: this.frame?.view.options as unknown as Record<string, unknown> }),
       ),
       settings: new Button(this, '설정', 'ghost', () => openSettings(() => this.render(false))),
       leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),

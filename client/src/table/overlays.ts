@@ -201,6 +201,9 @@ export interface ResultRow {
   cardsLeft: number;
   points: number;
   me: boolean;
+  /** Shown instead of the number when the column needs more than digits (a sign, a unit). */
+  countText?: string;
+  pointsText?: string;
 }
 
 export interface ResultData {
@@ -275,8 +278,16 @@ export class ResultPanel {
       const shown = [...row.name].length > maxName ? `${[...row.name].slice(0, maxName - 1).join('')}…` : row.name;
       add(s.add.text(cols[1], y, shown + (row.me ? ' (나)' : ''), textStyle(15, '#ffffff', 700)));
       add(s.add.text(cols[2], y, row.state, textStyle(14, row.state === '파산' ? '#ff8a80' : '#d8e6de', 600)));
-      add(s.add.text(cols[3], y, String(row.cardsLeft), textStyle(15, '#ffffff', 700)).setOrigin(1, 0));
-      add(s.add.text(cols[4], y, String(row.points), textStyle(15, '#ffffff', 700)).setOrigin(1, 0));
+      add(
+        s.add
+          .text(cols[3], y, row.countText ?? row.cardsLeft.toLocaleString('ko-KR'), textStyle(15, '#ffffff', 700))
+          .setOrigin(1, 0),
+      );
+      add(
+        s.add
+          .text(cols[4], y, row.pointsText ?? row.points.toLocaleString('ko-KR'), textStyle(15, '#ffffff', 700))
+          .setOrigin(1, 0),
+      );
       y += 30;
     }
     y += 8;

@@ -8,10 +8,14 @@ import type { GameInfo, RoomDetail, RoomSummary } from '@joke/lobby';
 import { TRPCClientError } from '@trpc/client';
 import { errorMessage, isUnauthorized, lobby } from '../net/trpc.ts';
 import { clearSession, loadSession, saveSession, type Session } from '../net/session.ts';
-import { resetGateway } from '../app.ts';
+import { gateway, resetGateway } from '../app.ts';
 import { clear, el } from './dom.ts';
 import { buildOptionForm, encodeValue } from './option-form.ts';
-import { openRules, openSettings } from './sheets.ts';
+import { openSettings } from './sheets.ts';
+import { openGameRules } from './rules/game-rules.ts';
+import { describeQueue, quickMatchCard, showWaiting } from './quick-match.ts';
+import { BRAND } from '@joke/web/brand';
+import type { QueueRequest } from '../net/gateway.ts';
 
 /** Games this client has a table for; others are listed but cannot be created here yet. */
 export const PLAYABLE_GAMES = new Set(['one-card', 'poker', 'hula']);
@@ -20,6 +24,8 @@ export type LobbyScreen =
   | { name: 'login' }
   | { name: 'list' }
   | { name: 'create' }
+  /** Waiting for a quick-match table. */
+  | { name: 'queue'; q: QueueRequest }
   /** `leftGame`: a game room just left or finished, not to be re-entered automatically. */
   | { name: 'room'; roomId: string; leftGame?: string };
 
@@ -36,6 +42,8 @@ function saveRoom(roomId: string | null): void {
 export interface LobbyCallbacks {
   /** A game is on in a room we sit or watch in: open the table. */
   enterTable: (room: RoomDetail, spectate: boolean) => void;
+  /** Quick match found a table: open game room `roomId` of `game`. */
+  enterMatch: (roomId: string, game: string, title: string) => void;
 }
 
 const STATUS_KO: Record<string, string> = { waiting: '대기 중', starting: '시작하는 중', playing: '게임 중' };
@@ -52,6 +60,7 @@ export class LobbyApp {
   private games: GameInfo[] = [];
   private destroyed = false;
   private flash: string | null = null;
+  private stopWaiting: (() => void) | null = null;
 
   constructor(
     private readonly cb: LobbyCallbacks,
@@ -67,6 +76,7 @@ export class LobbyApp {
   destroy(): void {
     this.destroyed = true;
     this.stopPolling();
+    this.stopWaiting?.();
     this.root.remove();
   }
 
@@ -93,6 +103,8 @@ export class LobbyApp {
 
   async go(screen: LobbyScreen): Promise<void> {
     this.stopPolling();
+    this.stopWaiting?.();
+    this.stopWaiting = null;
     this.screen = screen;
     clear(this.root);
     if (screen.name !== 'login' && !loadSession()) return this.go({ name: 'login' });
@@ -105,6 +117,8 @@ export class LobbyApp {
         return this.renderCreate();
       case 'room':
         return this.renderRoom(screen.roomId, screen.leftGame);
+      case 'queue':
+        return this.renderQueue(screen.q);
     }
   }
 
@@ -129,8 +143,8 @@ export class LobbyApp {
     }
     left.append(el('h1', {}, [title]));
     const right = el('div', { class: 'head-right' });
-    const rules = el('button', { class: 'btn ghost' }, ['규칙']);
-    rules.addEventListener('click', () => openRules());
+    const rules = el('button', { class: 'btn ghost', 'data-testid': 'lobby-rules' }, ['규칙']);
+    rules.addEventListener('click', () => openGameRules());
     const settings = el('button', { class: 'btn ghost' }, ['설정']);
     settings.addEventListener('click', () => openSettings(() => undefined));
     right.append(rules, settings);
@@ -157,8 +171,11 @@ export class LobbyApp {
     if (prev) input.value = prev.nickname;
     const submit = el('button', { class: 'btn primary big', type: 'submit', 'data-testid': 'login' }, ['시작하기']);
     const form = el('form', { class: 'card login' }, [
-      el('div', { class: 'logo' }, [el('span', {}, ['원']), '카드']),
-      el('p', { class: 'sub' }, ['친구들과 실시간으로 즐기는 한국식 원카드']),
+      el('div', { class: 'logo', 'data-testid': 'brand' }, [
+        el('span', {}, [BRAND.name.slice(0, 2)]),
+        BRAND.name.slice(2),
+      ]),
+      el('p', { class: 'sub', 'data-testid': 'tagline' }, [BRAND.tagline]),
       el('label', { for: 'nickname' }, ['닉네임']),
       input,
       submit,
@@ -214,11 +231,18 @@ export class LobbyApp {
       resetGateway();
       void this.go({ name: 'login' });
     });
+    const quick = el('div', { class: 'quick-slot' });
+    // Why the last quick match ended without a table (refused by the server), until the next screen.
+    const notice = el('p', { class: 'error', 'data-testid': 'notice' }, [this.flash ?? '']);
+    notice.hidden = !this.flash;
+    this.flash = null;
     const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
     const history = el('ul', { class: 'history', 'data-testid': 'history' });
     this.root.append(
-      this.header('원카드 로비'),
+      this.header(BRAND.name),
       el('main', { class: 'scroll' }, [
+        notice,
+        quick,
         el('section', { class: 'card actions' }, [create, joinForm, logout]),
         err,
         el('h2', {}, ['열린 방']),
@@ -227,6 +251,10 @@ export class LobbyApp {
         history,
       ]),
     );
+    void this.loadGames().then((games) => {
+      if (this.screen.name === 'list' && games.length)
+        quick.append(quickMatchCard(games, (q) => void this.go({ name: 'queue', q })));
+    });
     lobby.history.mine
       .query({ limit: 5 })
       .then((h) => {
@@ -288,6 +316,30 @@ export class LobbyApp {
         ]),
       );
     }
+  }
+
+  private async loadGames(): Promise<GameInfo[]> {
+    if (this.games.length === 0) this.games = await lobby.games.list.query().catch(() => []);
+    return this.games;
+  }
+
+  // ── quick match ─────────────────────────────────────────────────────
+
+  private async renderQueue(q: QueueRequest): Promise<void> {
+    const games = await this.loadGames();
+    if (this.screen.name !== 'queue') return;
+    const label = describeQueue(games, q);
+    const back = () => void this.go({ name: 'list' });
+    this.root.append(this.header('빠른 대전'));
+    const gw = await gateway();
+    if (this.screen.name !== 'queue') return;
+    this.stopWaiting = showWaiting(this.root, gw, q, label, {
+      onMatched: (roomId) => this.cb.enterMatch(roomId, q.game, label),
+      onCancel: (message) => {
+        if (message) this.flash = message;
+        back();
+      },
+    });
   }
 
   // ── create room ─────────────────────────────────────────────────────

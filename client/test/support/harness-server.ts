@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clientHandler } from '../../src/serve.ts';
+import { clientHandler } from '@joke/web';
 import { buildClient } from './stack.ts';
 
 export interface HarnessServer {

@@ -11,7 +11,24 @@ describe('노리밋 / 팟리밋 (§5.3)', () => {
     expect(rej(s, B, { type: 'nl.raise', to: 45 })).toBe('최소 레이즈는 50이에요');
     s = act(s, B, { type: 'nl.raise', to: 50 });
     expect(s.hand!.betting!.currentBet).toBe(50);
+    expect(s.publicLog.at(-1)).toMatchObject({ player: B, text: '레이즈', amount: 50 });
     expect(s.hand!.betting!.lastRaiseSize).toBe(20);
+  });
+
+  it('issue 15 — the log writes a raise as its raise-to total, like its button, also from a blind', () => {
+    let s = start({ mode: 'holdem' }, 4);
+    const [SB, BB, A, B] = order(s);
+    s = act(s, A, { type: 'nl.call' });
+    s = act(s, B, { type: 'nl.call' });
+    const before = s.hand!.players[SB].committedRound;
+    expect(before).toBeGreaterThan(0);
+    s = act(s, SB, { type: 'nl.raise', to: 40 });
+    // The small blind added 40 − its blind, but the line says 40, as "레이즈 확인 (40)" did.
+    expect(s.publicLog.at(-1)).toMatchObject({ player: SB, text: '레이즈', amount: 40 });
+    // A call logs what it paid: the big blind adds 40 minus its blind.
+    const bb = s.hand!.players[BB].committedRound;
+    s = act(s, BB, { type: 'nl.call' });
+    expect(s.publicLog.at(-1)).toMatchObject({ player: BB, text: '콜', amount: 40 - bb });
   });
 
   it('§10 — NL 불완전 올인: A 벳 100, B 레이즈 300, C 올인 350(불완전) — clarification 9대로 A는 다시 레이즈할 수 있고 B는 콜/폴드만', () => {

@@ -6,8 +6,8 @@ import { Rng } from '../../src/core/rng.ts';
 import { CARDS52, cardText } from '../../src/games/poker/cards.ts';
 import { evalIntl7, evalKorean7 } from '../../src/games/poker/eval/high.ts';
 import { scoreOf, omahaScore } from '../../src/games/poker/eval/hands.ts';
-import { indianScore } from '../../src/games/poker/eval/indian.ts';
-import { CARDS20 } from '../../src/games/poker/cards.ts';
+import { indianName, indianScore } from '../../src/games/poker/eval/indian.ts';
+import { CARDS20, cardLabel } from '../../src/games/poker/cards.ts';
 import type { Card } from '../../src/games/poker/types.ts';
 
 const { Hand } = pokersolver;
@@ -297,6 +297,16 @@ describe('인디언 포커 판정 (§6.5)', () => {
     expect(indianScore([d20(1, 'S')])).toBeLessThan(indianScore([d20(2, 'H')]));
     expect(indianScore([d20(7, 'S')])).toBe(indianScore([d20(7, 'H')]));
     expect(indianScore(P('As'))).toBeGreaterThan(indianScore(P('Kd')));
+  });
+
+  it('issue 15 — the d20 deck\'s 1 is written "1" in hand names and card labels; the d52 ace stays A', () => {
+    const d20 = (rank: number, suit: string) => CARDS20.find((c) => c.rank === rank && c.suit === suit)!;
+    expect(indianName([d20(1, 'H')])).toBe('1');
+    expect(indianName([d20(1, 'H'), d20(1, 'S')])).toBe('1 페어');
+    expect(indianName([d20(10, 'S'), d20(1, 'H')])).toBe('10·1');
+    expect(cardLabel(d20(1, 'H'))).toBe('♥1');
+    expect(indianName(P('As'))).toBe('A');
+    expect(cardLabel(P('Ah')[0])).toBe('♥A');
   });
 
   it('§6.5 — 2장: 페어 > 노페어, 페어끼리 숫자, 노페어는 높은 카드 → 낮은 카드', () => {

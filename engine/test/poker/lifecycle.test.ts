@@ -193,6 +193,11 @@ describe('게임 종료와 점수 (§6.7, §8.6)', () => {
       expect(a.score === b.score ? a.rank === b.rank : b.rank === i + 1).toBe(true);
     }
     expect(r.summary).toMatch(/^10판 종료\. 1위 .+\([+-][\d,]+칩\)$/);
+    // The summary's figure is the winner's profit (issue 15): chips left minus every buy-in, not the stack.
+    const w = r.ranking[0];
+    const profit = w.finalChips - s.options.startingChips * (1 + w.rebuys);
+    expect(r.summary.endsWith(`(${profit >= 0 ? '+' : ''}${profit.toLocaleString('en-US')}칩)`)).toBe(true);
+    expect(w.finalChips).toBeGreaterThan(s.options.startingChips);
     expect(r.seed).toBe('seed-1');
     expect(r.winners).toEqual(r.ranking.filter((x) => x.rank === 1).map((x) => x.player));
     expect(rej(s, order(s)[0], { type: 'ready' })).toBe('게임이 이미 끝났어요');

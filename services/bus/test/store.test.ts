@@ -231,6 +231,22 @@ function matchContract(name: string, make: () => Promise<{ store: MatchStore; do
       expect((await store.enqueue(k, e('y', t + 2), 3, 60_000))?.map((x) => x.userId)).toEqual(['new', 'x', 'y']);
     });
 
+    it('lists who waits, oldest first, without the stale, each entry with its bots choice', async () => {
+      const k = key();
+      const t = Date.now();
+      expect(await store.waiting(k, 60_000)).toEqual([]);
+      await store.enqueue(k, e('old', t - 120_000), 4, 600_000);
+      await store.enqueue(k, { ...e('b', t + 2), bots: false }, 4, 600_000);
+      await store.enqueue(k, e('a', t + 1), 4, 600_000);
+      const w = await store.waiting(k, 60_000);
+      expect(w.map((x) => [x.userId, x.at, x.bots])).toEqual([
+        ['a', t + 1, undefined],
+        ['b', t + 2, false],
+      ]);
+      expect(await store.dequeue('a')).toBe(true);
+      expect((await store.waiting(k, 60_000)).map((x) => x.userId)).toEqual(['b']);
+    });
+
     it('a claim is granted to exactly one caller until it expires', async () => {
       const k = `c-${randomBytes(4).toString('hex')}`;
       const r = await Promise.all([store.claim(k, 'm1', 100), store.claim(k, 'm2', 100), store.claim(k, 'm3', 100)]);

@@ -84,7 +84,7 @@ export function createClientHandlers(
     const reply = res ? res.reply : null;
     if (!reply?.ok && reg.queued.get(user.sub) === q) reg.queued.delete(user.sub);
     if (d.closed) return;
-    if (reply?.ok) sendJson(ws, { v, t: 'queued', ...q });
+    if (reply?.ok) sendJson(ws, { v, t: 'queued', game: q.game, mode: q.mode, players: q.players });
     else if (reply && !reply.ok) {
       metrics.rejects.inc({ reason: 'queue' });
       sendJson(ws, { v, t: 'error', code: 'queueRejected', message: reply.reason });
@@ -165,7 +165,14 @@ export function createClientHandlers(
           actionId: msg.actionId,
         });
       case 'queue':
-        return limits.pending(ws, d, () => onQueue(ws, { game: msg.game, mode: msg.mode, players: msg.players }));
+        return limits.pending(ws, d, () =>
+          onQueue(ws, {
+            game: msg.game,
+            mode: msg.mode,
+            players: msg.players,
+            ...(msg.bots === undefined ? {} : { bots: msg.bots }),
+          }),
+        );
       case 'chat':
         return limits.pending(ws, d, () => chat.onChat(ws, msg), { roomId: msg.roomId });
       case 'unqueue': {

@@ -68,12 +68,25 @@ export function subscribeInbound(core: Core, requests: Requester, rooms: Members
     for (const ws of socks) send(ws, text);
   };
 
+  const onQueueStatus = (q: wire.QueueStatus): void => {
+    // Only while still waiting: a status overtaken by `matched` or a cancel would revive the waiting screen.
+    if (!reg.queued.has(q.userId)) return;
+    const socks = reg.users.get(q.userId);
+    if (!socks) return;
+    const { userId: _user, v: _v, ...status } = q;
+    const text = JSON.stringify({ v, t: 'queueStatus', ...status });
+    for (const ws of socks) send(ws, text);
+  };
+
   return [
     listen(core.bus, contract.gatewayDeliver.at(cfg.gatewayId), onDelivery, () =>
       metrics.busErrors.inc({ op: 'deliver' }),
     ),
     listen(core.bus, contract.gatewayMatched.at(cfg.gatewayId), onMatched, () =>
       metrics.busErrors.inc({ op: 'matched' }),
+    ),
+    listen(core.bus, contract.gatewayQueueStatus.at(cfg.gatewayId), onQueueStatus, () =>
+      metrics.busErrors.inc({ op: 'queueStatus' }),
     ),
     // A worker restarted under the same id is a new incarnation that knows none of our viewers.
     listen(core.bus, contract.workerHeartbeat, (hb) => requests.workerSeen(`${hb.workerId}/${hb.incarnation ?? ''}`)),

@@ -47,6 +47,8 @@ export interface QueueParams {
   game: string;
   mode: string;
   players: number;
+  /** Bots may fill the seats left empty after the matchmaker's wait. */
+  bots?: boolean;
 }
 
 export interface RoomEntry {

@@ -543,4 +543,41 @@ describe('quick-match relay', () => {
     expect(requests.filter((r) => r.cancel)[1]).toMatchObject({ userId: 'frank', cancel: true, players: 2 });
     sub.unsubscribe();
   });
+
+  it('passes the bots choice on and relays queue status to a waiting user only (issue 15)', async () => {
+    const requests: any[] = [];
+    const sub = bus.subscribe(subjects.queue, (m) => {
+      requests.push(JSON.parse(wireText(m.data)));
+      m.respond!(JSON.stringify({ ok: true }));
+    });
+    const a = await signedIn('gina');
+    a.send({ v: 1, t: 'queue', game: 'hula', mode: 'monster', players: 3, bots: false });
+    await a.nextNew('queued');
+    expect(requests[0]).toMatchObject({ userId: 'gina', players: 3, bots: false });
+    const status = (waiting: number) =>
+      JSON.stringify({ v: 1, userId: 'gina', game: 'hula', mode: 'monster', players: 3, waiting, botsAt: null });
+    bus.publish(subjects.gatewayQueueStatus('gw-a'), status(2));
+    expect(await a.next((m) => m.t === 'queueStatus')).toEqual({
+      v: 1,
+      t: 'queueStatus',
+      game: 'hula',
+      mode: 'monster',
+      players: 3,
+      waiting: 2,
+      botsAt: null,
+    });
+    // After a cancel, a late status would bring the waiting screen back: the gateway drops it.
+    a.send({ v: 1, t: 'unqueue' });
+    while (!requests.some((r) => r.cancel)) await sleep(10);
+    bus.publish(subjects.gatewayQueueStatus('gw-a'), status(1));
+    // The bus delivers in order: once a later matched for this gateway arrives, the status had its chance.
+    bus.publish(
+      subjects.gatewayMatched('gw-a'),
+      JSON.stringify({ v: 1, userId: 'gina', roomId: 'm9', game: 'hula', mode: 'monster' }),
+    );
+    await a.next((m) => m.t === 'matched');
+    expect(a.messages.filter((m: any) => m.t === 'queueStatus').length).toBe(1);
+    await a.close();
+    sub.unsubscribe();
+  });
 });

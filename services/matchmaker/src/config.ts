@@ -55,6 +55,12 @@ export const matchmakerConfig = defineConfig({
     30,
     'Quick-match requests one user may make per minute, counted by each replica (0 = unlimited); cancels are not counted.',
   ),
+  queueBotFillMs: opt(
+    'QUEUE_BOT_FILL_MS',
+    int(0, 86_400_000),
+    30_000,
+    'After the oldest quick-match entry waited this long, bots take the seats still empty (0 = never; players may refuse bots).',
+  ),
   opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
   opsPort: opt('OPS_PORT', int(0, 65535), 9102, 'Port of the ops HTTP server; 0 picks a free one.'),
   ...livenessOptions(),

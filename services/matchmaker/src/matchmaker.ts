@@ -32,7 +32,8 @@ import { createMatchmakerMetrics } from './metrics.ts';
 import { rank } from './placement.ts';
 import { Placer } from './placer.ts';
 import { Workers, type FailoverReport, type LiveWorker } from './failover.ts';
-import { onQueue } from './queues.ts';
+import { onQueue, startTable, type QueueHost } from './queues.ts';
+import { QueueWatch } from './queue-watch.ts';
 import { pool } from './util.ts';
 import { rebalance } from './rebalance.ts';
 
@@ -91,7 +92,9 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
     shardOf: (id) => workers.live.get(id)?.shard ?? -1,
   });
   const workers: Workers = new Workers({ bus, snapshots, match, cfg, metrics, log, placer });
-  const queueHost = { bus, match, games, cfg, metrics, log, placer, queueLimiter };
+  const queueBase = { bus, match, games, cfg, metrics, log, placer, queueLimiter };
+  const watch = new QueueWatch(queueBase, (key, q, humans, bots) => startTable(queueBase, key, q, humans, bots));
+  const queueHost: QueueHost = { ...queueBase, watch };
   const bad = () => refuse('malformed');
 
   const subs: BusSubscription[] = [
@@ -165,6 +168,7 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
       if (closed) return;
       closed = true;
       workers.close();
+      queueHost.watch.close();
       for (const s of subs) s.unsubscribe();
     },
   };

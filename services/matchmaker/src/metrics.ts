@@ -25,6 +25,11 @@ export function createMatchmakerMetrics(registry: Registry) {
       registers,
     }),
     matched: new Counter({ name: 'joke_mm_queue_tables_total', help: 'Quick-match tables started', registers }),
+    botFilled: new Counter({
+      name: 'joke_mm_queue_bot_filled_total',
+      help: 'Quick-match tables started with bots in the seats nobody came for',
+      registers,
+    }),
     errors: new Counter({
       name: 'joke_mm_errors_total',
       help: 'Failures by kind',

@@ -2,16 +2,18 @@
  * Quick-match: a user waits in the queue of (game, mode, players) in the match
  * store; when enough wait, the oldest form a table, which is placed like any
  * room, and each player's gateway hears `matched`. A table that cannot start
- * goes back to the queue at its old place.
+ * goes back to the queue at its old place. Waiting users hear the queue's size,
+ * and bots fill a queue that waited long enough (queue-watch.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, PROTOCOL_VERSION, refuse, type bus as wire } from '@joke/protocol';
-import type { Bus, Logger, MatchStore } from '@joke/bus';
+import type { Bus, Logger, MatchStore, QueueEntry } from '@joke/bus';
 import type { MatchmakerConfig } from './config.ts';
 import type { MatchmakerMetrics } from './metrics.ts';
 import type { Placer } from './placer.ts';
+import { botSeats, queueKey, type QueueKey, type QueueWatch } from './queue-watch.ts';
 
 export interface QueueHost {
   bus: Bus;
@@ -23,7 +25,10 @@ export interface QueueHost {
   placer: Placer;
   /** Counts quick-match requests per user (issue 10); null = unlimited. Cancels are never counted. */
   queueLimiter: RateLimiterAbstract | null;
+  /** Queue-size announcements and bot fill (queue-watch.ts). */
+  watch: QueueWatch;
 }
+export type QueueBase = Omit<QueueHost, 'watch'>;
 
 /** Answers the request (before any `matched`, so the client hears "queued" first), then starts a full table. */
 export async function onQueue(
@@ -32,10 +37,12 @@ export async function onQueue(
   respond: (r: wire.QueueReply) => void,
 ): Promise<void> {
   const { match, games, cfg, metrics: m, log } = h;
+  const params = { game: q.game, mode: q.mode, players: q.players };
   try {
     if (q.cancel) {
       await match.dequeue(q.userId);
-      return respond({ ok: true });
+      respond({ ok: true });
+      return await h.watch.changed(params);
     }
     if (h.queueLimiter) {
       const allowed = await h.queueLimiter.consume(q.userId).then(
@@ -54,40 +61,56 @@ export async function onQueue(
     if (!parsed.success) return respond(refuse('badOptions', parsed.error.issues[0]?.message));
     const range = game.playerRange(parsed.data);
     if (q.players < range.min || q.players > range.max) return respond(refuse('players'));
-    const key = `${q.game}:${q.mode}:${q.players}`;
+    const key = queueKey(params);
+    const entry = { userId: q.userId, name: q.name, gatewayId: q.gatewayId, at: Date.now() };
     const table = await match.enqueue(
       key,
-      { userId: q.userId, name: q.name, gatewayId: q.gatewayId, at: Date.now() },
+      q.bots === false ? { ...entry, bots: false } : entry,
       q.players,
       cfg.queueStaleMs,
     );
     respond({ ok: true });
-    if (!table) return;
-    const roomId = `q${randomBytes(9).toString('base64url')}`;
-    const room: wire.RoomSpec = {
-      roomId,
-      game: q.game,
-      options: { mode: q.mode },
-      players: table.map((e) => ({ id: e.userId, name: e.name, bot: false })),
-    };
-    const r = await h.placer.place(roomId, { v: 1, roomId, create: room });
-    if (!r.ok) {
-      log.warn({ key, code: r.code }, 'quick-match table could not start; back in the queue');
-      await match.requeue(key, table, cfg.queueStaleMs);
-      return;
-    }
-    m.matched.inc();
-    for (const e of table)
-      emit(h.bus, contract.gatewayMatched.at(e.gatewayId), {
-        v: PROTOCOL_VERSION,
-        userId: e.userId,
-        roomId,
-        game: q.game,
-        mode: q.mode,
-      });
+    if (table) await startTable(h, key, params, table, 0);
+    await h.watch.changed(params);
   } catch (err) {
     m.errors.inc({ kind: 'store' });
     log.error({ err }, 'queue request failed');
     respond(refuse('noWorkers'));
   }
+}
+
+/**
+ * Places a table of `humans` (queue order) and `bots` bot seats and tells each human's gateway;
+ * a table that cannot start goes back to the queue. True when it started.
+ */
+export async function startTable(
+  h: QueueBase,
+  key: string,
+  q: QueueKey,
+  humans: QueueEntry[],
+  bots: number,
+): Promise<boolean> {
+  const roomId = `q${randomBytes(9).toString('base64url')}`;
+  const room: wire.RoomSpec = {
+    roomId,
+    game: q.game,
+    options: { mode: q.mode },
+    players: [...humans.map((e) => ({ id: e.userId, name: e.name, bot: false })), ...botSeats(roomId, bots)],
+  };
+  const r = await h.placer.place(roomId, { v: 1, roomId, create: room });
+  if (!r.ok) {
+    h.log.warn({ key, code: r.code }, 'quick-match table could not start; back in the queue');
+    await h.match.requeue(key, humans, h.cfg.queueStaleMs);
+    return false;
+  }
+  h.metrics.matched.inc();
+  for (const e of humans)
+    emit(h.bus, contract.gatewayMatched.at(e.gatewayId), {
+      v: PROTOCOL_VERSION,
+      userId: e.userId,
+      roomId,
+      game: q.game,
+      mode: q.mode,
+    });
+  return true;
 }

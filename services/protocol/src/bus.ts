@@ -154,6 +154,8 @@ export const QueueRequest = z.object({
   mode: z.string(),
   players: z.number().int().min(2).max(10),
   cancel: z.boolean().optional(),
+  /** The user accepts bots in the seats still empty after the matchmaker's wait (absent = yes). */
+  bots: z.boolean().optional(),
 });
 export type QueueRequest = z.infer<typeof QueueRequest>;
 export const QueueReply = z.union([z.object({ ok: z.literal(true) }), Refused]);
@@ -166,6 +168,17 @@ export const QueueMatched = z.object({
   mode: z.string(),
 });
 export type QueueMatched = z.infer<typeof QueueMatched>;
+/** To one waiting user's gateway whenever their queue changes: its size and when bots would fill it. */
+export const QueueStatus = z.object({
+  v,
+  userId: z.string(),
+  game: z.string(),
+  mode: z.string(),
+  players: z.number().int(),
+  waiting: z.number().int(),
+  botsAt: z.number().nullable(),
+});
+export type QueueStatus = z.infer<typeof QueueStatus>;
 
 export const RoomFinished = z.object({
   v,

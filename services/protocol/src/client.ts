@@ -25,6 +25,8 @@ export const ClientMessage = z.discriminatedUnion('t', [
     game: z.string().max(32),
     mode: z.string().max(32),
     players: z.number().int().min(2).max(10),
+    /** May bots take the seats nobody came for after the matchmaker's wait (default yes)? */
+    bots: z.boolean().optional(),
   }),
   z.object({ v, t: z.literal('unqueue') }),
   z.object({ v, t: z.literal('ping'), at: z.number() }),
@@ -87,6 +89,19 @@ export const ServerMessage = z.discriminatedUnion('t', [
   z.object({ v, t: z.literal('presence'), roomId: z.string(), presence: z.array(PresenceEntry) }),
   z.object({ v, t: z.literal('queued'), game: z.string(), mode: z.string(), players: z.number().int() }),
   z.object({ v, t: z.literal('matched'), roomId: z.string(), game: z.string(), mode: z.string() }),
+  /**
+   * How the wait goes (additive): `waiting` people (you included) in this queue; `botsAt` the server
+   * time at which bots fill the empty seats, or null when they will not.
+   */
+  z.object({
+    v,
+    t: z.literal('queueStatus'),
+    game: z.string(),
+    mode: z.string(),
+    players: z.number().int(),
+    waiting: z.number().int(),
+    botsAt: z.number().nullable(),
+  }),
   z.object({ v, t: z.literal('pong'), at: z.number(), serverTime: z.number() }),
   ChatMessage,
 ]);

@@ -147,6 +147,7 @@ export const contract = {
   ),
   gatewayDeliver: keyedPublish('gatewayDeliver', subjects.gatewayDeliver, binaryCodec(encodeDelivery, decodeDelivery)),
   gatewayMatched: keyedPublish('gatewayMatched', subjects.gatewayMatched, jsonCodec(wire.QueueMatched)),
+  gatewayQueueStatus: keyedPublish('gatewayQueueStatus', subjects.gatewayQueueStatus, jsonCodec(wire.QueueStatus)),
   gatewayHeartbeat: publish('gatewayHeartbeat', subjects.gatewayHeartbeat, jsonCodec(wire.GatewayHeartbeat)),
   /** Durable: a game result must reach the history even when no lobby is up as the game ends. */
   roomFinished: durablePublish('roomFinished', subjects.roomFinished, jsonCodec(wire.RoomFinished), QUEUE_GROUPS.lobby),

@@ -29,6 +29,7 @@ export const ROUTE_ENDS: Record<ContractName, { from: BusUser[]; to: BusUser[] }
   rebalance: { from: ['matchmaker'], to: ['matchmaker'] },
   gatewayDeliver: { from: ['worker'], to: ['gateway'] },
   gatewayMatched: { from: ['matchmaker'], to: ['gateway'] },
+  gatewayQueueStatus: { from: ['matchmaker'], to: ['gateway'] },
   gatewayHeartbeat: { from: ['gateway'], to: ['worker'] },
   roomFinished: { from: ['worker'], to: ['lobby'] },
   roomLost: { from: ['worker'], to: ['lobby'] },

@@ -34,6 +34,8 @@ export const subjects = {
   gatewayDeliver: (gatewayId: string) => `${P}.gw.${gatewayId}.deliver`,
   /** publish. A quick-match found a table: the gateway tells its user (QueueMatched). */
   gatewayMatched: (gatewayId: string) => `${P}.gw.${gatewayId}.matched`,
+  /** publish. A waiting user's queue changed size (QueueStatus); the gateway tells the user. */
+  gatewayQueueStatus: (gatewayId: string) => `${P}.gw.${gatewayId}.queueStatus`,
   /** request → ReassignReply. A draining worker asks for its rooms to be placed elsewhere. Queue group `mm`. */
   reassign: `${P}.mm.reassign`,
   /**

@@ -17,6 +17,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompressedCache, compressible, pickEncoding } from './serve-compressed.ts';
+import { ICON_SIZES, webManifest } from './brand.ts';
+import { iconPng } from './icons.ts';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../../../client/dist', import.meta.url));
 
@@ -30,7 +32,18 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.ico': 'image/x-icon',
   '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
 };
+
+/** The PWA manifest and its icons, made in code (brand.ts, icons.ts) rather than kept as files. */
+function brandFile(path: string): { type: string; body: Buffer } | null {
+  if (path === '/manifest.webmanifest')
+    return { type: TYPES['.webmanifest'], body: Buffer.from(JSON.stringify(webManifest())) };
+  const icon = /^\/icons\/icon-(\d+)\.png$/.exec(path);
+  const size = icon ? Number(icon[1]) : path === '/apple-touch-icon.png' ? 192 : 0;
+  if ((ICON_SIZES as readonly number[]).includes(size)) return { type: TYPES['.png'], body: iconPng(size) };
+  return null;
+}
 
 export interface ClientHandlerOptions {
   /** Built client directory (default client/dist). */
@@ -65,6 +78,17 @@ export function clientHandler(opts: ClientHandlerOptions = {}): (req: IncomingMe
     if (path === '/config.json') {
       res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ gatewayUrl: gatewayUrlFor(req, opts) }));
+      return;
+    }
+    const brand = brandFile(path);
+    if (brand) {
+      res.writeHead(200, {
+        'content-type': brand.type,
+        'content-length': String(brand.body.length),
+        'cache-control': 'public, max-age=86400',
+        'x-content-type-options': 'nosniff',
+      });
+      res.end(req.method === 'HEAD' ? undefined : brand.body);
       return;
     }
     if (!existsSync(join(dir, 'index.html'))) {

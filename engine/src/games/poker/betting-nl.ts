@@ -105,6 +105,7 @@ export function applyNl(ctx: Ctx, id: PlayerId, a: NlAction): void {
   }
   let label: string;
   let paid: number;
+  let logged: number | undefined;
   if (
     a.type === 'nl.check' ||
     a.type === 'nl.call' ||
@@ -131,12 +132,15 @@ export function applyNl(ctx: Ctx, id: PlayerId, a: NlAction): void {
     b.opened = true;
     p.raisedThisRound = true;
     label = wasBet ? '벳' : '레이즈';
+    // A bet or raise is logged as its raise-to total, the figure its button showed (issue 15: the log
+    // said "레이즈 20" where the button had said "레이즈 확인 (30)"); check and call log what they paid.
+    logged = p.committedRound;
   }
   p.actedThisRound = true;
   p.lockedFromRaise = true;
   if (p.allIn) label = `${label}(올인)`;
   p.lastAction = label;
   ctx.ev.push({ type: 'action', player: id, action: a.type, amount: paid, allIn: p.allIn, to: p.committedRound });
-  log(ctx, { player: id, text: label, amount: paid });
+  log(ctx, { player: id, text: label, amount: logged ?? paid });
   afterAction(ctx, id);
 }

@@ -29,8 +29,16 @@ export function deck20(): Card[] {
   return CARDS20.slice();
 }
 
+/**
+ * A rank as players read it. Aces are 14 in poker, so rank 1 is only ever the 인디언 20-card deck's
+ * lowest number, written "1" (issue 15), not "A".
+ */
+export function rankText(rank: number): string {
+  return rank === 1 ? '1' : RANK_LABEL[rank];
+}
+
 export function cardLabel(c: Card): string {
-  return `${SUIT_SYMBOL[c.suit]}${RANK_LABEL[c.rank]}`;
+  return `${SUIT_SYMBOL[c.suit]}${rankText(c.rank)}`;
 }
 
 export function cardsLabel(cards: readonly Card[]): string {

@@ -83,7 +83,8 @@ export function result(s: PokerState): PokerResult | null {
   }));
   const winners = ranking.filter((r) => r.rank === 1).map((r) => r.player);
   const first = ranking[0];
-  const net = first.finalChips - s.options.startingChips * first.rebuys;
+  // Profit, not the stack: every buy-in (the first and each rebuy) comes off what is left.
+  const net = first.finalChips - s.options.startingChips * (1 + first.rebuys);
   const signed = `${net >= 0 ? '+' : ''}${net.toLocaleString('en-US')}칩`;
   const lead =
     s.options.endCondition === 'hands' || s.endReason === 'safetyCap'

@@ -181,6 +181,13 @@ export class MemoryMatchStore implements MatchStore {
     return later(this.queues.get(key)?.delete(userId) ?? false);
   }
 
+  waiting(key: string, staleMs: number): Promise<QueueEntry[]> {
+    const before = this.now() - staleMs;
+    const q = this.queues.get(key);
+    const list = q ? [...q.values()].filter((e) => e.at >= before) : [];
+    return later(list.sort((a, b) => a.at - b.at || cmp(a.userId, b.userId)));
+  }
+
   requeue(key: string, entries: QueueEntry[], _staleMs: number): Promise<void> {
     const q = this.queue(key);
     for (const e of entries) {

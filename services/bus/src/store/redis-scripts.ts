@@ -61,6 +61,20 @@ if g then return g end
 redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]`);
 
+// KEYS: queue zset, its entries hash; ARGV: lowest enqueue time still counted. Returns user, time, entry… flat.
+export const WAITING = new Script(`
+local users = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf', 'WITHSCORES')
+local out = {}
+for i = 1, #users, 2 do
+  local e = redis.call('HGET', KEYS[2], users[i])
+  if e then
+    out[#out + 1] = users[i]
+    out[#out + 1] = users[i + 1]
+    out[#out + 1] = e
+  end
+end
+return out`);
+
 export const RELEASE = new Script(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
 return 0`);

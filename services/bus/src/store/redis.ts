@@ -20,7 +20,18 @@
  */
 import { asConn, type RedisClient, type RedisConn } from './redis-conn.ts';
 import { randomUUID } from 'node:crypto';
-import { ACQUIRE, CREATE, DEQUEUE, DROP, ENQUEUE, GENERATION, RELEASE, RENEW, REQUEUE } from './redis-scripts.ts';
+import {
+  ACQUIRE,
+  CREATE,
+  DEQUEUE,
+  DROP,
+  ENQUEUE,
+  GENERATION,
+  RELEASE,
+  WAITING,
+  RENEW,
+  REQUEUE,
+} from './redis-scripts.ts';
 import { keySlot, slotTag } from './redis-slots.ts';
 import { CoalescedWrites, type ReplicaConfirm } from './redis-writes.ts';
 import type {
@@ -249,6 +260,16 @@ export class RedisMatchStore implements MatchStore {
 
   async dequeue(userId: string): Promise<boolean> {
     return Number(await DEQUEUE.run(this.conn, [`${this.mm}:qu:${userId}`], [userId])) === 1;
+  }
+
+  async waiting(key: string, staleMs: number): Promise<QueueEntry[]> {
+    const [zset, hash] = this.q(key);
+    // One script: the queue's zset and entries share the {mm} slot, so this runs on a cluster too.
+    const flat = (await WAITING.run(this.conn, [zset, hash], [String(Date.now() - staleMs)])) as string[];
+    const out: QueueEntry[] = [];
+    for (let i = 0; i < flat.length; i += 3)
+      out.push({ ...(JSON.parse(flat[i + 2]) as QueueEntry), at: Number(flat[i + 1]) });
+    return out;
   }
 
   async requeue(key: string, entries: QueueEntry[], staleMs: number): Promise<void> {

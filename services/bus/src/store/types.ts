@@ -86,6 +86,8 @@ export interface QueueEntry {
   gatewayId: string;
   /** Enqueue time (ms); the queue is served oldest first. */
   at: number;
+  /** False when the user wants humans only: a bot-filled table leaves them waiting. */
+  bots?: boolean;
 }
 
 /**
@@ -101,6 +103,11 @@ export interface MatchStore {
   enqueue(key: string, entry: QueueEntry, size: number, staleMs: number): Promise<QueueEntry[] | null>;
   /** Takes the user out of whatever queue holds them. */
   dequeue(userId: string): Promise<boolean>;
+  /**
+   * Who waits in queue `key` now, oldest first, leaving out entries older than `staleMs`
+   * (queue size on the waiting screen; the seats bots may fill).
+   */
+  waiting(key: string, staleMs: number): Promise<QueueEntry[]>;
   /** Puts popped entries back at their old places (a table that could not be started). */
   requeue(key: string, entries: QueueEntry[], staleMs: number): Promise<void>;
   /** True for exactly one caller per `key` until `ttlMs` passes. */

@@ -4,7 +4,7 @@
  * no pair; pairs by rank, otherwise the high card then the low card. Suits never count.
  */
 import type { Card } from '../types.ts';
-import { RANK_LABEL } from '../../../core/cards.ts';
+import { rankText } from '../cards.ts';
 
 export function indianScore(cards: readonly Card[]): number {
   if (cards.length === 1) return cards[0].rank;
@@ -13,8 +13,8 @@ export function indianScore(cards: readonly Card[]): number {
 }
 
 export function indianName(cards: readonly Card[]): string {
-  if (cards.length === 1) return `${RANK_LABEL[cards[0].rank]}`;
+  if (cards.length === 1) return `${rankText(cards[0].rank)}`;
   const [a, b] = cards[0].rank >= cards[1].rank ? [cards[0], cards[1]] : [cards[1], cards[0]];
-  if (a.rank === b.rank) return `${RANK_LABEL[a.rank]} 페어`;
-  return `${RANK_LABEL[a.rank]}·${RANK_LABEL[b.rank]}`;
+  if (a.rank === b.rank) return `${rankText(a.rank)} 페어`;
+  return `${rankText(a.rank)}·${rankText(b.rank)}`;
 }

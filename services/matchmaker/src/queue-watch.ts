@@ -1,0 +1,111 @@
+/**
+ * What a quick-match queue looks like to the people in it: after every change
+ * each waiting user's gateway hears the queue's size and when bots will fill
+ * it; and when the oldest entry has waited `queueBotFillMs`, the humans who
+ * accept bots are seated with bots in the remaining seats.
+ *
+ * Replicas may all hold a timer for the same queue: `claim` lets one of them
+ * fill it, and each human is taken with `dequeue`, which succeeds for exactly
+ * one caller, so a table formed meanwhile by `enqueue` never loses a player twice.
+ */
+import { contract, emit, PROTOCOL_VERSION } from '@joke/protocol';
+import type { QueueEntry } from '@joke/bus';
+import type { QueueBase } from './queues.ts';
+
+export interface QueueKey {
+  game: string;
+  mode: string;
+  players: number;
+}
+
+export const queueKey = (q: QueueKey): string => `${q.game}:${q.mode}:${q.players}`;
+
+/** Display names of bots seated by a quick match (the lobby's names are its own). */
+const BOT_NAMES = ['봇 똘이', '봇 순이', '봇 뭉치', '봇 호두', '봇 보리', '봇 콩이', '봇 달이', '봇 밤이', '봇 율무'];
+
+export type StartTable = (key: string, q: QueueKey, humans: QueueEntry[], bots: number) => Promise<boolean>;
+
+export class QueueWatch {
+  private readonly timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
+  private closed = false;
+
+  constructor(
+    private readonly h: QueueBase,
+    private readonly startTable: StartTable,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The queue changed (someone came, left, or a table was formed): tell who still waits. */
+  async changed(q: QueueKey): Promise<void> {
+    const key = queueKey(q);
+    const waiting = await this.h.match.waiting(key, this.h.cfg.queueStaleMs);
+    const botsAt = this.botsAt(waiting);
+    for (const e of waiting)
+      emit(this.h.bus, contract.gatewayQueueStatus.at(e.gatewayId), {
+        v: PROTOCOL_VERSION,
+        userId: e.userId,
+        ...q,
+        waiting: waiting.length,
+        botsAt: e.bots === false ? null : botsAt,
+      });
+    if (botsAt !== null) this.arm(key, q, botsAt);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers.values()) clearTimeout(t.timer);
+    this.timers.clear();
+  }
+
+  /** When bots would fill this queue: its oldest entry that accepts bots, plus the wait. */
+  private botsAt(waiting: QueueEntry[]): number | null {
+    const ms = this.h.cfg.queueBotFillMs;
+    const first = waiting.find((e) => e.bots !== false);
+    return ms > 0 && first ? first.at + ms : null;
+  }
+
+  private arm(key: string, q: QueueKey, at: number): void {
+    const had = this.timers.get(key);
+    if (this.closed || (had && had.at <= at)) return;
+    if (had) clearTimeout(had.timer);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(key);
+        this.fill(key, q).catch((err: unknown) => this.h.log.warn({ err, key }, 'bot fill failed'));
+      },
+      Math.max(0, at - this.now()),
+    );
+    timer.unref?.();
+    this.timers.set(key, { at, timer });
+  }
+
+  private async fill(key: string, q: QueueKey): Promise<void> {
+    if (this.closed) return;
+    const { match, cfg } = this.h;
+    const waiting = await match.waiting(key, cfg.queueStaleMs);
+    const due = this.botsAt(waiting);
+    if (due === null) return;
+    if (due > this.now()) return this.arm(key, q, due);
+    // One replica per due time; the others' timers for the same moment find nothing to do.
+    if (!(await match.claim(`botfill:${key}:${due}`, this.h.cfg.matchmakerId, 60_000))) return;
+    const humans: QueueEntry[] = [];
+    for (const e of waiting) {
+      if (e.bots === false || humans.length === q.players - 1) continue;
+      if (await match.dequeue(e.userId)) humans.push(e);
+    }
+    if (humans.length > 0) {
+      const ok = await this.startTable(key, q, humans, q.players - humans.length);
+      if (ok) this.h.metrics.botFilled.inc();
+    }
+    await this.changed(q);
+  }
+}
+
+/** Seats for a bot-filled table: the humans in queue order, then bots with distinct names. */
+export function botSeats(roomId: string, count: number): { id: string; name: string; bot: true }[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${roomId}-bot${i + 1}`,
+    name: BOT_NAMES[i % BOT_NAMES.length],
+    bot: true as const,
+  }));
+}
