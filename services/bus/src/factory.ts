@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { InProcessBus } from './in-process.ts';
 import { NatsBus } from './nats.ts';
 import { opt } from './ops/config.ts';
+import { FileSnapshotStore } from './store/file.ts';
 import { MemoryMatchStore, MemorySnapshotStore } from './store/memory.ts';
 import { connectRedis, RedisMatchStore, RedisSnapshotStore } from './store/redis.ts';
 import type { MatchStore, SnapshotStore } from './store/types.ts';
@@ -61,25 +62,30 @@ export async function createBus(target: BusTarget = {}): Promise<Bus> {
 export interface Stores {
   snapshots: SnapshotStore;
   match: MatchStore;
-  /** 'redis' or 'memory', for logs. */
-  kind: 'redis' | 'memory';
+  /** 'redis', 'file' (snapshots on disk, queues in memory) or 'memory', for logs. */
+  kind: 'redis' | 'file' | 'memory';
   close(): Promise<void>;
 }
 
 export interface StoreTarget {
   redisUrl?: string;
   namespace?: string;
+  /** Without Redis: keep room snapshots in this folder (kept across restarts) instead of in memory. */
+  snapshotDir?: string;
   onError?: (err: unknown) => void;
 }
 
-/** Redis-backed stores when `redisUrl` (or REDIS_URL) is set (one shared connection), else in-memory ones. */
+/**
+ * Redis-backed stores when `redisUrl` (or REDIS_URL) is set (one shared connection), else in-memory
+ * ones, with the snapshots on disk when `snapshotDir` is given (quick-match queues are not worth keeping).
+ */
 export async function createStores(target: StoreTarget = {}): Promise<Stores> {
   const url = target.redisUrl ?? process.env.REDIS_URL ?? '';
   const ns = target.namespace ?? process.env.JOKE_NAMESPACE ?? '';
   if (!url) {
-    const snapshots = new MemorySnapshotStore();
+    const snapshots = target.snapshotDir ? new FileSnapshotStore(target.snapshotDir) : new MemorySnapshotStore();
     const match = new MemoryMatchStore();
-    return { snapshots, match, kind: 'memory', close: async () => {} };
+    return { snapshots, match, kind: target.snapshotDir ? 'file' : 'memory', close: () => snapshots.close() };
   }
   const client = await connectRedis(url, target.onError);
   const prefix = ns ? `joke:${ns}` : 'joke';

@@ -12,13 +12,17 @@ import { clientHandler } from '@joke/client/serve';
 import { createLogger } from '@joke/bus';
 import { platformBus, startPlatform, type Platform } from './platform.ts';
 import { platformConfig, type PlatformConfig } from './config.ts';
+import { dataPaths, storedSecret } from './data-dir.ts';
 
 export interface Product extends Platform {
   lobby: Lobby;
 }
 
+/** With a `dataDir` and no `jwtSecret`, the secret kept in the data folder signs tokens (data-dir.ts). */
 export async function startProduct(config: Partial<PlatformConfig> = {}): Promise<Product> {
-  const cfg = platformConfig.resolve(config);
+  const cfg = platformConfig.resolve(
+    config.dataDir && config.jwtSecret === undefined ? { ...config, jwtSecret: storedSecret(config.dataDir) } : config,
+  );
   const log = createLogger('platform', cfg.logLevel);
   const bus = await platformBus(cfg);
   // The lobby opens first: PGlite's start-up blocks the event loop for seconds,
@@ -29,7 +33,7 @@ export async function startProduct(config: Partial<PlatformConfig> = {}): Promis
     lobby = await createLobby({
       bus,
       databaseUrl: cfg.databaseUrl || undefined,
-      dataDir: cfg.lobbyDataDir || undefined,
+      dataDir: dataPaths(cfg).lobbyDataDir,
       jwtSecret: cfg.jwtSecret,
       limits: pickLimits(cfg),
       redisUrl: cfg.redisUrl || undefined,
