@@ -26,6 +26,12 @@ export const lobbyEnv = defineConfig({
     '',
     'PGlite data directory when DATABASE_URL is empty. Empty = in memory (everything is lost on exit).',
   ),
+  dbPoolSize: opt(
+    'LOBBY_DB_POOL',
+    int(1, 500),
+    20,
+    'PostgreSQL connections per lobby process. Keep replicas × this under the server max_connections.',
+  ),
   jwtSecret: opt(
     'JWT_SECRET',
     z.string().min(16),

@@ -102,7 +102,14 @@ export interface FinishedSubscriber {
   close(): Promise<void>;
 }
 
-export function subscribeFinished(bus: Bus, db: Db, log: Logger, metrics: LobbyMetrics): FinishedSubscriber {
+/** `onStored`: a game was recorded and its room is waiting again (the room list must be read anew). */
+export function subscribeFinished(
+  bus: Bus,
+  db: Db,
+  log: Logger,
+  metrics: LobbyMetrics,
+  onStored: () => void = () => {},
+): FinishedSubscriber {
   const inFlight = new Set<Promise<void>>();
   const handle = async (msg: wire.RoomFinished): Promise<void> => {
     metrics.finishedReceived.inc();
@@ -110,6 +117,7 @@ export function subscribeFinished(bus: Bus, db: Db, log: Logger, metrics: LobbyM
     for (let attempt = 1; ; attempt++) {
       try {
         const outcome = await recordFinished(db, msg);
+        onStored();
         if (outcome === 'stored') metrics.gamesRecorded.inc({ game: msg.game });
         log.info({ gameId: msg.roomId, game: msg.game, outcome }, 'game recorded');
         return;

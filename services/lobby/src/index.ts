@@ -21,6 +21,8 @@ import { DEFAULT_SWEEP, sweep, type SweepLimits, type SweepReport } from './swee
 import { limitBody } from './limits/body.ts';
 import { DEFAULT_LIMITS, type LobbyLimits } from './limits/options.ts';
 import { createRateLimits } from './limits/rate.ts';
+import { RoomDirectory } from './rooms/directory.ts';
+import { TokenCache } from './token-cache.ts';
 
 export type { AppRouter } from './routers/index.ts';
 export type { RoomDetail, RoomSummary, SeatView, RoomStatus } from './rooms/view.ts';
@@ -39,6 +41,8 @@ export interface LobbyOptions {
   databaseUrl?: string;
   /** PGlite data directory when there is no databaseUrl; absent = in memory. */
   dataDir?: string;
+  /** PostgreSQL connections of this lobby process (default 20). */
+  dbPoolSize?: number;
   /** HS256 secret shared with the gateway. */
   jwtSecret: string;
   log?: Logger;
@@ -61,6 +65,11 @@ export interface LobbyOptions {
   redisUrl?: string;
   /** Prefix of the lobby's Redis keys (JOKE_NAMESPACE). */
   namespace?: string;
+  /**
+   * Longest a room-list page is served from memory (default 1000 ms; 0 = always read). Changes made
+   * through this process show at once; this bounds how late another replica's changes appear.
+   */
+  listCacheMs?: number;
 }
 
 export interface Lobby {
@@ -70,6 +79,8 @@ export interface Lobby {
   db: Db;
   database: Pick<OpenedDatabase, 'kind' | 'schema' | 'openMs' | 'migrations'>;
   metrics: Registry;
+  /** The room list in memory (its `loads` count tells tests and benchmarks how often it read the database). */
+  directory: RoomDirectory;
   /** Throws if the database does not answer. */
   ping(): Promise<void>;
   /** Closes idle rooms and frees tables whose start or game never finished (also runs on a timer). */
@@ -90,12 +101,14 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     log,
     onLimited: (action, scope) => metrics.rateLimited.inc({ action, scope }),
   });
-  const database = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir }).catch(
-    async (err: unknown) => {
-      await rate.close();
-      throw err;
-    },
-  );
+  const database = await openDatabase({
+    databaseUrl: opts.databaseUrl,
+    dataDir: opts.dataDir,
+    poolSize: opts.dbPoolSize,
+  }).catch(async (err: unknown) => {
+    await rate.close();
+    throw err;
+  });
   log.info(
     { kind: database.kind, schema: database.schema, openMs: database.openMs, migrations: database.migrations },
     'lobby database ready',
@@ -111,8 +124,11 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     metrics,
     limits,
     rate,
+    seenUsers: new Map(),
+    tokens: new TokenCache(opts.jwtSecret),
+    directory: new RoomDirectory(opts.listCacheMs ?? 1000),
   };
-  const finished = subscribeFinished(opts.bus, deps.db, log, metrics);
+  const finished = subscribeFinished(opts.bus, deps.db, log, metrics, () => deps.directory.changed());
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_BASE_PATH,
@@ -140,6 +156,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   const sweepLimits: SweepLimits = { ...DEFAULT_SWEEP, ...opts.sweepLimits };
   const runSweep = async (now?: number): Promise<SweepReport> => {
     const report = await sweep(deps.db, sweepLimits, now);
+    if (report.closed + report.unstuckStarts + report.unstuckGames > 0) deps.directory.changed();
     if (report.closed + report.unstuckStarts + report.unstuckGames > 0) log.info(report, 'swept abandoned rooms');
     return report;
   };
@@ -162,6 +179,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
       migrations: database.migrations,
     },
     metrics: metrics.registry,
+    directory: deps.directory,
     async ping() {
       await deps.db.$queryRaw`SELECT 1`;
     },

@@ -28,6 +28,7 @@ export async function startLobbyServer(
     bus: deps.bus,
     databaseUrl: config.databaseUrl || undefined,
     dataDir: config.dataDir || undefined,
+    dbPoolSize: config.dbPoolSize,
     jwtSecret: config.jwtSecret,
     tokenTtlSeconds: config.tokenTtlSeconds,
     startTimeoutMs: config.startTimeoutMs,

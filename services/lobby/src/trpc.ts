@@ -6,7 +6,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { verifyPlayerToken, type PlayerClaims } from '@joke/protocol/auth';
+import type { PlayerClaims } from '@joke/protocol/auth';
 import type { AnyGame } from '@joke/engine';
 import type { Bus } from '@joke/bus';
 import type { Db } from './db/open.ts';
@@ -15,6 +15,8 @@ import { MSG } from './messages.ts';
 import { clientIp } from './limits/ip.ts';
 import type { LobbyLimits } from './limits/options.ts';
 import type { RateLimits } from './limits/rate.ts';
+import type { RoomDirectory } from './rooms/directory.ts';
+import type { TokenCache } from './token-cache.ts';
 
 export interface LobbyDeps {
   db: Db;
@@ -27,6 +29,12 @@ export interface LobbyDeps {
   metrics: LobbyMetrics;
   limits: LobbyLimits;
   rate: RateLimits;
+  /** Users whose row this process wrote lately (rooms/store.ts ensureUserOnce). */
+  seenUsers: Map<string, number>;
+  /** Verified tokens until they expire. */
+  tokens: TokenCache;
+  /** The public room list in memory; room mutations mark it changed (see `timed`). */
+  directory: RoomDirectory;
 }
 
 export interface Context {
@@ -56,7 +64,7 @@ export async function createContext(
   const token = bearer(req);
   if (!token) return { deps, token: null, claims: null, badToken: false, ip };
   try {
-    return { deps, token, claims: await verifyPlayerToken(deps.jwtSecret, token), badToken: false, ip };
+    return { deps, token, claims: await deps.tokens.verify(token), badToken: false, ip };
   } catch {
     return { deps, token, claims: null, badToken: true, ip };
   }
@@ -107,6 +115,8 @@ export const router = t.router;
 const timed = t.middleware(async ({ ctx, path, type, next }) => {
   const end = ctx.deps.metrics.requestSeconds.startTimer({ path, type });
   const result = await next();
+  // Any room mutation may change what the list shows (a refused one changed nothing): its result says how.
+  if (type === 'mutation' && result.ok && path.startsWith('rooms.')) ctx.deps.directory.afterMutation(result.data);
   const code = result.ok ? 'OK' : result.error.code;
   end({ code });
   if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR')

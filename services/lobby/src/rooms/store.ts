@@ -26,6 +26,26 @@ export async function ensureUser(db: Db | Tx, user: { id: string; nickname: stri
   });
 }
 
+/** How long a user row written by this process is taken to exist without writing it again. */
+const USER_FRESH_MS = 60_000;
+
+/**
+ * `ensureUser` at most once a minute per user and process (`seen`: user id → when): outside a
+ * transaction it only guarantees the row the seat refers to, and users are never deleted.
+ */
+export async function ensureUserOnce(
+  db: Db,
+  seen: Map<string, number>,
+  user: { id: string; nickname: string },
+  now = Date.now(),
+): Promise<void> {
+  const at = seen.get(user.id);
+  if (at !== undefined && now - at < USER_FRESH_MS) return;
+  await ensureUser(db, user);
+  if (seen.size >= 100_000) seen.clear();
+  seen.set(user.id, now);
+}
+
 /** Locks the room row for the rest of the transaction and returns it with seats and spectators. */
 export async function lockRoom(tx: Tx, roomId: string): Promise<RoomRow> {
   const { count } = await tx.room.updateMany({ where: { id: roomId }, data: { updatedAt: new Date() } });

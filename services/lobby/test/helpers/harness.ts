@@ -103,6 +103,7 @@ export async function startHarness(
     limits?: Partial<LobbyLimits>;
     redisUrl?: string;
     namespace?: string;
+    listCacheMs?: number;
   } = {},
 ): Promise<Harness> {
   const bus = new InProcessBus();
@@ -116,6 +117,7 @@ export async function startHarness(
     limits: opts.limits,
     redisUrl: opts.redisUrl,
     namespace: opts.namespace,
+    listCacheMs: opts.listCacheMs,
   });
   const server: Server = createServer(lobby.handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
