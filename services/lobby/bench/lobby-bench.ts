@@ -2,6 +2,7 @@
  * Lobby API throughput on the real PostgreSQL (issue 15, item 7).
  *
  *   node --import tsx services/lobby/bench/lobby-bench.ts --clients 50 --seconds 20 [--pool 10] [--cpu-prof]
+ *     [--lobby-dir <another checkout of services/lobby, to compare>]
  *
  * The lobby runs as its own process (`src/main.ts`, as in production) on a
  * fresh schema of the `test` database. Each of --clients guests signs in, then
@@ -34,7 +35,8 @@ const PROFILE = process.argv.includes('--cpu-prof');
 const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const HZ = 100; // USER_HZ on Linux: /proc/<pid>/stat counts CPU in 1/100 s
 
-const lobbyDir = fileURLToPath(new URL('..', import.meta.url));
+// --lobby-dir: another checkout of services/lobby (e.g. the code before a change) to compare with.
+const lobbyDir = arg('lobby-dir', fileURLToPath(new URL('..', import.meta.url)));
 
 async function freePort(): Promise<number> {
   const s = createServer();
