@@ -23,6 +23,9 @@ import { DEFAULT_LIMITS, type LobbyLimits } from './limits/options.ts';
 import { createRateLimits } from './limits/rate.ts';
 import { RoomDirectory } from './rooms/directory.ts';
 import { TokenCache } from './token-cache.ts';
+import { DEFAULT_PRESENCE, PresenceBoard, type PresenceLimits } from './rooms/presence.ts';
+import { RoomLifecycle, type LifecycleReport } from './rooms/lifecycle.ts';
+import { connectPresence } from './presence-bus.ts';
 
 export type { AppRouter } from './routers/index.ts';
 export type { RoomDetail, RoomSummary, SeatView, RoomStatus } from './rooms/view.ts';
@@ -31,6 +34,8 @@ export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/histo
 export { appRouter };
 export { MSG as LOBBY_MESSAGES } from './messages.ts';
 export type { SweepLimits, SweepReport } from './sweep.ts';
+export { DEFAULT_PRESENCE, type PresenceLimits } from './rooms/presence.ts';
+export type { LifecycleReport } from './rooms/lifecycle.ts';
 export { DEFAULT_LIMITS, lobbyLimitOptions, pickLimits, type LobbyLimits } from './limits/options.ts';
 
 export const TRPC_BASE_PATH = '/trpc/';
@@ -70,6 +75,10 @@ export interface LobbyOptions {
    * through this process show at once; this bounds how late another replica's changes appear.
    */
   listCacheMs?: number;
+  /** Room lifecycle timings (rooms/presence.ts); `tickMs: 0` = no timer, call `lifecycle()` yourself. */
+  presence?: Partial<PresenceLimits>;
+  /** Clock of the presence marks and lifecycle rules (tests: fake time). */
+  clock?: () => number;
 }
 
 export interface Lobby {
@@ -85,6 +94,8 @@ export interface Lobby {
   ping(): Promise<void>;
   /** Closes idle rooms and frees tables whose start or game never finished (also runs on a timer). */
   sweep(now?: number): Promise<SweepReport>;
+  /** Applies the room lifecycle rules once (also runs every `presence.tickMs`). */
+  lifecycle(now?: number): Promise<LifecycleReport>;
   /** Resolves once every RoomFinished received so far is stored (tests, graceful shutdown). */
   idle(): Promise<void>;
   /** Stops taking RoomFinished, finishes those in flight, closes the database. The bus stays open (not ours). */
@@ -113,6 +124,9 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     { kind: database.kind, schema: database.schema, openMs: database.openMs, migrations: database.migrations },
     'lobby database ready',
   );
+  const clock = opts.clock ?? Date.now;
+  const board = new PresenceBoard();
+  const presenceLimits: PresenceLimits = { ...DEFAULT_PRESENCE, ...opts.presence };
   const deps: LobbyDeps = {
     db: database.prisma,
     bus: opts.bus,
@@ -125,9 +139,26 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     limits,
     rate,
     seenUsers: new Map(),
+    presence: board,
+    lifecycle: null as unknown as RoomLifecycle,
+    clock,
     tokens: new TokenCache(opts.jwtSecret),
     directory: new RoomDirectory(opts.listCacheMs ?? 1000),
   };
+  deps.lifecycle = new RoomLifecycle(deps.db, board, deps.directory, presenceLimits, log, clock);
+  const presenceBus = connectPresence(opts.bus, board, log, () => {});
+  const runLifecycle = async (now?: number): Promise<LifecycleReport> => {
+    presenceBus.flush();
+    return deps.lifecycle.tick(now);
+  };
+  const ticker =
+    presenceLimits.tickMs > 0
+      ? setInterval(
+          () => runLifecycle().catch((err) => log.warn({ err }, 'room lifecycle tick failed')),
+          presenceLimits.tickMs,
+        )
+      : null;
+  ticker?.unref();
   const finished = subscribeFinished(opts.bus, deps.db, log, metrics, () => deps.directory.changed());
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -184,10 +215,13 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
       await deps.db.$queryRaw`SELECT 1`;
     },
     sweep: runSweep,
+    lifecycle: runLifecycle,
     idle: () => finished.idle(),
     close() {
       closed ??= (async () => {
         if (sweeper) clearInterval(sweeper);
+        if (ticker) clearInterval(ticker);
+        presenceBus.close();
         metrics.ready.set(0);
         await finished.close();
         await database.close();

@@ -17,6 +17,8 @@ import type { LobbyLimits } from './limits/options.ts';
 import type { RateLimits } from './limits/rate.ts';
 import type { RoomDirectory } from './rooms/directory.ts';
 import type { TokenCache } from './token-cache.ts';
+import type { PresenceBoard } from './rooms/presence.ts';
+import type { RoomLifecycle } from './rooms/lifecycle.ts';
 
 export interface LobbyDeps {
   db: Db;
@@ -35,6 +37,10 @@ export interface LobbyDeps {
   tokens: TokenCache;
   /** The public room list in memory; room mutations mark it changed (see `timed`). */
   directory: RoomDirectory;
+  /** Who is present in which room (rooms/presence.ts), and the rules applied to it. */
+  presence: PresenceBoard;
+  lifecycle: RoomLifecycle;
+  clock: () => number;
 }
 
 export interface Context {
@@ -117,12 +123,23 @@ const timed = t.middleware(async ({ ctx, path, type, next }) => {
   const result = await next();
   // Any room mutation may change what the list shows (a refused one changed nothing): its result says how.
   if (type === 'mutation' && result.ok && path.startsWith('rooms.')) ctx.deps.directory.afterMutation(result.data);
+  // A member's own call about their room is their presence in it (the waiting room asks every second).
+  if (result.ok && path.startsWith('rooms.')) {
+    const roomId = roomIdOf(result.data);
+    if (ctx.claims && roomId) ctx.deps.presence.mark(roomId, ctx.claims.sub, ctx.deps.clock());
+  }
   const code = result.ok ? 'OK' : result.error.code;
   end({ code });
   if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR')
     ctx.deps.log.error({ err: result.error.cause ?? result.error, path }, 'procedure failed');
   return result;
 });
+
+function roomIdOf(data: unknown): string | null {
+  const d = data as { roomId?: unknown; room?: { roomId?: unknown } } | null;
+  const id = d && typeof d === 'object' ? (d.roomId ?? d.room?.roomId) : undefined;
+  return typeof id === 'string' ? id : null;
+}
 
 export const publicProcedure = t.procedure.use(timed);
 

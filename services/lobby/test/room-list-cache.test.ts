@@ -6,22 +6,26 @@
  * `listCacheMs`, is stood in for by `changed()` so no test waits a wall-clock minute).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessBus } from '@joke/bus';
 import { startHarness, uniqueSchema, type Harness } from './helpers/harness.ts';
 
 const schema = uniqueSchema('listcache');
+// One bus: the replicas share their presence marks, so all three judge presence alike.
+const bus = new InProcessBus();
 let a: Harness;
 let b: Harness;
 let fresh: Harness;
 beforeAll(async () => {
   // a and b: two replicas with a long cache; fresh: a third that always reads the database.
-  a = await startHarness({ databaseUrl: schema.url, listCacheMs: 60_000 });
-  b = await startHarness({ databaseUrl: schema.url, listCacheMs: 60_000 });
-  fresh = await startHarness({ databaseUrl: schema.url, listCacheMs: 0 });
+  a = await startHarness({ databaseUrl: schema.url, listCacheMs: 60_000, bus });
+  b = await startHarness({ databaseUrl: schema.url, listCacheMs: 60_000, bus });
+  fresh = await startHarness({ databaseUrl: schema.url, listCacheMs: 0, bus });
 });
 afterAll(async () => {
   await a?.close();
   await b?.close();
   await fresh?.close();
+  await bus.close();
   await schema.drop();
 });
 
@@ -34,6 +38,7 @@ describe('room list cache', () => {
     const viewer = await fresh.guest('확인');
     const filters = [{ limit: 5 }, { limit: 5, hasOpenSeats: true }, { limit: 5, inProgress: false }, { limit: 50 }];
     const same = async () => {
+      await a.lobby.lifecycle(); // shares a's presence marks with the others
       for (const f of filters) expect(await host.api.rooms.list.query(f)).toEqual(await viewer.api.rooms.list.query(f));
     };
     for (const f of filters) await host.api.rooms.list.query(f);
@@ -59,6 +64,7 @@ describe('room list cache', () => {
     const watcher = await a.guest('구경');
     const seen = ids(await watcher.api.rooms.list.query({ limit: 50 }));
     const room = await someone.api.rooms.create.mutate({ game: 'count', options: { mode: 'classic' } });
+    await b.lobby.lifecycle();
     // a's page is a minute fresh: b's room is not in it yet (the bound, not a promise to be stale).
     expect(ids(await watcher.api.rooms.list.query({ limit: 50 }))).toEqual(seen);
     a.lobby.directory.changed();

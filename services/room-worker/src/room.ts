@@ -19,6 +19,7 @@ import { subscribeChat } from './chat.ts';
 import { writeSnapshot } from './persist.ts';
 import { SnapshotEncoder } from './snapshot.ts';
 import { isConnected, presenceKey, presenceList, syncDisconnected, viewerKey } from './presence.ts';
+import { OccupancyReporter } from './lifecycle.ts';
 import { okReply, ReplyMemory } from './replies.ts';
 import { buildRecord, finishedMessage } from './room-record.ts';
 import { RoomTimers } from './room-timers.ts';
@@ -52,6 +53,7 @@ export class Room {
   private readonly botRng: Rng;
   private readonly safely: Safely;
   private readonly snapshot = new SnapshotEncoder();
+  private readonly occupancy: OccupancyReporter;
   lastWriteAt = Date.now();
 
   constructor(
@@ -63,6 +65,7 @@ export class Room {
     steps: StepRec[],
   ) {
     this.id = data.roomId;
+    this.occupancy = new OccupancyReporter(host.bus, data.roomId, host.log);
     this.game = game;
     this.data = data;
     this.epoch = epoch;
@@ -155,6 +158,7 @@ export class Room {
       while (this.queue.length > 0 && !this.paused) {
         const batch = this.queue.splice(0, this.host.cfg.batchMax);
         await this.process(batch);
+        if (!this.closed) this.occupancy.report(this.data.seats, this.viewers);
       }
     } catch (err) {
       this.host.log.error({ err, roomId: this.id }, 'room loop failed; dropping the room from this worker');
@@ -436,6 +440,7 @@ export class Room {
       this.host.metrics.errors.inc({ kind: 'store' });
       this.host.log.warn({ err, roomId: this.id }, 'drop failed; the lease will lapse and a sweep retries');
     }
+    this.occupancy.closed();
     this.close();
   }
 

@@ -107,16 +107,17 @@ export function freeSeat(room: RoomRow): number {
 }
 
 /**
- * After someone left: hand the room to the person in the lowest seat (else
+ * After someone left: hand the room to the longest-seated person (else
  * the earliest spectator), or close it when no person is left. Bots alone
  * never keep a room open.
  */
 export async function settleAfterLeave(tx: Tx, roomId: string): Promise<{ closed: boolean; hostId: string | null }> {
   const room = (await tx.room.findUnique({ where: { id: roomId }, include: roomInclude }))!;
-  const people = [
-    ...room.seats.filter((s) => s.userId !== null).map((s) => s.userId!),
-    ...room.spectators.map((s) => s.userId),
-  ];
+  // The longest-seated player first (seats keep their join time), then the earliest spectator.
+  const seated = room.seats
+    .filter((s) => s.userId !== null)
+    .sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || a.seat - b.seat);
+  const people = [...seated.map((s) => s.userId!), ...room.spectators.map((s) => s.userId)];
   if (people.length === 0) {
     await tx.room.delete({ where: { id: roomId } });
     return { closed: true, hostId: null };

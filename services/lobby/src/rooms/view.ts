@@ -48,6 +48,8 @@ export interface RoomDetail extends RoomSummary {
   gamesPlayed: number;
   /** The caller's place in this room. */
   you: { seat: number | null; spectating: boolean; isHost: boolean };
+  /** The room's latest lifecycle transition, in Korean with its code (members only; rooms.get). */
+  notice?: { code: string; text: string } | null;
 }
 
 export const roomInclude = {

@@ -26,6 +26,7 @@ import {
   toSummary,
   type RoomDetail,
   type RoomRow,
+  type RoomSummary,
 } from '../rooms/view.ts';
 
 const roomId = z.string({ error: MSG.roomNotFound }).min(1, MSG.roomNotFound).max(64, MSG.roomNotFound);
@@ -51,7 +52,10 @@ function parseOptions(def: AnyGame, raw: Record<string, unknown>): Record<string
 }
 
 async function detail(deps: LobbyDeps, id: string, viewer: string): Promise<RoomDetail> {
-  return toDetail(deps.games, await loadRoom(deps.db, id), viewer);
+  const room = toDetail(deps.games, await loadRoom(deps.db, id), viewer);
+  // The latest transition (a new host, …), for the people in the room.
+  const member = room.you.seat !== null || room.you.spectating;
+  return member ? { ...room, notice: deps.lifecycle.noticeOf(id) } : room;
 }
 
 /** A bot's seat id in the game: unique per table and never a user id (those start with `u_`). */
@@ -120,10 +124,11 @@ export const roomsRouter = router({
         })
         .default({ limit: 50 }),
     )
-    .query(({ ctx, input }) => {
-      const { db, games, directory } = ctx.deps;
-      // The same for every caller (public rooms only), so one page serves everyone until a change.
-      return directory.list(input, async () => {
+    .query(async ({ ctx, input }) => {
+      const { db, games, directory, lifecycle } = ctx.deps;
+      // The same for every caller (public rooms only), so one page serves everyone until a change;
+      // presence is applied on the way out: counts of present people only, and nobody-present rooms hidden.
+      const page = await directory.list(input, async () => {
         const rows = await db.room.findMany({
           where: {
             isPrivate: false,
@@ -140,6 +145,8 @@ export const roomsRouter = router({
         if (input.hasOpenSeats !== undefined) rooms = rooms.filter((r) => r.openSeats > 0 === input.hasOpenSeats);
         return rooms.slice(0, input.limit);
       });
+      const now = ctx.deps.clock();
+      return page.map((r) => lifecycle.listed(r, now)).filter((r): r is RoomSummary => r !== null);
     }),
 
   get: authedProcedure
