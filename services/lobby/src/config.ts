@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { ConfigError, bool, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
 import { lobbyLimitOptions } from './limits/options.ts';
+import { presenceOptions } from './rooms/presence.ts';
 
 const { natsUrl, redisUrl, namespace, logLevel } = connectionOptions({ natsUrl: '', redisUrl: '' });
 
@@ -75,6 +76,7 @@ export const lobbyEnv = defineConfig({
   namespace,
   logLevel,
   ...lobbyLimitOptions,
+  ...presenceOptions,
 });
 
 export type LobbyEnv = ConfigOf<typeof lobbyEnv.spec>;

@@ -34,7 +34,7 @@ export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/histo
 export { appRouter };
 export { MSG as LOBBY_MESSAGES } from './messages.ts';
 export type { SweepLimits, SweepReport } from './sweep.ts';
-export { DEFAULT_PRESENCE, type PresenceLimits } from './rooms/presence.ts';
+export { DEFAULT_PRESENCE, pickPresence, presenceOptions, type PresenceLimits } from './rooms/presence.ts';
 export type { LifecycleReport } from './rooms/lifecycle.ts';
 export { DEFAULT_LIMITS, lobbyLimitOptions, pickLimits, type LobbyLimits } from './limits/options.ts';
 

@@ -8,6 +8,7 @@ import { startOpsServer, type Bus, type Logger } from '@joke/bus';
 import { clientHandler } from '@joke/client/serve';
 import type { LobbyEnv } from './config.ts';
 import { pickLimits } from './limits/options.ts';
+import { pickPresence } from './rooms/presence.ts';
 import { createLobby, type Lobby } from './index.ts';
 
 export interface LobbyServer {
@@ -29,6 +30,7 @@ export async function startLobbyServer(
     databaseUrl: config.databaseUrl || undefined,
     dataDir: config.dataDir || undefined,
     dbPoolSize: config.dbPoolSize,
+    presence: pickPresence(config),
     jwtSecret: config.jwtSecret,
     tokenTtlSeconds: config.tokenTtlSeconds,
     startTimeoutMs: config.startTimeoutMs,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
 import { lobbyLimitOptions } from '@joke/lobby/limits';
+import { presenceOptions } from '@joke/lobby/presence';
 
 export const platformConfig = defineConfig({
   ...connectionOptions({ natsUrl: '', redisUrl: '' }),
@@ -51,6 +52,7 @@ export const platformConfig = defineConfig({
   botDelayMs: opt('BOT_DELAY_MS', int(0, 60_000), 900, 'Minimum think time of bot seats.'),
   botJitterMs: opt('BOT_JITTER_MS', int(0, 60_000), 700, 'Extra random think time of bot seats.'),
   ...lobbyLimitOptions,
+  ...presenceOptions,
 });
 
 export type PlatformConfig = ConfigOf<typeof platformConfig.spec>;

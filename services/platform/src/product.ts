@@ -7,7 +7,7 @@
  * place that composes them, so a Kubernetes deployment can run each part as
  * its own service with the same code.
  */
-import { createLobby, pickLimits, type Lobby } from '@joke/lobby';
+import { createLobby, pickLimits, pickPresence, type Lobby } from '@joke/lobby';
 import { clientHandler } from '@joke/client/serve';
 import { createLogger } from '@joke/bus';
 import { platformBus, startPlatform, type Platform } from './platform.ts';
@@ -36,6 +36,7 @@ export async function startProduct(config: Partial<PlatformConfig> = {}): Promis
       dataDir: dataPaths(cfg).lobbyDataDir,
       jwtSecret: cfg.jwtSecret,
       limits: pickLimits(cfg),
+      presence: pickPresence(cfg),
       redisUrl: cfg.redisUrl || undefined,
       namespace: cfg.namespace || undefined,
       log: log.child({ service: 'lobby' }),

@@ -6,6 +6,7 @@
  * worker last said in `roomOccupancy`. Nothing here is read from the
  * database or asked for: the board only hears.
  */
+import { int, opt } from '@joke/bus';
 import type { LobbySeen, RoomOccupancy } from '@joke/protocol';
 
 export interface PresenceLimits {
@@ -25,6 +26,32 @@ export const DEFAULT_PRESENCE: PresenceLimits = {
   emptyCloseMs: 60_000,
   tickMs: 1_000,
 };
+
+/** The same timings as environment variables, for the standalone lobby and `npm start` (docs/architecture.md). */
+export const presenceOptions = {
+  awayAfterMs: opt(
+    'LOBBY_AWAY_AFTER_MS',
+    int(1000, 600_000),
+    DEFAULT_PRESENCE.awayAfterMs,
+    'A waiting-room member not heard from for this long counts as gone (the waiting room asks every second).',
+  ),
+  hostGraceMs: opt(
+    'LOBBY_HOST_GRACE_MS',
+    int(0, 3_600_000),
+    DEFAULT_PRESENCE.hostGraceMs,
+    'How long the host may be away before the longest-seated present player becomes host.',
+  ),
+  emptyCloseMs: opt(
+    'LOBBY_EMPTY_CLOSE_MS',
+    int(0, 86_400_000),
+    DEFAULT_PRESENCE.emptyCloseMs,
+    'A waiting room with nobody present for this long is closed.',
+  ),
+};
+
+export function pickPresence(config: Record<keyof typeof presenceOptions, number>): Partial<PresenceLimits> {
+  return { awayAfterMs: config.awayAfterMs, hostGraceMs: config.hostGraceMs, emptyCloseMs: config.emptyCloseMs };
+}
 
 /** Who is present in one room right now. */
 export interface RoomPresence {
