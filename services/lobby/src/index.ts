@@ -159,7 +159,10 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
         )
       : null;
   ticker?.unref();
-  const finished = subscribeFinished(opts.bus, deps.db, log, metrics, () => deps.directory.changed());
+  const finished = subscribeFinished(opts.bus, deps.db, log, metrics, () => {
+    deps.directory.changed();
+    deps.lifecycle.touched();
+  });
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_BASE_PATH,
@@ -187,7 +190,10 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   const sweepLimits: SweepLimits = { ...DEFAULT_SWEEP, ...opts.sweepLimits };
   const runSweep = async (now?: number): Promise<SweepReport> => {
     const report = await sweep(deps.db, sweepLimits, now);
-    if (report.closed + report.unstuckStarts + report.unstuckGames > 0) deps.directory.changed();
+    if (report.closed + report.unstuckStarts + report.unstuckGames > 0) {
+      deps.directory.changed();
+      deps.lifecycle.touched();
+    }
     if (report.closed + report.unstuckStarts + report.unstuckGames > 0) log.info(report, 'swept abandoned rooms');
     return report;
   };

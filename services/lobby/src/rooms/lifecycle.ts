@@ -48,6 +48,8 @@ const NOTICE_MS = 60_000;
 export class RoomLifecycle {
   private readonly state = new Map<string, RoomState>();
   private running = false;
+  private lastSignature: string | null = null;
+  private mutated = true;
 
   constructor(
     private readonly db: Db,
@@ -58,6 +60,11 @@ export class RoomLifecycle {
     private readonly clock: () => number,
   ) {}
 
+  /** A room mutation of this process (seats, host, status may differ from the last read). */
+  touched(): void {
+    this.mutated = true;
+  }
+
   /** Applies the rules once. Overlapping calls are skipped (a slow database must not pile ticks up). */
   async tick(now = this.clock()): Promise<LifecycleReport> {
     const report: LifecycleReport = { rooms: 0, hostsPassed: 0, closed: 0 };
@@ -67,6 +74,12 @@ export class RoomLifecycle {
       const ids = this.board.markedRooms();
       const games = this.board.gameRooms();
       if (ids.length + games.length === 0) return report;
+      // Nothing new since the last tick and no clock running: skip the read (PGlite shares our thread).
+      const signature = this.board.signature(this.limits, now);
+      const waiting = [...this.state.values()].some((st) => st.emptySince !== null || st.hostAwaySince !== null);
+      if (!this.mutated && !waiting && signature === this.lastSignature) return report;
+      this.mutated = false;
+      this.lastSignature = signature;
       const rows = await this.db.room.findMany({
         where: { OR: [{ id: { in: ids } }, { currentGameId: { in: games } }] },
         select: rowSelect,

@@ -127,6 +127,21 @@ export class PresenceBoard {
     return { players: new Set(humans.filter(here)), spectators: spectators.filter(here).length };
   }
 
+  /**
+   * What the rules would see from the board alone: per room, who is fresh, and every game fact.
+   * Equal signatures and no room mutation in between mean a tick has nothing new to judge.
+   */
+  signature(limits: PresenceLimits, now: number): string {
+    let sig = '';
+    for (const [roomId, marks] of this.seen) {
+      sig += `${roomId}:`;
+      for (const [u, at] of marks) if (now - at < limits.awayAfterMs) sig += `${u},`;
+      sig += ';';
+    }
+    for (const [g, f] of this.games) sig += `${g}=${f.at};`;
+    return sig;
+  }
+
   /** When `userId` was last heard from in `roomId` (undefined: never, by this lobby). */
   lastSeen(roomId: string, userId: string): number | undefined {
     return this.seen.get(roomId)?.get(userId);
