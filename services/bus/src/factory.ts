@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { InProcessBus } from './in-process.ts';
 import { NatsBus } from './nats.ts';
 import { opt } from './ops/config.ts';
+import { FileSnapshotStore } from './store/file.ts';
 import { MemoryMatchStore, MemorySnapshotStore } from './store/memory.ts';
 import { connectRedisConn, RedisMatchStore, RedisSnapshotStore } from './store/redis.ts';
 import type { MatchStore, SnapshotStore } from './store/types.ts';
@@ -79,9 +80,9 @@ export async function createBus(target: BusTarget = {}): Promise<Bus> {
 export interface Stores {
   snapshots: SnapshotStore;
   match: MatchStore;
-  /** 'redis' or 'memory', for logs. */
-  kind: 'redis' | 'memory';
-  /** Redis: the connection is up and ready for commands (node-redis reconnects by itself); memory: always. */
+  /** 'redis', 'file' (snapshots on disk, queues in memory) or 'memory', for logs. */
+  kind: 'redis' | 'file' | 'memory';
+  /** Redis: the connection is up and ready for commands (node-redis reconnects by itself); memory/file: always. */
   connected(): boolean;
   close(): Promise<void>;
 }
@@ -94,6 +95,8 @@ export interface StoreTarget {
   snapshotReplicas?: number;
   snapshotReplicaTimeoutMs?: number;
   namespace?: string;
+  /** Without Redis: keep room snapshots in this folder (kept across restarts) instead of in memory. */
+  snapshotDir?: string;
   onError?: (err: unknown) => void;
 }
 
@@ -102,7 +105,8 @@ const envList = (v: string | string[] | undefined) =>
 
 /**
  * Redis-backed stores (one shared connection) on a Redis Cluster when `redisClusterUrls` (or
- * REDIS_CLUSTER_URLS) is set, else on the single Redis of `redisUrl` (or REDIS_URL), else in-memory ones.
+ * REDIS_CLUSTER_URLS) is set, else on the single Redis of `redisUrl` (or REDIS_URL), else in-memory
+ * ones, with the snapshots on disk when `snapshotDir` is given (quick-match queues are not worth keeping).
  */
 export async function createStores(target: StoreTarget = {}): Promise<Stores> {
   const url = target.redisUrl ?? process.env.REDIS_URL ?? '';
@@ -111,9 +115,15 @@ export async function createStores(target: StoreTarget = {}): Promise<Stores> {
   const replicas = target.snapshotReplicas ?? Number(process.env.SNAPSHOT_REPLICAS || 0);
   const timeoutMs = target.snapshotReplicaTimeoutMs ?? Number(process.env.SNAPSHOT_REPLICA_TIMEOUT_MS || 500);
   if (!url && clusterUrls.length === 0) {
-    const snapshots = new MemorySnapshotStore();
+    const snapshots = target.snapshotDir ? new FileSnapshotStore(target.snapshotDir) : new MemorySnapshotStore();
     const match = new MemoryMatchStore();
-    return { snapshots, match, kind: 'memory', connected: () => true, close: async () => {} };
+    return {
+      snapshots,
+      match,
+      kind: target.snapshotDir ? 'file' : 'memory',
+      connected: () => true,
+      close: () => snapshots.close(),
+    };
   }
   const conn = await connectRedisConn({ url, clusterUrls, onError: target.onError });
   const prefix = ns ? `joke:${ns}` : 'joke';

@@ -11,6 +11,7 @@ export {
 } from './factory.ts';
 export * from './store/types.ts';
 export { MemorySnapshotStore, MemoryMatchStore } from './store/memory.ts';
+export { FileSnapshotStore } from './store/file.ts';
 export {
   RedisSnapshotStore,
   RedisMatchStore,

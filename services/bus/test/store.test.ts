@@ -5,11 +5,15 @@
  * exactly: the embedded platform and the cluster share one worker implementation.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCluster, type LocalCluster } from '@joke/bus/local-cluster';
 import {
   connectRedis,
   connectRedisConn,
+  FileSnapshotStore,
   MemoryMatchStore,
   MemorySnapshotStore,
   RedisMatchStore,
@@ -258,6 +262,11 @@ function matchContract(name: string, make: () => Promise<{ store: MatchStore; do
 }
 
 snapshotContract('MemorySnapshotStore', async () => ({ store: new MemorySnapshotStore(), done: async () => {} }));
+snapshotContract('FileSnapshotStore', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'joke-store-'));
+  const store = new FileSnapshotStore(dir);
+  return { store, done: async () => rmSync(dir, { recursive: true, force: true }) };
+});
 matchContract('MemoryMatchStore', async () => ({ store: new MemoryMatchStore(), done: async () => {} }));
 
 const ns = `joke:t${randomBytes(6).toString('hex')}`;

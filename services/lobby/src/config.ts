@@ -17,6 +17,7 @@ import {
   type ConfigOf,
 } from '@joke/bus';
 import { lobbyLimitOptions } from './limits/options.ts';
+import { presenceOptions } from './rooms/presence.ts';
 
 const { natsUrl, redisUrl, namespace, logLevel } = connectionOptions({ natsUrl: '', redisUrl: '' });
 
@@ -42,6 +43,12 @@ export const lobbyEnv = defineConfig({
     z.string(),
     '',
     'PGlite data directory when DATABASE_URL is empty. Empty = in memory (everything is lost on exit).',
+  ),
+  dbPoolSize: opt(
+    'LOBBY_DB_POOL',
+    int(1, 500),
+    20,
+    'PostgreSQL connections per lobby process. Keep replicas × this under the server max_connections.',
   ),
   jwtSecret: opt(
     'JWT_SECRET',
@@ -86,6 +93,7 @@ export const lobbyEnv = defineConfig({
   namespace,
   logLevel,
   ...lobbyLimitOptions,
+  ...presenceOptions,
 });
 
 export type LobbyEnv = ConfigOf<typeof lobbyEnv.spec>;

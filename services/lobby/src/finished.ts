@@ -105,11 +105,13 @@ export interface FinishedSubscriber {
   close(): Promise<void>;
 }
 
+/** `onStored`: a game was recorded and its room is waiting again (the room list must be read anew). */
 export async function subscribeFinished(
   bus: Bus,
   db: Db,
   log: Logger,
   metrics: LobbyMetrics,
+  onStored: () => void = () => {},
 ): Promise<FinishedSubscriber> {
   const inFlight = new Set<Promise<void>>();
   /** Resolves once stored (or found stored); rejects on a storage failure, so the event comes back later. */
@@ -118,6 +120,7 @@ export async function subscribeFinished(
     for (let attempt = 1; ; attempt++) {
       try {
         const outcome = await recordFinished(db, msg);
+        onStored();
         if (outcome === 'stored') metrics.gamesRecorded.inc({ game: msg.game });
         log.info({ gameId: msg.roomId, game: msg.game, outcome }, 'game recorded');
         return;

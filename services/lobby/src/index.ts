@@ -23,6 +23,11 @@ import { DEFAULT_SWEEP, sweep, type SweepLimits, type SweepReport } from './swee
 import { limitBody } from './limits/body.ts';
 import { DEFAULT_LIMITS, type LobbyLimits } from './limits/options.ts';
 import { createRateLimits } from './limits/rate.ts';
+import { RoomDirectory } from './rooms/directory.ts';
+import { TokenCache } from './token-cache.ts';
+import { DEFAULT_PRESENCE, PresenceBoard, type PresenceLimits } from './rooms/presence.ts';
+import { RoomLifecycle, type LifecycleReport } from './rooms/lifecycle.ts';
+import { connectPresence } from './presence-bus.ts';
 
 export type { AppRouter } from './routers/index.ts';
 export type { RoomDetail, RoomSummary, SeatView, RoomStatus } from './rooms/view.ts';
@@ -31,6 +36,8 @@ export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/histo
 export { appRouter };
 export { MSG as LOBBY_MESSAGES } from './messages.ts';
 export type { SweepLimits, SweepReport } from './sweep.ts';
+export { DEFAULT_PRESENCE, pickPresence, presenceOptions, type PresenceLimits } from './rooms/presence.ts';
+export type { LifecycleReport } from './rooms/lifecycle.ts';
 export { DEFAULT_LIMITS, lobbyLimitOptions, pickLimits, type LobbyLimits } from './limits/options.ts';
 
 export const TRPC_BASE_PATH = '/trpc/';
@@ -41,6 +48,8 @@ export interface LobbyOptions {
   databaseUrl?: string;
   /** PGlite data directory when there is no databaseUrl; absent = in memory. */
   dataDir?: string;
+  /** PostgreSQL connections of this lobby process (default 20). */
+  dbPoolSize?: number;
   /** HS256 secret shared with the gateway. */
   jwtSecret: string;
   log?: Logger;
@@ -63,6 +72,15 @@ export interface LobbyOptions {
   redisUrl?: string;
   /** Prefix of the lobby's Redis keys (JOKE_NAMESPACE). */
   namespace?: string;
+  /**
+   * Longest a room-list page is served from memory (default 1000 ms; 0 = always read). Changes made
+   * through this process show at once; this bounds how late another replica's changes appear.
+   */
+  listCacheMs?: number;
+  /** Room lifecycle timings (rooms/presence.ts); `tickMs: 0` = no timer, call `lifecycle()` yourself. */
+  presence?: Partial<PresenceLimits>;
+  /** Clock of the presence marks and lifecycle rules (tests: fake time). */
+  clock?: () => number;
 }
 
 export interface Lobby {
@@ -72,10 +90,14 @@ export interface Lobby {
   db: Db;
   database: Pick<OpenedDatabase, 'kind' | 'schema' | 'openMs' | 'migrations'>;
   metrics: Registry;
+  /** The room list in memory (its `loads` count tells tests and benchmarks how often it read the database). */
+  directory: RoomDirectory;
   /** Throws if the database does not answer. */
   ping(): Promise<void>;
   /** Closes idle rooms and frees tables whose start or game never finished (also runs on a timer). */
   sweep(now?: number): Promise<SweepReport>;
+  /** Applies the room lifecycle rules once (also runs every `presence.tickMs`). */
+  lifecycle(now?: number): Promise<LifecycleReport>;
   /** Resolves once every RoomFinished received so far is stored (tests, graceful shutdown). */
   idle(): Promise<void>;
   /** Stops taking RoomFinished, finishes those in flight, closes the database. The bus stays open (not ours). */
@@ -92,16 +114,21 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     log,
     onLimited: (action, scope) => metrics.rateLimited.inc({ action, scope }),
   });
-  const database = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir }).catch(
-    async (err: unknown) => {
-      await rate.close();
-      throw err;
-    },
-  );
+  const database = await openDatabase({
+    databaseUrl: opts.databaseUrl,
+    dataDir: opts.dataDir,
+    poolSize: opts.dbPoolSize,
+  }).catch(async (err: unknown) => {
+    await rate.close();
+    throw err;
+  });
   log.info(
     { kind: database.kind, schema: database.schema, openMs: database.openMs, migrations: database.migrations },
     'lobby database ready',
   );
+  const clock = opts.clock ?? Date.now;
+  const board = new PresenceBoard();
+  const presenceLimits: PresenceLimits = { ...DEFAULT_PRESENCE, ...opts.presence };
   const deps: LobbyDeps = {
     db: database.prisma,
     bus: opts.bus,
@@ -113,8 +140,31 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     metrics,
     limits,
     rate,
+    seenUsers: new Map(),
+    presence: board,
+    lifecycle: null as unknown as RoomLifecycle,
+    clock,
+    tokens: new TokenCache(opts.jwtSecret),
+    directory: new RoomDirectory(opts.listCacheMs ?? 1000),
   };
-  const finished = await subscribeFinished(opts.bus, deps.db, log, metrics);
+  deps.lifecycle = new RoomLifecycle(deps.db, board, deps.directory, presenceLimits, log, clock);
+  const presenceBus = connectPresence(opts.bus, board, log, () => {});
+  const runLifecycle = async (now?: number): Promise<LifecycleReport> => {
+    presenceBus.flush();
+    return deps.lifecycle.tick(now);
+  };
+  const ticker =
+    presenceLimits.tickMs > 0
+      ? setInterval(
+          () => runLifecycle().catch((err) => log.warn({ err }, 'room lifecycle tick failed')),
+          presenceLimits.tickMs,
+        )
+      : null;
+  ticker?.unref();
+  const finished = await subscribeFinished(opts.bus, deps.db, log, metrics, () => {
+    deps.directory.changed();
+    deps.lifecycle.touched();
+  });
   const lost = subscribeLost(opts.bus, deps.db, log, metrics);
   const access = serveAccess(opts.bus, deps.db, log);
   const trpc = createHTTPHandler({
@@ -144,6 +194,10 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   const sweepLimits: SweepLimits = { ...DEFAULT_SWEEP, ...opts.sweepLimits };
   const runSweep = async (now?: number): Promise<SweepReport> => {
     const report = await sweep(deps.db, sweepLimits, now);
+    if (report.closed + report.unstuckStarts + report.unstuckGames > 0) {
+      deps.directory.changed();
+      deps.lifecycle.touched();
+    }
     if (report.closed + report.unstuckStarts + report.unstuckGames > 0) log.info(report, 'swept abandoned rooms');
     return report;
   };
@@ -166,10 +220,12 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
       migrations: database.migrations,
     },
     metrics: metrics.registry,
+    directory: deps.directory,
     async ping() {
       await deps.db.$queryRaw`SELECT 1`;
     },
     sweep: runSweep,
+    lifecycle: runLifecycle,
     idle: async () => {
       await finished.idle();
       await lost.idle();
@@ -177,6 +233,8 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     close() {
       closed ??= (async () => {
         if (sweeper) clearInterval(sweeper);
+        if (ticker) clearInterval(ticker);
+        presenceBus.close();
         metrics.ready.set(0);
         access.unsubscribe();
         await finished.close();

@@ -11,6 +11,7 @@ import { startLoopLagMonitor, startOpsServer, type Bus, type Logger, type Readin
 import { clientHandler } from '@joke/web';
 import type { LobbyEnv } from './config.ts';
 import { pickLimits } from './limits/options.ts';
+import { pickPresence } from './rooms/presence.ts';
 import { createLobby, type Lobby } from './index.ts';
 
 export interface LobbyServer {
@@ -34,6 +35,8 @@ export async function startLobbyServer(
     bus: deps.bus,
     databaseUrl: config.databaseUrl || undefined,
     dataDir: config.dataDir || undefined,
+    dbPoolSize: config.dbPoolSize,
+    presence: pickPresence(config),
     jwtSecret: config.jwtSecret,
     tokenTtlSeconds: config.tokenTtlSeconds,
     startTimeoutMs: config.startTimeoutMs,

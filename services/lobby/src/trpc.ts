@@ -6,7 +6,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { verifyPlayerToken, type PlayerClaims } from '@joke/protocol/auth';
+import type { PlayerClaims } from '@joke/protocol/auth';
 import type { AnyGame } from '@joke/engine';
 import type { Bus } from '@joke/bus';
 import type { Db } from './db/open.ts';
@@ -15,6 +15,10 @@ import { MSG } from './messages.ts';
 import { clientIp } from './limits/ip.ts';
 import type { LobbyLimits } from './limits/options.ts';
 import type { RateLimits } from './limits/rate.ts';
+import type { RoomDirectory } from './rooms/directory.ts';
+import type { TokenCache } from './token-cache.ts';
+import type { PresenceBoard } from './rooms/presence.ts';
+import type { RoomLifecycle } from './rooms/lifecycle.ts';
 
 export interface LobbyDeps {
   db: Db;
@@ -27,6 +31,16 @@ export interface LobbyDeps {
   metrics: LobbyMetrics;
   limits: LobbyLimits;
   rate: RateLimits;
+  /** Users whose row this process wrote lately (rooms/store.ts ensureUserOnce). */
+  seenUsers: Map<string, number>;
+  /** Verified tokens until they expire. */
+  tokens: TokenCache;
+  /** The public room list in memory; room mutations mark it changed (see `timed`). */
+  directory: RoomDirectory;
+  /** Who is present in which room (rooms/presence.ts), and the rules applied to it. */
+  presence: PresenceBoard;
+  lifecycle: RoomLifecycle;
+  clock: () => number;
 }
 
 export interface Context {
@@ -56,7 +70,7 @@ export async function createContext(
   const token = bearer(req);
   if (!token) return { deps, token: null, claims: null, badToken: false, ip };
   try {
-    return { deps, token, claims: await verifyPlayerToken(deps.jwtSecret, token), badToken: false, ip };
+    return { deps, token, claims: await deps.tokens.verify(token), badToken: false, ip };
   } catch {
     return { deps, token, claims: null, badToken: true, ip };
   }
@@ -107,12 +121,28 @@ export const router = t.router;
 const timed = t.middleware(async ({ ctx, path, type, next }) => {
   const end = ctx.deps.metrics.requestSeconds.startTimer({ path, type });
   const result = await next();
+  // Any room mutation may change what the list shows (a refused one changed nothing): its result says how.
+  if (type === 'mutation' && result.ok && path.startsWith('rooms.')) {
+    ctx.deps.directory.afterMutation(result.data);
+    ctx.deps.lifecycle.touched();
+  }
+  // A member's own call about their room is their presence in it (the waiting room asks every second).
+  if (result.ok && path.startsWith('rooms.')) {
+    const roomId = roomIdOf(result.data);
+    if (ctx.claims && roomId) ctx.deps.presence.mark(roomId, ctx.claims.sub, ctx.deps.clock());
+  }
   const code = result.ok ? 'OK' : result.error.code;
   end({ code });
   if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR')
     ctx.deps.log.error({ err: result.error.cause ?? result.error, path }, 'procedure failed');
   return result;
 });
+
+function roomIdOf(data: unknown): string | null {
+  const d = data as { roomId?: unknown; room?: { roomId?: unknown } } | null;
+  const id = d && typeof d === 'object' ? (d.roomId ?? d.room?.roomId) : undefined;
+  return typeof id === 'string' ? id : null;
+}
 
 export const publicProcedure = t.procedure.use(timed);
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
 import { lobbyLimitOptions } from '@joke/lobby/limits';
+import { presenceOptions } from '@joke/lobby/presence';
 
 export const platformConfig = defineConfig({
   ...connectionOptions({ natsUrl: '', redisUrl: '' }),
@@ -35,16 +36,23 @@ export const platformConfig = defineConfig({
     '',
     'PostgreSQL URL of the lobby (`?schema=name` picks the schema). Empty = embedded PGlite, no server needed.',
   ),
+  dataDir: opt(
+    'DATA_DIR',
+    z.string(),
+    '',
+    'Data folder of a home install: the lobby database (PGlite, unless DATABASE_URL), room snapshots (unless REDIS_URL) and the token secret (unless JWT_SECRET) live here, so a restart keeps accounts, history and live tables. `npm start` uses `.data` when DATA_DIR is unset; `npm start -- --in-memory` or DATA_DIR= (empty) runs in memory and forgets everything on exit.',
+  ),
   lobbyDataDir: opt(
     'LOBBY_DATA_DIR',
     z.string(),
     '',
-    'PGlite data directory when DATABASE_URL is empty. Empty = in memory (rooms and history are lost on exit).',
+    'PGlite data directory when DATABASE_URL is empty. Empty = DATA_DIR/lobby, or in memory without a DATA_DIR (rooms and history are lost on exit).',
   ),
   clientDir: opt('CLIENT_DIR', z.string(), '', 'Built client to serve at /. Empty = client/dist of this checkout.'),
   botDelayMs: opt('BOT_DELAY_MS', int(0, 60_000), 900, 'Minimum think time of bot seats.'),
   botJitterMs: opt('BOT_JITTER_MS', int(0, 60_000), 700, 'Extra random think time of bot seats.'),
   ...lobbyLimitOptions,
+  ...presenceOptions,
 });
 
 export type PlatformConfig = ConfigOf<typeof platformConfig.spec>;

@@ -5,19 +5,33 @@
 import { exitOnConfigError } from '@joke/bus';
 import { platformConfig, platformConfigFromEnv } from './config.ts';
 import { startProduct } from './product.ts';
+import { homeInstallEnv } from './data-dir.ts';
 
 if (process.argv.includes('--help-config')) {
   console.log(platformConfig.describe());
   process.exit(0);
 }
 
-const platform = await startProduct(exitOnConfigError('platform', () => platformConfigFromEnv()));
+const env = homeInstallEnv(process.env, process.argv);
+const config = exitOnConfigError('platform', () => platformConfigFromEnv(env));
+// No JWT_SECRET given: the data folder's own secret, so tokens (guest accounts) outlive a restart.
+const platform = await startProduct(env.JWT_SECRET ? config : { ...config, jwtSecret: undefined });
 const mode = platform.config.natsUrl ? `NATS ${platform.config.natsUrl}` : 'in-process bus';
-const store = platform.stores.kind === 'redis' ? `Redis ${platform.config.redisUrl}` : 'in-memory store';
+const store =
+  platform.stores.kind === 'redis'
+    ? `Redis ${platform.config.redisUrl}`
+    : platform.stores.kind === 'file'
+      ? `snapshots in ${platform.config.dataDir}/rooms`
+      : 'in-memory store';
 console.log(`joke-app platform (${mode}, ${store})`);
 console.log(`  Client    ${platform.httpUrl}/  (open this in a browser)`);
 console.log(`  Lobby API ${platform.httpUrl}/trpc  ·  ops: /healthz /readyz /metrics`);
 console.log(`  WebSocket ${platform.gatewayUrl}`);
+console.log(
+  platform.config.dataDir
+    ? `  Data      ${platform.config.dataDir} (kept across restarts; --in-memory for a throwaway run)`
+    : '  Data      in memory (forgotten on exit)',
+);
 
 let stopping = false;
 const stop = async (signal: string): Promise<void> => {

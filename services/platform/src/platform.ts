@@ -24,6 +24,7 @@ import { startGateway, type Gateway } from '@joke/gateway';
 import { startMatchmaker, type Matchmaker } from '@joke/matchmaker';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { platformConfig, type PlatformConfig } from './config.ts';
+import { dataPaths } from './data-dir.ts';
 
 export interface Platform {
   config: PlatformConfig;
@@ -66,6 +67,7 @@ export async function startPlatform(
   const stores = await createStores({
     redisUrl: cfg.redisUrl,
     namespace: cfg.namespace,
+    snapshotDir: dataPaths(cfg).snapshotDir,
     onError: (err) => log.warn({ err }, 'redis error'),
   });
   const matchmaker = await startMatchmaker(

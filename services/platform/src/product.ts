@@ -7,18 +7,22 @@
  * place that composes them, so a Kubernetes deployment can run each part as
  * its own service with the same code.
  */
-import { createLobby, pickLimits, type Lobby } from '@joke/lobby';
+import { createLobby, pickLimits, pickPresence, type Lobby } from '@joke/lobby';
 import { clientHandler } from '@joke/web';
 import { createLogger } from '@joke/bus';
 import { platformBus, startPlatform, type Platform } from './platform.ts';
 import { platformConfig, type PlatformConfig } from './config.ts';
+import { dataPaths, storedSecret } from './data-dir.ts';
 
 export interface Product extends Platform {
   lobby: Lobby;
 }
 
+/** With a `dataDir` and no `jwtSecret`, the secret kept in the data folder signs tokens (data-dir.ts). */
 export async function startProduct(config: Partial<PlatformConfig> = {}): Promise<Product> {
-  const cfg = platformConfig.resolve(config);
+  const cfg = platformConfig.resolve(
+    config.dataDir && config.jwtSecret === undefined ? { ...config, jwtSecret: storedSecret(config.dataDir) } : config,
+  );
   const log = createLogger('platform', cfg.logLevel);
   const bus = await platformBus(cfg);
   // The lobby opens first: PGlite's start-up blocks the event loop for seconds,
@@ -29,9 +33,10 @@ export async function startProduct(config: Partial<PlatformConfig> = {}): Promis
     lobby = await createLobby({
       bus,
       databaseUrl: cfg.databaseUrl || undefined,
-      dataDir: cfg.lobbyDataDir || undefined,
+      dataDir: dataPaths(cfg).lobbyDataDir,
       jwtSecret: cfg.jwtSecret,
       limits: pickLimits(cfg),
+      presence: pickPresence(cfg),
       redisUrl: cfg.redisUrl || undefined,
       namespace: cfg.namespace || undefined,
       log: log.child({ service: 'lobby' }),

@@ -11,6 +11,7 @@ import * as wire from './bus.ts';
 import { binaryCodec, jsonCodec, ProtocolError, type Codec, type Wire } from './codec.ts';
 import { decodeDelivery, encodeDelivery } from './delivery.ts';
 import { ChatDelivery, ChatReply, ChatRequest, chatSubjects } from './chat.ts';
+import { LobbySeen, RoomOccupancy, lifecycleSubjects } from './lifecycle.ts';
 import { QUEUE_GROUPS, subjects } from './subjects.ts';
 
 /** What the contract needs from a bus (`@joke/bus` implements it). */
@@ -165,6 +166,10 @@ export const contract = {
   roomChat: keyedRequest('roomChat', chatSubjects.room, jsonCodec(ChatRequest), jsonCodec(ChatReply)),
   /** One pre-encoded chat frame to every socket of the room on that gateway. */
   gatewayChat: keyedPublish('gatewayChat', chatSubjects.gateway, jsonCodec(ChatDelivery)),
+  /** Room lifecycle (lifecycle.ts): a worker tells every lobby who is connected at a game room. */
+  roomOccupancy: publish('roomOccupancy', lifecycleSubjects.occupancy, jsonCodec(RoomOccupancy)),
+  /** A lobby replica tells the others which members of waiting rooms it heard from. */
+  lobbySeen: publish('lobbySeen', lifecycleSubjects.seen, jsonCodec(LobbySeen)),
 };
 export type ContractName = keyof typeof contract;
 

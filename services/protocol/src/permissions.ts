@@ -34,6 +34,9 @@ export const ROUTE_ENDS: Record<ContractName, { from: BusUser[]; to: BusUser[] }
   roomFinished: { from: ['worker'], to: ['lobby'] },
   roomLost: { from: ['worker'], to: ['lobby'] },
   roomAccess: { from: ['gateway'], to: ['lobby'] },
+  roomOccupancy: { from: ['worker'], to: ['lobby'] },
+  // Lobby replicas share who is present in their waiting rooms.
+  lobbySeen: { from: ['lobby'], to: ['lobby'] },
   roomChat: { from: ['gateway'], to: ['worker'] },
   gatewayChat: { from: ['worker'], to: ['gateway'] },
 };

@@ -21,6 +21,7 @@ import { SnapshotEncoder } from './snapshot.ts';
 import { isConnected, presenceKey, presenceList, syncDisconnected } from './presence.ts';
 import { forgetDeparted, presenceKeys, roomForSpectator, setConnected, viewerKey } from './viewers.ts';
 import { ActionMemory, okReply } from './idempotency.ts';
+import { OccupancyReporter } from './lifecycle.ts';
 import { buildRecord, finishedMessage } from './room-record.ts';
 import { RoomTimers } from './room-timers.ts';
 import type { Item, Reply, RoomData, RoomHost, StepRec, Transition, ViewerMeta } from './room-types.ts';
@@ -53,6 +54,7 @@ export class Room {
   private readonly botRng: Rng;
   private readonly safely: Safely;
   private readonly snapshot = new SnapshotEncoder();
+  private readonly occupancy: OccupancyReporter;
   lastWriteAt = Date.now();
   /** The store's generation marker when this room was opened here (store-loss.ts); null = none. */
   generation: string | null = null;
@@ -66,6 +68,7 @@ export class Room {
     steps: StepRec[],
   ) {
     this.id = data.roomId;
+    this.occupancy = new OccupancyReporter(host.bus, data.roomId, host.log);
     this.game = game;
     this.data = data;
     this.epoch = epoch;
@@ -159,6 +162,7 @@ export class Room {
       while (this.queue.length > 0 && !this.paused) {
         const batch = this.queue.splice(0, this.host.cfg.batchMax);
         await this.process(batch);
+        if (!this.closed) this.occupancy.report(this.data.seats, this.viewers);
       }
     } catch (err) {
       this.host.log.error({ err, roomId: this.id }, 'room loop failed; dropping the room from this worker');
@@ -469,6 +473,7 @@ export class Room {
       this.host.metrics.errors.inc({ kind: 'store' });
       this.host.log.warn({ err, roomId: this.id }, 'drop failed; the lease will lapse and a sweep retries');
     }
+    this.occupancy.closed();
     this.close();
   }
 

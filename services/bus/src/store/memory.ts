@@ -16,7 +16,8 @@ import type {
   WriteResult,
 } from './types.ts';
 
-interface RoomRec {
+/** One room's whole state; the file store (file.ts) writes it out as it is. */
+export interface RoomRec {
   epoch: number;
   owner: string | null;
   leaseUntil: number;
@@ -29,8 +30,8 @@ interface RoomRec {
 const later = <T>(v: T): Promise<T> => new Promise((r) => setImmediate(() => r(v)));
 
 export class MemorySnapshotStore implements SnapshotStore {
-  private readonly rooms = new Map<string, RoomRec>();
-  constructor(private readonly now: () => number = Date.now) {}
+  protected readonly rooms = new Map<string, RoomRec>();
+  constructor(protected readonly now: () => number = Date.now) {}
 
   createRoom(roomId: string, owner: string, first: SnapshotWrite, ttlMs: number): Promise<CreateResult> {
     this.gc(roomId);

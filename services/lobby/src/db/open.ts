@@ -29,7 +29,12 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** PGlite data directory; absent = in memory. Ignored with a databaseUrl. */
   dataDir?: string;
+  /** PostgreSQL connections of this process (default DEFAULT_POOL). */
+  poolSize?: number;
 }
+
+/** A call holds at most one connection; 20 keeps 50 concurrent callers from queueing behind 10. */
+export const DEFAULT_POOL = 20;
 
 /** Splits Prisma's `?schema=` parameter off a URL (pg itself does not understand it). */
 export function splitSchema(url: string): { connectionString: string; schema: string } {
@@ -53,7 +58,7 @@ export async function openDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
     }
     // search_path as well as the adapter's schema option: raw queries must land in the same schema.
     const adapter = new PrismaPg(
-      { connectionString, options: `-c search_path=${quoteIdent(schema)}`, max: 10 },
+      { connectionString, options: `-c search_path=${quoteIdent(schema)}`, max: opts.poolSize ?? DEFAULT_POOL },
       { schema },
     );
     const prisma = new PrismaClient({ adapter });

@@ -26,6 +26,26 @@ export async function ensureUser(db: Db | Tx, user: { id: string; nickname: stri
   });
 }
 
+/** How long a user row written by this process is taken to exist without writing it again. */
+const USER_FRESH_MS = 60_000;
+
+/**
+ * `ensureUser` at most once a minute per user and process (`seen`: user id → when): outside a
+ * transaction it only guarantees the row the seat refers to, and users are never deleted.
+ */
+export async function ensureUserOnce(
+  db: Db,
+  seen: Map<string, number>,
+  user: { id: string; nickname: string },
+  now = Date.now(),
+): Promise<void> {
+  const at = seen.get(user.id);
+  if (at !== undefined && now - at < USER_FRESH_MS) return;
+  await ensureUser(db, user);
+  if (seen.size >= 100_000) seen.clear();
+  seen.set(user.id, now);
+}
+
 /** Locks the room row for the rest of the transaction and returns it with seats and spectators. */
 export async function lockRoom(tx: Tx, roomId: string): Promise<RoomRow> {
   const { count } = await tx.room.updateMany({ where: { id: roomId }, data: { updatedAt: new Date() } });
@@ -87,16 +107,17 @@ export function freeSeat(room: RoomRow): number {
 }
 
 /**
- * After someone left: hand the room to the person in the lowest seat (else
+ * After someone left: hand the room to the longest-seated person (else
  * the earliest spectator), or close it when no person is left. Bots alone
  * never keep a room open.
  */
 export async function settleAfterLeave(tx: Tx, roomId: string): Promise<{ closed: boolean; hostId: string | null }> {
   const room = (await tx.room.findUnique({ where: { id: roomId }, include: roomInclude }))!;
-  const people = [
-    ...room.seats.filter((s) => s.userId !== null).map((s) => s.userId!),
-    ...room.spectators.map((s) => s.userId),
-  ];
+  // The longest-seated player first (seats keep their join time), then the earliest spectator.
+  const seated = room.seats
+    .filter((s) => s.userId !== null)
+    .sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || a.seat - b.seat);
+  const people = [...seated.map((s) => s.userId!), ...room.spectators.map((s) => s.userId)];
   if (people.length === 0) {
     await tx.room.delete({ where: { id: roomId } });
     return { closed: true, hostId: null };

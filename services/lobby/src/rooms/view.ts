@@ -48,6 +48,8 @@ export interface RoomDetail extends RoomSummary {
   gamesPlayed: number;
   /** The caller's place in this room. */
   you: { seat: number | null; spectating: boolean; isHost: boolean };
+  /** The room's latest lifecycle transition, in Korean with its code (members only; rooms.get). */
+  notice?: { code: string; text: string } | null;
 }
 
 export const roomInclude = {
@@ -69,30 +71,53 @@ type SummaryRow = Prisma.RoomGetPayload<{ include: typeof summaryInclude }>;
 const gameDef = (games: Record<string, AnyGame>, id: string): AnyGame | undefined =>
   Object.hasOwn(games, id) ? games[id] : undefined;
 
-function names(
-  games: Record<string, AnyGame>,
-  game: string,
-  mode: string,
-  options: unknown,
-): { gameName: string; modeName: string } {
-  const def = gameDef(games, game);
-  const byMode = def?.modes.find((m) => m.id === mode)?.name ?? mode;
-  const parsed = def?.modeName ? def.optionsSchema.safeParse(options) : null;
-  return { gameName: def?.name ?? game, modeName: parsed?.success ? def!.modeName!(parsed.data) : byMode };
+interface Labels {
+  gameName: string;
+  modeName: string;
+  minPlayers: number;
 }
 
-export function minPlayersOf(games: Record<string, AnyGame>, game: string, options: unknown): number {
+/**
+ * Names and the minimum player count of a game with its options. Parsing the options is most of the
+ * work of a list row, and rooms share few distinct option sets: remember them (bounded).
+ */
+const labelMemo = new Map<string, Labels>();
+const LABEL_MEMO_MAX = 10_000;
+
+function labels(games: Record<string, AnyGame>, game: string, mode: string, options: unknown): Labels {
+  const key = `${game}\u0000${mode}\u0000${JSON.stringify(options)}`;
+  const hit = labelMemo.get(key);
+  if (hit && games === memoGames) return hit;
+  if (games !== memoGames || labelMemo.size >= LABEL_MEMO_MAX) {
+    labelMemo.clear();
+    memoGames = games;
+  }
   const def = gameDef(games, game);
-  if (!def) return 0;
-  const parsed = def.optionsSchema.safeParse(options);
-  return parsed.success ? def.playerRange(parsed.data).min : def.minPlayers;
+  const byMode = def?.modes.find((m) => m.id === mode)?.name ?? mode;
+  const parsed = def ? def.optionsSchema.safeParse(options) : null;
+  const out: Labels = {
+    gameName: def?.name ?? game,
+    modeName: parsed?.success && def!.modeName ? def!.modeName(parsed.data) : byMode,
+    minPlayers: !def ? 0 : parsed?.success ? def.playerRange(parsed.data).min : def.minPlayers,
+  };
+  labelMemo.set(key, out);
+  return out;
+}
+let memoGames: Record<string, AnyGame> | null = null;
+
+export function minPlayersOf(games: Record<string, AnyGame>, game: string, options: unknown): number {
+  return labels(games, game, '', options).minPlayers;
+}
+
+function rowLabels(games: Record<string, AnyGame>, r: SummaryRow): Labels {
+  return labels(games, r.game, r.mode, r.options);
 }
 
 export function toSummary(games: Record<string, AnyGame>, r: SummaryRow): RoomSummary {
   return {
     roomId: r.id,
     game: r.game,
-    ...names(games, r.game, r.mode, r.options),
+    ...rowLabels(games, r),
     mode: r.mode,
     isPrivate: r.isPrivate,
     status: r.status as RoomStatus,
@@ -100,7 +125,6 @@ export function toSummary(games: Record<string, AnyGame>, r: SummaryRow): RoomSu
     hostName: r.host.nickname,
     seated: r._count.seats,
     maxSeats: r.maxSeats,
-    minPlayers: minPlayersOf(games, r.game, r.options),
     openSeats: Math.max(0, r.maxSeats - r._count.seats),
     spectatorCount: r._count.spectators,
     createdAt: r.createdAt.getTime(),

@@ -8,6 +8,7 @@ import { BOT_NAMES, MSG } from '../messages.ts';
 import { authedProcedure, rateLimited, router, type LobbyDeps } from '../trpc.ts';
 import {
   ensureUser,
+  ensureUserOnce,
   freeSeat,
   isUniqueViolation,
   loadRoom,
@@ -17,7 +18,16 @@ import {
   resolveRoom,
   settleAfterLeave,
 } from '../rooms/store.ts';
-import { seatName, summaryInclude, toDetail, toSummary, type RoomDetail } from '../rooms/view.ts';
+import {
+  roomInclude,
+  seatName,
+  summaryInclude,
+  toDetail,
+  toSummary,
+  type RoomDetail,
+  type RoomRow,
+  type RoomSummary,
+} from '../rooms/view.ts';
 
 const roomId = z.string({ error: MSG.roomNotFound }).min(1, MSG.roomNotFound).max(64, MSG.roomNotFound);
 const RoomRefInput = z
@@ -42,7 +52,10 @@ function parseOptions(def: AnyGame, raw: Record<string, unknown>): Record<string
 }
 
 async function detail(deps: LobbyDeps, id: string, viewer: string): Promise<RoomDetail> {
-  return toDetail(deps.games, await loadRoom(deps.db, id), viewer);
+  const room = toDetail(deps.games, await loadRoom(deps.db, id), viewer);
+  // The latest transition (a new host, …), for the people in the room.
+  const member = room.you.seat !== null || room.you.spectating;
+  return member ? { ...room, notice: deps.lifecycle.noticeOf(id) } : room;
 }
 
 /** A bot's seat id in the game: unique per table and never a user id (those start with `u_`). */
@@ -65,14 +78,16 @@ export const roomsRouter = router({
       const { max } = def.playerRange(options);
       for (let attempt = 0; ; attempt++) {
         const id = newRoomId();
+        let row: RoomRow;
         try {
-          await db.$transaction(async (tx) => {
+          row = await db.$transaction(async (tx) => {
             // The user row's lock serialises one user's creates, so the cap holds under concurrent calls.
             await ensureUser(tx, ctx.user);
             const hosted = await tx.room.count({ where: { hostId: ctx.user.id } });
             if (hosted >= limits.maxRoomsPerUser)
               throw new TRPCError({ code: 'FORBIDDEN', message: MSG.tooManyRooms(limits.maxRoomsPerUser) });
-            await tx.room.create({
+            return tx.room.create({
+              include: roomInclude,
               data: {
                 id,
                 code: newCode(),
@@ -93,7 +108,7 @@ export const roomsRouter = router({
         }
         metrics.roomsCreated.inc({ game: def.id });
         log.info({ roomId: id, game: def.id, mode: options.mode, host: ctx.user.id }, 'room created');
-        return detail(ctx.deps, id, ctx.user.id);
+        return toDetail(games, row, ctx.user.id);
       }
     }),
 
@@ -110,22 +125,28 @@ export const roomsRouter = router({
         .default({ limit: 50 }),
     )
     .query(async ({ ctx, input }) => {
-      const { db, games } = ctx.deps;
-      const rows = await db.room.findMany({
-        where: {
-          isPrivate: false,
-          ...(input.game !== undefined ? { game: input.game } : {}),
-          ...(input.inProgress === true ? { status: { in: ['starting', 'playing'] } } : {}),
-          ...(input.inProgress === false ? { status: 'waiting' } : {}),
-        },
-        include: summaryInclude,
-        orderBy: { createdAt: 'desc' },
-        // Open seats compare a count with a column, so filter after reading a bounded page.
-        take: input.hasOpenSeats === undefined ? input.limit : 500,
+      const { db, games, directory, lifecycle } = ctx.deps;
+      // The same for every caller (public rooms only), so one page serves everyone until a change;
+      // presence is applied on the way out: counts of present people only, and nobody-present rooms hidden.
+      const page = await directory.list(input, async () => {
+        const rows = await db.room.findMany({
+          where: {
+            isPrivate: false,
+            ...(input.game !== undefined ? { game: input.game } : {}),
+            ...(input.inProgress === true ? { status: { in: ['starting', 'playing'] } } : {}),
+            ...(input.inProgress === false ? { status: 'waiting' } : {}),
+          },
+          include: summaryInclude,
+          orderBy: { createdAt: 'desc' },
+          // Open seats compare a count with a column, so filter after reading a bounded page.
+          take: input.hasOpenSeats === undefined ? input.limit : 500,
+        });
+        let rooms = rows.map((r) => toSummary(games, r));
+        if (input.hasOpenSeats !== undefined) rooms = rooms.filter((r) => r.openSeats > 0 === input.hasOpenSeats);
+        return rooms.slice(0, input.limit);
       });
-      let rooms = rows.map((r) => toSummary(games, r));
-      if (input.hasOpenSeats !== undefined) rooms = rooms.filter((r) => r.openSeats > 0 === input.hasOpenSeats);
-      return rooms.slice(0, input.limit);
+      const now = ctx.deps.clock();
+      return page.map((r) => lifecycle.listed(r, now)).filter((r): r is RoomSummary => r !== null);
     }),
 
   get: authedProcedure
@@ -139,17 +160,26 @@ export const roomsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { db, log } = ctx.deps;
       const id = await resolveRoom(db, input, ctx.user.id);
-      await ensureUser(db, ctx.user);
-      await db.$transaction(async (tx) => {
+      await ensureUserOnce(db, ctx.deps.seenUsers, ctx.user);
+      // The locked row plus the new seat is the room after the join: no second read.
+      const row = await db.$transaction(async (tx): Promise<RoomRow> => {
         const room = await lockRoom(tx, id);
-        if (room.seats.some((s) => s.userId === ctx.user.id)) return;
+        if (room.seats.some((s) => s.userId === ctx.user.id)) return room;
         requireWaiting(room, MSG.joinWhilePlaying);
         const seat = freeSeat(room);
         await tx.spectator.deleteMany({ where: { roomId: id, userId: ctx.user.id } });
-        await tx.seat.create({ data: { roomId: id, seat, userId: ctx.user.id } });
+        const taken = await tx.seat.create({
+          data: { roomId: id, seat, userId: ctx.user.id },
+          include: { user: { select: { nickname: true } } },
+        });
         log.info({ roomId: id, userId: ctx.user.id, seat }, 'joined');
+        return {
+          ...room,
+          seats: [...room.seats, taken].sort((a, b) => a.seat - b.seat),
+          spectators: room.spectators.filter((s) => s.userId !== ctx.user.id),
+        };
       });
-      return detail(ctx.deps, id, ctx.user.id);
+      return toDetail(ctx.deps.games, row, ctx.user.id);
     }),
 
   /** Watches a room; a seated player gives up their seat (before the game starts). */
@@ -159,7 +189,7 @@ export const roomsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { db } = ctx.deps;
       const id = await resolveRoom(db, input, ctx.user.id);
-      await ensureUser(db, ctx.user);
+      await ensureUserOnce(db, ctx.deps.seenUsers, ctx.user);
       await db.$transaction(async (tx) => {
         const room = await lockRoom(tx, id);
         if (room.seats.some((s) => s.userId === ctx.user.id)) {

@@ -12,7 +12,7 @@ import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { InProcessBus, type Bus } from '@joke/bus';
 import { bus as wire, contract, refuse, serve } from '@joke/protocol';
 import type { AnyGame } from '@joke/engine';
-import { createLobby, type AppRouter, type Lobby, type LobbyLimits } from '../../src/index.ts';
+import { createLobby, type AppRouter, type Lobby, type LobbyLimits, type PresenceLimits } from '../../src/index.ts';
 import { countGame } from './count-game.ts';
 
 export const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -103,9 +103,14 @@ export async function startHarness(
     limits?: Partial<LobbyLimits>;
     redisUrl?: string;
     namespace?: string;
+    listCacheMs?: number;
+    /** Share one bus between harnesses (replicas that hear each other); closed by whoever made it. */
+    bus?: Bus;
+    presence?: Partial<PresenceLimits>;
+    clock?: () => number;
   } = {},
 ): Promise<Harness> {
-  const bus = new InProcessBus();
+  const bus = opts.bus ?? new InProcessBus();
   const lobby = await createLobby({
     bus,
     databaseUrl: opts.databaseUrl,
@@ -116,6 +121,9 @@ export async function startHarness(
     limits: opts.limits,
     redisUrl: opts.redisUrl,
     namespace: opts.namespace,
+    listCacheMs: opts.listCacheMs,
+    presence: opts.presence,
+    clock: opts.clock,
   });
   const server: Server = createServer(lobby.handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -139,7 +147,7 @@ export async function startHarness(
         server.closeAllConnections();
       });
       await lobby.close();
-      await bus.close();
+      if (!opts.bus) await bus.close();
     },
   };
 }

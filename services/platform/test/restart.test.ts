@@ -1,0 +1,158 @@
+/**
+ * A home install keeps its data (issue 15, item 6): `startProduct` with a
+ * data folder is stopped in the middle of a game and started again on the
+ * same folder. The guest's token still signs them in, the finished first game
+ * is still in their history, the room is still theirs, and the table of the
+ * second game resumes at the very view it showed before the restart.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { games, Rng } from '@joke/engine';
+import { startProduct, type Product } from '../src/index.ts';
+
+const game = games['one-card'];
+const dataDir = mkdtempSync(join(tmpdir(), 'joke-restart-'));
+let product: Product | null = null;
+afterAll(async () => {
+  await product?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const start = () =>
+  startProduct({ port: 0, gatewayPort: 0, logLevel: 'silent', botDelayMs: 10, botJitterMs: 0, dataDir });
+
+/** tRPC over plain HTTP (no batching): the input as the body of a mutation, `?input=` for a query. */
+async function trpc(p: Product, path: string, input: unknown, token?: string, query = false): Promise<any> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const url = `${p.httpUrl}/trpc/${path}`;
+  const res = query
+    ? await fetch(`${url}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
+    : await fetch(url, { method: 'POST', headers, body: JSON.stringify(input) });
+  const body = (await res.json()) as any;
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body.error)}`);
+  return body.result.data;
+}
+
+/** One player's socket on one table: the latest view, and a way to wait for a condition on it. */
+class Seat {
+  latest: any = null;
+  private readonly waiters: (() => void)[] = [];
+  private n = 0;
+  private constructor(
+    readonly ws: WebSocket,
+    readonly roomId: string,
+  ) {
+    ws.on('message', (raw) => {
+      const msg = JSON.parse(String(raw));
+      if (msg.t === 'view' && msg.roomId === roomId) this.latest = msg;
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  static async open(p: Product, token: string, roomId: string): Promise<Seat> {
+    const ws = new WebSocket(p.gatewayUrl);
+    await new Promise((r, j) => ws.once('open', r).once('error', j));
+    const seat = new Seat(ws, roomId);
+    ws.send(JSON.stringify({ v: 1, t: 'hello', token }));
+    ws.send(JSON.stringify({ v: 1, t: 'join', roomId }));
+    return seat;
+  }
+
+  /** Resolves once `ok(latest view)` holds; checked at every message, never on a timer. */
+  async until(ok: (view: any) => boolean, what: string, timeoutMs = 60_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(this.latest && ok(this.latest))) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
+      });
+    }
+    return this.latest;
+  }
+
+  /** Plays as the engine's bot would, one action whenever it is this seat's move. */
+  act(rng: Rng): boolean {
+    const action = this.latest && !this.latest.result ? game.bot(this.latest.view, rng) : null;
+    if (!action) return false;
+    this.ws.send(JSON.stringify({ v: 1, t: 'action', roomId: this.roomId, actionId: `a${++this.n}`, action }));
+    return true;
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+const myMove = (rng: Rng) => (m: any) => !m.result && game.bot(m.view, rng) !== null;
+
+describe('embedded platform restart with a data folder', () => {
+  it('keeps the account, the history and the room, and resumes the table where it was', async () => {
+    const rng = Rng.fromSeed('restart');
+    product = await start();
+    expect(product.stores.kind).toBe('file');
+    const me = await trpc(product, 'auth.guest', { nickname: '재시작' });
+    const created = await trpc(product, 'rooms.create', { game: 'one-card', options: { mode: 'classic' } }, me.token);
+    await trpc(product, 'rooms.addBot', { roomId: created.roomId }, me.token);
+
+    // Game 1, played to the end, so there is history to keep.
+    const first = await trpc(product, 'rooms.start', { roomId: created.roomId }, me.token);
+    const table1 = await Seat.open(product, me.token, first.gameRoomId);
+    let moves = 0;
+    while (!(table1.latest?.result ?? null)) {
+      await table1.until((m) => !!m.result || myMove(rng)(m), 'my move or the end of game 1');
+      // A person's pace: the gateway rate-limits clients faster than 20 messages/s.
+      if (table1.act(rng)) await table1.until((m) => !!m.result || !myMove(rng)(m), `move ${++moves} taken`);
+    }
+    table1.close();
+    await product.lobby.idle();
+    await expect
+      .poll(async () => (await trpc(product!, 'history.mine', {}, me.token, true)).games.length, { timeout: 30_000 })
+      .toBe(1);
+
+    // Game 2: two moves in, then stop the whole process while it is this player's turn.
+    await expect
+      .poll(async () => (await trpc(product!, 'rooms.get', { roomId: created.roomId }, me.token, true)).status, {
+        timeout: 30_000,
+      })
+      .toBe('waiting');
+    const second = await trpc(product, 'rooms.start', { roomId: created.roomId }, me.token);
+    const table2 = await Seat.open(product, me.token, second.gameRoomId);
+    for (let i = 0; i < 2; i++) {
+      const at = await table2.until(myMove(rng), 'my move in game 2');
+      table2.act(rng);
+      await table2.until((m) => m.seq > at.seq && (myMove(rng)(m) || !!m.result), 'my next move in game 2');
+    }
+    const before = await table2.until(myMove(rng), 'my move before the restart');
+    expect(before.result).toBeUndefined();
+    table2.close();
+    await product.close();
+    product = null;
+
+    product = await start();
+    const again = await trpc(product, 'auth.me', undefined, me.token, true);
+    expect(again).toEqual({ userId: me.userId, nickname: '재시작' });
+    const history = await trpc(product, 'history.mine', {}, me.token, true);
+    expect(history.games.map((g: any) => g.gameId)).toEqual([first.gameRoomId]);
+    const room = await trpc(product, 'rooms.get', { roomId: created.roomId }, me.token, true);
+    expect(room).toMatchObject({ status: 'playing', gameRoomId: second.gameRoomId, gamesPlayed: 2 });
+    expect(room.you).toMatchObject({ seat: 0, isHost: true });
+
+    const resumed = await Seat.open(product, me.token, second.gameRoomId);
+    const after = await resumed.until(() => true, 'the resumed table');
+    expect(after.seq).toBe(before.seq);
+    expect(after.view).toEqual(before.view);
+    // And it is still a live table: the move is accepted and the game goes on.
+    resumed.act(rng);
+    await resumed.until((m) => m.seq > before.seq, 'the first move after the restart');
+    resumed.close();
+  }, 300_000);
+});
