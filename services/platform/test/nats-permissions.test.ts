@@ -42,7 +42,6 @@ const ns = `p${randomBytes(4).toString('hex')}`;
 // Like the chart's generated ones: letters first (nats-server parses a `$VAR` password as a config value).
 const passwords = Object.fromEntries(BUS_USERS.map((u) => [u, `p${randomBytes(12).toString('hex')}`]));
 let nats: OwnedServer;
-let jsDir = '';
 const procs: ServiceProc[] = [];
 const buses: NatsBus[] = [];
 const urlOf = (user: string) => `nats://${user}:${passwords[user]}@127.0.0.1:${nats.port}`;
@@ -62,10 +61,9 @@ function chartAuthorization(): string {
 }
 
 beforeAll(async () => {
-  // JetStream as in the chart's nats.conf: game results travel on a durable stream.
-  jsDir = mkdtempSync(join(tmpdir(), 'nats-perm-js-'));
+  // ownNats runs JetStream, as the chart's nats.conf does: game results travel on a durable stream.
   nats = await ownNats({
-    config: `jetstream { store_dir: "${jsDir}" }\n${chartAuthorization()}`,
+    config: chartAuthorization(),
     env: Object.fromEntries(BUS_USERS.map((u) => [`NATS_PASSWORD_${u.toUpperCase()}`, passwords[u]])),
   });
 }, 60_000);
@@ -74,7 +72,6 @@ afterAll(async () => {
   for (const b of buses) await b.close().catch(() => {});
   for (const p of procs) await p.stop();
   await nats?.close();
-  if (jsDir) rmSync(jsDir, { recursive: true, force: true });
 });
 
 describe('NATS users per service (helm/joke-app bundled NATS)', () => {

@@ -47,6 +47,15 @@ const code = readdirSync(services)
     }
   });
 
+/** The gateway's requester encodes through the route it is given (`requests.request(contract.x…)`), with retries. */
+const GATEWAY_REQUESTED = new Set<string>(['roomCommand', 'roomJoin', 'queue', 'roomAccess']);
+
+/** Which helpers produce and consume a route: request/reply, durable event or plain event. */
+function helpersOf(def: (typeof contract)[ContractName]): [string[], string[]] {
+  if (def.kind === 'request') return [['call'], ['serve']];
+  return 'durable' in def && def.durable ? [['emitDurable'], ['listenDurable']] : [['emit'], ['listen']];
+}
+
 /** Where `helper(…, contract.<name>…` occurs (the route may be `.at(key)` of a keyed subject). */
 function users(helpers: string[], name: string): string[] {
   const re = new RegExp(`\\b(${helpers.join('|')})\\(\\s*[\\w.]+,\\s*contract\\.${name}\\b`);
@@ -56,17 +65,11 @@ function users(helpers: string[], name: string): string[] {
 describe('every declared subject has both ends in production code', () => {
   for (const name of Object.keys(contract) as ContractName[]) {
     const def = contract[name];
-    const [produce, consume] =
-      def.kind === 'request'
-        ? [['call'], ['serve']]
-        : 'durable' in def && def.durable
-          ? [['emitDurable'], ['listenDurable']]
-          : [['emit'], ['listen']];
+    const [produce, consume] = helpersOf(def);
     it(`${name} (${def.kind})`, () => {
       const producers = users(produce, name);
       const consumers = users(consume, name);
-      // The gateway's requester encodes through the route it is given (`requestWithRetry(contract.x…)`).
-      if (name === 'roomCommand' || name === 'roomJoin' || name === 'queue')
+      if (GATEWAY_REQUESTED.has(name))
         producers.push(
           ...code
             .filter((f) => f.text.includes(`contract.${name}`) && f.file.startsWith('gateway/'))
@@ -88,9 +91,9 @@ describe('every declared subject has both ends in production code', () => {
     const ends = (files: string[]) => [...new Set(files.map((f) => userOf[f.split('/')[0]]).filter(Boolean))].sort();
     for (const name of Object.keys(contract) as ContractName[]) {
       const def = contract[name];
-      const [produce, consume] = def.kind === 'request' ? [['call'], ['serve']] : [['emit'], ['listen']];
+      const [produce, consume] = helpersOf(def);
       const producers = users(produce, name);
-      if (name === 'roomCommand' || name === 'roomJoin' || name === 'queue') producers.push('gateway/');
+      if (GATEWAY_REQUESTED.has(name)) producers.push('gateway/');
       expect(ends(producers), `${name} from`).toEqual([...ROUTE_ENDS[name].from].sort());
       expect(ends(users(consume, name)), `${name} to`).toEqual([...ROUTE_ENDS[name].to].sort());
     }

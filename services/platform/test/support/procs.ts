@@ -100,7 +100,11 @@ export async function ownNats(opts: { config?: string; env?: Record<string, stri
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'own-nats-'));
   const conf = join(dir, 'nats.conf');
-  writeFileSync(conf, `listen: 127.0.0.1:${port}\n${opts.config ?? ''}\n`);
+  // JetStream on, as every deployment runs it: game results travel on a durable stream.
+  writeFileSync(
+    conf,
+    `listen: 127.0.0.1:${port}\njetstream { store_dir: "${join(dir, 'js')}" }\n${opts.config ?? ''}\n`,
+  );
   const env = Object.entries(opts.env ?? {});
   // nats-server reads `$NAME` references from its environment: pass them through `env`.
   const args = ['-c', conf];
