@@ -154,5 +154,5 @@ describe('embedded platform restart with a data folder', () => {
     resumed.act(rng);
     await resumed.until((m) => m.seq > before.seq, 'the first move after the restart');
     resumed.close();
-  }, 300_000);
+  }, 600_000);
 });
