@@ -70,15 +70,14 @@ if (existsSync(results)) {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-    // A suite that failed to load (syntax error, missing module) has no tests but must still fail the run.
-    const brokenFiles = (r.testResults ?? []).filter(
-      (t) => t.status === 'failed' && t.assertionResults.length === 0,
-    ).length;
+    // A file that failed without a failed test (syntax error, missing module, a beforeAll that threw and
+    // left its tests skipped) must still fail the run, and be named.
+    const broken = (t) => t.status === 'failed' && !t.assertionResults.some((a) => a.status === 'failed');
+    const brokenFiles = (r.testResults ?? []).filter(broken).length;
     failed += brokenFiles;
     for (const file of r.testResults ?? []) {
       const rel = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
-      if (file.status === 'failed' && file.assertionResults.length === 0)
-        failures.push(`FAILED ${rel} (did not load): ${firstLine(file.message)}`);
+      if (broken(file)) failures.push(`FAILED ${rel} (the file failed outside its tests): ${firstLine(file.message)}`);
       for (const a of file.assertionResults ?? [])
         if (a.status === 'failed') failures.push(`FAILED ${rel} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
     }
