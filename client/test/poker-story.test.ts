@@ -189,10 +189,13 @@ describe('the poker table tells the story (harness, engine in the page)', () => 
     await still.close();
   }, 240_000);
 
+  // The status-line pill ("교환 20초"). A snapshot can fall between a new frame and the next render,
+  // when the betting ring ("20") of the frame before is still up: wait for the pill, then check its word.
+  const PILL = /^\S+ \d+초$/;
   it('a countdown with seconds in the 7포커 choice, a draw, a declaration and the rebuy prompt; the clock that decides says so', async () => {
     const [choice, c] = await openPoker(
       'mode=sevenPoker&players=4&bots=0&seed=clock',
-      (x) => x.phase === 'choice' && x.clockShown !== null,
+      (x) => x.phase === 'choice' && PILL.test(x.clockShown ?? ''),
       'the 7포커 choice clock',
     );
     expect(c.clockShown).toMatch(/^선택 \d+초$/);
@@ -204,7 +207,7 @@ describe('the poker table tells the story (harness, engine in the page)', () => 
     ] as const) {
       const [page, d] = await openPoker(
         `mode=${mode}&players=3&bots=20&autoplay=1&pause=${phase}&seed=clock`,
-        (x) => x.phase === phase && x.clockShown !== null,
+        (x) => x.phase === phase && PILL.test(x.clockShown ?? ''),
         `the ${phase} clock`,
       );
       expect(d.clockShown).toMatch(new RegExp(`^${word} \\d+초$`));
