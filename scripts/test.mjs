@@ -5,7 +5,7 @@
  * "N passed, N failed" summed from the vitest JSON reports.
  * A type or lint error counts as one failed check so it can never hide.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -50,7 +50,35 @@ checks.push([
 ]);
 checks.push(['eslint', step('eslint', bin('eslint'), ['.'])]);
 checks.push(['prettier', step('prettier --check', bin('prettier'), ['--check', '.', '--log-level', 'warn'])]);
-const testsOk = step('tests (vitest, every workspace)', turbo, ['run', 'test', '--concurrency=1', '--continue']);
+/** Like step, but runs beside other lanes; turbo prefixes each line with its workspace, so lanes interleave legibly. */
+function lane(title, cmd, args) {
+  const started = Date.now();
+  process.stdout.write(`\n=== ${title}\n`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: 'inherit' });
+    child.on('close', (code) => {
+      const secs = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`=== ${title}: ${code === 0 ? 'ok' : 'FAILED'} (${secs}s)\n`);
+      resolve(code === 0);
+    });
+  });
+}
+
+// Two lanes on two cores: the browser tests (one file at a time, each mostly waiting on Chromium and on
+// bots' think time) beside every other workspace in turn. JOKE_TEST_LANES=1 runs them one after the other.
+const CLIENT = '@joke/client';
+const testArgs = (filter) => ['run', 'test', `--filter=${filter}`, '--concurrency=1', '--continue'];
+const testsStarted = Date.now();
+const testsOk =
+  process.env.JOKE_TEST_LANES === '1'
+    ? step('tests (vitest, every workspace)', turbo, ['run', 'test', '--concurrency=1', '--continue'])
+    : (
+        await Promise.all([
+          lane('tests: client (browser)', turbo, testArgs(CLIENT)),
+          lane('tests: every other workspace', turbo, testArgs(`!${CLIENT}`)),
+        ])
+      ).every(Boolean);
+process.stdout.write(`=== tests: ${((Date.now() - testsStarted) / 1000).toFixed(1)}s\n`);
 
 let passed = 0;
 let failed = 0;

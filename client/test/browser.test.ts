@@ -66,7 +66,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   // The product path: client/dist, as `npm run build -w client` makes it and the platform serves it.
   await timed('build', async () => buildClient(CLIENT_DIST));
-  stack = await timed('stack', () => startStack());
+  stack = await timed('stack', () => startStack({ pglite: true }));
   ({ browser, close: closeBrowser } = await timed('browser', () => launchBrowser()));
 }, 120_000);
 

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_ERRORS, CHAT_LIMITS, CHAT_PHRASES } from '@joke/protocol';
 import { launchBrowser, openPage, signIn } from './support/browser.ts';
-import { buildClient, startStack, type Stack } from './support/stack.ts';
+import { builtClient, startStack, type Stack } from './support/stack.ts';
 import { snapshot, waitFor } from './support/table-driver.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -19,7 +19,7 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
-  const dir = buildClient();
+  const dir = builtClient();
   stack = await startStack({ clientDir: dir });
   ({ browser, close: closeBrowser } = await launchBrowser());
 }, 120_000);

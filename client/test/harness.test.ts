@@ -4,7 +4,7 @@
  * (harness.html). Everything is driven by clicks and drags on the canvas.
  * Screenshots go to test-results/screenshots/.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHandler } from '@joke/web';
 import { computeLayout, inside, overlaps } from '../src/table/layout.ts';
 import { launchBrowser } from './support/browser.ts';
-import { buildClient } from './support/stack.ts';
+import { builtClient } from './support/stack.ts';
 import { clickAt, clickBox, snapshot, waitFor, type TableSnapshot } from './support/table-driver.ts';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
@@ -46,7 +46,7 @@ const settle = (page: Page) =>
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  dir = buildClient();
+  dir = builtClient();
   const handler = clientHandler({ dir, gatewayUrl: 'ws://127.0.0.1:9/ws' });
   server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -58,7 +58,6 @@ afterAll(async () => {
   await closeBrowser?.();
   server?.closeAllConnections();
   await new Promise((r) => server?.close(r));
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('원카드 table in the browser (engine in the page)', () => {

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, signIn as signInAt } from './support/browser.ts';
-import { buildClient, startStack, type Stack } from './support/stack.ts';
+import { builtClient, startStack, type Stack } from './support/stack.ts';
 import { clickRect, hulaSnapshot, hulaStep, type HulaLog, type HulaSnapshot } from './support/hula-driver.ts';
 import { waitFor } from './support/table-driver.ts';
 
@@ -28,7 +28,7 @@ let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  const dist = buildClient();
+  const dist = builtClient();
   stack = await startStack({ clientDir: dist });
   ({ browser, close: closeBrowser } = await launchBrowser());
 }, 120_000);

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, signIn as signInAt } from './support/browser.ts';
-import { buildClient, startStack, type Stack } from './support/stack.ts';
+import { builtClient, startStack, type Stack } from './support/stack.ts';
 import { clickBox as click, pokerSnap as snap } from './support/poker-driver.ts';
 import { waitFor } from './support/table-driver.ts';
 
@@ -43,7 +43,7 @@ interface FrameJson {
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  const dist = buildClient();
+  const dist = builtClient();
   stack = await startStack({ clientDir: dist, botDelayMs: 40, botJitterMs: 20 });
   ({ browser, close: closeBrowser } = await launchBrowser());
 }, 120_000);

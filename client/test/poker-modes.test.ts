@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
 import { clickBox, pokerSnap, takePokerTurn, type PokerSnap } from './support/poker-driver.ts';
-import { buildClient, startStack, type Stack } from './support/stack.ts';
+import { builtClient, startStack, type Stack } from './support/stack.ts';
 import { waitFor, type Box } from './support/table-driver.ts';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
@@ -23,7 +23,7 @@ let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  const dist = buildClient();
+  const dist = builtClient();
   stack = await startStack({ clientDir: dist, botDelayMs: 30, botJitterMs: 10 });
   ({ browser, close: closeBrowser } = await launchBrowser());
 }, 120_000);

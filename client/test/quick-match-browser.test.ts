@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAND, PAGE_TITLE } from '@joke/web/brand';
 import { launchBrowser, openPage, signIn } from './support/browser.ts';
-import { buildClient, startStack, type Stack } from './support/stack.ts';
+import { builtClient, startStack, type Stack } from './support/stack.ts';
 import { snapshot, takeTurn, waitFor, type TurnLog } from './support/table-driver.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -19,7 +19,7 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
-  const dir = buildClient();
+  const dir = builtClient();
   stack = await startStack({ clientDir: dir });
   ({ browser, close: closeBrowser } = await launchBrowser());
 }, 240_000);

@@ -2,11 +2,10 @@
  * The built client (index.html + harness.html) on a local HTTP server, for
  * browser tests that render tables from engines running in the page.
  */
-import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientHandler } from '@joke/web';
-import { buildClient } from './stack.ts';
+import { builtClient } from './stack.ts';
 
 export interface HarnessServer {
   base: string;
@@ -14,7 +13,7 @@ export interface HarnessServer {
 }
 
 export async function startHarnessServer(): Promise<HarnessServer> {
-  const dir = buildClient();
+  const dir = builtClient();
   const server: Server = createServer(clientHandler({ dir, gatewayUrl: 'ws://127.0.0.1:9/ws' }));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
@@ -22,7 +21,6 @@ export async function startHarnessServer(): Promise<HarnessServer> {
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,29 +1,14 @@
 /**
  * The product stack for browser tests, started the way `npm start` starts it.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { startProduct, type Product } from '@joke/platform';
 
-const clientDir = fileURLToPath(new URL('../..', import.meta.url));
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+export { buildClient } from './build.ts';
 
-/**
- * Builds the client with vite (≈2 s) into its own directory, so the test runs
- * the current code and never races another build over client/dist.
- */
-export function buildClient(outDir = mkdtempSync(join(tmpdir(), 'joke-client-'))): string {
-  const r = spawnSync(`${repoRoot}node_modules/.bin/vite`, ['build', '--logLevel', 'warn', '--outDir', outDir], {
-    cwd: clientDir,
-    stdio: 'inherit',
-    timeout: 120_000,
-  });
-  if (r.status !== 0) throw new Error(`vite build failed (${r.status ?? r.signal})`);
-  return outDir;
-}
+/** The client built once for this run by the globalSetup (build-once.ts); never removed by a test. */
+export const builtClient = (): string => inject('clientDir');
 
 export interface Stack {
   url: string;
@@ -32,24 +17,38 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+const TEST_DB = process.env.JOKE_TEST_DATABASE_URL ?? 'postgresql://127.0.0.1:5432/test';
+
 /**
  * Starts exactly what `npm start` runs (services/platform `startProduct`):
- * runtime, lobby at /trpc and the client at /, on free ports. The lobby uses
- * PGlite unless JOKE_TEST_DATABASE_URL names a PostgreSQL database.
+ * runtime, lobby at /trpc and the client at /, on free ports. The lobby keeps
+ * its tables in a fresh schema of the real PostgreSQL (dropped at close), so
+ * files never see each other's rooms; `pglite: true` keeps the embedded
+ * default's in-process PGlite instead (its start-up costs 8–30 s, so only the
+ * test of `npm start` itself pays it).
  */
 export async function startStack(
-  opts: { botDelayMs?: number; botJitterMs?: number; clientDir?: string } = {},
+  opts: { botDelayMs?: number; botJitterMs?: number; clientDir?: string; pglite?: boolean } = {},
 ): Promise<Stack> {
+  const schema = `client_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const platform = await startProduct({
     port: 0,
     gatewayPort: 0,
     natsUrl: '',
     redisUrl: '',
     logLevel: 'warn',
-    databaseUrl: process.env.JOKE_TEST_DATABASE_URL ?? '',
+    databaseUrl: opts.pglite ? '' : `${TEST_DB}?schema=${schema}`,
     clientDir: opts.clientDir ?? '',
     botDelayMs: opts.botDelayMs ?? 60,
     botJitterMs: opts.botJitterMs ?? 40,
   });
-  return { url: platform.httpUrl, gatewayUrl: platform.gatewayUrl, platform, close: () => platform.close() };
+  const close = async () => {
+    await platform.close();
+    if (opts.pglite) return;
+    const c = new pg.Client({ connectionString: TEST_DB });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await c.end();
+  };
+  return { url: platform.httpUrl, gatewayUrl: platform.gatewayUrl, platform, close };
 }

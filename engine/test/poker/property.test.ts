@@ -76,7 +76,7 @@ describe('속성 기반 검사 (§10)', () => {
     }
     expect(hands.size).toBeGreaterThan(2500);
     expect(views).toBeGreaterThan(100_000);
-  }, 120_000);
+  });
 
   it('§10 — 재현성: 같은 시드 + 같은 액션 열 → apply 결과 상태 해시 동일(모든 단계)', () => {
     const hash = (s: PokerState) => createHash('sha256').update(JSON.stringify(s)).digest('hex');
