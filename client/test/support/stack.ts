@@ -17,7 +17,7 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-const TEST_DB = process.env.JOKE_TEST_DATABASE_URL ?? 'postgresql://127.0.0.1:5432/test';
+const TEST_DB = process.env.JOKE_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
 /**
  * Starts exactly what `npm start` runs (services/platform `startProduct`):
