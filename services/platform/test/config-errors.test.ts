@@ -15,7 +15,7 @@ function run(service: string, env: Record<string, string>): Promise<{ code: numb
       process.execPath,
       ['--import', 'tsx', `services/${service}/src/main.ts`],
       // No NATS/Redis/database URLs: a service that got past its configuration would fail differently.
-      { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
+      { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 180_000 },
       (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
     );
   });
@@ -31,6 +31,7 @@ describe('configuration errors at start-up', () => {
     ['platform', { GATEWAY_PORT: '70000' }, 'GATEWAY_PORT'],
   ];
   for (const [service, env, variable] of cases) {
+    // A process start takes 2 s on a quiet box and 10–30 s on a busy one: the bound is for a hang only.
     it(`${service}: a bad ${variable} gives one line and exit code 78`, async () => {
       const { code, stderr } = await run(service, env);
       expect(code).toBe(78);
@@ -39,6 +40,6 @@ describe('configuration errors at start-up', () => {
       expect(lines[0]).toContain(`${service}: configuration error`);
       expect(lines[0]).toContain(variable);
       expect(stderr).not.toMatch(/\n\s+at /);
-    });
+    }, 200_000);
   }
 });
