@@ -15,6 +15,7 @@ import { openSettings } from './sheets.ts';
 import { openGameRules } from './rules/game-rules.ts';
 import { describeQueue, quickMatchCard, showWaiting } from './quick-match.ts';
 import { BRAND } from '@joke/web/brand';
+import { LEFT_ROOM, roomNoticeBanner, type LeftRoomCode } from './room-notice.ts';
 import type { QueueRequest } from '../net/gateway.ts';
 
 /** Games this client has a table for; others are listed but cannot be created here yet. */
@@ -60,6 +61,8 @@ export class LobbyApp {
   private games: GameInfo[] = [];
   private destroyed = false;
   private flash: string | null = null;
+  /** Machine code of `flash` when it says why we left a room (the list's notice carries it). */
+  private flashCode: LeftRoomCode | null = null;
   private stopWaiting: (() => void) | null = null;
 
   constructor(
@@ -234,8 +237,10 @@ export class LobbyApp {
     const quick = el('div', { class: 'quick-slot' });
     // Why the last quick match ended without a table (refused by the server), until the next screen.
     const notice = el('p', { class: 'error', 'data-testid': 'notice' }, [this.flash ?? '']);
+    if (this.flashCode) notice.dataset.code = this.flashCode;
     notice.hidden = !this.flash;
     this.flash = null;
+    this.flashCode = null;
     const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
     const history = el('ul', { class: 'history', 'data-testid': 'history' });
     this.root.append(
@@ -407,7 +412,10 @@ export class LobbyApp {
     err.hidden = true;
     const body = el('main', { class: 'scroll' });
     saveRoom(roomId);
+    // Our own leave empties the seat (or closes the room): a poll answered after it is no news.
+    let leaving = false;
     const leave = () => {
+      leaving = true;
       saveRoom(null);
       void lobby.rooms.leave
         .mutate({ roomId })
@@ -419,13 +427,8 @@ export class LobbyApp {
     this.poll(async () => {
       try {
         const room = await lobby.rooms.get.query({ roomId });
-        if (this.screen.name !== 'room' || this.screen.roomId !== roomId) return;
-        if (room.you.seat === null && !room.you.spectating) {
-          // No longer in this room (removed, or it closed): back to the list.
-          saveRoom(null);
-          void this.go({ name: 'list' });
-          return;
-        }
+        if (leaving || this.screen.name !== 'room' || this.screen.roomId !== roomId) return;
+        if (room.you.seat === null && !room.you.spectating) return this.backToList('notMember');
         const fresh = room.gameRoomId !== null && room.gameRoomId !== leftGame;
         if (fresh && !entered) {
           entered = true;
@@ -435,14 +438,20 @@ export class LobbyApp {
         }
         this.fillRoom(body, room, err);
       } catch (e) {
-        if (e instanceof TRPCClientError && (e.data as { code?: string } | undefined)?.code === 'NOT_FOUND') {
-          saveRoom(null);
-          void this.go({ name: 'list' });
-          return;
-        }
+        if (leaving || this.screen.name !== 'room' || this.screen.roomId !== roomId) return;
+        if (e instanceof TRPCClientError && (e.data as { code?: string } | undefined)?.code === 'NOT_FOUND')
+          return this.backToList('roomClosed');
         this.handleError(e, err);
       }
     }, 1000);
+  }
+
+  /** The room we waited in is gone for us: back to the list, saying why. */
+  private backToList(code: LeftRoomCode): void {
+    saveRoom(null);
+    this.flash = LEFT_ROOM[code];
+    this.flashCode = code;
+    void this.go({ name: 'list' });
   }
 
   private fillRoom(body: HTMLElement, room: RoomDetail, err: HTMLElement): void {
@@ -528,6 +537,7 @@ export class LobbyApp {
     if (!game) void lobby.games.list.query().then((g) => (this.games = g));
     body.append(
       el('section', { class: 'card room-info' }, [
+        roomNoticeBanner(room),
         el('h2', {}, [roomTitle(room)]),
         el('p', {}, [
           `${STATUS_KO[room.status] ?? room.status} · ${room.seated}/${room.maxSeats}명`,

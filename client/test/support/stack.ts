@@ -38,7 +38,13 @@ export interface Stack {
  * PGlite unless JOKE_TEST_DATABASE_URL names a PostgreSQL database.
  */
 export async function startStack(
-  opts: { botDelayMs?: number; botJitterMs?: number; clientDir?: string } = {},
+  opts: {
+    botDelayMs?: number;
+    botJitterMs?: number;
+    clientDir?: string;
+    /** Room lifecycle timings (LOBBY_AWAY_AFTER_MS, LOBBY_HOST_GRACE_MS, LOBBY_EMPTY_CLOSE_MS); unset = defaults. */
+    lifecycle?: { awayAfterMs: number; hostGraceMs: number; emptyCloseMs: number };
+  } = {},
 ): Promise<Stack> {
   const platform = await startProduct({
     port: 0,
@@ -50,6 +56,7 @@ export async function startStack(
     clientDir: opts.clientDir ?? '',
     botDelayMs: opts.botDelayMs ?? 60,
     botJitterMs: opts.botJitterMs ?? 40,
+    ...opts.lifecycle,
   });
   return { url: platform.httpUrl, gatewayUrl: platform.gatewayUrl, platform, close: () => platform.close() };
 }
