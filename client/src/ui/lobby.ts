@@ -1,7 +1,8 @@
 /**
  * The lobby as an HTML overlay over the canvas: nickname sign-in, the room
  * list (polled), the create-room form generated from the engine's option
- * metadata, join by invite code, and the waiting room (bots, start). Forms
+ * metadata, join by invite code, and the waiting room (polled here, its card
+ * drawn by waiting-room.ts; when the room is gone the list says why). Forms
  * are HTML so Korean IME input, autofill and screen readers work as usual.
  */
 import type { GameInfo, RoomDetail, RoomSummary } from '@joke/lobby';
