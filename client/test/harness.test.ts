@@ -166,6 +166,10 @@ describe('원카드 table in the browser (engine in the page)', () => {
     expect(calm.shaking).toBe(false);
     await clickBox(page, calm, calm.buttons.oneCard);
     await waitFor('caught toast', async () => (await snapshot(page)).toasts.find((t) => t.includes('잡았어요')));
+    // Caught: the window closed, so 잡기 is gone from the button (issue 15).
+    const caught = await settle(page);
+    expect(caught.buttons.oneCard.enabled).toBe(false);
+    expect(caught.buttons.oneCard.label).not.toContain('잡기');
     await page.close();
 
     const [still, s2] = await open('mode=classic&players=3&bots=0&seed=one&scenario=onecard', undefined, 'reduce');

@@ -30,6 +30,7 @@ import type { TableFrame, TableSource } from '../table/source.ts';
 import { C, textStyle } from '../table/theme.ts';
 import { tableSnapshot } from '../table/snapshot.ts';
 import { Button } from '../table/widgets.ts';
+import { openWindow } from '../table/one-card-call.ts';
 import { confirmDialog, openSettings } from '../ui/sheets.ts';
 import { openTableRules } from '../ui/rules-button.ts';
 
@@ -70,6 +71,8 @@ export class TableScene extends Phaser.Scene {
   private selected: string[] = [];
   private declareOnPlay = true;
   private busy = false;
+  /** `openedSeq` of the one-card window our 원카드 press is on its way for. */
+  private pressedFor: number | null = null;
   private connection: ConnStatus = 'idle';
   private shakeTween: Phaser.Tweens.Tween | null = null;
   private controls: Controls | null = null;
@@ -122,7 +125,7 @@ export class TableScene extends Phaser.Scene {
     this.buttons = {
       play: new Button(this, '내기', 'primary', () => this.onPlayButton()),
       draw: new Button(this, '먹기', 'secondary', () => this.onDrawButton()),
-      oneCard: new Button(this, '원카드!', 'round', () => this.send({ type: 'declareOneCard' }, true), 60),
+      oneCard: new Button(this, '원카드!', 'round', () => this.callOneCard(), 60),
       declareToggle: new Button(this, '원카드 외치며 내기 ✔', 'toggle', () => {
         this.declareOnPlay = !this.declareOnPlay;
         this.render(false);
@@ -322,7 +325,7 @@ export class TableScene extends Phaser.Scene {
     }
     const v = f.view;
     const settings = getSettings();
-    const c = deriveControls(v, this.selected, { hints: settings.hints });
+    const c = deriveControls(v, this.selected, { hints: settings.hints, pressedFor: this.pressedFor });
     this.controls = c;
     this.titleText.setText(`${this.data_.title} · ${MODE_NAME[v.mode] ?? v.mode}`);
 
@@ -498,12 +501,23 @@ export class TableScene extends Phaser.Scene {
     this.send(action);
   }
 
-  private send(action: OneCardAction, concurrent = false): void {
+  /** One 원카드 press per window: a second tap before the answer could only be refused. */
+  private callOneCard(): void {
+    const w = this.frame ? openWindow(this.frame.view) : null;
+    if (!w || this.pressedFor === w.openedSeq) return;
+    this.pressedFor = w.openedSeq;
+    this.send({ type: 'declareOneCard' }, true, () => {
+      if (this.pressedFor === w.openedSeq) this.pressedFor = null;
+    });
+  }
+
+  private send(action: OneCardAction, concurrent = false, answered?: () => void): void {
     if (this.busy && !concurrent) return;
     if (!concurrent) this.busy = true;
     this.render(false);
     void this.source.act(action).then((r) => {
       if (!concurrent) this.busy = false;
+      answered?.();
       if (!this.sys.isActive()) return;
       if (!r.ok) this.toasts.show(r.reason, 'warn');
       else if (action.type === 'play' || action.type === 'draw') this.selected = [];

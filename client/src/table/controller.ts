@@ -18,6 +18,7 @@ import {
   type Suit,
 } from '../cards/model.ts';
 import type { PresenceEntry } from '@joke/protocol';
+import { oneCardCall } from './one-card-call.ts';
 
 export type Picker = { kind: 'suit' } | { kind: 'color' } | null;
 
@@ -135,7 +136,12 @@ export function explainLegal(view: OneCardView, card: Card): string {
   return '';
 }
 
-export function deriveControls(view: OneCardView, selectedIds: string[], opts: { hints: boolean }): Controls {
+/** `pressedFor`: the one-card window this viewer's 원카드 press is on its way for (one-card-call.ts). */
+export function deriveControls(
+  view: OneCardView,
+  selectedIds: string[],
+  opts: { hints: boolean; pressedFor?: number | null },
+): Controls {
   const spectator = view.viewer === null;
   const mover = moverOf(view);
   const myTurn = !spectator && mover === view.viewer;
@@ -181,14 +187,8 @@ export function deriveControls(view: OneCardView, selectedIds: string[], opts: {
     }
   }
 
-  const w = view.oneCardWindow;
-  const windowOpen = w !== null && !w.declared;
-  const oneCard = {
-    enabled: !spectator && legal.canDeclareOneCard,
-    label: legal.oneCardIsCatch ? '원카드\n잡기!' : '원카드!',
-    shake: windowOpen,
-    catch: legal.oneCardIsCatch,
-  };
+  const call = oneCardCall(view, opts.pressedFor ?? null);
+  const oneCard = { enabled: call.enabled, label: call.label, shake: call.shake, catch: call.catch };
 
   const declareToggle = { visible: myTurn && validSelection && hand.length - selected.length === 1 };
 
@@ -225,7 +225,7 @@ export function deriveControls(view: OneCardView, selectedIds: string[], opts: {
       hint = picker.kind === 'suit' ? '7을 내면 다음 무늬를 골라요' : '낼 때 다음 색을 골라요';
   } else if (!spectator && oneCard.enabled) {
     hint = oneCard.catch
-      ? `${nameOf(view, w!.player)} 님이 1장! 먼저 눌러 잡으세요`
+      ? `${nameOf(view, call.target!)} 님이 1장! 먼저 눌러 잡으세요`
       : '1장 남았어요! 원카드를 외치세요';
   }
 

@@ -1,7 +1,8 @@
 /**
  * The lobby as an HTML overlay over the canvas: nickname sign-in, the room
  * list (polled), the create-room form generated from the engine's option
- * metadata, join by invite code, and the waiting room (bots, start). Forms
+ * metadata, join by invite code, and the waiting room (polled here, its card
+ * drawn by waiting-room.ts; when the room is gone the list says why). Forms
  * are HTML so Korean IME input, autofill and screen readers work as usual.
  */
 import type { GameInfo, RoomDetail, RoomSummary } from '@joke/lobby';
@@ -10,11 +11,13 @@ import { errorMessage, isUnauthorized, lobby } from '../net/trpc.ts';
 import { clearSession, loadSession, saveSession, type Session } from '../net/session.ts';
 import { gateway, resetGateway } from '../app.ts';
 import { clear, el } from './dom.ts';
-import { buildOptionForm, encodeValue } from './option-form.ts';
+import { buildOptionForm } from './option-form.ts';
 import { openSettings } from './sheets.ts';
 import { openGameRules } from './rules/game-rules.ts';
 import { describeQueue, quickMatchCard, showWaiting } from './quick-match.ts';
 import { BRAND } from '@joke/web/brand';
+import { LEFT_ROOM, type LeftRoomCode } from './room-notice.ts';
+import { STATUS_KO, fillWaitingRoom, roomTitle, type WaitingRoomContext } from './waiting-room.ts';
 import type { QueueRequest } from '../net/gateway.ts';
 
 /** Games this client has a table for; others are listed but cannot be created here yet. */
@@ -46,13 +49,6 @@ export interface LobbyCallbacks {
   enterMatch: (roomId: string, game: string, title: string) => void;
 }
 
-const STATUS_KO: Record<string, string> = { waiting: '대기 중', starting: '시작하는 중', playing: '게임 중' };
-
-/** "원카드 · 색깔 카드"; a mode named like its game is not repeated. */
-function roomTitle(r: { gameName: string; modeName: string }): string {
-  return r.modeName === r.gameName ? r.gameName : `${r.gameName} · ${r.modeName}`;
-}
-
 export class LobbyApp {
   readonly root: HTMLElement;
   private screen: LobbyScreen = { name: 'login' };
@@ -60,6 +56,8 @@ export class LobbyApp {
   private games: GameInfo[] = [];
   private destroyed = false;
   private flash: string | null = null;
+  /** Machine code of `flash` when it says why we left a room (the list's notice carries it). */
+  private flashCode: LeftRoomCode | null = null;
   private stopWaiting: (() => void) | null = null;
 
   constructor(
@@ -234,8 +232,10 @@ export class LobbyApp {
     const quick = el('div', { class: 'quick-slot' });
     // Why the last quick match ended without a table (refused by the server), until the next screen.
     const notice = el('p', { class: 'error', 'data-testid': 'notice' }, [this.flash ?? '']);
+    if (this.flashCode) notice.dataset.code = this.flashCode;
     notice.hidden = !this.flash;
     this.flash = null;
+    this.flashCode = null;
     const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
     const history = el('ul', { class: 'history', 'data-testid': 'history' });
     this.root.append(
@@ -407,7 +407,10 @@ export class LobbyApp {
     err.hidden = true;
     const body = el('main', { class: 'scroll' });
     saveRoom(roomId);
+    // Our own leave empties the seat (or closes the room): a poll answered after it is no news.
+    let leaving = false;
     const leave = () => {
+      leaving = true;
       saveRoom(null);
       void lobby.rooms.leave
         .mutate({ roomId })
@@ -415,17 +418,20 @@ export class LobbyApp {
         .finally(() => void this.go({ name: 'list' }));
     };
     this.root.append(this.header('대기실', leave), body, err);
+    const ctx: WaitingRoomContext = {
+      games: () => this.games,
+      loadGames: () => void lobby.games.list.query().then((g) => (this.games = g)),
+      showing: (id) => this.screen.name === 'room' && this.screen.roomId === id,
+      err,
+      failed: (e) => this.handleError(e, err),
+      started: (room) => this.cb.enterTable(room, false),
+    };
     let entered = false;
     this.poll(async () => {
       try {
         const room = await lobby.rooms.get.query({ roomId });
-        if (this.screen.name !== 'room' || this.screen.roomId !== roomId) return;
-        if (room.you.seat === null && !room.you.spectating) {
-          // No longer in this room (removed, or it closed): back to the list.
-          saveRoom(null);
-          void this.go({ name: 'list' });
-          return;
-        }
+        if (leaving || this.screen.name !== 'room' || this.screen.roomId !== roomId) return;
+        if (room.you.seat === null && !room.you.spectating) return this.backToList('notMember');
         const fresh = room.gameRoomId !== null && room.gameRoomId !== leftGame;
         if (fresh && !entered) {
           entered = true;
@@ -433,113 +439,21 @@ export class LobbyApp {
           this.cb.enterTable(room, room.you.seat === null);
           return;
         }
-        this.fillRoom(body, room, err);
+        fillWaitingRoom(body, room, ctx);
       } catch (e) {
-        if (e instanceof TRPCClientError && (e.data as { code?: string } | undefined)?.code === 'NOT_FOUND') {
-          saveRoom(null);
-          void this.go({ name: 'list' });
-          return;
-        }
+        if (leaving || this.screen.name !== 'room' || this.screen.roomId !== roomId) return;
+        if (e instanceof TRPCClientError && (e.data as { code?: string } | undefined)?.code === 'NOT_FOUND')
+          return this.backToList('roomClosed');
         this.handleError(e, err);
       }
     }, 1000);
   }
 
-  private fillRoom(body: HTMLElement, room: RoomDetail, err: HTMLElement): void {
-    const me = loadSession()?.userId;
-    const key = JSON.stringify([room, this.games.length]);
-    if (body.dataset.key === key) return;
-    body.dataset.key = key;
-    clear(body);
-    // Mutations answer with the updated room: show it at once instead of waiting for the next poll.
-    const act = (p: Promise<RoomDetail>) =>
-      p
-        .then((next) => {
-          err.hidden = true;
-          if (this.screen.name === 'room' && this.screen.roomId === next.roomId) this.fillRoom(body, next, err);
-        })
-        .catch((e: unknown) => this.handleError(e, err));
-    const seats = el('ul', { class: 'seats', 'data-testid': 'seats' });
-    for (const s of room.seats) {
-      const tags = [s.bot ? '봇' : '', s.userId === room.hostId ? '방장' : '', s.userId === me ? '나' : ''].filter(
-        Boolean,
-      );
-      const li = el('li', {}, [
-        el('b', {}, [s.name]),
-        tags.length ? el('span', { class: 'tags' }, [tags.join(' · ')]) : '',
-      ]);
-      if (s.bot && room.you.isHost && room.status === 'waiting') {
-        const rm = el('button', { class: 'btn ghost small', 'data-testid': `remove-bot-${s.seat}` }, ['빼기']);
-        rm.addEventListener(
-          'click',
-          () => void act(lobby.rooms.removeBot.mutate({ roomId: room.roomId, seat: s.seat })),
-        );
-        li.append(rm);
-      }
-      seats.append(li);
-    }
-    const free = room.maxSeats - room.seats.length;
-    if (free > 0) seats.append(el('li', { class: 'empty' }, [`빈 자리 ${free}개`]));
-    const controls = el('div', { class: 'row' });
-    if (room.you.isHost && room.status === 'waiting') {
-      const addBot = el('button', { class: 'btn secondary', 'data-testid': 'add-bot' }, ['봇 추가']);
-      if (room.openSeats === 0) addBot.setAttribute('disabled', '');
-      addBot.addEventListener('click', () => void act(lobby.rooms.addBot.mutate({ roomId: room.roomId })));
-      const start = el('button', { class: 'btn primary big', 'data-testid': 'start' }, ['게임 시작']);
-      if (room.seated < room.minPlayers) start.setAttribute('disabled', '');
-      start.addEventListener('click', () => {
-        start.setAttribute('disabled', '');
-        lobby.rooms.start
-          .mutate({ roomId: room.roomId })
-          .then((r) => this.cb.enterTable(r.room, false))
-          .catch((e: unknown) => {
-            start.removeAttribute('disabled');
-            this.handleError(e, err);
-          });
-      });
-      controls.append(addBot, start);
-    } else if (room.status === 'waiting') {
-      controls.append(
-        el('p', { class: 'muted' }, [
-          room.you.spectating
-            ? '관전 중이에요. 게임이 시작되면 자동으로 테이블이 열려요'
-            : '방장이 게임을 시작하기를 기다리는 중…',
-        ]),
-      );
-    } else controls.append(el('p', { class: 'muted' }, [STATUS_KO[room.status] ?? '']));
-    if (room.you.spectating && room.status === 'waiting' && room.openSeats > 0) {
-      const sit = el('button', { class: 'btn secondary', 'data-testid': 'sit' }, ['자리에 앉기']);
-      sit.addEventListener('click', () => void act(lobby.rooms.join.mutate({ roomId: room.roomId })));
-      controls.append(sit);
-    }
-    const game = this.games.find((g) => g.id === room.game);
-    const summary = el('ul', { class: 'option-summary' });
-    for (const f of game?.optionFields ?? []) {
-      if (f.key === 'mode' || (f.modes && !f.modes.includes(room.mode)) || !(f.key in room.options)) continue;
-      const v = room.options[f.key];
-      const label =
-        f.kind === 'boolean'
-          ? v
-            ? '켜짐'
-            : '꺼짐'
-          : (f.choices?.find((c) => encodeValue(c.value) === encodeValue(v))?.label ?? String(v));
-      summary.append(el('li', {}, [`${f.label}: `, el('b', {}, [label])]));
-    }
-    if (!game) void lobby.games.list.query().then((g) => (this.games = g));
-    body.append(
-      el('section', { class: 'card room-info' }, [
-        el('h2', {}, [roomTitle(room)]),
-        el('p', {}, [
-          `${STATUS_KO[room.status] ?? room.status} · ${room.seated}/${room.maxSeats}명`,
-          room.code ? el('span', { class: 'code', 'data-testid': 'room-code' }, [` 초대 코드 ${room.code}`]) : '',
-        ]),
-        seats,
-        room.spectators.length
-          ? el('p', { class: 'muted' }, [`관전: ${room.spectators.map((s) => s.name).join(', ')}`])
-          : '',
-        controls,
-      ]),
-      el('details', { class: 'card' }, [el('summary', {}, ['방 설정 보기']), summary]),
-    );
+  /** The room we waited in is gone for us: back to the list, saying why. */
+  private backToList(code: LeftRoomCode): void {
+    saveRoom(null);
+    this.flash = LEFT_ROOM[code];
+    this.flashCode = code;
+    void this.go({ name: 'list' });
   }
 }

@@ -28,7 +28,15 @@ const TEST_DB = process.env.JOKE_TEST_DATABASE_URL ?? 'postgresql://postgres@127
  * test of `npm start` itself pays it).
  */
 export async function startStack(
-  opts: { botDelayMs?: number; botJitterMs?: number; clientDir?: string; pglite?: boolean } = {},
+  opts: {
+    botDelayMs?: number;
+    botJitterMs?: number;
+    clientDir?: string;
+    /** The embedded default's PGlite instead of a PostgreSQL schema. */
+    pglite?: boolean;
+    /** Room lifecycle timings (LOBBY_AWAY_AFTER_MS, LOBBY_HOST_GRACE_MS, LOBBY_EMPTY_CLOSE_MS); unset = defaults. */
+    lifecycle?: { awayAfterMs: number; hostGraceMs: number; emptyCloseMs: number };
+  } = {},
 ): Promise<Stack> {
   const schema = `client_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const platform = await startProduct({
@@ -41,6 +49,7 @@ export async function startStack(
     clientDir: opts.clientDir ?? '',
     botDelayMs: opts.botDelayMs ?? 60,
     botJitterMs: opts.botJitterMs ?? 40,
+    ...opts.lifecycle,
   });
   const close = async () => {
     await platform.close();
