@@ -131,6 +131,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   const presenceLimits: PresenceLimits = { ...DEFAULT_PRESENCE, ...opts.presence };
   const deps: LobbyDeps = {
     db: database.prisma,
+    raw: database.raw,
     bus: opts.bus,
     games: opts.games ?? engineGames,
     jwtSecret: opts.jwtSecret,
