@@ -18,9 +18,9 @@ import type { RoomSummary } from './view.ts';
 
 interface RoomState {
   present: boolean;
-  players: number;
-  spectators: number;
-  bots: number;
+  /** Seated people and spectators of the last read who were not present (the list leaves them out). */
+  absentPlayers: number;
+  absentSpectators: number;
   emptySince: number | null;
   hostAwaySince: number | null;
   notice: { code: string; text: string; at: number } | null;
@@ -104,7 +104,13 @@ export class RoomLifecycle {
       return at !== undefined && now - at < this.limits.awayAfterMs ? s : null;
     }
     if (!st.present) return null;
-    return { ...s, seated: st.bots + st.players, spectatorCount: st.spectators };
+    // Out of the room as it is now (this process's mutations patch the list between reads), those last
+    // judged absent: a seat or bot taken since the last tick counts at once, not a tick later.
+    return {
+      ...s,
+      seated: Math.max(0, s.seated - st.absentPlayers),
+      spectatorCount: Math.max(0, s.spectatorCount - st.absentSpectators),
+    };
   }
 
   /** The latest transition of a room, for the people in it (null when there is none lately). */
@@ -137,9 +143,8 @@ export class RoomLifecycle {
     const prev = this.state.get(row.id);
     const st: RoomState = {
       present: p.players.size + p.spectators > 0,
-      players: p.players.size,
-      spectators: p.spectators,
-      bots: row.seats.length - humans.length,
+      absentPlayers: humans.length - p.players.size,
+      absentSpectators: row.spectators.length - p.spectators,
       emptySince: prev?.emptySince ?? null,
       hostAwaySince: prev?.hostAwaySince ?? null,
       notice: prev?.notice ?? null,
