@@ -225,7 +225,13 @@ async function main(): Promise<void> {
     measuring = false;
     const secs = (performance.now() - t0) / 1000;
     const lobbyCpu = cpuSeconds(lobby.pid!) - lobby0;
-    const pgCpu = pgPids.reduce((s, p, k) => s + cpuSeconds(p) - pg0[k], 0);
+    // Connections the pool opened during the run count whole (from their start); closed ones are lost.
+    const pgEnd = await backendPids(admin, lobby.pid!);
+    const pgGone = pgPids.filter((p) => !pgEnd.includes(p)).length;
+    const pgCpu = pgEnd.reduce((s, p) => {
+      const k = pgPids.indexOf(p);
+      return s + cpuSeconds(p) - (k >= 0 ? pg0[k] : 0);
+    }, 0);
     const self = process.cpuUsage(self0);
     stopping = true;
     await Promise.allSettled(loops);
@@ -250,7 +256,7 @@ async function main(): Promise<void> {
     }
     console.log(
       `CPU per call: lobby ${ms(lobbyCpu / calls)} (${((lobbyCpu / secs) * 100).toFixed(0)} % of a core), ` +
-        `PostgreSQL ${ms(pgCpu / calls)} over ${pgPids.length} backends (${((pgCpu / secs) * 100).toFixed(0)} %), ` +
+        `PostgreSQL ${ms(pgCpu / calls)} over ${pgEnd.length} backends${pgGone ? ` (${pgGone} closed during the run, not counted)` : ''} (${((pgCpu / secs) * 100).toFixed(0)} %), ` +
         `bench client ${ms((self.user + self.system) / 1e6 / calls)}`,
     );
     console.log(`calls/s per lobby core: ${(calls / lobbyCpu).toFixed(0)}`);

@@ -97,3 +97,20 @@ console.log(
 print('self time by package (% of busy)', pkgSelf);
 print('self time by function (% of busy)', fnSelf);
 print('inclusive time of lobby source functions (% of busy)', lobbyIncl);
+
+// --callers NAME: who calls the functions named NAME (self time of NAME, by the stack above it, 6 frames).
+const callersAt = process.argv.indexOf('--callers');
+if (callersAt >= 0) {
+  const name = process.argv[callersAt + 1];
+  const stacks = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    if (byId.get(id)!.callFrame.functionName !== name) continue;
+    const frames: string[] = [];
+    for (let n = parent.get(id); n !== undefined && frames.length < 6; n = parent.get(n)) {
+      const cf = byId.get(n)!.callFrame;
+      frames.push(`${cf.functionName || '(anonymous)'}[${packageOf(cf)}:${cf.lineNumber + 1}]`);
+    }
+    add(stacks, frames.join(' < '), us);
+  }
+  print(`callers of ${name} (% of busy)`, stacks);
+}

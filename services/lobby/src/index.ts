@@ -148,7 +148,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     tokens: new TokenCache(opts.jwtSecret),
     directory: new RoomDirectory(opts.listCacheMs ?? 1000),
   };
-  deps.lifecycle = new RoomLifecycle(deps.db, board, deps.directory, presenceLimits, log, clock);
+  deps.lifecycle = new RoomLifecycle(deps.db, deps.raw, board, deps.directory, presenceLimits, log, clock);
   const presenceBus = connectPresence(opts.bus, board, log, () => {});
   const runLifecycle = async (now?: number): Promise<LifecycleReport> => {
     presenceBus.flush();

@@ -66,6 +66,9 @@ export async function openDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
       connectionString,
       options: `-c search_path=${quoteIdent(schema)}`,
       max: opts.poolSize ?? DEFAULT_POOL,
+      // pg-pool reuses its most recent connection first, so under a steady load the rest sit idle and,
+      // after pg's default 10 s, close and reopen: a new backend each time, its prepared statements lost.
+      idleTimeoutMillis: 60_000,
     });
     const adapter = new PrismaPg(pool, { schema, disposeExternalPool: true });
     const prisma = new PrismaClient({ adapter });

@@ -11,6 +11,8 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../db/open.ts';
+import type { Raw } from '../db/raw.ts';
+import { readRooms } from './sql.ts';
 import { MSG } from '../messages.ts';
 import type { RoomDirectory } from './directory.ts';
 import type { PresenceBoard, PresenceLimits } from './presence.ts';
@@ -32,16 +34,6 @@ export interface LifecycleReport {
   closed: number;
 }
 
-const rowSelect = {
-  id: true,
-  status: true,
-  hostId: true,
-  currentGameId: true,
-  host: { select: { nickname: true } },
-  seats: { select: { userId: true, joinedAt: true, user: { select: { nickname: true } } } },
-  spectators: { select: { userId: true } },
-} as const;
-
 /** How long a notice stays on its room. */
 const NOTICE_MS = 60_000;
 
@@ -53,6 +45,7 @@ export class RoomLifecycle {
 
   constructor(
     private readonly db: Db,
+    private readonly raw: Raw,
     private readonly board: PresenceBoard,
     private readonly directory: RoomDirectory,
     private readonly limits: PresenceLimits,
@@ -80,10 +73,8 @@ export class RoomLifecycle {
       if (!this.mutated && !waiting && signature === this.lastSignature) return report;
       this.mutated = false;
       this.lastSignature = signature;
-      const rows = await this.db.room.findMany({
-        where: { OR: [{ id: { in: ids } }, { currentGameId: { in: games } }] },
-        select: rowSelect,
-      });
+      // Raw, one statement: this read covers every room anyone was lately seen in, each second.
+      const rows = await readRooms(this.raw, ids, games);
       const alive = new Set(rows.map((r) => r.id));
       for (const id of this.state.keys()) if (!alive.has(id)) this.state.delete(id);
       for (const row of rows) await this.judge(row, now, report);

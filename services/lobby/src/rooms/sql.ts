@@ -90,6 +90,16 @@ export async function readRoom(raw: Raw, roomId: string): Promise<RoomRow | null
   return row ? toRoomRow(row) : null;
 }
 
+const READ_MANY: Stmt = {
+  name: 'lobby_room_read_many',
+  text: `SELECT ${ROOM_COLUMNS} FROM "rooms" r WHERE r."id" = ANY($1::text[]) OR r."current_game_id" = ANY($2::text[])`,
+};
+
+/** The rooms with these ids or playing these gateway rooms (the lifecycle's rooms), in one statement. */
+export async function readRooms(raw: Raw, ids: string[], gameRoomIds: string[]): Promise<RoomRow[]> {
+  return (await raw.rows<RawRoom>(READ_MANY, [ids, gameRoomIds])).map(toRoomRow);
+}
+
 const LOCK: Stmt = {
   name: 'lobby_room_lock',
   text: `UPDATE "rooms" SET "updated_at" = ${NOW} WHERE "id" = $1 RETURNING "id"`,
