@@ -8,7 +8,9 @@
  * fresh schema of the `test` database. Each of --clients guests signs in, then
  * loops without pause over: create, list, list, join, create, list, list,
  * history (a room every fourth call, lists otherwise, plus join and history),
- * one call in flight per client, over keep-alive HTTP without batching.
+ * one call in flight per client, over keep-alive HTTP without batching; every
+ * --signin-every calls (default 16; 0 = never) a client signs in again with
+ * its token (a returning guest), so sign-in is measured too.
  * It prints calls/s, p50/p99 per procedure, and the CPU per call of the lobby
  * process and of the PostgreSQL backends serving its connections, each read
  * from /proc/<pid>/stat (backends found by matching the lobby's TCP ports in
@@ -20,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -32,6 +35,7 @@ const SECONDS = Number(arg('seconds', '20'));
 const WARMUP_S = Number(arg('warmup', '3'));
 const POOL = arg('pool', '');
 const PROFILE = process.argv.includes('--cpu-prof');
+const SIGNIN_EVERY = Number(arg('signin-every', '16'));
 const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const HZ = 100; // USER_HZ on Linux: /proc/<pid>/stat counts CPU in 1/100 s
 
@@ -144,10 +148,16 @@ let openRooms: string[] = [];
 async function client(i: number): Promise<void> {
   const me = await timed('auth.guest', () => trpc('auth.guest', { nickname: `벤치${i}` }, null, false));
   if (!me) throw new Error('sign-in failed');
-  const token: string = me.token;
+  let token: string = me.token;
   const cycle: Proc[] = ['rooms.create', 'rooms.list', 'rooms.list', 'rooms.join'];
   const cycle2: Proc[] = ['rooms.create', 'rooms.list', 'rooms.list', 'history.mine'];
   for (let n = 0; !stopping; n++) {
+    if (SIGNIN_EVERY > 0 && n % SIGNIN_EVERY === SIGNIN_EVERY - 1) {
+      const again = await timed('auth.guest', () =>
+        trpc('auth.guest', { nickname: `벤치${i}`, resumeToken: token }, null, false),
+      );
+      if (again) token = again.token;
+    }
     const proc = (Math.floor(n / 4) % 2 === 0 ? cycle : cycle2)[n % 4];
     if (proc === 'rooms.create')
       await timed(proc, () => trpc(proc, { game: 'one-card', options: { mode: 'classic' } }, token, false));
@@ -215,7 +225,13 @@ async function main(): Promise<void> {
     measuring = false;
     const secs = (performance.now() - t0) / 1000;
     const lobbyCpu = cpuSeconds(lobby.pid!) - lobby0;
-    const pgCpu = pgPids.reduce((s, p, k) => s + cpuSeconds(p) - pg0[k], 0);
+    // Connections the pool opened during the run count whole (from their start); closed ones are lost.
+    const pgEnd = await backendPids(admin, lobby.pid!);
+    const pgGone = pgPids.filter((p) => !pgEnd.includes(p)).length;
+    const pgCpu = pgEnd.reduce((s, p) => {
+      const k = pgPids.indexOf(p);
+      return s + cpuSeconds(p) - (k >= 0 ? pg0[k] : 0);
+    }, 0);
     const self = process.cpuUsage(self0);
     stopping = true;
     await Promise.allSettled(loops);
@@ -224,7 +240,10 @@ async function main(): Promise<void> {
     const calls = PROCS.reduce((s, p) => s + samples.get(p)!.length, 0);
     const ms = (us: number) => `${(us * 1000).toFixed(2)} ms`;
     console.log(
-      `\nlobby bench: ${CLIENTS} clients, ${secs.toFixed(1)} s, pool ${POOL || 'default'}, ${rooms.rows[0].n} rooms at the end`,
+      `\nlobby bench: ${CLIENTS} clients, ${secs.toFixed(1)} s, pool ${POOL || 'default'}, sign-in every ${SIGNIN_EVERY || 'never'}, ` +
+        `${rooms.rows[0].n} rooms at the end, load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
     );
     console.log(
       `calls/s ${(calls / secs).toFixed(0)} (${calls} calls, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors)`,
@@ -237,7 +256,7 @@ async function main(): Promise<void> {
     }
     console.log(
       `CPU per call: lobby ${ms(lobbyCpu / calls)} (${((lobbyCpu / secs) * 100).toFixed(0)} % of a core), ` +
-        `PostgreSQL ${ms(pgCpu / calls)} over ${pgPids.length} backends (${((pgCpu / secs) * 100).toFixed(0)} %), ` +
+        `PostgreSQL ${ms(pgCpu / calls)} over ${pgEnd.length} backends${pgGone ? ` (${pgGone} closed during the run, not counted)` : ''} (${((pgCpu / secs) * 100).toFixed(0)} %), ` +
         `bench client ${ms((self.user + self.system) / 1e6 / calls)}`,
     );
     console.log(`calls/s per lobby core: ${(calls / lobbyCpu).toFixed(0)}`);

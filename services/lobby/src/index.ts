@@ -131,6 +131,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   const presenceLimits: PresenceLimits = { ...DEFAULT_PRESENCE, ...opts.presence };
   const deps: LobbyDeps = {
     db: database.prisma,
+    raw: database.raw,
     bus: opts.bus,
     games: opts.games ?? engineGames,
     jwtSecret: opts.jwtSecret,
@@ -147,7 +148,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     tokens: new TokenCache(opts.jwtSecret),
     directory: new RoomDirectory(opts.listCacheMs ?? 1000),
   };
-  deps.lifecycle = new RoomLifecycle(deps.db, board, deps.directory, presenceLimits, log, clock);
+  deps.lifecycle = new RoomLifecycle(deps.db, deps.raw, board, deps.directory, presenceLimits, log, clock);
   const presenceBus = connectPresence(opts.bus, board, log, () => {});
   const runLifecycle = async (now?: number): Promise<LifecycleReport> => {
     presenceBus.flush();

@@ -10,6 +10,7 @@ import type { PlayerClaims } from '@joke/protocol/auth';
 import type { AnyGame } from '@joke/engine';
 import type { Bus } from '@joke/bus';
 import type { Db } from './db/open.ts';
+import type { Raw } from './db/raw.ts';
 import type { LobbyMetrics } from './metrics.ts';
 import { MSG } from './messages.ts';
 import { clientIp } from './limits/ip.ts';
@@ -22,6 +23,8 @@ import type { RoomLifecycle } from './rooms/lifecycle.ts';
 
 export interface LobbyDeps {
   db: Db;
+  /** Hand-written statements for the hot paths (db/raw.ts), on the same connections as `db`. */
+  raw: Raw;
   bus: Bus;
   games: Record<string, AnyGame>;
   jwtSecret: string;

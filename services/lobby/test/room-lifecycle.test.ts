@@ -108,6 +108,19 @@ describe('room lifecycle', () => {
     expect(await listed(looker, room.roomId)).toMatchObject({ spectatorCount: 0, seated: 1 });
   });
 
+  it('a seat or bot taken since the last tick counts in the list at once, not a tick later', async () => {
+    const host = await h.guest('틱방장');
+    const mate = await h.guest('틱손님');
+    const looker = await h.guest('틱목록');
+    const room = await host.api.rooms.create.mutate({ game: 'count', options: { mode: 'classic' } });
+    await pass(1000, room.roomId, [host]);
+    expect(await listed(looker, room.roomId)).toMatchObject({ seated: 1 });
+    // No tick between these calls and the list: the list still shows them (they are present by asking).
+    await host.api.rooms.addBot.mutate({ roomId: room.roomId });
+    await mate.api.rooms.join.mutate({ roomId: room.roomId });
+    expect(await listed(looker, room.roomId)).toMatchObject({ seated: 3 });
+  });
+
   it("at a game, the room workers' occupancy facts decide who is present", async () => {
     const host = await h.guest('게임방장');
     const mate = await h.guest('게임손님');

@@ -7,14 +7,18 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { loadMigrations, migrate, type MigrateReport } from './migrate.ts';
 import { pgConn, pgliteConn, quoteIdent } from './sql.ts';
+import { pgliteRaw, pgRaw, type Raw } from './raw.ts';
 
 export type Db = PrismaClient;
 
 export interface OpenedDatabase {
   prisma: PrismaClient;
+  /** Hand-written statements on the same connections (db/raw.ts). */
+  raw: Raw;
   kind: 'postgres' | 'pglite';
   /** Schema the tables live in. */
   schema: string;
@@ -57,14 +61,21 @@ export async function openDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
       await conn.close();
     }
     // search_path as well as the adapter's schema option: raw queries must land in the same schema.
-    const adapter = new PrismaPg(
-      { connectionString, options: `-c search_path=${quoteIdent(schema)}`, max: opts.poolSize ?? DEFAULT_POOL },
-      { schema },
-    );
+    // One pool for Prisma and the raw statements, so the pool size is the process's connection count.
+    const pool = new pg.Pool({
+      connectionString,
+      options: `-c search_path=${quoteIdent(schema)}`,
+      max: opts.poolSize ?? DEFAULT_POOL,
+      // pg-pool reuses its most recent connection first, so under a steady load the rest sit idle and,
+      // after pg's default 10 s, close and reopen: a new backend each time, its prepared statements lost.
+      idleTimeoutMillis: 60_000,
+    });
+    const adapter = new PrismaPg(pool, { schema, disposeExternalPool: true });
     const prisma = new PrismaClient({ adapter });
     await prisma.$connect();
     return {
       prisma,
+      raw: pgRaw(pool),
       kind: 'postgres',
       schema,
       migrations: report,
@@ -85,6 +96,7 @@ export async function openDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
   await prisma.$connect();
   return {
     prisma,
+    raw: pgliteRaw(pglite),
     kind: 'pglite',
     schema: 'public',
     migrations: report,

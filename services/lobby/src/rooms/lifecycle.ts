@@ -11,6 +11,8 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../db/open.ts';
+import type { Raw } from '../db/raw.ts';
+import { readRooms } from './sql.ts';
 import { MSG } from '../messages.ts';
 import type { RoomDirectory } from './directory.ts';
 import type { PresenceBoard, PresenceLimits } from './presence.ts';
@@ -18,9 +20,9 @@ import type { RoomSummary } from './view.ts';
 
 interface RoomState {
   present: boolean;
-  players: number;
-  spectators: number;
-  bots: number;
+  /** Seated people and spectators of the last read who were not present (the list leaves them out). */
+  absentPlayers: number;
+  absentSpectators: number;
   emptySince: number | null;
   hostAwaySince: number | null;
   notice: { code: string; text: string; at: number } | null;
@@ -31,16 +33,6 @@ export interface LifecycleReport {
   hostsPassed: number;
   closed: number;
 }
-
-const rowSelect = {
-  id: true,
-  status: true,
-  hostId: true,
-  currentGameId: true,
-  host: { select: { nickname: true } },
-  seats: { select: { userId: true, joinedAt: true, user: { select: { nickname: true } } } },
-  spectators: { select: { userId: true } },
-} as const;
 
 /** How long a notice stays on its room. */
 const NOTICE_MS = 60_000;
@@ -53,6 +45,7 @@ export class RoomLifecycle {
 
   constructor(
     private readonly db: Db,
+    private readonly raw: Raw,
     private readonly board: PresenceBoard,
     private readonly directory: RoomDirectory,
     private readonly limits: PresenceLimits,
@@ -80,10 +73,8 @@ export class RoomLifecycle {
       if (!this.mutated && !waiting && signature === this.lastSignature) return report;
       this.mutated = false;
       this.lastSignature = signature;
-      const rows = await this.db.room.findMany({
-        where: { OR: [{ id: { in: ids } }, { currentGameId: { in: games } }] },
-        select: rowSelect,
-      });
+      // Raw, one statement: this read covers every room anyone was lately seen in, each second.
+      const rows = await readRooms(this.raw, ids, games);
       const alive = new Set(rows.map((r) => r.id));
       for (const id of this.state.keys()) if (!alive.has(id)) this.state.delete(id);
       for (const row of rows) await this.judge(row, now, report);
@@ -104,7 +95,13 @@ export class RoomLifecycle {
       return at !== undefined && now - at < this.limits.awayAfterMs ? s : null;
     }
     if (!st.present) return null;
-    return { ...s, seated: st.bots + st.players, spectatorCount: st.spectators };
+    // Out of the room as it is now (this process's mutations patch the list between reads), those last
+    // judged absent: a seat or bot taken since the last tick counts at once, not a tick later.
+    return {
+      ...s,
+      seated: Math.max(0, s.seated - st.absentPlayers),
+      spectatorCount: Math.max(0, s.spectatorCount - st.absentSpectators),
+    };
   }
 
   /** The latest transition of a room, for the people in it (null when there is none lately). */
@@ -137,9 +134,8 @@ export class RoomLifecycle {
     const prev = this.state.get(row.id);
     const st: RoomState = {
       present: p.players.size + p.spectators > 0,
-      players: p.players.size,
-      spectators: p.spectators,
-      bots: row.seats.length - humans.length,
+      absentPlayers: humans.length - p.players.size,
+      absentSpectators: row.spectators.length - p.spectators,
       emptySince: prev?.emptySince ?? null,
       hostAwaySince: prev?.hostAwaySince ?? null,
       notice: prev?.notice ?? null,

@@ -10,7 +10,9 @@ import { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from '../db/open.ts';
 import { normalizeCode } from '../ids.ts';
 import { MSG } from '../messages.ts';
-import { roomInclude, type RoomRow } from './view.ts';
+import { txRaw, type Raw } from '../db/raw.ts';
+import { lockRoomRow, readRoom } from './sql.ts';
+import type { RoomRow } from './view.ts';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -29,6 +31,17 @@ export async function ensureUser(db: Db | Tx, user: { id: string; nickname: stri
 /** How long a user row written by this process is taken to exist without writing it again. */
 const USER_FRESH_MS = 60_000;
 
+/** The user row was written by this process within the last minute (`seen`: user id → when). */
+export function userFresh(seen: Map<string, number>, userId: string, now = Date.now()): boolean {
+  const at = seen.get(userId);
+  return at !== undefined && now - at < USER_FRESH_MS;
+}
+
+export function markUserSeen(seen: Map<string, number>, userId: string, now = Date.now()): void {
+  if (seen.size >= 100_000) seen.clear();
+  seen.set(userId, now);
+}
+
 /**
  * `ensureUser` at most once a minute per user and process (`seen`: user id → when): outside a
  * transaction it only guarantees the row the seat refers to, and users are never deleted.
@@ -39,22 +52,23 @@ export async function ensureUserOnce(
   user: { id: string; nickname: string },
   now = Date.now(),
 ): Promise<void> {
-  const at = seen.get(user.id);
-  if (at !== undefined && now - at < USER_FRESH_MS) return;
+  if (userFresh(seen, user.id, now)) return;
   await ensureUser(db, user);
-  if (seen.size >= 100_000) seen.clear();
-  seen.set(user.id, now);
+  markUserSeen(seen, user.id, now);
 }
 
 /** Locks the room row for the rest of the transaction and returns it with seats and spectators. */
 export async function lockRoom(tx: Tx, roomId: string): Promise<RoomRow> {
-  const { count } = await tx.room.updateMany({ where: { id: roomId }, data: { updatedAt: new Date() } });
-  if (count === 0) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
-  return (await tx.room.findUnique({ where: { id: roomId }, include: roomInclude }))!;
+  const raw = txRaw(tx);
+  if (!(await lockRoomRow(raw, roomId))) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
+  // A second statement, so its snapshot is taken after the lock: it sees every change committed before it.
+  // One statement with its relations (not Prisma's include): Prisma issued those reads at once on the
+  // transaction's single connection, which pg warns about ("client is already executing a query").
+  return (await readRoom(raw, roomId))!;
 }
 
-export async function loadRoom(db: Db | Tx, roomId: string): Promise<RoomRow> {
-  const room = await db.room.findUnique({ where: { id: roomId }, include: roomInclude });
+export async function loadRoom(raw: Raw, roomId: string): Promise<RoomRow> {
+  const room = await readRoom(raw, roomId);
   if (!room) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
   return room;
 }
@@ -112,7 +126,7 @@ export function freeSeat(room: RoomRow): number {
  * never keep a room open.
  */
 export async function settleAfterLeave(tx: Tx, roomId: string): Promise<{ closed: boolean; hostId: string | null }> {
-  const room = (await tx.room.findUnique({ where: { id: roomId }, include: roomInclude }))!;
+  const room = (await readRoom(txRaw(tx), roomId))!;
   // The longest-seated player first (seats keep their join time), then the earliest spectator.
   const seated = room.seats
     .filter((s) => s.userId !== null)

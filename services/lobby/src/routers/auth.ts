@@ -6,6 +6,7 @@ import { newUserId } from '../ids.ts';
 import { codePoints, NICKNAME_MAX_UNITS, normalizeNickname } from '../nickname.ts';
 import { MSG } from '../messages.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
+import { NOW, type Stmt } from '../db/raw.ts';
 
 export const nickname = z
   .string({ error: MSG.nicknameRequired })
@@ -23,6 +24,13 @@ export const GuestInput = z.object({
   resumeToken: z.string().max(4096).optional(),
 });
 
+/** One statement (Prisma's upsert was a read and a write, each built and mapped by Prisma). */
+const UPSERT_GUEST: Stmt = {
+  name: 'lobby_guest_upsert',
+  text: `INSERT INTO "users" ("id", "nickname") VALUES ($1, $2)
+    ON CONFLICT ("id") DO UPDATE SET "nickname" = EXCLUDED."nickname", "last_seen_at" = ${NOW}`,
+};
+
 export const authRouter = router({
   /**
    * Signs in as a guest. Presenting a previously issued valid token (as
@@ -30,7 +38,7 @@ export const authRouter = router({
    * the new nickname; otherwise a fresh id is issued.
    */
   guest: publicProcedure.input(GuestInput).mutation(async ({ ctx, input }) => {
-    const { db, jwtSecret, tokenTtlSeconds, log, rate } = ctx.deps;
+    const { raw, jwtSecret, tokenTtlSeconds, log, rate } = ctx.deps;
     await rate.hit('guest', 'ip', ctx.ip);
     let resumed: PlayerClaims | null = null;
     if (input.resumeToken) {
@@ -48,12 +56,7 @@ export const authRouter = router({
     }
     if (resumed) await rate.hit('guest', 'user', resumed.sub);
     const userId = resumed?.sub ?? newUserId();
-    const now = new Date();
-    await db.user.upsert({
-      where: { id: userId },
-      create: { id: userId, nickname: input.nickname },
-      update: { nickname: input.nickname, lastSeenAt: now },
-    });
+    await raw.rows(UPSERT_GUEST, [userId, input.nickname]);
     const token = await signPlayerToken(jwtSecret, { sub: userId, name: input.nickname }, tokenTtlSeconds);
     log.info({ userId, resumed: resumed !== null }, 'guest signed in');
     return { userId, nickname: input.nickname, token };

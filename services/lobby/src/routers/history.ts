@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { GameRecord, GameResult } from '@joke/engine';
 import { MSG } from '../messages.ts';
 import { authedProcedure, router } from '../trpc.ts';
+import { json, ms, type Stmt } from '../db/raw.ts';
 
 export interface HistoryPlayer {
   seat: number;
@@ -73,6 +74,31 @@ function entry(row: Row, me: string): HistoryEntry {
   };
 }
 
+/**
+ * One statement for a page of the caller's games, without the records and results (the largest
+ * columns, which a list never shows; Prisma's include read them all): newest first, after the cursor
+ * game in that order (none when the cursor names no game, as Prisma's cursor did).
+ */
+const MINE: Stmt = {
+  name: 'lobby_history_mine',
+  text: `SELECT g."id", g."game", g."mode", g."summary", g."action_count" AS "actionCount",
+      ${ms('g."started_at"')} AS "startedMs", ${ms('g."finished_at"')} AS "finishedMs",
+      (SELECT json_agg(json_build_object('seat', p."seat", 'playerId', p."player_id", 'userId', p."user_id",
+          'name', p."name", 'bot', p."bot", 'rank', p."rank") ORDER BY p."seat")::text
+        FROM "game_players" p WHERE p."game_id" = g."id") AS "players"
+    FROM "games" g
+    WHERE g."id" IN (SELECT "game_id" FROM "game_players" WHERE "user_id" = $1)
+      AND ($2::text IS NULL OR (g."finished_at", g."id") < (SELECT c."finished_at", c."id" FROM "games" c WHERE c."id" = $2))
+    ORDER BY g."finished_at" DESC, g."id" DESC
+    LIMIT $3::int`,
+};
+
+type RawEntry = Omit<Row, 'startedAt' | 'finishedAt' | 'players'> & {
+  startedMs: number;
+  finishedMs: number;
+  players: string;
+};
+
 export const historyRouter = router({
   /** Newest first; pass the last entry's gameId as `cursor` for the next page. */
   mine: authedProcedure
@@ -82,13 +108,13 @@ export const historyRouter = router({
         .default({ limit: 20 }),
     )
     .query(async ({ ctx, input }) => {
-      const rows = await ctx.deps.db.game.findMany({
-        where: { players: { some: { userId: ctx.user.id } } },
-        include: playersInclude,
-        orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
-        take: input.limit + 1,
-        ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
-      });
+      const found = await ctx.deps.raw.rows<RawEntry>(MINE, [ctx.user.id, input.cursor ?? null, input.limit + 1]);
+      const rows: Row[] = found.map((r) => ({
+        ...r,
+        startedAt: new Date(r.startedMs),
+        finishedAt: new Date(r.finishedMs),
+        players: json<HistoryPlayer[]>(r.players),
+      }));
       const page = rows.slice(0, input.limit);
       return {
         games: page.map((r) => entry(r, ctx.user.id)),

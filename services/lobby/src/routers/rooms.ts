@@ -3,23 +3,24 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { bus as wire, call, contract } from '@joke/protocol';
 import type { AnyGame } from '@joke/engine';
-import { newCode, newGameRoomId, newRoomId } from '../ids.ts';
+import { newCode, newGameRoomId, newRoomId, normalizeCode } from '../ids.ts';
+import { isRawUniqueViolation } from '../db/raw.ts';
+import { createRoom, joinRoom, roomIdByCode, type JoinOutcome } from '../rooms/sql.ts';
 import { BOT_NAMES, MSG } from '../messages.ts';
 import { authedProcedure, rateLimited, router, type LobbyDeps } from '../trpc.ts';
 import {
-  ensureUser,
   ensureUserOnce,
   freeSeat,
-  isUniqueViolation,
   loadRoom,
   lockRoom,
+  markUserSeen,
   requireHost,
   requireWaiting,
   resolveRoom,
   settleAfterLeave,
+  userFresh,
 } from '../rooms/store.ts';
 import {
-  roomInclude,
   seatName,
   summaryInclude,
   toDetail,
@@ -52,11 +53,17 @@ function parseOptions(def: AnyGame, raw: Record<string, unknown>): Record<string
 }
 
 async function detail(deps: LobbyDeps, id: string, viewer: string): Promise<RoomDetail> {
-  const room = toDetail(deps.games, await loadRoom(deps.db, id), viewer);
+  const room = toDetail(deps.games, await loadRoom(deps.raw, id), viewer);
   // The latest transition (a new host, …), for the people in the room.
   const member = room.you.seat !== null || room.you.spectating;
   return member ? { ...room, notice: deps.lifecycle.noticeOf(id) } : room;
 }
+
+/**
+ * A join that lost a race looks again; each lost attempt means another join or a start went through,
+ * so a handful covers every seat of a table changing hands at once.
+ */
+const JOIN_ATTEMPTS = 20;
 
 /** A bot's seat id in the game: unique per table and never a user id (those start with `u_`). */
 const botId = (seat: number): string => `bot_${seat}`;
@@ -72,43 +79,38 @@ export const roomsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const { db, games, log, metrics, limits } = ctx.deps;
+      const { raw, games, log, metrics, limits } = ctx.deps;
       const def = gameOf(games, input.game);
       const options = parseOptions(def, input.options);
       const { max } = def.playerRange(options);
       for (let attempt = 0; ; attempt++) {
         const id = newRoomId();
-        let row: RoomRow;
+        let created: Awaited<ReturnType<typeof createRoom>>;
         try {
-          row = await db.$transaction(async (tx) => {
-            // The user row's lock serialises one user's creates, so the cap holds under concurrent calls.
-            await ensureUser(tx, ctx.user);
-            const hosted = await tx.room.count({ where: { hostId: ctx.user.id } });
-            if (hosted >= limits.maxRoomsPerUser)
-              throw new TRPCError({ code: 'FORBIDDEN', message: MSG.tooManyRooms(limits.maxRoomsPerUser) });
-            return tx.room.create({
-              include: roomInclude,
-              data: {
-                id,
-                code: newCode(),
-                game: def.id,
-                mode: options.mode,
-                options: options as object,
-                isPrivate: input.isPrivate,
-                hostId: ctx.user.id,
-                maxSeats: max,
-                seats: { create: { seat: 0, userId: ctx.user.id } },
-              },
-            });
-          });
+          // One call: the host's user row (its lock serialises one host's creates), the cap, room and seat 0.
+          created = await createRoom(
+            raw,
+            ctx.user,
+            {
+              id,
+              code: newCode(),
+              game: def.id,
+              mode: options.mode,
+              options,
+              isPrivate: input.isPrivate,
+              maxSeats: max,
+            },
+            limits.maxRoomsPerUser,
+          );
         } catch (e) {
           // An invite code already in use: draw another.
-          if (isUniqueViolation(e) && attempt < 5) continue;
+          if (isRawUniqueViolation(e) && attempt < 5) continue;
           throw e;
         }
+        if (!created.row) throw new TRPCError({ code: 'FORBIDDEN', message: MSG.tooManyRooms(limits.maxRoomsPerUser) });
         metrics.roomsCreated.inc({ game: def.id });
         log.info({ roomId: id, game: def.id, mode: options.mode, host: ctx.user.id }, 'room created');
-        return toDetail(games, row, ctx.user.id);
+        return toDetail(games, created.row, ctx.user.id);
       }
     }),
 
@@ -158,28 +160,49 @@ export const roomsRouter = router({
     .use(rateLimited('join'))
     .input(RoomRefInput)
     .mutation(async ({ ctx, input }) => {
-      const { db, log } = ctx.deps;
-      const id = await resolveRoom(db, input, ctx.user.id);
-      await ensureUserOnce(db, ctx.deps.seenUsers, ctx.user);
-      // The locked row plus the new seat is the room after the join: no second read.
-      const row = await db.$transaction(async (tx): Promise<RoomRow> => {
-        const room = await lockRoom(tx, id);
-        if (room.seats.some((s) => s.userId === ctx.user.id)) return room;
+      const { raw, log, seenUsers } = ctx.deps;
+      // By code, any room (private ones too); by id, a private room only for who is already in it.
+      let id = input.roomId;
+      if (input.code !== undefined) {
+        const code = normalizeCode(input.code);
+        if (!code) throw new TRPCError({ code: 'BAD_REQUEST', message: MSG.badCode });
+        id = (await roomIdByCode(raw, code)) ?? undefined;
+        if (!id) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
+      }
+      const touchUser = !userFresh(seenUsers, ctx.user.id);
+      // Each attempt is one statement (rooms/sql.ts joinRoom); a lost race for a seat is a unique
+      // violation, or a room that changed between the statement's snapshot and its lock: look again.
+      for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt++) {
+        let out: JoinOutcome;
+        try {
+          out = await joinRoom(raw, id!, ctx.user, { touchUser, allowPrivate: input.code !== undefined });
+        } catch (e) {
+          if (isRawUniqueViolation(e)) continue;
+          throw e;
+        }
+        if (touchUser) markUserSeen(seenUsers, ctx.user.id);
+        const room = out.room;
+        if (!room) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
+        if (room.isPrivate && input.code === undefined && !out.seated && !out.watching)
+          throw new TRPCError({ code: 'FORBIDDEN', message: MSG.privateNeedsCode });
+        if (out.seated) return toDetail(ctx.deps.games, room, ctx.user.id);
         requireWaiting(room, MSG.joinWhilePlaying);
-        const seat = freeSeat(room);
-        await tx.spectator.deleteMany({ where: { roomId: id, userId: ctx.user.id } });
-        const taken = await tx.seat.create({
-          data: { roomId: id, seat, userId: ctx.user.id },
-          include: { user: { select: { nickname: true } } },
-        });
+        if (!out.locked) continue;
+        if (!out.taken) throw new TRPCError({ code: 'CONFLICT', message: MSG.roomFull });
+        const { seat, joinedAt, nickname } = out.taken;
         log.info({ roomId: id, userId: ctx.user.id, seat }, 'joined');
-        return {
+        // The room as read plus the new seat is the room after the join: no second read.
+        const row: RoomRow = {
           ...room,
-          seats: [...room.seats, taken].sort((a, b) => a.seat - b.seat),
+          seats: [
+            ...room.seats,
+            { roomId: room.id, seat, userId: ctx.user.id, botName: null, joinedAt, user: { nickname } },
+          ].sort((a, b) => a.seat - b.seat),
           spectators: room.spectators.filter((s) => s.userId !== ctx.user.id),
         };
-      });
-      return toDetail(ctx.deps.games, row, ctx.user.id);
+        return toDetail(ctx.deps.games, row, ctx.user.id);
+      }
+      throw new TRPCError({ code: 'CONFLICT', message: MSG.roomFull });
     }),
 
   /** Watches a room; a seated player gives up their seat (before the game starts). */
