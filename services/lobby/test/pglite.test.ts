@@ -18,7 +18,8 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-describe('embedded PGlite', () => {
+// PGlite's start-up is CPU-bound WebAssembly: 5 s on a quiet box, 19–35 s at load 20–36 (it hit 30 s once).
+describe('embedded PGlite', { timeout: 300_000 }, () => {
   it('runs a table from sign-in to a recorded, replayable game', async () => {
     const started = performance.now();
     const h = await startHarness();
