@@ -54,7 +54,13 @@ export class LobbyScene extends Phaser.Scene {
         enterTable: (room, spectate) => void this.enterTable(room, spectate),
         enterMatch: (roomId, game, title) => void this.enterMatch(roomId, game, title),
         // Back to where the learner came from: the room list when signed in, else the landing page.
-        startTutorial: (game) => new TutorialSession(this.game, game, () => this.game.scene.start('lobby')).start(),
+        startTutorial: (game) =>
+          new TutorialSession(
+            this.game,
+            game,
+            () => this.game.scene.start('lobby'),
+            (key, data) => this.scene.start(key, data),
+          ).start(),
       },
       this.screen,
     );

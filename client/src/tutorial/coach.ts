@@ -83,7 +83,7 @@ function hulaLine(v: HulaView, moves: Move[]): string {
     const stop = moves.find((m) => m.key === 'stop');
     if (stop && v.me && v.me.stopLimit !== null)
       return `손 점수가 ${v.me.stopScore}점으로 ${v.me.stopLimit}점 이하예요. 스톱하면 지금 점수로 판을 끝내요. 아니면 카드를 뽑아요`;
-    return has('drawDiscard')
+    return has('take')
       ? '차례의 시작: 더미에서 한 장 뽑거나, 버려진 카드가 묶음에 쓰이면 가져와요'
       : '차례의 시작: 더미를 눌러 한 장 뽑아요';
   }

@@ -110,7 +110,7 @@ export function hulaMoves(v: HulaView): Move[] {
   if (me.canThankYou && me.thankYouCardIds) mv('thankYou', '땡큐', { type: 'thankYou', cardIds: me.thankYouCardIds });
   if (ph.kind === 'thankYouAsk' && ph.asked === v.viewer) mv('pass', '패스', { type: 'pass' });
   if (me.canDraw) mv('draw', '더미에서 뽑기', { type: 'draw', from: 'stock' });
-  if (me.canDrawDiscard) mv('drawDiscard', '버린 카드 가져오기', { type: 'draw', from: 'discard' });
+  if (me.canDrawDiscard) mv('take', '버린 카드 가져오기', { type: 'draw', from: 'discard' });
   if (me.canStop) mv('stop', `스톱 (${me.stopScore}점)`, { type: 'stop' });
   if (me.special) mv('special', '특수 승리', { type: 'special' });
   if (ph.kind === 'act' && ph.player === v.viewer) {

@@ -30,6 +30,11 @@ function moveChips(moves: Move[]): { key: string; label: string }[] {
   return [...out].map(([key, label]) => ({ key: key.split(':')[0], label }));
 }
 
+function cardsOf(m: Move): string[] {
+  const a = m.action as { cardIds?: string[]; cardId?: string };
+  return a.cardIds ?? (a.cardId ? [a.cardId] : []);
+}
+
 class CoachedSource implements TableSource<GameAction, GameViewBase> {
   readonly roomId = 'tutorial';
   readonly spectate = false;
@@ -83,6 +88,8 @@ export class TutorialSession {
     private readonly game: Phaser.Game,
     readonly which: TutorialGame,
     private readonly toLobby: () => void,
+    /** Opens the table scene (from the lobby: replacing the lobby scene, as a real table does). */
+    private readonly open: (key: string, data: object) => void = (key, data) => game.scene.start(key, data),
   ) {
     this.lesson = LESSONS[which];
     this.line = el('p', { class: 'coach-line', 'data-testid': 'coach-line', 'aria-live': 'polite' });
@@ -106,7 +113,7 @@ export class TutorialSession {
       (f) => this.onView(f, inner.over),
       (reason) => this.explain(reason),
     );
-    this.game.scene.start(this.lesson.scene, {
+    this.open(this.lesson.scene, {
       source,
       title: this.lesson.title,
       onRefused: (reason: string) => this.explain(reason),
@@ -133,7 +140,8 @@ export class TutorialSession {
       ...moveChips(moves).map((c) => el('span', { class: 'coach-move', 'data-move': c.key }, [c.label])),
     );
     this.chips.hidden = moves.length === 0;
-    this.bar.dataset.moves = JSON.stringify(moves.map((m) => m.key));
+    // What is highlighted, readable by tests and assistive tools: the control and the cards it moves.
+    this.bar.dataset.moves = JSON.stringify(moves.map((m) => ({ key: m.key, label: m.label, cards: cardsOf(m) })));
     this.bar.dataset.myTurn = String(moves.length > 0);
     this.bar.dataset.seq = String(f.seq);
     this.note.hidden = true;
