@@ -102,11 +102,14 @@ async function pokerMove(page: Page, c: Coach): Promise<void> {
   if (b) await pokerClick(page, s, b);
 }
 
+const hulaTaps: string[] = [];
+
 async function hulaMove(page: Page, c: Coach): Promise<void> {
   const s = await hulaSnapshot(page);
   const m = ['thankYou', 'ready', 'meld', 'layOff', 'draw', 'pass', 'discard']
     .map((k) => c.moves.find((x) => x.key === k))
     .find(Boolean)!;
+  hulaTaps.push(m.key);
   if (m.key === 'ready') {
     if (s.result?.buttons.ready) await clickRect(page, s, s.result.buttons.ready);
     return;
@@ -178,7 +181,8 @@ describe('first-game tutorial in the browser, before sign-in', () => {
     const page = await openTutorial('poker');
     expect((await coach(page)).line).toContain('블라인드');
     await playToSummary(page, 'poker', pokerMove);
-    expect(await page.getByTestId('tutorial-summary').textContent()).toMatch(/쇼다운|폴드/);
+    // Check/call all the way: the prepared seed reaches a showdown that names both hands.
+    expect(await page.getByTestId('tutorial-summary').textContent()).toMatch(/쇼다운! .+: .+, .+: /);
     await page.getByTestId('tutorial-rules').click();
     await page.getByTestId('rules').waitFor();
     await page.getByTestId('rules-close').click();
@@ -188,6 +192,9 @@ describe('first-game tutorial in the browser, before sign-in', () => {
   it('훌라: draw, 등록, then the summary; 로비로 goes back to the landing page', async () => {
     const page = await openTutorial('hula');
     await playToSummary(page, 'hula', hulaMove);
+    // The prepared deal: three 5s and a lone 7 to register once a card is drawn.
+    expect(hulaTaps).toContain('meld');
+    expect(await page.getByTestId('tutorial-summary').textContent()).toContain('이겼어요');
     await page.getByTestId('tutorial-lobby').click();
     await page.getByTestId('tutorial-entry').waitFor();
     expect(await page.getByTestId('coach').count()).toBe(0);

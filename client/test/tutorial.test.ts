@@ -17,11 +17,14 @@ import { lessonState } from '../src/tutorial/session-state.ts';
 interface Run {
   turns: number;
   lines: string[];
+  labels: string[];
   ended: boolean;
+  /** The coach's line once the lesson is over. */
+  last: string;
 }
 
 /** Plays a lesson: bots by the engine's bot, the learner by a random highlighted move. */
-function play(game: TutorialGame, seed: string | undefined, pickSeed: string): Run {
+function play(game: TutorialGame, seed: string | undefined, pickSeed: string, prefer?: RegExp): Run {
   const lesson = LESSONS[game];
   const g = lesson.def;
   const { state: s0, players } = lessonState(lesson, seed);
@@ -29,10 +32,11 @@ function play(game: TutorialGame, seed: string | undefined, pickSeed: string): R
   const me = players[0];
   const botRng = Rng.fromSeed(pickSeed, 'bots');
   const pick = Rng.fromSeed(pickSeed, 'learner');
-  const run: Run = { turns: 0, lines: [], ended: false };
+  const run: Run = { turns: 0, lines: [], labels: [], ended: false, last: '' };
   for (let step = 0; step < 2000; step++) {
     if (lesson.done(s)) {
       run.ended = true;
+      run.last = coachLine(game, g.view(s, me), []);
       break;
     }
     const v = g.view(s, me);
@@ -42,6 +46,7 @@ function play(game: TutorialGame, seed: string | undefined, pickSeed: string): R
     if (moves.length > 0) {
       run.turns++;
       run.lines.push(line);
+      run.labels.push(...moves.map((m) => m.label));
       // Every highlighted move is one the engine accepts now.
       for (const m of moves) expect(g.apply(s, me, m.action, 0).ok, `${game} ${m.label}`).toBe(true);
       if (game === 'one-card') {
@@ -53,7 +58,9 @@ function play(game: TutorialGame, seed: string | undefined, pickSeed: string): R
     }
     let moved = false;
     for (const p of players) {
-      const a = p === me ? (moves.length ? moves[pick.int(moves.length)].action : null) : g.bot(g.view(s, p), botRng);
+      const liked = prefer ? moves.find((m) => prefer.test(m.label)) : undefined;
+      const mine = liked ?? (moves.length ? moves[pick.int(moves.length)] : null);
+      const a = p === me ? (mine?.action ?? null) : g.bot(g.view(s, p), botRng);
       if (!a) continue;
       const r = g.apply(s, p, a, 0);
       if (r.ok) {
@@ -87,5 +94,19 @@ describe('first-game tutorial', () => {
     expect(all).toContain('무늬나 숫자가 같은 카드');
     expect(all).toContain('상대가 공격 카드를 냈어요. 같은 공격 카드로 막거나 카드를 받아야 해요');
     expect(all).toMatch(/원카드/);
+  });
+
+  it('포커 lesson: blinds, then check/call to a showdown that names both hands', () => {
+    const run = play('poker', undefined, 'a', /^(콜|체크)$/);
+    expect(run.lines[0]).toContain('블라인드');
+    expect(run.labels).toEqual(expect.arrayContaining(['콜', '체크', '레이즈', '폴드']));
+    expect(run.last).toMatch(/^쇼다운! 봇 똘이: .+, 나: .+ — /);
+  });
+
+  it('훌라 lesson: draw, 등록 of the prepared three 5s and the lone 7', () => {
+    const run = play('hula', undefined, 'a', /^(등록|붙이기|땡큐)/);
+    expect(run.lines[0]).toContain('차례의 시작');
+    expect(run.labels).toEqual(expect.arrayContaining(['더미에서 뽑기', '등록 ♠5·♥5·♦5', '등록 ♣7']));
+    expect(run.lines.some((l) => l.includes('등록할 수 있어요'))).toBe(true);
   });
 });

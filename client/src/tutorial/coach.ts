@@ -69,16 +69,30 @@ function pokerLine(v: PokerView, moves: Move[]): string {
   return `아무도 더 걸지 않았어요. 체크로 넘기거나 베팅으로 칩을 걸 수 있어요.${now}`;
 }
 
+const seatName = (v: HulaView, id: string) => v.seats.find((x) => x.id === id)?.name ?? '상대';
+
 function hulaLine(v: HulaView, moves: Move[]): string {
   const ph = v.phase;
   const has = (k: string) => moves.some((m) => m.key === k);
   if (ph.kind === 'roundEnd' || ph.kind === 'finished') {
     const w = v.lastRound;
-    return w ? `판이 끝났어요. 손에 남은 점수가 낮을수록 좋아요` : '판이 끝났어요';
+    if (!w) return '판이 끝났어요';
+    const who = w.winner === v.viewer ? '내가' : `${seatName(v, w.winner)}님이`;
+    const how =
+      w.winType === 'hula'
+        ? '카드를 모두 내려놓아(훌라)'
+        : w.winType === 'stop'
+          ? w.stopFailed
+            ? '스톱이 실패해서'
+            : '스톱해서'
+          : w.winType === 'special'
+            ? '특수 패로'
+            : '덱이 떨어져 점수가 가장 낮아서';
+    return `${who} ${how} 이겼어요. 진 사람은 손에 남은 카드 점수만큼 내요`;
   }
   if (has('thankYou')) return '상대가 버린 카드로 내 묶음이 만들어져요! 땡큐를 눌러 가져오면 바로 등록돼요';
   if (has('pass')) return '버린 카드가 필요 없으면 패스를 눌러요';
-  if (moves.length === 0) return `${nameOf(v, 'current' in v ? v.current : null)} 차례예요. 무엇을 버리는지 지켜보세요`;
+  if (moves.length === 0) return `${seatName(v, v.current ?? '')} 차례예요. 무엇을 버리는지 지켜보세요`;
   if (ph.kind === 'draw') {
     const stop = moves.find((m) => m.key === 'stop');
     if (stop && v.me && v.me.stopLimit !== null)

@@ -96,12 +96,8 @@ export class TutorialSession {
     this.chips = el('div', { class: 'coach-moves', 'data-testid': 'coach-moves' });
     this.note = el('p', { class: 'coach-note', 'data-testid': 'coach-note' });
     this.note.hidden = true;
-    this.bar = el('div', { class: 'coach', 'data-testid': 'coach' }, [
-      el('b', { class: 'coach-title' }, [`${this.lesson.title}`]),
-      this.line,
-      this.chips,
-      this.note,
-    ]);
+    // Each table leaves a different band free on a phone: the bar sits there (tutorial.css).
+    this.bar = el('div', { class: `coach coach-${which}`, 'data-testid': 'coach' }, [this.line, this.chips, this.note]);
   }
 
   /** Opens the lesson's table scene. */
