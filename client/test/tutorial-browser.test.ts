@@ -197,6 +197,7 @@ describe('first-game tutorial in the browser, before sign-in', () => {
     expect(await page.getByTestId('tutorial-summary').textContent()).toContain('이겼어요');
     await page.getByTestId('tutorial-lobby').click();
     await page.getByTestId('tutorial-entry').waitFor();
+    await page.screenshot({ path: `${SHOTS}tutorial-landing.png` });
     expect(await page.getByTestId('coach').count()).toBe(0);
     await page.close();
   }, 300_000);

@@ -180,6 +180,8 @@ export class TutorialSession {
       this.toLobby();
     });
     rules.addEventListener('click', () => openGameRules(this.which));
+    // The summary says it all now; the bar would show through its backdrop.
+    this.bar.hidden = true;
     this.summary = el('div', { class: 'tutorial-summary-backdrop' }, [panel]);
     document.body.append(this.summary);
   }
