@@ -103,12 +103,27 @@ async function pokerMove(page: Page, c: Coach): Promise<void> {
 }
 
 const hulaTaps: string[] = [];
+let hulaWrongTried = false;
 
 async function hulaMove(page: Page, c: Coach): Promise<void> {
   const s = await hulaSnapshot(page);
   const m = ['thankYou', 'ready', 'meld', 'layOff', 'draw', 'pass', 'discard']
     .map((k) => c.moves.find((x) => x.key === k))
     .find(Boolean)!;
+  if (m.key === 'meld' && !hulaWrongTried) {
+    // A wrong try first: two cards that form no group, and the greyed 등록 says why (the engine's words).
+    hulaWrongTried = true;
+    const loose = s.cards.filter((x) => !c.moves.some((mv) => mv.key === 'meld' && mv.cards.includes(x.id)));
+    const sel = await select(
+      page,
+      s,
+      loose.slice(0, 2).map((x) => x.id),
+    );
+    expect(sel?.buttons.meld).toMatchObject({ visible: true, enabled: false });
+    await clickRect(page, sel!, sel!.buttons.meld);
+    const why = await waitFor('greyed 등록 explained', async () => (await coach(page)).note);
+    expect(why).toContain('등록할 수 없는 조합이에요');
+  }
   hulaTaps.push(m.key);
   if (m.key === 'ready') {
     if (s.result?.buttons.ready) await clickRect(page, s, s.result.buttons.ready);
@@ -116,7 +131,7 @@ async function hulaMove(page: Page, c: Coach): Promise<void> {
   }
   if (m.key === 'draw') return clickRect(page, s, s.stock ?? s.buttons.draw);
   if (m.cards.length > 0 && m.key !== 'thankYou') {
-    const sel = await select(page, s, m.cards);
+    const sel = await select(page, await hulaSnapshot(page), m.cards);
     if (!sel || !sel.buttons[m.key]?.enabled) return;
     return clickRect(page, sel, sel.buttons[m.key]);
   }
@@ -189,11 +204,12 @@ describe('first-game tutorial in the browser, before sign-in', () => {
     await page.close();
   }, 300_000);
 
-  it('훌라: draw, 등록, then the summary; 로비로 goes back to the landing page', async () => {
+  it('훌라: draw, a greyed 등록 explained, 등록, then the summary; 로비로 goes back to the landing page', async () => {
     const page = await openTutorial('hula');
     await playToSummary(page, 'hula', hulaMove);
     // The prepared deal: three 5s and a lone 7 to register once a card is drawn.
     expect(hulaTaps).toContain('meld');
+    expect(hulaWrongTried).toBe(true);
     expect(await page.getByTestId('tutorial-summary').textContent()).toContain('이겼어요');
     await page.getByTestId('tutorial-lobby').click();
     await page.getByTestId('tutorial-entry').waitFor();

@@ -42,6 +42,8 @@ export interface TableSceneData<A = OneCardAction, V = OneCardView> {
   onExit: (to: 'room' | 'lobby', info: { finished: boolean }) => void;
   /** A tap the table refused, with its reason (the tutorial's coach repeats it). */
   onRefused?: (reason: string) => void;
+  /** A greyed button was tapped: the action it would send (null: nothing chosen yet). */
+  onRefusedAction?: (action: A | null) => void;
 }
 
 const MODE_NAME: Record<string, string> = { classic: '클래식', 'uno-style': '색깔 카드' };

@@ -136,6 +136,14 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
     return { ok: true, seq: this.state.seq };
   }
 
+  /** The engine's answer to a move without making it: null when it would be accepted, else its reason. */
+  judge(action: A): string | null {
+    const me = this.viewerId;
+    if (!me) return '관전 중에는 할 수 없어요';
+    const r = this.cfg.game.apply(this.state, me, action, Date.now());
+    return r.ok ? null : r.reason;
+  }
+
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);

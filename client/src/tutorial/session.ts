@@ -113,6 +113,10 @@ export class TutorialSession {
       source,
       title: this.lesson.title,
       onRefused: (reason: string) => this.explain(reason),
+      onRefusedAction: (action: GameAction | null) => {
+        const why = action === null ? '먼저 카드를 골라 주세요' : inner.judge(action);
+        if (why) this.explain(why);
+      },
       onExit: () => {
         this.close();
         this.toLobby();
