@@ -14,7 +14,7 @@ import type { TableSceneData } from '../scenes/TableScene.ts';
 import { poker } from '@joke/engine/games/poker/index';
 import { hula } from '@joke/engine/games/hula/index';
 import { LocalSource } from './local-source.ts';
-import { GameLocalSource } from './game-source.ts';
+import { GameLocalSource } from '../tutorial/game-source.ts';
 import { PAUSES, PREPARED } from './prepared.ts';
 
 class HarnessBoot extends Phaser.Scene {

@@ -88,6 +88,12 @@ export class HulaScene extends Phaser.Scene {
     this.hintText = this.add.text(0, 0, '', textStyle(13, '#ffe7a3', 600)).setOrigin(0.5, 0);
     this.timerG = this.add.graphics().setDepth(25);
     this.bar = new ActionBar(this, (k) => void this.press(k));
+    // A tap on a greyed button hands what it would send to the table's owner (the tutorial asks the engine why).
+    for (const k of ACTION_KEYS)
+      this.bar.buttons[k].onRefused = () => {
+        const v = this.frame?.view;
+        if (v) this.data_.onRefusedAction?.(buildAction(k, v, this.selected, this.chosenMeld, this.jokerPick));
+      };
     this.top = {
       sort: new Button(this, '무늬순', 'toggle', () => {
         this.sort = this.sort === 'suit' ? 'rank' : 'suit';

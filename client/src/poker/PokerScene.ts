@@ -107,6 +107,7 @@ export class PokerScene extends Phaser.Scene {
         const v = this.view;
         const why = v ? whyDisabled(v, a, this.ui, this.busy) : null;
         if (why) this.toasts.show(why, 'warn');
+        if (why) this.data_.onRefused?.(why);
       },
     );
     this.toasts = new Toasts(this);

@@ -14,6 +14,7 @@ import { C } from '../table/theme.ts';
 import { backTexture, faceTexture } from '../table/textures.ts';
 import { LobbyApp, type LobbyScreen } from '../ui/lobby.ts';
 import type { TableSceneData } from './TableScene.ts';
+import { TutorialSession } from '../tutorial/session.ts';
 
 /** The table scene of each game (Phaser scene keys). */
 const TABLE_SCENES: Record<string, string> = { 'one-card': 'table', poker: 'poker', hula: 'hula' };
@@ -52,6 +53,14 @@ export class LobbyScene extends Phaser.Scene {
       {
         enterTable: (room, spectate) => void this.enterTable(room, spectate),
         enterMatch: (roomId, game, title) => void this.enterMatch(roomId, game, title),
+        // Back to where the learner came from: the room list when signed in, else the landing page.
+        startTutorial: (game) =>
+          new TutorialSession(
+            this.game,
+            game,
+            () => this.game.scene.start('lobby'),
+            (key, data) => this.scene.start(key, data),
+          ).start(),
       },
       this.screen,
     );

@@ -33,6 +33,7 @@ import { Button } from '../table/widgets.ts';
 import { openWindow } from '../table/one-card-call.ts';
 import { confirmDialog, openSettings } from '../ui/sheets.ts';
 import { openTableRules } from '../ui/rules-button.ts';
+import { cardRefusal } from '../table/card-reason.ts';
 
 /** What the lobby hands a table scene; each game's scene reads it with its own action and view types. */
 export interface TableSceneData<A = OneCardAction, V = OneCardView> {
@@ -40,6 +41,10 @@ export interface TableSceneData<A = OneCardAction, V = OneCardView> {
   title: string;
   /** Called after the table closed itself: back to the waiting room or to the lobby list. */
   onExit: (to: 'room' | 'lobby', info: { finished: boolean }) => void;
+  /** A tap the table refused, with its reason (the tutorial's coach repeats it). */
+  onRefused?: (reason: string) => void;
+  /** A greyed button was tapped: the action it would send (null: nothing chosen yet). */
+  onRefusedAction?: (action: A | null) => void;
 }
 
 const MODE_NAME: Record<string, string> = { classic: '클래식', 'uno-style': '색깔 카드' };
@@ -438,7 +443,10 @@ export class TableScene extends Phaser.Scene {
       this.selected = [id];
       this.declareOnPlay = true;
     } else {
-      this.toasts.show(c.underAttack ? '이 카드로는 막을 수 없어요' : '지금은 낼 수 없는 카드예요');
+      // The engine's reason ("같은 무늬나 같은 숫자 카드만 낼 수 있어요"), not just "no".
+      const why = cardRefusal(v, card);
+      this.toasts.show(why ?? (c.underAttack ? '이 카드로는 막을 수 없어요' : '지금은 낼 수 없는 카드예요'));
+      this.data_.onRefused?.(why ?? '지금은 낼 수 없는 카드예요');
       return;
     }
     this.render(false);

@@ -15,6 +15,8 @@ import { buildOptionForm } from './option-form.ts';
 import { openSettings } from './sheets.ts';
 import { openGameRules } from './rules/game-rules.ts';
 import { describeQueue, quickMatchCard, showWaiting } from './quick-match.ts';
+import { tutorialEntry } from './tutorial-entry.ts';
+import type { TutorialGame } from '../tutorial/lessons.ts';
 import { BRAND } from '@joke/web/brand';
 import { LEFT_ROOM, type LeftRoomCode } from './room-notice.ts';
 import { STATUS_KO, fillWaitingRoom, roomTitle, type WaitingRoomContext } from './waiting-room.ts';
@@ -47,6 +49,8 @@ export interface LobbyCallbacks {
   enterTable: (room: RoomDetail, spectate: boolean) => void;
   /** Quick match found a table: open game room `roomId` of `game`. */
   enterMatch: (roomId: string, game: string, title: string) => void;
+  /** A first-game tutorial in the page (no server, no sign-in). */
+  startTutorial: (game: TutorialGame) => void;
 }
 
 export class LobbyApp {
@@ -194,7 +198,7 @@ export class LobbyApp {
         .catch((e: unknown) => this.handleError(e, err))
         .finally(() => submit.removeAttribute('disabled'));
     });
-    this.root.append(el('main', { class: 'center' }, [form]));
+    this.root.append(el('main', { class: 'center' }, [form, tutorialEntry(this.cb.startTutorial)]));
     setTimeout(() => input.focus(), 0);
   }
 
@@ -243,6 +247,7 @@ export class LobbyApp {
       el('main', { class: 'scroll' }, [
         notice,
         quick,
+        tutorialEntry(this.cb.startTutorial),
         el('section', { class: 'card actions' }, [create, joinForm, logout]),
         err,
         el('h2', {}, ['열린 방']),

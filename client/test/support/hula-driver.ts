@@ -62,7 +62,7 @@ export interface HulaLog {
 
 const rankOf = (label: string) => label.slice(1);
 
-async function select(page: Page, s: HulaSnapshot, ids: string[]): Promise<HulaSnapshot | null> {
+export async function select(page: Page, s: HulaSnapshot, ids: string[]): Promise<HulaSnapshot | null> {
   for (const c of s.cards) if (c.selected !== ids.includes(c.id)) await clickRect(page, s, c.visible);
   return waitFor(
     'selection drawn',

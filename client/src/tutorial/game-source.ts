@@ -1,9 +1,9 @@
 /**
- * A table source that runs any engine game (포커, 훌라) inside the page, the
- * way LocalSource runs 원카드: the engine's pure setup/apply/view, its own bot
- * for the other seats (and for the viewer with `autoplay`), its own
- * timeouts when a deadline passes. For screenshot and story tests of every
- * table without a server — never the product path.
+ * A table source that runs any engine game inside the page: the engine's
+ * pure setup/apply/view, its own bot for the other seats (and for the viewer
+ * with `autoplay`), its own timeouts when a deadline passes. The first-game
+ * tutorial plays on it (no server, no sign-in); the dev harness renders
+ * every table over it for screenshot and story tests.
  */
 import { Rng } from '@joke/engine/core/rng';
 import type { AnyGame, GameAction, GameEvent, GameStateBase, GameViewBase, PlayerInfo } from '@joke/engine/core/types';
@@ -25,6 +25,10 @@ export interface GameLocalConfig {
   prepare?: (state: GameStateBase, players: string[]) => void;
   /** Bots stop once this holds (a table frozen at a moment worth looking at). */
   pauseWhen?: (state: GameStateBase) => boolean;
+  /** false: no deadline ever expires (a learner takes the time they need). Default true. */
+  timeouts?: boolean;
+  /** Seat names (seat 0 first); defaults to 나, 민수, 지영, … */
+  names?: string[];
 }
 
 const NAMES = ['나', '민수', '지영', '현우', '서연', '도윤', '하은', '준호', '수아', '태민'];
@@ -42,7 +46,8 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
 
   constructor(private readonly cfg: GameLocalConfig) {
     this.spectate = cfg.viewer === null;
-    this.players = Array.from({ length: cfg.players }, (_, i) => ({ id: `p${i}`, name: NAMES[i] ?? `플레이어${i}` }));
+    const names = cfg.names ?? NAMES;
+    this.players = Array.from({ length: cfg.players }, (_, i) => ({ id: `p${i}`, name: names[i] ?? `플레이어${i}` }));
     const options = cfg.game.optionsSchema.parse(cfg.options);
     this.state = cfg.game.setup({ seed: cfg.seed, players: this.players, options, now: Date.now() }) as GameStateBase;
     if (cfg.prepare) {
@@ -87,7 +92,7 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
     const g = this.cfg.game;
     const s = this.state;
     if (g.result(s) || this.cfg.pauseWhen?.(s)) return false;
-    const due = g.deadline(s);
+    const due = this.cfg.timeouts === false ? null : g.deadline(s);
     if (due !== null && due <= Date.now()) {
       const r = g.onTimeout(s, Date.now());
       if (r.ok) {
@@ -131,6 +136,14 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
     return { ok: true, seq: this.state.seq };
   }
 
+  /** The engine's answer to a move without making it: null when it would be accepted, else its reason. */
+  judge(action: A): string | null {
+    const me = this.viewerId;
+    if (!me) return '관전 중에는 할 수 없어요';
+    const r = this.cfg.game.apply(this.state, me, action, Date.now());
+    return r.ok ? null : r.reason;
+  }
+
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
@@ -142,5 +155,19 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
 
   frames(): string[] {
     return this.sent;
+  }
+
+  /** The engine state (for the tutorial's tests and its end check; never sent to a view). */
+  get current(): GameStateBase {
+    return this.state;
+  }
+
+  get playerIds(): string[] {
+    return this.players.map((p) => p.id);
+  }
+
+  /** Whether the bots stopped at `pauseWhen` or the game ended. */
+  get over(): boolean {
+    return !!this.cfg.game.result(this.state) || !!this.cfg.pauseWhen?.(this.state);
   }
 }
