@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, signIn } from './support/browser.ts';
-import { buildClient, startStack, type Stack } from './support/stack.ts';
+import { builtClient, startStack, type Stack } from './support/stack.ts';
 import { snapshot, waitFor } from './support/table-driver.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -24,7 +24,7 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
-  const dir = buildClient();
+  const dir = builtClient();
   stack = await startStack({ clientDir: dir, lifecycle: LIFECYCLE });
   ({ browser, close: closeBrowser } = await launchBrowser());
 }, 240_000);
