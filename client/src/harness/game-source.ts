@@ -25,6 +25,8 @@ export interface GameLocalConfig {
   prepare?: (state: GameStateBase, players: string[]) => void;
   /** Bots stop once this holds (a table frozen at a moment worth looking at). */
   pauseWhen?: (state: GameStateBase) => boolean;
+  /** Seat names (long nicknames for fit checks); the rest are the usual ones. */
+  names?: string[];
 }
 
 const NAMES = ['나', '민수', '지영', '현우', '서연', '도윤', '하은', '준호', '수아', '태민'];
@@ -42,7 +44,10 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
 
   constructor(private readonly cfg: GameLocalConfig) {
     this.spectate = cfg.viewer === null;
-    this.players = Array.from({ length: cfg.players }, (_, i) => ({ id: `p${i}`, name: NAMES[i] ?? `플레이어${i}` }));
+    this.players = Array.from({ length: cfg.players }, (_, i) => ({
+      id: `p${i}`,
+      name: cfg.names?.[i] || (NAMES[i] ?? `플레이어${i}`),
+    }));
     const options = cfg.game.optionsSchema.parse(cfg.options);
     this.state = cfg.game.setup({ seed: cfg.seed, players: this.players, options, now: Date.now() }) as GameStateBase;
     if (cfg.prepare) {
