@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GameEvent } from '@joke/engine/core/types';
-import { arrivals } from '../src/hula/arrivals.ts';
+import { arrivalStart, arrivals, type Arrival } from '../src/hula/arrivals.ts';
 import type { Card, Meld } from '../src/hula/model.ts';
 import { Flights, MotionLog } from '../src/table/motion.ts';
 
@@ -49,6 +49,40 @@ describe('arrivals', () => {
       { type: 'thankYouPass', player: 'b' },
     ];
     expect(arrivals(events, 'S2')).toEqual([]);
+  });
+});
+
+describe('arrivalStart', () => {
+  const places = {
+    viewer: 'me',
+    layout: {
+      discard: { x: 200, y: 150, w: 50, h: 70 },
+      hand: { area: { x: 10, y: 500, w: 300, h: 90 } },
+    } as never,
+    handWas: new Map([['S7', { x: 40, y: 510, w: 20, h: 70 }]]),
+    seats: new Map([['b', { x: 300, y: 60 }]]),
+  };
+  const size = { cardW: 30, cardH: 42 };
+  const a = (over: Partial<Arrival>): Arrival => ({
+    card: 'S7',
+    meld: 1,
+    by: 'me',
+    kind: 'meld',
+    fromPile: false,
+    ...over,
+  });
+
+  it('my card starts at its own slot in my hand; one not drawn there starts mid-hand', () => {
+    expect(arrivalStart(a({}), places, size)).toEqual({ x: 40, y: 510 });
+    expect(arrivalStart(a({ card: 'H7' }), places, size)).toEqual({ x: 145, y: 500 });
+  });
+
+  it('another player’s card starts centred on their avatar; the claimed card on the pile', () => {
+    expect(arrivalStart(a({ by: 'b' }), places, size)).toEqual({ x: 285, y: 39 });
+    // Their card with the same id as one I once held still comes from their seat.
+    expect(arrivalStart(a({ by: 'b', card: 'S7' }), places, size)).toEqual({ x: 285, y: 39 });
+    expect(arrivalStart(a({ by: 'b', fromPile: true }), places, size)).toEqual({ x: 200, y: 150 });
+    expect(arrivalStart(a({ by: 'gone' }), places, size)).toBeNull();
   });
 });
 

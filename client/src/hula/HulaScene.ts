@@ -66,6 +66,7 @@ export class HulaScene extends Phaser.Scene {
   private deadlineSeen: number | null = null;
   private timerTotal = 1;
   private resultKey = '';
+  private rulesButton: HTMLButtonElement | null = null;
 
   constructor() {
     super('hula');
@@ -98,7 +99,7 @@ export class HulaScene extends Phaser.Scene {
       leave: new Button(this, '나가기 예약', 'secondary', () => void this.toggleLeave()),
       exit: new Button(this, '로비', 'secondary', () => this.onExit()),
     };
-    addRulesButton(this, 'hula', () => ({ mode: this.frame?.view.mode }));
+    this.rulesButton = addRulesButton(this, 'hula', () => ({ mode: this.frame?.view.mode }));
     this.toasts = new Toasts(this);
     this.banner = new Banner(this);
     this.result = new HulaResultPanel(this);
@@ -213,6 +214,8 @@ export class HulaScene extends Phaser.Scene {
     const key = data ? `${v!.round}:${data.final}:${waiting}:${fitView(this).width}x${fitView(this).height}` : '';
     if (key === this.resultKey) return;
     this.resultKey = key;
+    // The HTML 규칙 button floats over the canvas corner: not over the result panel's title.
+    if (this.rulesButton) this.rulesButton.hidden = data !== null;
     if (!data) return this.result.close();
     const actions = data.final
       ? [

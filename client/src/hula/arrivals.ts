@@ -6,6 +6,9 @@
  * comes off the discard pile (the card moving to the claimer).
  */
 import type { GameEvent } from '@joke/engine/core/types';
+import type { Rect } from '../table/layout.ts';
+import type { Point } from '../table/motion.ts';
+import type { HulaLayout } from './layout.ts';
 import type { Card, Meld } from './model.ts';
 
 export type ArrivalKind = 'meld' | 'layOff' | 'thankYou';
@@ -37,4 +40,50 @@ export function arrivals(events: readonly GameEvent[], claimedTop: string | null
     }
   }
   return out;
+}
+
+/** One meld's cards sliding onto the table in one frame (canvas CSS pixels, top-left corners). */
+export interface MeldSlide {
+  meld: number;
+  owner: string;
+  by: string;
+  kind: ArrivalKind;
+  /** The cards come off the discard pile (the claimed 땡큐 card). */
+  pile: boolean;
+  cards: string[];
+  from: Point;
+  to: Point;
+}
+
+/** A 땡큐 highlight: the claimer's place, the claimed card and the pile it leaves. */
+export interface ThankYouMark {
+  player: string;
+  at: Point;
+  card: string | null;
+  pile: Point;
+}
+
+export interface ArrivalPlaces {
+  viewer: string | null;
+  layout: Pick<HulaLayout, 'discard' | 'hand'>;
+  /** My hand as last drawn: card id → its rectangle. */
+  handWas: ReadonlyMap<string, Rect>;
+  /** Centre of each opponent's avatar. */
+  seats: ReadonlyMap<string, Point>;
+}
+
+/**
+ * Where an arriving card starts (its top-left corner, cards `cardW`×`cardH`):
+ * the claimed 땡큐 card on the discard pile; my own card at its old slot in
+ * my hand (or the middle of the hand if it was not drawn); another player's
+ * card at their avatar; null when there is nowhere to start from.
+ */
+export function arrivalStart(a: Arrival, at: ArrivalPlaces, size: { cardW: number; cardH: number }): Point | null {
+  if (a.fromPile) return { x: at.layout.discard.x, y: at.layout.discard.y };
+  const slot = a.by === at.viewer ? at.handWas.get(a.card) : undefined;
+  if (slot) return { x: slot.x, y: slot.y };
+  const area = at.layout.hand.area;
+  if (a.by === at.viewer) return { x: area.x + area.w / 2 - size.cardW / 2, y: area.y };
+  const seat = at.seats.get(a.by);
+  return seat ? { x: seat.x - size.cardW / 2, y: seat.y - size.cardH / 2 } : null;
 }

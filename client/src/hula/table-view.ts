@@ -9,8 +9,8 @@ import type Phaser from 'phaser';
 import { backTexture, faceTexture } from '../table/textures.ts';
 import { C, SEAT_COLORS, hex, textStyle } from '../table/theme.ts';
 import { motionMs } from '../settings.ts';
-import { Flights, MotionLog, pop, type Point } from '../table/motion.ts';
-import type { Arrival, ArrivalKind } from './arrivals.ts';
+import { Flights, MotionLog, pop } from '../table/motion.ts';
+import { arrivalStart, type Arrival, type MeldSlide, type ThankYouMark } from './arrivals.ts';
 import type { Rect } from '../table/layout.ts';
 import { placeMelds, type HulaLayout } from './layout.ts';
 import { artCard, cardName, nameOf, points, type Card, type HulaView } from './model.ts';
@@ -20,27 +20,6 @@ export interface DrawnCard {
   label: string;
   selected: boolean;
   visible: Rect;
-}
-
-/** One meld's cards sliding onto the table in one frame (page-independent canvas pixels, top-left corners). */
-export interface MeldSlide {
-  meld: number;
-  owner: string;
-  by: string;
-  kind: ArrivalKind;
-  /** The cards come off the discard pile (the claimed 땡큐 card). */
-  pile: boolean;
-  cards: string[];
-  from: Point;
-  to: Point;
-}
-
-/** A 땡큐 highlight: the claimer's place, the claimed card and the pile it leaves. */
-export interface ThankYouMark {
-  player: string;
-  at: Point;
-  card: string | null;
-  pile: Point;
 }
 
 export class HulaTableView {
@@ -102,16 +81,6 @@ export class HulaTableView {
       if (pop(s, g, 1.35) > 0)
         s.tweens.add({ targets: g, alpha: 0, delay: 600, duration: ms, onComplete: () => g.destroy() });
       else s.time.delayedCall(900, () => g.destroy());
-  }
-
-  /** Where an arriving card starts (top-left): its old hand slot, the player's seat, or the discard pile. */
-  private arrivalFrom(a: Arrival, view: HulaView, l: HulaLayout, hand: Map<string, Rect>, w: number, h: number) {
-    if (a.fromPile) return { x: l.discard.x, y: l.discard.y };
-    const slot = hand.get(a.card);
-    if (slot) return { x: slot.x, y: slot.y };
-    if (a.by === view.viewer) return { x: l.hand.area.x + l.hand.area.w / 2 - w / 2, y: l.hand.area.y };
-    const seat = this.avatars.get(a.by);
-    return seat ? { x: seat.x - w / 2, y: seat.y - h / 2 } : null;
   }
 
   private keep<T extends Phaser.GameObjects.GameObject>(o: T): T {
@@ -291,7 +260,7 @@ export class HulaTableView {
             .setDepth(13),
         ).setDisplaySize(placed.cardW, placed.cardH);
         const a = coming.get(c.id);
-        const from = a && this.arrivalFrom(a, view, l, handWas, placed.cardW, placed.cardH);
+        const from = a && arrivalStart(a, { viewer: view.viewer, layout: l, handWas, seats: this.avatars }, placed);
         if (a && from) {
           moved.push({ card: c.id, from, to: { x: img.x, y: img.y }, by: a.by, kind: a.kind, pile: a.fromPile });
           this.flights.begin(c.id, from);
