@@ -29,6 +29,8 @@ export interface JokeHook {
   sound(): SoundState;
   /** Every text the open table shows, with its rectangle in page CSS pixels (empty away from a table). */
   labels(): ShownLabel[];
+  /** Holds the game loop still (true) or lets it run again (false): a screenshot of a tween mid-way. */
+  freeze(on: boolean): void;
 }
 
 declare global {
@@ -70,6 +72,10 @@ export function installTestHook(game: Phaser.Game): void {
     labels() {
       const s = tableScene();
       return s ? shownLabels(s) : [];
+    },
+    freeze(on) {
+      if (on) game.loop.sleep();
+      else game.loop.wake();
     },
   };
 }

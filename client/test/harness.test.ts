@@ -233,3 +233,214 @@ describe('원카드 table in the browser (engine in the page)', () => {
     await page.close();
   });
 });
+
+describe('원카드 attack badge (engine in the page, bots playing)', () => {
+  it('§9/issue 16 — the "+N장!" badge grows with each attack card (a pop each time) and clears when the stack is taken', async () => {
+    const [page, snap] = await open('mode=classic&players=4&bots=1200&seed=atk&scenario=attack');
+    type Count = { count: number; animated: boolean };
+    const counts = (s: TableSnapshot) => (s as unknown as { attackCounts: Count[] }).attackCounts;
+    expect(counts(snap)).toEqual([{ count: 7, animated: false }]);
+    // Tap the 2 to raise it, tap again to play it onto the stack.
+    const two = snap.cards.find((c) => c.id === 'x1')!;
+    await clickAt(page, snap, two.tap.x, two.tap.y);
+    await waitFor('2 raised', async () => (await snapshot(page)).cards.find((c) => c.id === 'x1')?.selected);
+    // Hold the picture the frame after the badge first counted 9 (a bot answers in 1.2 s, so it still shows it).
+    const held = page.evaluate(
+      () =>
+        new Promise<void>((done) => {
+          const tick = () => {
+            const s = window.__joke!.layout() as { attackCounts?: { count: number }[] };
+            if (s.attackCounts?.some((c) => c.count === 9))
+              requestAnimationFrame(() => {
+                window.__joke!.freeze(true);
+                done();
+              });
+            else requestAnimationFrame(tick);
+          };
+          tick();
+        }),
+    );
+    await clickAt(page, snap, two.tap.x, two.tap.y - 16);
+    await held;
+    const grown = await snapshot(page);
+    expect(counts(grown)[1]).toEqual({ count: 9, animated: true });
+    expect(grown.attack).toMatch(/^\+\d+장!$/);
+    await page.screenshot({ path: `${SHOTS}table-attack-badge.png` });
+    await page.evaluate(() => window.__joke!.freeze(false));
+    // The bots counter or take the cards; once someone takes them the badge is gone and the hook saw it cleared.
+    const cleared = await waitFor(
+      'attack resolved',
+      async () => {
+        const s = await snapshot(page);
+        return counts(s).some((c) => c.count === 0) ? s : null;
+      },
+      60_000,
+    );
+    const seq = counts(cleared);
+    const upTo = seq.findIndex((c) => c.count === 0);
+    for (let i = 1; i < upTo; i++) {
+      expect(seq[i].count, `stack grows: ${JSON.stringify(seq)}`).toBeGreaterThan(seq[i - 1].count);
+      expect(seq[i].animated).toBe(true);
+    }
+    await page.close();
+  }, 120_000);
+});
+
+describe('훌라 table motion and final screen (engine in the page, every seat played by its bot)', () => {
+  // 5 players, 1 round; this seed's round has my 등록 and 붙이기 and other players' 땡큐 (checked against the engine).
+  const LONG = [
+    '가나다라마바사아자차',
+    '김수한무거북이와두',
+    '서울특별시민의벗님',
+    '하늘높이날아라새야',
+    '바다처럼넓은마음씨',
+  ];
+  const QUERY = `game=hula&players=5&bots=120&autoplay=1&seed=hula-fx-0&o.rounds=1&names=${encodeURIComponent(LONG.join(','))}`;
+  type Box = { x: number; y: number; w: number; h: number };
+  type Slide = {
+    meld: number;
+    by: string;
+    kind: string;
+    pile: boolean;
+    cards: string[];
+    from: Box;
+    to: Box;
+    animated: boolean;
+  };
+  type HulaHook = Record<string, any> & {
+    meldSlides: Slide[];
+    thankYous: { player: string; card: string | null; pile: { x: number; y: number }; animated: boolean }[];
+    flying: number;
+  };
+  const hulaHook = async (page: Page) =>
+    (await page.evaluate(() => ({
+      ...window.__joke!.layout(),
+      labels: window.__joke!.labels(),
+    }))) as unknown as HulaHook;
+
+  async function openHula(viewport: { width: number; height: number }, reducedMotion: 'reduce' | 'no-preference') {
+    const page = await browser.newPage({ viewport, deviceScaleFactor: 1, reducedMotion });
+    page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
+    await page.goto(`${base}/harness.html?${QUERY}`);
+    return page;
+  }
+
+  /**
+   * Holds the game loop still with a meld on its way. This callback runs after Phaser's own in each
+   * animation frame (Phaser registered first), so what the hook reports is what the canvas shows.
+   * A flight that one long frame carried from start to end is let go; the round has many more.
+   */
+  const freezeMidSlide = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<void>((done) => {
+          const tick = () => {
+            const s = window.__joke!.layout() as { flying?: number; flightProgress?: number };
+            const p = s.flightProgress ?? 0;
+            if ((s.flying ?? 0) > 0 && p > 0.05 && p < 0.95) {
+              window.__joke!.freeze(true);
+              done();
+            } else requestAnimationFrame(tick);
+          };
+          tick();
+        }),
+    );
+
+  /** Rows of the final screen: every name whole, the game total on it, nothing off screen or overlapping. */
+  function finalProblems(h: HulaHook, vp: { width: number; height: number }): string[] {
+    const out: string[] = [];
+    const panel = (h.labels as ShownLabelLike[]).filter((l) => l.depth >= 962);
+    for (const row of h.result.rows as { name: string; me: boolean }[]) {
+      const shown = row.name + (row.me ? ' (나)' : '');
+      if (!panel.some((l) => l.text === shown)) out.push(`name cut: ${shown}`);
+    }
+    if (panel.filter((l) => l.text.startsWith('합계 ')).length !== 5) out.push('not every row leads with 합계');
+    const screen = { x: 0, y: 0, w: vp.width, h: vp.height };
+    for (const l of panel)
+      if (!inside(l, { x: -1, y: -1, w: screen.w + 2, h: screen.h + 2 })) out.push(`off: ${l.text}`);
+    for (const b of Object.values(h.result.buttons as Record<string, Box>))
+      if (!inside(b, screen)) out.push(`button off ${JSON.stringify(b)}`);
+    const shrink = (l: Box) => ({ x: l.x + 0.5, y: l.y + 0.5, w: l.w - 1, h: l.h - 1 });
+    for (let i = 0; i < panel.length; i++)
+      for (let j = i + 1; j < panel.length; j++)
+        if (overlaps(shrink(panel[i]), shrink(panel[j]))) out.push(`"${panel[i].text}" × "${panel[j].text}"`);
+    return out;
+  }
+  type ShownLabelLike = Box & { text: string; depth: number };
+
+  it('issue 16 — 등록/붙이기 slide from my hand, 땡큐 rings the claimer and moves the claimed card; final screen at 5 players on a phone both ways', async () => {
+    const PORTRAIT = { width: 360, height: 640 };
+    const LANDSCAPE = { width: 844, height: 390 };
+    const page = await openHula(PORTRAIT, 'no-preference');
+    await freezeMidSlide(page);
+    const mid = await hulaHook(page);
+    await page.screenshot({ path: `${SHOTS}hula-meld-mid-slide.png` });
+    await page.evaluate(() => window.__joke!.freeze(false));
+    expect(mid.flying).toBeGreaterThan(0);
+    expect(mid.flightProgress).toBeGreaterThan(0);
+    expect(mid.flightProgress).toBeLessThan(1);
+    const first = mid.meldSlides.at(-1)!;
+    expect(first.animated).toBe(true);
+    // It goes to where the meld is drawn.
+    const meld = (mid.melds as { id: number; rect: Box }[]).find((m) => m.id === first.meld)!;
+    expect(first.to.y).toBe(meld.rect.y);
+    expect(first.to.x).toBeGreaterThanOrEqual(meld.rect.x);
+    expect(first.to.x).toBeLessThan(meld.rect.x + meld.rect.w);
+
+    // Toasts never cover the status line, sampled while the round is played out.
+    const covered: string[] = [];
+    const end = await waitFor(
+      'final result',
+      async () => {
+        const h = await hulaHook(page);
+        const st = h.statusRect as Box;
+        for (const l of h.labels as ShownLabelLike[])
+          if (l.depth === 700 && st.w > 0 && overlaps(l, st)) covered.push(`${l.text} × ${h.status}`);
+        return h.result?.final ? h : null;
+      },
+      120_000,
+    );
+    expect(covered).toEqual([]);
+    const slides = end.meldSlides;
+    const mine = slides.filter((s) => s.by === 'p0' && !s.pile);
+    expect(mine.map((s) => s.kind)).toEqual(expect.arrayContaining(['meld', 'layOff']));
+    // My cards leave the hand (bottom of a portrait phone) upwards, onto the table.
+    for (const s of mine) expect(s.from.y, JSON.stringify(s)).toBeGreaterThan(s.to.y);
+    const claims = end.thankYous.filter((t) => t.card);
+    expect(claims.length).toBeGreaterThan(0);
+    for (const t of claims) {
+      const moved = slides.find((s) => s.pile && s.cards.includes(t.card!));
+      if (!moved) continue; // a 땡큐 claimed in a race and lost moves nothing
+      expect(moved.by).toBe(t.player);
+      expect(moved.kind).toBe('thankYou');
+    }
+    expect(slides.some((s) => s.pile && s.kind === 'thankYou')).toBe(true);
+
+    expect(finalProblems(end, PORTRAIT)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}hula-final-5p-portrait.png` });
+    await page.setViewportSize(LANDSCAPE);
+    const turned = await waitFor('final at landscape', async () => {
+      const h = await hulaHook(page);
+      return h.width === LANDSCAPE.width && h.result?.final ? h : null;
+    });
+    expect(finalProblems(turned, LANDSCAPE)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}hula-final-5p-landscape.png` });
+    await page.close();
+  }, 180_000);
+
+  it('issue 16 — with reduced motion the melds are simply there: every move recorded, none animated', async () => {
+    const page = await openHula({ width: 390, height: 844 }, 'reduce');
+    const h = await waitFor(
+      'a few melds',
+      async () => {
+        const s = await hulaHook(page);
+        return s.meldSlides.length >= 3 ? s : null;
+      },
+      60_000,
+    );
+    expect(h.reducedMotion).toBe(true);
+    expect(h.flying).toBe(0);
+    expect(h.meldSlides.every((s) => !s.animated)).toBe(true);
+    await page.close();
+  }, 90_000);
+});

@@ -73,6 +73,7 @@ async function playUntil(
   done: (s: HulaSnapshot) => boolean,
   onLook?: (s: HulaSnapshot) => Promise<void>,
   busyShot?: string,
+  lookReady: () => boolean = () => true,
 ): Promise<HulaSnapshot> {
   let shotTaken = false;
   let s = await hulaSnapshot(page);
@@ -84,7 +85,7 @@ async function playUntil(
     if (s.seq !== lastSeq) [lastSeq, lastMove] = [s.seq ?? -1, Date.now()];
     if (Date.now() - lastMove > 15_000)
       throw new Error(`stuck: ${did.slice(-10).join(' | ')} ${JSON.stringify(s).slice(0, 1500)}`);
-    if (first && onLook && !s.myTurn && !s.result && did.some((d) => d !== 'nothing')) {
+    if (first && onLook && lookReady() && !s.myTurn && !s.result && did.some((d) => d !== 'nothing')) {
       first = false;
       await onLook(s);
       s = await hulaSnapshot(page);
@@ -130,17 +131,30 @@ function cardIds(x: unknown, out: Set<string> = new Set()): Set<string> {
 
 describe('훌라 in the browser (real platform)', () => {
   it('괴물 훌라: creates a room with 3 bots, plays a round by clicking, result screen; a spectator never gets a hand', async () => {
+    // Round 1 opens with my draw on a 15 s clock that starts at the deal. The spectator used to sign
+    // in and open the table between the deal and my first tap, and on a loaded box that outlasted
+    // the clock: it drew for me ("the first draw was not clicked") and a short round could end
+    // with no draw of mine at all. Now the spectator signs in before the deal, joins while I play,
+    // and the look (screenshots, rotation) waits for the condition "the spectator's table is up".
     const [ctxA, page] = await newPage(PORTRAIT);
-    await signIn(page, '훌라왕');
-    await createHulaRoom(page, 'monster', '1판', 3);
-
     const [ctxB, watcher] = await newPage(LANDSCAPE);
+    await signIn(page, '훌라왕');
     await signIn(watcher, '구경꾼');
-    await watcher.locator('[data-testid^="spectate-"]').first().click();
-    await waitFor('spectator table', async () => {
-      const s = await hulaSnapshot(watcher);
-      return s.scene === 'hula' && s.frames > 0 ? s : null;
-    });
+    await createHulaRoom(page, 'monster', '1판', 3);
+    let watching = false;
+    const joined = (async () => {
+      await watcher.locator('[data-testid^="spectate-"]').first().click();
+      await waitFor(
+        'spectator table',
+        async () => {
+          const s = await hulaSnapshot(watcher);
+          return s.scene === 'hula' && s.frames > 0 ? s : null;
+        },
+        60_000,
+      );
+      watching = true;
+    })();
+    joined.catch(() => undefined); // awaited after the round; a failure is reported there
 
     const log: HulaLog = { draws: 0, melds: 0, discards: 0, thankYous: 0, passes: 0, readies: 0, stops: 0 };
     const end = await playUntil(
@@ -165,7 +179,9 @@ describe('훌라 in the browser (real platform)', () => {
         await waitFor('portrait', async () => (await hulaSnapshot(page)).orientation === 'portrait');
       },
       'hula-monster-melds.png',
+      () => watching,
     );
+    await joined;
     expect(log.draws + log.thankYous).toBeGreaterThan(0);
     expect(log.discards + log.melds).toBeGreaterThan(0);
     const res = end.result!;

@@ -6,7 +6,7 @@
  * `game=poker` / `game=hula` render the 포커 / 훌라 table the same way over a
  * GameLocalSource (`mode=holdem`, `o.<option>=value`, `autoplay=1` lets the
  * bot play my seat too, `prepare=rebuy` opens the rebuy prompt, `pause=showdown`
- * stops the bots when a hand ends at a showdown).
+ * stops the bots when a hand ends at a showdown, `names=a,b,…` names the seats).
  */
 import Phaser from 'phaser';
 import { startGame } from '../main.ts';
@@ -45,6 +45,7 @@ class HarnessBoot extends Phaser.Scene {
         autoplay: q.get('autoplay') === '1',
         prepare: PREPARED[q.get('prepare') ?? ''],
         pauseWhen: PAUSES[q.get('pause') ?? ''],
+        names: q.get('names')?.split(','),
       });
       this.scene.start(game, { source, title: `${def.name} (로컬)`, onExit: () => location.reload() });
       return;

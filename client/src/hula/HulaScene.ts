@@ -15,6 +15,7 @@ import type { Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';
 import { Button } from '../table/widgets.ts';
 import { confirmDialog } from '../ui/sheets.ts';
+import { reducedMotion } from '../settings.ts';
 import {
   ACTION_KEYS,
   buildAction,
@@ -31,6 +32,7 @@ import { eventToast } from './events.ts';
 import { HulaResultPanel } from './result-panel.ts';
 import { resultRows } from './result-rows.ts';
 import { HulaTableView } from './table-view.ts';
+import { arrivals } from './arrivals.ts';
 
 export type HulaSceneData = TableSceneData<HulaAction, HulaView>;
 type HulaFrame = TableFrame<HulaView>;
@@ -64,6 +66,7 @@ export class HulaScene extends Phaser.Scene {
   private deadlineSeen: number | null = null;
   private timerTotal = 1;
   private resultKey = '';
+  private rulesButton: HTMLButtonElement | null = null;
 
   constructor() {
     super('hula');
@@ -102,7 +105,7 @@ export class HulaScene extends Phaser.Scene {
       leave: new Button(this, '나가기 예약', 'secondary', () => void this.toggleLeave()),
       exit: new Button(this, '로비', 'secondary', () => this.onExit()),
     };
-    addRulesButton(this, 'hula', () => ({ mode: this.frame?.view.mode }));
+    this.rulesButton = addRulesButton(this, 'hula', () => ({ mode: this.frame?.view.mode }));
     this.toasts = new Toasts(this);
     this.banner = new Banner(this);
     this.result = new HulaResultPanel(this);
@@ -135,7 +138,10 @@ export class HulaScene extends Phaser.Scene {
   }
 
   private onFrame(f: HulaFrame): void {
+    // The pile's top before this frame is the card a 땡큐 in it takes.
+    const claimedTop = this.frame?.view.discardTop?.id ?? null;
     this.frame = f;
+    this.table.expect(arrivals(f.events, claimedTop));
     for (const e of f.events) {
       const t = eventToast(f.view, e);
       if (t) this.toasts.show(t.text, t.tone);
@@ -153,7 +159,12 @@ export class HulaScene extends Phaser.Scene {
     // After the render, so the claimer's seat is where the ring goes.
     for (const e of f.events)
       if ((e.type === 'thankYou' || e.type === 'thankYouClaimed') && this.layout_)
-        this.table.highlightThankYou(e.player as string, f.view, this.layout_);
+        this.table.highlightThankYou(
+          e.player as string,
+          e.type === 'thankYou' ? claimedTop : (f.view.discardTop?.id ?? null),
+          f.view,
+          this.layout_,
+        );
   }
 
   private render(): void {
@@ -209,6 +220,8 @@ export class HulaScene extends Phaser.Scene {
     const key = data ? `${v!.round}:${data.final}:${waiting}:${fitView(this).width}x${fitView(this).height}` : '';
     if (key === this.resultKey) return;
     this.resultKey = key;
+    // The HTML 규칙 button floats over the canvas corner: not over the result panel's title.
+    if (this.rulesButton) this.rulesButton.hidden = data !== null;
     if (!data) return this.result.close();
     const actions = data.final
       ? [
@@ -337,8 +350,17 @@ export class HulaScene extends Phaser.Scene {
       me: f?.view.viewer ?? null,
       cards: this.table.cards,
       melds: this.table.melds,
-      meldSlides: this.table.slides,
-      thankYous: this.table.thankYous,
+      meldSlides: this.table.slides.entries,
+      thankYous: this.table.thankYous.entries,
+      flying: this.table.flying,
+      flightProgress: this.table.flightProgress,
+      reducedMotion: reducedMotion(),
+      statusRect: {
+        x: this.statusText.x - this.statusText.width / 2,
+        y: this.statusText.y,
+        w: this.statusText.width,
+        h: this.statusText.height,
+      },
       opponents: this.table.opponents,
       stock: this.layout_?.stock ?? null,
       discard: this.layout_?.discard ?? null,

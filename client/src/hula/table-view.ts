@@ -9,6 +9,8 @@ import type Phaser from 'phaser';
 import { backTexture, faceTexture } from '../table/textures.ts';
 import { C, SEAT_COLORS, hex, textStyle } from '../table/theme.ts';
 import { motionMs } from '../settings.ts';
+import { Flights, MotionLog, pop } from '../table/motion.ts';
+import { arrivalStart, type Arrival, type MeldSlide, type ThankYouMark } from './arrivals.ts';
 import type { Rect } from '../table/layout.ts';
 import { placeMelds, type HulaLayout } from './layout.ts';
 import { artCard, cardName, nameOf, points, type Card, type HulaView } from './model.ts';
@@ -27,46 +29,58 @@ export class HulaTableView {
   opponents: { id: string; name: string; count: number; rect: Rect; current: boolean }[] = [];
   /** Centre of each opponent's avatar, for the timer ring. */
   avatars = new Map<string, { x: number; y: number }>();
-  /** Melds that slid onto the table (for the test hook): from the owner's seat or my hand. */
-  slides: { meld: number; owner: string; from: { x: number; y: number }; to: { x: number; y: number } }[] = [];
-  /** Meld ids drawn so far; null before the first frame (nothing slides in on opening a table). */
-  private known: Set<number> | null = null;
-
-  constructor(private readonly scene: Phaser.Scene) {}
-
+  /** Cards that slid onto the table (for the test hook), one entry per meld and frame. */
+  readonly slides = new MotionLog<MeldSlide>(50);
   /** 땡큐 claims highlighted so far (for the test hook). */
-  thankYous: { player: string; at: { x: number; y: number } }[] = [];
+  readonly thankYous = new MotionLog<ThankYouMark>(20);
+  private readonly flights: Flights;
+  /** Cards arriving in the next render (set by the scene from the frame's events). */
+  private pending: Arrival[] = [];
+
+  constructor(private readonly scene: Phaser.Scene) {
+    this.flights = new Flights(() => scene.time.now);
+  }
+
+  /** Cards still sliding onto the table. */
+  get flying(): number {
+    return this.flights.count();
+  }
+
+  /** How far the slide under way has got (0…1), for a test that holds the picture mid-way. */
+  get flightProgress(): number {
+    return this.flights.progress();
+  }
+
+  /** The next render slides these cards in (등록, 붙이기, 땡큐). */
+  expect(list: Arrival[]): void {
+    this.pending = list;
+  }
 
   /**
-   * A 땡큐 claim: a gold ring around the claimer and the discard pile's top
-   * card, fading out (held still, then removed, when motion is reduced).
+   * A 땡큐 claim: a gold ring pulses around the claimer and around the
+   * discard pile's top card (the claimed card), then fades; with motion
+   * reduced the rings hold still a moment and go.
    */
-  highlightThankYou(player: string, view: HulaView, l: HulaLayout): void {
+  highlightThankYou(player: string, card: string | null, view: HulaView, l: HulaLayout): void {
     const s = this.scene;
     const at =
       player === view.viewer ? { x: l.hand.area.x + l.hand.area.w / 2, y: l.hand.area.y } : this.avatars.get(player);
     if (!at) return;
-    this.thankYous.push({ player, at });
-    if (this.thankYous.length > 20) this.thankYous.shift();
-    const g = s.add.graphics().setDepth(45);
-    g.lineStyle(4, C.gold, 1).strokeCircle(at.x, at.y, 20);
     const d = l.discard;
-    g.lineStyle(4, C.gold, 1).strokeRoundedRect(d.x - 4, d.y - 4, d.w + 8, d.h + 8, 10);
-    g.fillStyle(C.gold, 0.18).fillRoundedRect(d.x - 4, d.y - 4, d.w + 8, d.h + 8, 10);
     const ms = motionMs(300);
-    if (ms > 0) s.tweens.add({ targets: g, alpha: 0, delay: 600, duration: ms, onComplete: () => g.destroy() });
-    else s.time.delayedCall(900, () => g.destroy());
-  }
-
-  /** Where a meld new on the table slides from, or null (already there, first frame, motion reduced). */
-  private slideFrom(
-    meld: { id: number; owner: string },
-    view: HulaView,
-    l: HulaLayout,
-  ): { x: number; y: number } | null {
-    if (!this.known || this.known.has(meld.id) || motionMs(300) === 0) return null;
-    if (meld.owner === view.viewer) return { x: l.hand.area.x + l.hand.area.w / 2, y: l.hand.area.y };
-    return this.avatars.get(meld.owner) ?? null;
+    this.thankYous.record({ player, at, card, pile: { x: d.x + d.w / 2, y: d.y + d.h / 2 } }, ms);
+    const ring = s.add.graphics().setDepth(45).setPosition(at.x, at.y);
+    ring.lineStyle(4, C.gold, 1).strokeCircle(0, 0, 20);
+    const pile = s.add
+      .graphics()
+      .setDepth(45)
+      .setPosition(d.x + d.w / 2, d.y + d.h / 2);
+    pile.lineStyle(4, C.gold, 1).strokeRoundedRect(-d.w / 2 - 4, -d.h / 2 - 4, d.w + 8, d.h + 8, 10);
+    pile.fillStyle(C.gold, 0.18).fillRoundedRect(-d.w / 2 - 4, -d.h / 2 - 4, d.w + 8, d.h + 8, 10);
+    for (const g of [ring, pile])
+      if (pop(s, g, 1.35) > 0)
+        s.tweens.add({ targets: g, alpha: 0, delay: 600, duration: ms, onComplete: () => g.destroy() });
+      else s.time.delayedCall(900, () => g.destroy());
   }
 
   private keep<T extends Phaser.GameObjects.GameObject>(o: T): T {
@@ -107,6 +121,8 @@ export class HulaTableView {
     chosenMeld: number | null,
     mover: string | null,
   ): void {
+    // Where my cards were, so a card I register or lay off slides from its own place in the hand.
+    const handWas = new Map(this.cards.map((c) => [c.id, c.visible]));
     this.clear();
     const s = this.scene;
     // The felt: a darker table under the piles, the status and everyone's melds.
@@ -234,7 +250,8 @@ export class HulaTableView {
     }
     for (const p of placed.melds) {
       const meld = view.melds.find((m) => m.id === p.id)!;
-      const slide = this.slideFrom(meld, view, l);
+      const coming = new Map(this.pending.filter((a) => a.meld === meld.id).map((a) => [a.card, a]));
+      const moved: (Omit<MeldSlide, 'cards' | 'meld' | 'owner'> & { card: string })[] = [];
       meld.cards.forEach((c, i) => {
         const img = this.keep(
           s.add
@@ -242,20 +259,29 @@ export class HulaTableView {
             .setOrigin(0)
             .setDepth(13),
         ).setDisplaySize(placed.cardW, placed.cardH);
-        if (slide) {
-          const to = { x: img.x, y: img.y };
-          img.setPosition(slide.x + i * p.step, slide.y);
-          s.tweens.add({ targets: img, x: to.x, y: to.y, duration: motionMs(300), ease: 'Cubic.easeOut' });
+        const a = coming.get(c.id);
+        const from = a && arrivalStart(a, { viewer: view.viewer, layout: l, handWas, seats: this.avatars }, placed);
+        if (a && from) {
+          moved.push({ card: c.id, from, to: { x: img.x, y: img.y }, by: a.by, kind: a.kind, pile: a.fromPile });
+          this.flights.begin(c.id, from);
+          // The claimed 땡큐 card flies over the claimer's own cards.
+          if (a.fromPile) img.setDepth(14);
         }
+        this.flights.place(s, img, c.id);
       });
-      if (slide) this.slides.push({ meld: meld.id, owner: meld.owner, from: slide, to: { x: p.rect.x, y: p.rect.y } });
+      // One entry per source: the claimed 땡큐 card comes off the pile, the rest from a hand or a seat.
+      for (const pile of [false, true]) {
+        const group = moved.filter((m) => m.pile === pile);
+        if (group.length === 0) continue;
+        const { by, kind, from, to } = group[0];
+        const cards = group.map((m) => m.card);
+        this.slides.record({ meld: meld.id, owner: meld.owner, by, kind, pile, cards, from, to }, motionMs(300));
+      }
       if (meld.id === chosenMeld)
         hi.lineStyle(3, C.selected, 1).strokeRoundedRect(p.rect.x - 3, p.rect.y - 3, p.rect.w + 6, p.rect.h + 6, 6);
       this.melds.push({ id: meld.id, owner: meld.owner, rect: p.rect, cards: meld.cards.map((c) => c.id) });
     }
-
-    this.known = new Set(view.melds.map((m) => m.id));
-    if (this.slides.length > 50) this.slides.splice(0, this.slides.length - 50);
+    this.pending = [];
 
     // Own hand: selected cards rise; the card the view prompts to discard is outlined.
     const h = l.hand;

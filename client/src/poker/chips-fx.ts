@@ -8,6 +8,7 @@
 import type Phaser from 'phaser';
 import { motionMs } from '../settings.ts';
 import type { Rect } from '../table/layout.ts';
+import { glide, MotionLog } from '../table/motion.ts';
 import { textStyle } from '../table/theme.ts';
 import type { PokerView } from './model.ts';
 
@@ -57,25 +58,25 @@ export function chipMoves(
 }
 
 export class ChipFx {
-  readonly log: ChipMove[] = [];
+  private readonly moves = new MotionLog<Omit<ChipMove, 'animated'>>();
 
   constructor(private readonly scene: Phaser.Scene) {}
+
+  /** Every chip move so far (for the test hook). */
+  get log(): ChipMove[] {
+    return this.moves.entries;
+  }
 
   play(moves: Omit<ChipMove, 'animated'>[]): void {
     const ms = motionMs(420);
     moves.forEach((m, i) => {
-      this.log.push({ ...m, animated: ms > 0 });
-      if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
+      this.moves.record(m, ms);
       if (ms <= 0) return;
       const chip = this.stack(m);
-      this.scene.tweens.add({
-        targets: chip,
-        x: m.to.x,
-        y: m.to.y,
-        duration: ms,
+      glide(this.scene, chip, m.to, ms, {
         delay: m.kind === 'win' ? 250 + i * 60 : 0,
         ease: 'Cubic.easeInOut',
-        onComplete: () => chip.destroy(),
+        done: () => chip.destroy(),
       });
     });
   }

@@ -6,6 +6,7 @@
 import Phaser from 'phaser';
 import { COLOR_NAME_KO, SUIT_NAME_KO, SUIT_SYMBOL, type Card, type OneCardView } from '../cards/model.ts';
 import { motionMs } from '../settings.ts';
+import { MotionLog, pop } from './motion.ts';
 import type { Rect, TableLayout } from './layout.ts';
 import { C, textStyle } from './theme.ts';
 import { backTexture, choiceTexture, faceTexture } from './textures.ts';
@@ -31,6 +32,7 @@ export class CenterView {
   private layout: TableLayout | null = null;
   private direction: 1 | -1 = 1;
   private attack = 0;
+  private readonly attacks = new MotionLog<{ count: number }>(50);
   private deck: 'classic' | 'color' = 'classic';
   private hiddenTop: string | null = null;
   private lastView: OneCardView | null = null;
@@ -200,6 +202,8 @@ export class CenterView {
     const r = this.layout!.attack;
     const n = view.pendingAttack;
     if (n <= 0) {
+      // Resolved (someone took the cards): the badge goes, and the hook sees it cleared.
+      if (this.attack !== 0) this.attacks.record({ count: 0 }, 0);
       this.attackBox.setVisible(false);
       this.attack = 0;
       return;
@@ -210,16 +214,22 @@ export class CenterView {
     this.attackBg.fillStyle(C.danger, 1).fillRoundedRect(-w / 2, -r.h / 2, w, r.h, r.h / 2);
     this.attackBg.lineStyle(3, 0xffffff, 1).strokeRoundedRect(-w / 2, -r.h / 2, w, r.h, r.h / 2);
     this.attackBox.setPosition(r.x + r.w / 2, r.y + r.h / 2).setVisible(true);
-    if (stacked && n !== this.attack && motionMs(220) > 0) {
-      // The number "grows" (§9): a pop from large back to size.
-      this.attackBox.setScale(1.6);
-      this.scene.tweens.add({ targets: this.attackBox, scale: 1, duration: motionMs(220), ease: 'Back.easeOut' });
-    } else this.attackBox.setScale(1);
+    if (n !== this.attack) {
+      // The number "grows" (§9): a pop from large back to size with each attack card.
+      const ms = stacked && n > this.attack ? pop(this.scene, this.attackBox, 1.6) : 0;
+      if (ms === 0) this.attackBox.setScale(1);
+      this.attacks.record({ count: n }, ms);
+    }
     this.attack = n;
   }
 
   declaredLabel(): string | null {
     return this.chipLabel.visible ? this.chipLabel.text : null;
+  }
+
+  /** The attack stack's counts as the badge showed them (0 = cleared), for the test hook. */
+  get attackCounts(): { count: number; animated: boolean }[] {
+    return this.attacks.entries;
   }
 
   attackLabel(): string | null {

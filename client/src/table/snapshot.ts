@@ -58,6 +58,7 @@ export function tableSnapshot(p: SnapshotParts): Record<string, unknown> {
     status: p.status,
     hint: p.hint,
     attack: p.center.attackLabel(),
+    attackCounts: p.center.attackCounts,
     declared: p.center.declaredLabel(),
     cardSize: l ? { w: l.cardW, h: l.cardH } : null,
     cards: p.hand.map(({ id, card, state }) => ({

@@ -27,7 +27,7 @@ export interface GameLocalConfig {
   pauseWhen?: (state: GameStateBase) => boolean;
   /** false: no deadline ever expires (a learner takes the time they need). Default true. */
   timeouts?: boolean;
-  /** Seat names (seat 0 first); defaults to 나, 민수, 지영, … */
+  /** Seat names, seat 0 first (long nicknames for fit checks); missing ones are 나, 민수, 지영, … */
   names?: string[];
 }
 
@@ -46,8 +46,10 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
 
   constructor(private readonly cfg: GameLocalConfig) {
     this.spectate = cfg.viewer === null;
-    const names = cfg.names ?? NAMES;
-    this.players = Array.from({ length: cfg.players }, (_, i) => ({ id: `p${i}`, name: names[i] ?? `플레이어${i}` }));
+    this.players = Array.from({ length: cfg.players }, (_, i) => ({
+      id: `p${i}`,
+      name: cfg.names?.[i] || (NAMES[i] ?? `플레이어${i}`),
+    }));
     const options = cfg.game.optionsSchema.parse(cfg.options);
     this.state = cfg.game.setup({ seed: cfg.seed, players: this.players, options, now: Date.now() }) as GameStateBase;
     if (cfg.prepare) {
