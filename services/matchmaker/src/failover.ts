@@ -15,6 +15,7 @@ import type { MatchmakerConfig } from './config.ts';
 import type { MatchmakerMetrics } from './metrics.ts';
 import type { Placer } from './placer.ts';
 import { pool } from './util.ts';
+import { WorkerProbe } from './probe.ts';
 
 export interface LiveWorker {
   workerId: string;
@@ -50,6 +51,7 @@ export class Workers {
   private readonly listeners: ((r: FailoverReport) => void)[] = [];
   private readonly subs: BusSubscription[];
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly probe: WorkerProbe;
   private sweeping = false;
   private closed = false;
 
@@ -69,6 +71,12 @@ export class Workers {
     ];
     this.timers.push(setInterval(() => this.checkDead(), h.cfg.deadCheckMs));
     this.timers.push(setInterval(() => void this.sweep(), h.cfg.orphanSweepMs));
+    this.probe = new WorkerProbe(
+      h.bus,
+      { probeMs: h.cfg.probeMs, probeTimeoutMs: h.cfg.probeTimeoutMs, from: h.cfg.matchmakerId },
+      () => this.live.values(),
+      (t) => this.gone(t.workerId, t.incarnation, 'no responders'),
+    );
   }
 
   /** Live, non-draining workers (except `exclude`) with their room counts, for placement. */
@@ -117,12 +125,21 @@ export class Workers {
 
   private checkDead(): void {
     const cutoff = Date.now() - this.h.cfg.deadAfterMs;
-    for (const w of [...this.live.values()]) {
-      if (w.seenAt >= cutoff) continue;
-      this.live.delete(w.workerId);
-      this.gauge();
-      void this.failover(w, 'heartbeat timeout');
-    }
+    for (const w of [...this.live.values()])
+      if (w.seenAt < cutoff) this.gone(w.workerId, w.incarnation, 'heartbeat timeout');
+  }
+
+  /**
+   * That incarnation of the worker is dead (or looks it): no more placements on it, and its rooms fail over.
+   * A worker that was only cut off comes back with its next heartbeat, as a live worker with no rooms left.
+   */
+  private gone(workerId: string, incarnation: string, why: string): void {
+    const w = this.live.get(workerId);
+    if (!w || w.incarnation !== incarnation) return;
+    this.live.delete(workerId);
+    this.gauge();
+    this.h.metrics.deaths.inc({ why });
+    void this.failover(w, why);
   }
 
   private async failover(dead: LiveWorker, why: string): Promise<void> {
@@ -130,7 +147,10 @@ export class Workers {
     const t0 = performance.now();
     let won = false;
     try {
-      won = await match.claim(`failover:${dead.workerId}:${dead.incarnation}`, cfg.matchmakerId, 60_000);
+      // Held long enough for every replica to notice the same death, short enough that a worker that was
+      // only cut off (a false alarm) and then really dies is failed over again, not left to the orphan sweep.
+      const hold = Math.max(5_000, 2 * cfg.deadAfterMs);
+      won = await match.claim(`failover:${dead.workerId}:${dead.incarnation}`, cfg.matchmakerId, hold);
     } catch (err) {
       m.errors.inc({ kind: 'store' });
       log.error({ err }, 'failover claim failed; the orphan sweep will cover these rooms');
@@ -188,6 +208,7 @@ export class Workers {
 
   close(): void {
     this.closed = true;
+    this.probe.close();
     for (const t of this.timers) clearInterval(t);
     for (const s of this.subs) s.unsubscribe();
   }
