@@ -157,28 +157,44 @@ export class Workers {
     }
     if (!won) return;
     m.failovers.inc();
-    let todo: string[] = [];
-    try {
-      todo = await snapshots.ownedBy(dead.workerId, 1_000_000);
-    } catch (err) {
-      m.errors.inc({ kind: 'store' });
-      log.warn({ err }, 'could not list the dead worker leases; the orphan sweep will place them when they lapse');
-    }
-    log.warn({ deadWorker: dead.workerId, why, rooms: todo.length }, 'worker gone: failing its rooms over');
     let restored = 0;
     let failed = 0;
-    await pool(todo, cfg.failoverConcurrency, async (roomId) => {
-      const lease = await snapshots.lease(roomId).catch(() => null);
-      // Someone else holds it (handed over in a drain, or restored already): not ours to move.
-      if (lease && lease.owner !== dead.workerId) return;
-      const r = await placer.place(roomId, { v: 1, roomId, restore: true }, dead.workerId);
-      if (r.ok) restored++;
-      else {
-        failed++;
-        log.warn({ roomId, code: r.code }, 'failover of a room failed; the orphan sweep retries');
+    const seen = new Set<string>();
+    const restore = async (roomIds: string[]) => {
+      const todo = roomIds.filter((id) => !seen.has(id));
+      for (const id of todo) seen.add(id);
+      await pool(todo, cfg.failoverConcurrency, async (roomId) => {
+        const lease = await snapshots.lease(roomId).catch(() => null);
+        // Someone else holds it (handed over in a drain, or restored already): not ours to move.
+        if (lease && lease.owner !== dead.workerId) return;
+        const r = await placer.place(roomId, { v: 1, roomId, restore: true }, dead.workerId);
+        if (r.ok) restored++;
+        else {
+          failed++;
+          log.warn({ roomId, code: r.code }, 'failover of a room failed; the orphan sweep retries');
+        }
+      });
+    };
+    const list = async (how: 'hint' | 'scan') => {
+      try {
+        if (how === 'scan') return await snapshots.ownedBy(dead.workerId, 1_000_000);
+        return (await snapshots.ownedByHint?.(dead.workerId, 1_000_000)) ?? [];
+      } catch (err) {
+        m.errors.inc({ kind: 'store' });
+        log.warn(
+          { err, how },
+          'could not list the dead worker leases; the orphan sweep will place them when they lapse',
+        );
+        return [];
       }
-    });
-    const report = { workerId: dead.workerId, rooms: todo.length, restored, failed, ms: performance.now() - t0 };
+    };
+    // First what the owner hint names (one read: most rooms resume within a round trip or two), then the
+    // full scan of the leases for anything the hint missed; a room restored in the first pass is skipped.
+    const hinted = await list('hint');
+    log.warn({ deadWorker: dead.workerId, why, rooms: hinted.length }, 'worker gone: failing its rooms over');
+    await restore(hinted);
+    await restore(await list('scan'));
+    const report = { workerId: dead.workerId, rooms: seen.size, restored, failed, ms: performance.now() - t0 };
     m.failoverSeconds.observe(report.ms / 1000);
     log.info(report, 'failover done');
     for (const l of this.listeners) l(report);
