@@ -28,8 +28,14 @@ export interface ProbeOptions {
   from: string;
 }
 
+/**
+ * Pings one worker may have unanswered at once. More than one: the ping a worker received just before it
+ * died is never answered and only times out, and the next one must not wait for that to learn the news.
+ */
+const MAX_IN_FLIGHT = 4;
+
 export class WorkerProbe {
-  private readonly pending = new Set<string>();
+  private readonly pending = new Map<string, number>();
   private readonly timer: NodeJS.Timeout | null;
 
   constructor(
@@ -47,9 +53,10 @@ export class WorkerProbe {
     if (this.bus.connected && !this.bus.connected()) return;
     for (const t of this.targets()) {
       const key = `${t.workerId}/${t.incarnation}`;
-      // One ping in flight per worker: a slow one must not pile up requests.
-      if (this.pending.has(key)) continue;
-      this.pending.add(key);
+      // A few pings in flight per worker at most: a slow one must not pile up requests.
+      const inFlight = this.pending.get(key) ?? 0;
+      if (inFlight >= MAX_IN_FLIGHT) continue;
+      this.pending.set(key, inFlight + 1);
       call(this.bus, contract.workerPing.at(t.workerId), { v: 1, from: this.opts.from }, this.opts.probeTimeoutMs)
         .then(
           () => {},
@@ -57,7 +64,11 @@ export class WorkerProbe {
             if (err instanceof BusNoRespondersError) this.onGone(t);
           },
         )
-        .finally(() => this.pending.delete(key));
+        .finally(() => {
+          const n = (this.pending.get(key) ?? 1) - 1;
+          if (n > 0) this.pending.set(key, n);
+          else this.pending.delete(key);
+        });
     }
   }
 
