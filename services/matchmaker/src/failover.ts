@@ -196,11 +196,15 @@ export class Workers {
     log.warn({ deadWorker: dead.workerId, why, rooms: hinted.length }, 'worker gone: failing its rooms over');
     await restore(hinted);
     const hintedRestoredMs = performance.now() - t0;
+    // Where the players' pause went (detection is before t0): logged now, the full scan below may take a while.
+    log.info(
+      { workerId: dead.workerId, why, hinted: hinted.length, claimedMs, listedMs, hintedRestoredMs },
+      'failover: hinted rooms restored',
+    );
     await restore(await list('scan'));
     const report = { workerId: dead.workerId, rooms: seen.size, restored, failed, ms: performance.now() - t0 };
     m.failoverSeconds.observe(report.ms / 1000);
-    // Where the time went: the players' pause is detection plus the time to the hinted rooms' restore.
-    log.info({ ...report, claimedMs, listedMs, hintedRestoredMs, hinted: hinted.length }, 'failover done');
+    log.info(report, 'failover done');
     for (const l of this.listeners) l(report);
   }
 

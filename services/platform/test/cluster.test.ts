@@ -111,24 +111,24 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
-/** Where a failover's time went, from the winning matchmaker's log: detection after the kill, then its own timings. */
+/** Where a failover's time went, from the winning matchmaker's log: detection after the kill, then its own steps. */
 function failoverTimings(victim: string, killedWall: number): string {
   for (const m of ['mm1', 'mm2'])
     for (const line of c.procs.get(m)!.out.join('').split('\n')) {
-      if (!line.includes('"failover done"') || !line.includes(`"workerId":"${victim}"`)) continue;
+      if (!line.includes('"failover: hinted rooms restored"') || !line.includes(`"workerId":"${victim}"`)) continue;
       const f = JSON.parse(line) as {
         time: string;
-        ms: number;
+        why: string;
         claimedMs: number;
         listedMs: number;
         hintedRestoredMs: number;
       };
-      const done = Date.parse(f.time);
-      if (done < killedWall) continue;
-      const detected = done - f.ms - killedWall;
+      const logged = Date.parse(f.time);
+      if (logged < killedWall) continue;
+      const detected = logged - f.hintedRestoredMs - killedWall;
       return (
-        `${m} saw the death ${detected.toFixed(0)} ms after the kill signal, then claim +${f.claimedMs.toFixed(0)} ms, ` +
-        `hint listed +${f.listedMs.toFixed(0)} ms, hinted tables restored +${f.hintedRestoredMs.toFixed(0)} ms, all done +${f.ms.toFixed(0)} ms`
+        `${m} saw the death (${f.why}) ${detected.toFixed(0)} ms after the kill signal, then claim +${f.claimedMs.toFixed(0)} ms, ` +
+        `hint listed +${f.listedMs.toFixed(0)} ms, hinted tables restored +${f.hintedRestoredMs.toFixed(0)} ms`
       );
     }
   return 'no failover line found';
