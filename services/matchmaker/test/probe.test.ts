@@ -4,7 +4,7 @@
  * is on the bus but slow to answer is not.
  */
 import { describe, expect, it } from 'vitest';
-import { InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
+import { BusNoRespondersError, InProcessBus, MemoryMatchStore, MemorySnapshotStore, type Wire } from '@joke/bus';
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type FailoverReport } from '../src/index.ts';
@@ -14,15 +14,25 @@ const cleanup = cleanupAfterEach();
 /** Heartbeats alone would take a minute: anything sooner came from the probe. */
 const HEARTBEAT_ONLY_DEATH_MS = 60_000;
 
-async function setUp() {
-  const bus = new InProcessBus();
+/** A bus on which a worker can be cut off from the matchmakers' pings while it goes on running (a false alarm). */
+class CuttableBus extends InProcessBus {
+  readonly cut = new Set<string>();
+  override request(subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
+    for (const w of this.cut)
+      if (subject === subjects.workerPing(w)) return Promise.reject(new BusNoRespondersError(subject));
+    return super.request(subject, data, timeoutMs);
+  }
+}
+
+async function setUp(workerCfg = {}) {
+  const bus = new CuttableBus();
   const snapshots = new MemorySnapshotStore();
   const match = new MemoryMatchStore();
   const workers: RoomWorker[] = [];
   for (let i = 0; i < 2; i++)
     workers.push(
       await startRoomWorker(
-        { workerId: `w${i}`, shard: i, heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
+        { workerId: `w${i}`, shard: i, heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0, ...workerCfg },
         { bus, store: snapshots, games, log },
       ),
     );
@@ -39,7 +49,7 @@ async function setUp() {
   return { bus, snapshots, workers, mm };
 }
 
-const create = async (bus: InProcessBus, roomId: string) =>
+const create = async (bus: CuttableBus, roomId: string) =>
   JSON.parse(
     wireText(
       await bus.request(
@@ -107,5 +117,26 @@ describe('failover from the bus (worker ping)', () => {
     sub.unsubscribe();
     await until(() => !c.mm.liveWorkers().some((w) => w.workerId === 'stuck'), 30_000, 'stuck worker dropped');
     await until(() => reports.some((r) => r.workerId === 'stuck'), 30_000, 'failover of the stuck worker');
+  });
+
+  it('a false alarm (the worker is alive but looked gone) is safe: its tables get one new writer and it lets them go', async () => {
+    const c = await setUp({ leaseTtlMs: 1_000, leaseRenewMs: 200 });
+    const reports: FailoverReport[] = [];
+    c.mm.onFailover((r) => reports.push(r));
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) if ((await create(c.bus, `fa${i}`)).workerId === 'w0') ids.push(`fa${i}`);
+    expect(ids.length).toBeGreaterThan(0);
+    const epochs = await Promise.all(ids.map(async (id) => (await c.snapshots.lease(id))!.epoch));
+    c.bus.cut.add('w0'); // as when w0's NATS node dies and w0 is still reconnecting
+    await until(() => reports.length === 1, 30_000, 'failover of the cut-off worker');
+    c.bus.cut.delete('w0');
+    for (const [i, id] of ids.entries())
+      expect(await c.snapshots.lease(id)).toEqual({ owner: 'w1', epoch: epochs[i] + 1 });
+    // w0 still ran those tables; its next lease renewal is fenced and it drops them: one writer per table.
+    await until(() => ids.every((id) => !c.workers[0].roomIds().includes(id)), 30_000, 'w0 letting go');
+    for (const id of ids) expect(c.workers[1].roomIds()).toContain(id);
+    // Its heartbeats bring it back as a live worker (with nothing of the failed-over tables).
+    await until(() => c.mm.liveWorkers().some((w) => w.workerId === 'w0'), 30_000, 'w0 live again');
+    for (const [i, id] of ids.entries()) expect((await c.snapshots.lease(id))!.epoch).toBe(epochs[i] + 1);
   });
 });
