@@ -135,7 +135,8 @@ export class Workers {
    */
   private gone(workerId: string, incarnation: string, why: string): void {
     const w = this.live.get(workerId);
-    if (!w || w.incarnation !== incarnation) return;
+    // A ping answered after close() (the bus shutting down says "no responders" too) is no death.
+    if (this.closed || !w || w.incarnation !== incarnation) return;
     this.live.delete(workerId);
     this.gauge();
     this.h.metrics.deaths.inc({ why });
