@@ -9,7 +9,14 @@
  * Subjects are matched exactly (the services use no wildcards).
  */
 import { InProcessDurable } from './in-process-durable.ts';
-import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription, type Wire } from './types.ts';
+import {
+  BusNoRespondersError,
+  BusTimeoutError,
+  type Bus,
+  type BusMessage,
+  type BusSubscription,
+  type Wire,
+} from './types.ts';
 
 type Handler = (msg: BusMessage) => void;
 
@@ -74,7 +81,7 @@ export class InProcessBus implements Bus {
   request(subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
     this.assertOpen();
     const full = this.prefix + subject;
-    if (!this.hasSubscribers(full)) return Promise.reject(new BusTimeoutError(subject));
+    if (!this.hasSubscribers(full)) return Promise.reject(new BusNoRespondersError(subject));
     return new Promise<Wire>((resolve, reject) => {
       let done = false;
       const timer = setTimeout(() => {

@@ -4,7 +4,14 @@
  * avoid an async iterator per message.
  */
 import { connect, NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
-import { BusTimeoutError, type Bus, type BusMessage, type BusSubscription, type Wire } from './types.ts';
+import {
+  BusNoRespondersError,
+  BusTimeoutError,
+  type Bus,
+  type BusMessage,
+  type BusSubscription,
+  type Wire,
+} from './types.ts';
 import { natsServers } from './nats-url.ts';
 import { JetStreamEvents } from './nats-durable.ts';
 
@@ -77,8 +84,9 @@ export class NatsBus implements Bus {
       const m = await this.nc.request(this.prefix + subject, data, { timeout: timeoutMs });
       return m.data;
     } catch (err) {
-      if (err instanceof TimeoutError || err instanceof NoRespondersError || err instanceof RequestError)
-        throw new BusTimeoutError(subject);
+      if (err instanceof NoRespondersError || (err instanceof RequestError && err.isNoResponders()))
+        throw new BusNoRespondersError(subject);
+      if (err instanceof TimeoutError || err instanceof RequestError) throw new BusTimeoutError(subject);
       throw err;
     }
   }

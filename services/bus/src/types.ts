@@ -58,3 +58,16 @@ export class BusTimeoutError extends Error {
     this.name = 'BusTimeoutError';
   }
 }
+
+/**
+ * Nobody was subscribed to the subject at all (NATS "no responders", answered by the server at once): unlike
+ * a plain timeout this says the serving process is not on the bus, which failover detection relies on. A
+ * BusTimeoutError, so every caller that only retries on "no reply" keeps working unchanged.
+ */
+export class BusNoRespondersError extends BusTimeoutError {
+  constructor(subject: string) {
+    super(subject);
+    this.message = `no responders on ${subject}`;
+    this.name = 'BusNoRespondersError';
+  }
+}

@@ -17,6 +17,8 @@ const logger = createLogger('lobby', config.logLevel);
 if (!config.natsUrl) logger.warn('NATS_URL is empty: in-process bus, so rooms.start has no matchmaker to ask');
 const bus = await createBus({ natsUrl: config.natsUrl, namespace: config.namespace, name: 'lobby' });
 const server = await startLobbyServer(config, { bus, logger, defaultMetrics: true });
+// Multi-process tests wait for this line (as for the other services' mains).
+if (process.env.JOKE_READY_LINE) console.log('READY lobby');
 
 let stopping = false;
 const stop = async (signal: string) => {

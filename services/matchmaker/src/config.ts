@@ -17,6 +17,18 @@ export const matchmakerConfig = defineConfig({
     1_500,
     'A worker whose heartbeats stop for this long is dead; its rooms are failed over.',
   ),
+  probeMs: opt(
+    'WORKER_PROBE_MS',
+    int(0, 60_000),
+    100,
+    'How often each live worker is pinged on its own subject; "no responders" (its process or connection is gone) fails it over at once, without waiting for DEAD_AFTER_MS. 0 = heartbeats only.',
+  ),
+  probeTimeoutMs: opt(
+    'WORKER_PROBE_TIMEOUT_MS',
+    int(10, 60_000),
+    1_000,
+    'How long a ping waits for its answer. A ping that times out is no verdict: the heartbeat timeout judges a slow worker.',
+  ),
   deadCheckMs: opt('DEAD_CHECK_MS', int(10, 60_000), 100, 'How often heartbeat ages are checked.'),
   orphanSweepMs: opt(
     'ORPHAN_SWEEP_MS',

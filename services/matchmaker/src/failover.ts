@@ -15,6 +15,7 @@ import type { MatchmakerConfig } from './config.ts';
 import type { MatchmakerMetrics } from './metrics.ts';
 import type { Placer } from './placer.ts';
 import { pool } from './util.ts';
+import { WorkerProbe } from './probe.ts';
 
 export interface LiveWorker {
   workerId: string;
@@ -50,6 +51,7 @@ export class Workers {
   private readonly listeners: ((r: FailoverReport) => void)[] = [];
   private readonly subs: BusSubscription[];
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly probe: WorkerProbe;
   private sweeping = false;
   private closed = false;
 
@@ -69,6 +71,12 @@ export class Workers {
     ];
     this.timers.push(setInterval(() => this.checkDead(), h.cfg.deadCheckMs));
     this.timers.push(setInterval(() => void this.sweep(), h.cfg.orphanSweepMs));
+    this.probe = new WorkerProbe(
+      h.bus,
+      { probeMs: h.cfg.probeMs, probeTimeoutMs: h.cfg.probeTimeoutMs, from: h.cfg.matchmakerId },
+      () => this.live.values(),
+      (t) => this.gone(t.workerId, t.incarnation, 'no responders'),
+    );
   }
 
   /** Live, non-draining workers (except `exclude`) with their room counts, for placement. */
@@ -117,12 +125,22 @@ export class Workers {
 
   private checkDead(): void {
     const cutoff = Date.now() - this.h.cfg.deadAfterMs;
-    for (const w of [...this.live.values()]) {
-      if (w.seenAt >= cutoff) continue;
-      this.live.delete(w.workerId);
-      this.gauge();
-      void this.failover(w, 'heartbeat timeout');
-    }
+    for (const w of [...this.live.values()])
+      if (w.seenAt < cutoff) this.gone(w.workerId, w.incarnation, 'heartbeat timeout');
+  }
+
+  /**
+   * That incarnation of the worker is dead (or looks it): no more placements on it, and its rooms fail over.
+   * A worker that was only cut off comes back with its next heartbeat, as a live worker with no rooms left.
+   */
+  private gone(workerId: string, incarnation: string, why: string): void {
+    const w = this.live.get(workerId);
+    // A ping answered after close() (the bus shutting down says "no responders" too) is no death.
+    if (this.closed || !w || w.incarnation !== incarnation) return;
+    this.live.delete(workerId);
+    this.gauge();
+    this.h.metrics.deaths.inc({ why });
+    void this.failover(w, why);
   }
 
   private async failover(dead: LiveWorker, why: string): Promise<void> {
@@ -130,35 +148,62 @@ export class Workers {
     const t0 = performance.now();
     let won = false;
     try {
-      won = await match.claim(`failover:${dead.workerId}:${dead.incarnation}`, cfg.matchmakerId, 60_000);
+      // Held long enough for every replica to notice the same death, short enough that a worker that was
+      // only cut off (a false alarm) and then really dies is failed over again, not left to the orphan sweep.
+      const hold = Math.max(5_000, 2 * cfg.deadAfterMs);
+      won = await match.claim(`failover:${dead.workerId}:${dead.incarnation}`, cfg.matchmakerId, hold);
     } catch (err) {
       m.errors.inc({ kind: 'store' });
       log.error({ err }, 'failover claim failed; the orphan sweep will cover these rooms');
     }
     if (!won) return;
+    const claimedMs = performance.now() - t0;
     m.failovers.inc();
-    let todo: string[] = [];
-    try {
-      todo = await snapshots.ownedBy(dead.workerId, 1_000_000);
-    } catch (err) {
-      m.errors.inc({ kind: 'store' });
-      log.warn({ err }, 'could not list the dead worker leases; the orphan sweep will place them when they lapse');
-    }
-    log.warn({ deadWorker: dead.workerId, why, rooms: todo.length }, 'worker gone: failing its rooms over');
     let restored = 0;
     let failed = 0;
-    await pool(todo, cfg.failoverConcurrency, async (roomId) => {
-      const lease = await snapshots.lease(roomId).catch(() => null);
-      // Someone else holds it (handed over in a drain, or restored already): not ours to move.
-      if (lease && lease.owner !== dead.workerId) return;
-      const r = await placer.place(roomId, { v: 1, roomId, restore: true }, dead.workerId);
-      if (r.ok) restored++;
-      else {
-        failed++;
-        log.warn({ roomId, code: r.code }, 'failover of a room failed; the orphan sweep retries');
+    const seen = new Set<string>();
+    const restore = async (roomIds: string[]) => {
+      const todo = roomIds.filter((id) => !seen.has(id));
+      for (const id of todo) seen.add(id);
+      await pool(todo, cfg.failoverConcurrency, async (roomId) => {
+        const lease = await snapshots.lease(roomId).catch(() => null);
+        // Someone else holds it (handed over in a drain, or restored already): not ours to move.
+        if (lease && lease.owner !== dead.workerId) return;
+        const r = await placer.place(roomId, { v: 1, roomId, restore: true }, dead.workerId);
+        if (r.ok) restored++;
+        else {
+          failed++;
+          log.warn({ roomId, code: r.code }, 'failover of a room failed; the orphan sweep retries');
+        }
+      });
+    };
+    const list = async (how: 'hint' | 'scan') => {
+      try {
+        if (how === 'scan') return await snapshots.ownedBy(dead.workerId, 1_000_000);
+        return (await snapshots.ownedByHint?.(dead.workerId, 1_000_000)) ?? [];
+      } catch (err) {
+        m.errors.inc({ kind: 'store' });
+        log.warn(
+          { err, how },
+          'could not list the dead worker leases; the orphan sweep will place them when they lapse',
+        );
+        return [];
       }
-    });
-    const report = { workerId: dead.workerId, rooms: todo.length, restored, failed, ms: performance.now() - t0 };
+    };
+    // First what the owner hint names (one read: most rooms resume within a round trip or two), then the
+    // full scan of the leases for anything the hint missed; a room restored in the first pass is skipped.
+    const hinted = await list('hint');
+    const listedMs = performance.now() - t0;
+    log.warn({ deadWorker: dead.workerId, why, rooms: hinted.length }, 'worker gone: failing its rooms over');
+    await restore(hinted);
+    const hintedRestoredMs = performance.now() - t0;
+    // Where the players' pause went (detection is before t0): logged now, the full scan below may take a while.
+    log.info(
+      { workerId: dead.workerId, why, hinted: hinted.length, claimedMs, listedMs, hintedRestoredMs },
+      'failover: hinted rooms restored',
+    );
+    await restore(await list('scan'));
+    const report = { workerId: dead.workerId, rooms: seen.size, restored, failed, ms: performance.now() - t0 };
     m.failoverSeconds.observe(report.ms / 1000);
     log.info(report, 'failover done');
     for (const l of this.listeners) l(report);
@@ -188,6 +233,7 @@ export class Workers {
 
   close(): void {
     this.closed = true;
+    this.probe.close();
     for (const t of this.timers) clearInterval(t);
     for (const s of this.subs) s.unsubscribe();
   }

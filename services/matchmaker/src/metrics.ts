@@ -18,6 +18,12 @@ export function createMatchmakerMetrics(registry: Registry) {
       help: 'Worker deaths handled by this replica',
       registers,
     }),
+    deaths: new Counter({
+      name: 'joke_mm_worker_deaths_total',
+      help: 'Workers this replica found dead, by how: heartbeat timeout or no responders to its ping',
+      labelNames: ['why'] as const,
+      registers,
+    }),
     failoverSeconds: new Histogram({
       name: 'joke_mm_failover_seconds',
       help: 'Death detected → every room restored',

@@ -8,7 +8,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { BusTimeoutError, connectRedis, NatsBus, RedisSnapshotStore, type RedisClient } from '@joke/bus';
+import {
+  BusTimeoutError,
+  connectRedis,
+  connectRedisConn,
+  NatsBus,
+  RedisSnapshotStore,
+  type RedisClient,
+  type RedisConn,
+} from '@joke/bus';
 import { games, Rng, type GameRecord } from '@joke/engine';
 import { subjects, PROTOCOL_VERSION, wireText, contract, listen } from '@joke/protocol';
 
@@ -32,12 +40,21 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
+/** Where the processes run: the shared single NATS and Redis by default, or a local cluster's seeds. */
+export interface ClusterTarget {
+  natsUrl?: string;
+  /** Seeds of a Redis Cluster; the processes get them as REDIS_CLUSTER_URLS. */
+  redisClusterUrls?: string[];
+}
+
 export class Cluster {
   readonly ns = `t${randomBytes(5).toString('hex')}`;
+  readonly natsUrl: string;
   readonly gatewayId = 'test-gw';
   procs = new Map<string, Proc>();
   bus!: NatsBus;
-  redis!: RedisClient;
+  redis?: RedisClient;
+  conn?: RedisConn;
   store!: RedisSnapshotStore;
   finished = new Map<string, { record: GameRecord; result: any; at: number }>();
   /** Every delivery time per room (ms, performance.now()). */
@@ -45,10 +62,19 @@ export class Cluster {
   heartbeats = new Map<string, { rooms: number; at: number; draining: boolean; incarnation?: string }>();
   private gwTimer: NodeJS.Timeout | null = null;
 
+  constructor(private readonly target: ClusterTarget = {}) {
+    this.natsUrl = target.natsUrl ?? NATS_URL;
+  }
+
   async start(): Promise<void> {
-    this.bus = await NatsBus.connect(NATS_URL, { prefix: this.ns });
-    this.redis = await connectRedis(REDIS_URL);
-    this.store = new RedisSnapshotStore(this.redis, `joke:${this.ns}`);
+    this.bus = await NatsBus.connect(this.natsUrl, { prefix: this.ns });
+    if (this.target.redisClusterUrls) {
+      this.conn = await connectRedisConn({ clusterUrls: this.target.redisClusterUrls });
+      this.store = new RedisSnapshotStore(this.conn, `joke:${this.ns}`);
+    } else {
+      this.redis = await connectRedis(REDIS_URL);
+      this.store = new RedisSnapshotStore(this.redis, `joke:${this.ns}`);
+    }
     this.bus.subscribe(subjects.roomFinished, (m) => {
       const f = JSON.parse(wireText(m.data));
       if (!this.finished.has(f.roomId))
@@ -78,13 +104,18 @@ export class Cluster {
     this.gwTimer = setInterval(beat, 1000);
   }
 
-  spawn(name: string, service: 'room-worker' | 'matchmaker' | 'gateway', env: Record<string, string>): Promise<Proc> {
+  spawn(
+    name: string,
+    service: 'room-worker' | 'matchmaker' | 'gateway' | 'lobby',
+    env: Record<string, string>,
+  ): Promise<Proc> {
     const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
       cwd: root,
       env: {
         ...process.env,
-        NATS_URL,
+        NATS_URL: this.natsUrl,
         REDIS_URL,
+        ...(this.target.redisClusterUrls ? { REDIS_CLUSTER_URLS: this.target.redisClusterUrls.join(',') } : {}),
         JOKE_NAMESPACE: this.ns,
         OPS_PORT: '0',
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
@@ -202,6 +233,8 @@ export class Cluster {
       if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     await Promise.all([...this.procs.values()].map((p) => p.exited));
     await this.bus?.close();
+    // A Redis Cluster client may take long to close after losing a node; the cluster goes away with the test.
+    if (this.conn) await Promise.race([this.conn.close().catch(() => {}), sleep(5_000)]);
     if (this.redis) {
       for await (const keys of this.redis.scanIterator({ MATCH: `joke:${this.ns}:*`, COUNT: 1000 }))
         if (keys.length) await this.redis.del(keys);

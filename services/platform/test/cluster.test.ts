@@ -15,6 +15,10 @@ import { Cluster, HumanSeat, sleep, until } from './cluster-harness.ts';
 const game = games['one-card'];
 const TABLES = 50;
 const WORKER_ENV = { BOT_DELAY_MS: '30', BOT_JITTER_MS: '30', FINISHED_LINGER_MS: '30000' };
+/** Ping every 50 ms: a dead worker's subscription vanishes with its socket, so this bounds detection. */
+const MM_ENV = { WORKER_PROBE_MS: '50' };
+const KILL_RUNS = 3;
+const KILL_TABLES = 30;
 const c = new Cluster();
 
 beforeAll(async () => {
@@ -23,8 +27,8 @@ beforeAll(async () => {
     c.worker('w1', 1, WORKER_ENV),
     c.worker('w2', 2, WORKER_ENV),
     c.worker('w3', 3, WORKER_ENV),
-    c.matchmaker('mm1'),
-    c.matchmaker('mm2'),
+    c.matchmaker('mm1', MM_ENV),
+    c.matchmaker('mm2', MM_ENV),
   ]);
   await until(() => ['w1', 'w2', 'w3'].every((w) => c.heartbeats.has(w)), 10_000, 'worker heartbeats');
   // Matchmakers learn the workers from the same heartbeats; give them one more period to hear all three.
@@ -107,6 +111,64 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
+/**
+ * One SIGKILL round: tables start (a third with a human seat played from the test), the busiest worker is
+ * killed mid-game, every one of its tables resumes and finishes, and the worker comes back under the same id.
+ * Returns each affected table's pause (longest silence around the kill, as a viewer sees it).
+ */
+async function killRun(run: number): Promise<number[]> {
+  const { placed, seats, running } = await startTables(`k${run}-`, KILL_TABLES, 10);
+  // Every table has shown some play, so the kill lands mid-game.
+  await until(() => [...placed.keys()].every((id) => (c.deliveries.get(id)?.length ?? 0) > 3), 30_000, 'play');
+  const counts = new Map<string, number>();
+  for (const w of placed.values()) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const victim = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const affected = [...placed.entries()].filter(([id, w]) => w === victim && !c.finished.has(id)).map(([id]) => id);
+  expect(affected.length).toBeGreaterThan(0);
+  const epochs = new Map(
+    await Promise.all(affected.map(async (id) => [id, (await c.store.lease(id))!.epoch] as const)),
+  );
+  const killedAt = performance.now();
+  await c.kill(victim, 'SIGKILL');
+  const exitedAt = performance.now();
+
+  // Resume pause: last frame of the dead owner → first frame of the new one (which republishes on restore).
+  await until(
+    () => affected.every((id) => c.finished.has(id) || c.deliveries.get(id)!.some((d) => d.at > exitedAt + 100)),
+    30_000,
+    'tables resumed',
+  );
+  const pauses = affected.map((id) => maxGap(id, killedAt - 1000, exitedAt + 5000));
+  const baseline = unaffected(placed, victim).map((id) => maxGap(id, killedAt - 1000, exitedAt + 5000));
+  console.log(
+    `[cluster] run ${run}: SIGKILL ${victim} with ${affected.length} live tables: resume pause (longest silence) ` +
+      `p50 ${pct(pauses, 50).toFixed(0)} ms, p99 ${pct(pauses, 99).toFixed(0)} ms, max ${Math.max(...pauses).toFixed(0)} ms ` +
+      `(tables on other workers, same window: p50 ${pct(baseline, 50).toFixed(0)} ms, max ${Math.max(...baseline).toFixed(0)} ms)`,
+  );
+  expect(Math.max(...pauses)).toBeLessThan(10_000);
+
+  // The same worker id comes back: it is a new incarnation and must not resurrect anything.
+  const restarted = await c.worker(victim, Number(victim.slice(1)), WORKER_ENV);
+  const restartedAt = Date.now();
+  await until(() => (c.heartbeats.get(victim)?.at ?? 0) > restartedAt + 600, 10_000, 'restarted heartbeat');
+
+  await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
+  for (const s of seats) s.stop();
+  await Promise.all(running);
+  for (const id of placed.keys()) checkTable(id, seats);
+  for (const id of affected) {
+    const lease = await c.store.lease(id);
+    // One writer after the dead one: exactly one restore took the lease (a second, racing restore would have
+    // fenced the first and moved it on twice), and it is never the restarted process.
+    expect(lease?.epoch, id).toBe(epochs.get(id)! + 1);
+    expect(lease?.owner).not.toBe(victim);
+  }
+  expect(restarted.child.exitCode).toBeNull();
+  // The matchmakers must know the restarted worker before the next round places tables.
+  await sleep(600);
+  return pauses;
+}
+
 describe('cluster: 3 room workers + 2 matchmakers as processes on real NATS and Redis', () => {
   it(`${TABLES} one-card tables of bot seats play to the end, spread over the workers`, async () => {
     const t0 = Date.now();
@@ -120,54 +182,15 @@ describe('cluster: 3 room workers + 2 matchmakers as processes on real NATS and 
     console.log(`[cluster] ${TABLES} tables finished in ${Date.now() - t0} ms (${perWorker.join(' ')})`);
   }, 120_000);
 
-  it('SIGKILL of a worker mid-game: its tables resume elsewhere, finish, and lose no acknowledged action; the restarted worker gets none back', async () => {
-    const { placed, seats, running } = await startTables('k', TABLES, 10);
-    await sleep(1200);
-    const counts = new Map<string, number>();
-    for (const w of placed.values()) counts.set(w, (counts.get(w) ?? 0) + 1);
-    const victim = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-    const affected = [...placed.entries()].filter(([id, w]) => w === victim && !c.finished.has(id)).map(([id]) => id);
-    expect(affected.length).toBeGreaterThan(0);
-    const epochs = new Map(
-      await Promise.all(affected.map(async (id) => [id, (await c.store.lease(id))!.epoch] as const)),
-    );
-    const killedAt = performance.now();
-    await c.kill(victim, 'SIGKILL');
-    const exitedAt = performance.now();
-
-    // Resume pause, as a viewer sees it: the longest silence of each affected table around the kill
-    // (last frame of the dead owner → first frame of the new one, which republishes on restore).
-    await until(
-      () => affected.every((id) => c.deliveries.get(id)!.some((d) => d.at > exitedAt + 100)),
-      30_000,
-      'tables resumed',
-    );
-    const pauses = affected.map((id) => maxGap(id, killedAt - 1000, exitedAt + 5000));
-    const baseline = unaffected(placed, victim).map((id) => maxGap(id, killedAt - 1000, exitedAt + 5000));
+  it('SIGKILL of a worker mid-game, 3 times: its tables resume elsewhere within a ping, finish, and lose no acknowledged action; the restarted worker gets none back', async () => {
+    const all: number[] = [];
+    for (let run = 1; run <= KILL_RUNS; run++) all.push(...(await killRun(run)));
     console.log(
-      `[cluster] SIGKILL ${victim} with ${affected.length} live tables: resume pause (longest silence) ` +
-        `p50 ${pct(pauses, 50).toFixed(0)} ms, p99 ${pct(pauses, 99).toFixed(0)} ms, max ${Math.max(...pauses).toFixed(0)} ms ` +
-        `(tables on other workers, same window: p50 ${pct(baseline, 50).toFixed(0)} ms, max ${Math.max(...baseline).toFixed(0)} ms)`,
+      `[cluster] worker SIGKILL over ${KILL_RUNS} runs (${all.length} tables): resume pause ` +
+        `p50 ${pct(all, 50).toFixed(0)} ms, p99 ${pct(all, 99).toFixed(0)} ms, max ${Math.max(...all).toFixed(0)} ms ` +
+        `(target p99 < 500 ms; detection by ping every ${MM_ENV.WORKER_PROBE_MS} ms)`,
     );
-    expect(Math.max(...pauses)).toBeLessThan(10_000);
-
-    // The same worker id comes back: it is a new incarnation and must not resurrect anything.
-    const restarted = await c.worker(victim, Number(victim.slice(1)), WORKER_ENV);
-    const restartedAt = Date.now();
-    await until(() => (c.heartbeats.get(victim)?.at ?? 0) > restartedAt + 600, 10_000, 'restarted heartbeat');
-
-    await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
-    for (const s of seats) s.stop();
-    await Promise.all(running);
-    for (const id of placed.keys()) checkTable(id, seats);
-    for (const id of affected) {
-      const lease = await c.store.lease(id);
-      // Finished rooms linger with their owner; the owner is never the restarted process.
-      expect(lease?.epoch).toBeGreaterThan(epochs.get(id)!);
-      expect(lease?.owner).not.toBe(victim);
-    }
-    expect(restarted.child.exitCode).toBeNull();
-  }, 180_000);
+  }, 360_000);
 
   it('SIGTERM drains a worker during play: every table moves, nothing is lost, the process exits cleanly', async () => {
     const { placed, seats, running } = await startTables('d', 30, 10);

@@ -142,6 +142,16 @@ export const WorkerHeartbeat = z.object({
 });
 export type WorkerHeartbeat = z.infer<typeof WorkerHeartbeat>;
 
+/**
+ * Payload of subjects.workerPing: a matchmaker asks a worker whether it is on the bus. What matters is
+ * mostly the failure: NATS answers "no responders" at once when the worker's subscription is gone (its
+ * process died, or its connection dropped), long before its heartbeats are missed.
+ */
+export const WorkerPing = z.object({ v, from: z.string() });
+export type WorkerPing = z.infer<typeof WorkerPing>;
+export const WorkerPong = z.object({ v, workerId: z.string(), incarnation: z.string() });
+export type WorkerPong = z.infer<typeof WorkerPong>;
+
 export const GatewayHeartbeat = z.object({ v, gatewayId: z.string(), sockets: z.number().int(), at: z.number() });
 export type GatewayHeartbeat = z.infer<typeof GatewayHeartbeat>;
 

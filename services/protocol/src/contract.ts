@@ -116,6 +116,7 @@ export const contract = {
     jsonCodec(wire.MigrateRequest),
     jsonCodec(wire.MigrateReply),
   ),
+  workerPing: keyedRequest('workerPing', subjects.workerPing, jsonCodec(wire.WorkerPing), jsonCodec(wire.WorkerPong)),
   workerHeartbeat: publish('workerHeartbeat', subjects.workerHeartbeat, jsonCodec(wire.WorkerHeartbeat)),
   workerDraining: publish('workerDraining', subjects.workerDraining, jsonCodec(wire.RoomsReleased)),
   createRoom: request(

@@ -20,6 +20,7 @@ export const ROUTE_ENDS: Record<ContractName, { from: BusUser[]; to: BusUser[] }
   roomPresence: { from: ['gateway'], to: ['worker'] },
   workerOpen: { from: ['matchmaker'], to: ['worker'] },
   workerMigrate: { from: ['matchmaker'], to: ['worker'] },
+  workerPing: { from: ['matchmaker'], to: ['worker'] },
   workerHeartbeat: { from: ['worker'], to: ['gateway', 'matchmaker'] },
   workerDraining: { from: ['worker'], to: ['matchmaker'] },
   createRoom: { from: ['lobby'], to: ['matchmaker'] },

@@ -22,6 +22,11 @@ export const subjects = {
    * one, or the matchmaker's choice) while their players keep their sockets. Sent by `rebalance`.
    */
   workerMigrate: (workerId: string) => `${P}.worker.${workerId}.migrate`,
+  /**
+   * request WorkerPing → WorkerPong. Matchmakers probe each live worker often; "no responders" means the
+   * worker is off the bus and its rooms fail over without waiting for its heartbeats to stop.
+   */
+  workerPing: (workerId: string) => `${P}.worker.${workerId}.ping`,
   /** publish. WorkerHeartbeat, every `heartbeatMs`. */
   workerHeartbeat: `${P}.worker.heartbeat`,
   /** publish. A draining worker announces it is leaving (RoomsReleased lists what it handed over). */

@@ -160,6 +160,13 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       },
       () => refuse('malformed'),
     ),
+    // Liveness probe of the matchmakers (failover.ts): answered even while draining; only absence counts.
+    serve(
+      bus,
+      contract.workerPing.at(cfg.workerId),
+      (_req, respond) => respond({ v: 1, workerId: cfg.workerId, incarnation }),
+      () => ({ v: 1, workerId: cfg.workerId, incarnation }),
+    ),
     serve(
       bus,
       contract.workerMigrate.at(cfg.workerId),

@@ -13,6 +13,8 @@
  *   N:rooms:{tag}      set of the rooms that exist (not dropped) in the slot `tag` hashes to
  *                      (`slotTag`): the room index lives beside the rooms, one set per used slot,
  *                      found by SCAN on each primary
+ *   N:owned:{owner}    hint: the rooms `owner` created or acquired (`redis-owned.ts`), checked against
+ *                      the leases before use; makes a failover's first pass a read, not a scan
  *   N:generation       random id set once when missing: a new value means the store was wiped
  *                      (one key: on a cluster it tells a wipe of the node serving its slot, or of all)
  *   N:{mm}:q:<key>     zset userId -> enqueue time;  N:{mm}:q:<key>:e  hash userId -> entry JSON
@@ -34,6 +36,7 @@ import {
 } from './redis-scripts.ts';
 import { keySlot, slotTag } from './redis-slots.ts';
 import { CoalescedWrites, type ReplicaConfirm } from './redis-writes.ts';
+import { OwnedRooms } from './redis-owned.ts';
 import type {
   CreateResult,
   LeaseInfo,
@@ -61,6 +64,7 @@ export class RedisSnapshotStore implements SnapshotStore {
   private readonly conn: RedisConn;
   private readonly writes: CoalescedWrites;
   private readonly ownsClient: boolean;
+  private readonly owned: OwnedRooms;
 
   constructor(
     client: RedisConn | RedisClient,
@@ -71,6 +75,7 @@ export class RedisSnapshotStore implements SnapshotStore {
     this.conn = asConn(client);
     this.ownsClient = o.ownsClient ?? false;
     this.writes = new CoalescedWrites(this.conn, o.confirm);
+    this.owned = new OwnedRooms(this.conn, ns, (roomId) => this.keys(roomId)[1]);
   }
 
   private keys(roomId: string): [string, string, string, string] {
@@ -89,13 +94,16 @@ export class RedisSnapshotStore implements SnapshotStore {
       [...this.keys(roomId), this.roomIndex(roomId)],
       [owner, String(ttlMs), String(first.seq), first.data, roomId, ...first.steps],
     );
-    return Number(r) === 1 ? { ok: true, epoch: 1 } : { ok: false, reason: 'exists' };
+    if (Number(r) !== 1) return { ok: false, reason: 'exists' };
+    await this.owned.add(owner, roomId);
+    return { ok: true, epoch: 1 };
   }
 
   async acquire(roomId: string, owner: string, ttlMs: number): Promise<{ epoch: number; room: StoredRoom } | null> {
     const r = (await ACQUIRE.run(this.conn, this.keys(roomId), [owner, String(ttlMs)])) as
       [number, string, string, string, string[]] | null;
     if (!r) return null;
+    await this.owned.add(owner, roomId);
     return {
       epoch: Number(r[0]),
       room: { roomId, seq: Number(r[1]), epoch: Number(r[2]), data: r[3], steps: r[4] },
@@ -145,11 +153,16 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async release(roomId: string, owner: string, epoch: number): Promise<boolean> {
-    return Number(await RELEASE.run(this.conn, [this.keys(roomId)[1]], [`${owner}#${epoch}`])) === 1;
+    const released = Number(await RELEASE.run(this.conn, [this.keys(roomId)[1]], [`${owner}#${epoch}`])) === 1;
+    if (released) await this.owned.remove(owner, roomId);
+    return released;
   }
 
   async drop(roomId: string, epoch: number): Promise<boolean> {
+    // Whose hint to clean: read before the script deletes the lease (the hint is in another slot).
+    const holder = await this.lease(roomId).catch(() => null);
     const r = await DROP.run(this.conn, [...this.keys(roomId), this.roomIndex(roomId)], [String(epoch), roomId]);
+    if (Number(r) === 1 && holder) await this.owned.remove(holder.owner, roomId);
     return Number(r) === 1;
   }
 
@@ -172,6 +185,11 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   orphans(limit: number): Promise<string[]> {
     return this.scanOwners(limit, (owner) => owner === null);
+  }
+
+  /** The owner's hinted rooms whose lease still names it: fast, but may miss some (`ownedBy` does not). */
+  ownedByHint(owner: string, limit: number): Promise<string[]> {
+    return this.owned.list(owner, limit);
   }
 
   ownedBy(owner: string, limit: number): Promise<string[]> {

@@ -77,6 +77,11 @@ export interface SnapshotStore {
   orphans(limit: number): Promise<string[]>;
   /** Rooms whose live lease names `owner` (what a dead worker was running, whatever its last heartbeat said). */
   ownedBy(owner: string, limit: number): Promise<string[]>;
+  /**
+   * Optional fast first answer to `ownedBy` (Redis: a per-owner hint set checked against the leases, no
+   * scan): every room it returns is leased to `owner`, but it may miss some, so `ownedBy` must follow.
+   */
+  ownedByHint?(owner: string, limit: number): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,78 @@
+/**
+ * Notices a dead worker from the bus, not only from its missing heartbeats:
+ * every `probeMs` each live worker gets a WorkerPing on its own subject. The
+ * worker's subscription is its presence on the bus: when its process dies
+ * (SIGKILL, OOM) or its connection drops, the NATS server forgets the
+ * subscription at once and answers the next ping with "no responders",
+ * within a round trip instead of DEAD_AFTER_MS.
+ *
+ * Only "no responders" counts. A ping that times out (a worker busy or far
+ * away) proves nothing and leaves the heartbeat timeout to judge. A false
+ * alarm — the worker's NATS node died and it is still reconnecting — is safe:
+ * restoring its rooms takes their leases at the next epoch, so the old owner
+ * is fenced out of the store on its next write and cannot ack anything after.
+ */
+import { BusNoRespondersError, type Bus } from '@joke/bus';
+import { call, contract } from '@joke/protocol';
+
+export interface ProbeTarget {
+  workerId: string;
+  incarnation: string;
+}
+
+export interface ProbeOptions {
+  /** Milliseconds between two pings of a worker; 0 turns probing off. */
+  probeMs: number;
+  /** How long a ping waits for its answer (a timeout is not a verdict). */
+  probeTimeoutMs: number;
+  from: string;
+}
+
+/**
+ * Pings one worker may have unanswered at once. More than one: the ping a worker received just before it
+ * died is never answered and only times out, and the next one must not wait for that to learn the news.
+ */
+const MAX_IN_FLIGHT = 4;
+
+export class WorkerProbe {
+  private readonly pending = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout | null;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly opts: ProbeOptions,
+    private readonly targets: () => Iterable<ProbeTarget>,
+    /** The worker (that incarnation) is not on the bus. */
+    private readonly onGone: (t: ProbeTarget) => void,
+  ) {
+    this.timer = opts.probeMs > 0 ? setInterval(() => this.round(), opts.probeMs) : null;
+  }
+
+  private round(): void {
+    // While this replica is itself off the bus, every ping would fail for the wrong reason.
+    if (this.bus.connected && !this.bus.connected()) return;
+    for (const t of this.targets()) {
+      const key = `${t.workerId}/${t.incarnation}`;
+      // A few pings in flight per worker at most: a slow one must not pile up requests.
+      const inFlight = this.pending.get(key) ?? 0;
+      if (inFlight >= MAX_IN_FLIGHT) continue;
+      this.pending.set(key, inFlight + 1);
+      call(this.bus, contract.workerPing.at(t.workerId), { v: 1, from: this.opts.from }, this.opts.probeTimeoutMs)
+        .then(
+          () => {},
+          (err: unknown) => {
+            if (err instanceof BusNoRespondersError) this.onGone(t);
+          },
+        )
+        .finally(() => {
+          const n = (this.pending.get(key) ?? 1) - 1;
+          if (n > 0) this.pending.set(key, n);
+          else this.pending.delete(key);
+        });
+    }
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}
