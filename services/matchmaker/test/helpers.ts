@@ -7,7 +7,8 @@ export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 export const games = { race: raceGame };
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function until(cond: () => boolean | Promise<boolean>, ms = 5000, what = 'condition') {
+// The bound only ends a hang: what is awaited is a condition, and on a loaded box it can take seconds.
+export async function until(cond: () => boolean | Promise<boolean>, ms = 20_000, what = 'condition') {
   const t0 = Date.now();
   while (!(await cond())) {
     if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);

@@ -51,7 +51,7 @@ async function cluster(nWorkers: number, workerCfg = {}, mmCfg = {}): Promise<Cl
     for (const w of workers) await w.close();
     await bus.close();
   });
-  await until(() => mm.liveWorkers().length === nWorkers, 2000, 'heartbeats');
+  await until(() => mm.liveWorkers().length === nWorkers, 20_000, 'heartbeats');
   return { bus, snapshots, match, workers, mm };
 }
 
@@ -101,7 +101,7 @@ describe('matchmaker', () => {
     expect(ids.length).toBeGreaterThan(0);
     const epochs = await Promise.all(ids.map(async (id) => (await c.snapshots.lease(id))!.epoch));
     await c.workers[0].close(); // stops heartbeating, like a crash
-    await until(() => reports.length === 1, 3000, 'failover');
+    await until(() => reports.length === 1, 20_000, 'failover');
     expect(reports[0]).toMatchObject({ workerId: 'w0', rooms: ids.length, restored: ids.length, failed: 0 });
     for (const [i, id] of ids.entries()) {
       expect(c.workers[1].roomIds()).toContain(id);
@@ -121,7 +121,7 @@ describe('matchmaker', () => {
       { workerId: 'w0', heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
       { bus: c.bus, store: c.snapshots, games, log },
     );
-    await until(() => reports.length >= 1, 3000, 'failover');
+    await until(() => reports.length >= 1, 20_000, 'failover');
     const lease = await c.snapshots.lease(id);
     expect(lease!.epoch).toBe(2);
     const holder = c.workers.find((w) => w.roomIds().includes(id))!;
@@ -153,7 +153,7 @@ describe('matchmaker', () => {
       { seq: 0, data: renamed((await roomDataLike(c)).data, 'orphan'), steps: [] },
       50,
     );
-    await until(() => c.workers[0].roomIds().includes('orphan'), 3000, 'sweep');
+    await until(() => c.workers[0].roomIds().includes('orphan'), 20_000, 'sweep');
   });
 
   it('quick-match fills a table, starts it and tells each player through their gateway', async () => {
@@ -185,7 +185,7 @@ describe('matchmaker', () => {
     await sleep(50);
     expect(matched).toEqual([]);
     expect(await q('u4', 'gB')).toEqual({ ok: true });
-    await until(() => matched.length === 3, 2000, 'matched');
+    await until(() => matched.length === 3, 20_000, 'matched');
     const roomId = matched[0].roomId;
     expect(matched.map((x) => x.userId).sort()).toEqual(['u1', 'u3', 'u4']);
     expect(matched.every((x) => x.roomId === roomId && x.game === 'race' && x.mode === 'classic')).toBe(true);
@@ -247,7 +247,7 @@ describe('quick-match with two replicas on real Redis', () => {
         }),
         2000,
       );
-    await until(() => matched.length === 8, 3000, 'two tables');
+    await until(() => matched.length === 8, 20_000, 'two tables');
     const tables = new Map<string, string[]>();
     for (const x of matched) tables.set(x.roomId, [...(tables.get(x.roomId) ?? []), x.userId]);
     expect([...tables.values()].map((t) => t.sort())).toEqual([

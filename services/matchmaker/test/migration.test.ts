@@ -57,7 +57,7 @@ async function cluster(
     await mm.close();
     for (const w of workers) await w.close();
   });
-  await until(() => mm.liveWorkers().length === 1, 3000, 'heartbeats');
+  await until(() => mm.liveWorkers().length === 1, 20_000, 'heartbeats');
   return { bus, snapshots, workers, mm, addWorker };
 }
 
@@ -141,7 +141,7 @@ describe('live migration (in-process bus)', () => {
     const c = await cluster(new InProcessBus(), new MemorySnapshotStore());
     await c.addWorker('w1');
     await c.addWorker('w2');
-    await until(() => c.mm.liveWorkers().length === 3, 3000, 'heartbeats');
+    await until(() => c.mm.liveWorkers().length === 3, 20_000, 'heartbeats');
     const ids: string[] = [];
     for (let i = 0; ids.length < 6; i++) if ((await create(c.bus, `m${i}`)).workerId === 'w0') ids.push(`m${i}`);
     for (const id of ids) await act(c.bus, id, `${id}-1`, 2);
@@ -172,7 +172,7 @@ describe('live migration (in-process bus)', () => {
     await c.addWorker('w2');
     // The plan works from heartbeats, so wait for one that lists all 30 tables.
     const beat = () => c.mm.liveWorkers().map((w) => w.rooms);
-    await until(() => beat().length === 3 && beat().reduce((a, b) => a + b) === 30, 3000, 'heartbeats');
+    await until(() => beat().length === 3 && beat().reduce((a, b) => a + b) === 30, 20_000, 'heartbeats');
     const dry = await rebalance(c.bus, { dryRun: true });
     expect(dry).toMatchObject({
       before: { w0: 30, w1: 0, w2: 0 },
@@ -205,8 +205,8 @@ describe('live migration on the real NATS and Redis', () => {
     const ids = Array.from({ length: 12 }, (_, i) => `t${i}`);
     for (const id of ids) expect((await create(bus, id)).ok).toBe(true);
     await c.addWorker('w1');
-    await until(() => c.mm.liveWorkers().reduce((n, w) => n + w.rooms, 0) === 12, 3000, 'heartbeats');
-    await until(() => c.mm.liveWorkers().length === 2, 3000, 'scale-up');
+    await until(() => c.mm.liveWorkers().reduce((n, w) => n + w.rooms, 0) === 12, 20_000, 'heartbeats');
+    await until(() => c.mm.liveWorkers().length === 2, 20_000, 'scale-up');
     // Each table's player acts continuously while the rebalance moves half of the tables.
     const added = new Map(ids.map((id) => [id, 0]));
     let playing = true;
@@ -222,7 +222,7 @@ describe('live migration on the real NATS and Redis', () => {
     playing = false;
     await Promise.all(players);
     expect(done).toMatchObject({ before: { w0: 12, w1: 0 }, planned: 6, moved: 6, stayed: 0 });
-    await until(() => c.workers[1].roomIds().length === 6, 3000, 'moved tables on w1');
+    await until(() => c.workers[1].roomIds().length === 6, 20_000, 'moved tables on w1');
     for (const id of ids) {
       const holder = c.workers.find((w) => w.roomIds().includes(id))!;
       const state = holder.room(id)!.data.state as { total: number };

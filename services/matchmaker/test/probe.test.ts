@@ -45,7 +45,7 @@ async function setUp(workerCfg = {}) {
     for (const w of workers) await w.close();
     await bus.close();
   });
-  await until(() => mm.liveWorkers().length === 2, 5000, 'heartbeats');
+  await until(() => mm.liveWorkers().length === 2, 20_000, 'heartbeats');
   return { bus, snapshots, workers, mm };
 }
 
@@ -108,7 +108,7 @@ describe('failover from the bus (worker ping)', () => {
         }),
       );
     beat();
-    await until(() => c.mm.liveWorkers().some((w) => w.workerId === 'stuck'), 5000, 'stuck worker seen');
+    await until(() => c.mm.liveWorkers().some((w) => w.workerId === 'stuck'), 20_000, 'stuck worker seen');
     // Several pings timed out (200 ms each, at most 4 in flight) while it stayed silent.
     await until(() => pings >= 8, 30_000, 'pings to the stuck worker');
     expect(reports).toEqual([]);

@@ -29,7 +29,7 @@ async function cluster(queueBotFillMs: number) {
     await worker.close();
     await bus.close();
   });
-  await until(() => mm.liveWorkers().length === 1, 5000, 'heartbeats');
+  await until(() => mm.liveWorkers().length === 1, 20_000, 'heartbeats');
   const heard: any[] = [];
   for (const gw of ['gA', 'gB']) {
     bus.subscribe(subjects.gatewayMatched(gw), (m) => heard.push({ t: 'matched', ...JSON.parse(wireText(m.data)) }));
@@ -52,12 +52,12 @@ describe('quick-match queue status', () => {
   it('tells every waiting user the queue size after each arrival and departure', async () => {
     const c = await cluster(0);
     expect(await c.queue('u1', 'gA')).toEqual({ ok: true });
-    await until(() => statusOf(c.heard, 'u1')?.waiting === 1, 5000, 'u1 alone');
+    await until(() => statusOf(c.heard, 'u1')?.waiting === 1, 20_000, 'u1 alone');
     expect(statusOf(c.heard, 'u1')).toMatchObject({ game: 'race', mode: 'classic', players: 3, botsAt: null });
     expect(await c.queue('u2', 'gB')).toEqual({ ok: true });
     await until(() => statusOf(c.heard, 'u1')?.waiting === 2 && statusOf(c.heard, 'u2')?.waiting === 2);
     expect(await c.queue('u2', 'gB', { cancel: true })).toEqual({ ok: true });
-    await until(() => statusOf(c.heard, 'u1')?.waiting === 1, 5000, 'u2 gone');
+    await until(() => statusOf(c.heard, 'u1')?.waiting === 1, 20_000, 'u2 gone');
     expect(c.heard.some((h) => h.t === 'matched')).toBe(false);
   });
 });
@@ -67,7 +67,7 @@ describe('bots after the wait', () => {
     const c = await cluster(300);
     expect(await c.queue('u1', 'gA')).toEqual({ ok: true });
     expect(await c.queue('u2', 'gB', { bots: false })).toEqual({ ok: true });
-    await until(() => statusOf(c.heard, 'u2')?.waiting === 2, 5000, 'both waiting');
+    await until(() => statusOf(c.heard, 'u2')?.waiting === 2, 20_000, 'both waiting');
     const first = statusOf(c.heard, 'u1');
     expect(typeof first.botsAt).toBe('number');
     expect(statusOf(c.heard, 'u2').botsAt).toBeNull();
@@ -79,7 +79,7 @@ describe('bots after the wait', () => {
     const seats = c.worker.room(matched[0].roomId)?.data.seats ?? [];
     expect(seats.map((s) => s.id)).toEqual(['u1', `${matched[0].roomId}-bot1`, `${matched[0].roomId}-bot2`]);
     expect(seats.map((s) => s.bot)).toEqual([false, true, true]);
-    await until(() => statusOf(c.heard, 'u2')?.waiting === 1, 5000, 'u2 told it waits alone');
+    await until(() => statusOf(c.heard, 'u2')?.waiting === 1, 20_000, 'u2 told it waits alone');
   });
 
   it('never fills when the wait is 0 (off)', async () => {

@@ -132,7 +132,7 @@ export class FakeGateway {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition') {
+export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 20_000, what = 'condition') {
   const t0 = Date.now();
   while (!(await cond())) {
     if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
