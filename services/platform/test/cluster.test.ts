@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games, verifyRecord, type GameRecord } from '@joke/engine';
-import { Cluster, HumanSeat, sleep, until } from './cluster-harness.ts';
+import { Cluster, HumanSeat, until } from './cluster-harness.ts';
 
 const game = games['one-card'];
 const TABLES = 50;
@@ -27,8 +27,8 @@ beforeAll(async () => {
     c.matchmaker('mm2'),
   ]);
   await until(() => ['w1', 'w2', 'w3'].every((w) => c.heartbeats.has(w)), 10_000, 'worker heartbeats');
-  // Matchmakers learn the workers from the same heartbeats; give them one more period to hear all three.
-  await sleep(1200);
+  // Matchmakers learn the workers from the same heartbeats: wait until both count all three.
+  await c.matchmakersSee(['mm1', 'mm2'], 3);
 }, 90_000);
 afterAll(() => c.stop(), 60_000);
 
@@ -122,7 +122,12 @@ describe('cluster: 3 room workers + 2 matchmakers as processes on real NATS and 
 
   it('SIGKILL of a worker mid-game: its tables resume elsewhere, finish, and lose no acknowledged action; the restarted worker gets none back', async () => {
     const { placed, seats, running } = await startTables('k', TABLES, 10);
-    await sleep(1200);
+    // Mid-game: every human has acknowledged actions the kill must not lose.
+    await until(
+      () => seats.every((s) => s.acked.length >= 2 || c.finished.has(s.roomId)),
+      60_000,
+      'every human acting',
+    );
     const counts = new Map<string, number>();
     for (const w of placed.values()) counts.set(w, (counts.get(w) ?? 0) + 1);
     const victim = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
@@ -171,7 +176,12 @@ describe('cluster: 3 room workers + 2 matchmakers as processes on real NATS and 
 
   it('SIGTERM drains a worker during play: every table moves, nothing is lost, the process exits cleanly', async () => {
     const { placed, seats, running } = await startTables('d', 30, 10);
-    await sleep(1000);
+    // During play: every human has acknowledged actions the drain must carry over.
+    await until(
+      () => seats.every((s) => s.acked.length >= 2 || c.finished.has(s.roomId)),
+      60_000,
+      'every human acting',
+    );
     const counts = new Map<string, number>();
     for (const w of placed.values()) counts.set(w, (counts.get(w) ?? 0) + 1);
     const victim = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
