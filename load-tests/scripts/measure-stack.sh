@@ -38,11 +38,11 @@ W1=$!
 JWT_SECRET=joke-app-dev-secret-not-for-production PORT=$((BASE + 3)) OPS_PORT=$((BASE + 4)) GATEWAY_ID=g0 GATEWAY_MAX_SOCKETS_PER_IP=0 GATEWAY_ROOM_ACCESS=open \
   node $(prof gateway) --import tsx services/gateway/src/main.ts >"$logs/gw.log" 2>&1 &
 GW=$!
-# With profiles, give the services up to 60 s to exit (a profile is written at exit; SIGTERM drains and exits).
+# With profiles, give the services up to 3 min to exit (a profile is written at exit; SIGTERM drains and exits).
 finish() {
   kill $MM $W0 $W1 $GW 2>/dev/null || true
   [[ -n "${MEASURE_CPU_PROF:-}" ]] || return 0
-  for _ in $(seq 120); do kill -0 $W0 $GW 2>/dev/null || break; sleep 0.5; done
+  for _ in $(seq 360); do kill -0 $W0 $GW 2>/dev/null || break; sleep 0.5; done
   kill -9 $MM $W0 $W1 $GW 2>/dev/null || true
 }
 trap finish EXIT
@@ -55,7 +55,9 @@ node $(prof swarm) --import tsx load-tests/src/swarm.ts --url "ws://127.0.0.1:$(
   --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "${SWARM_WORKERS:-1}" \
   --report "$logs/load-report.html" --json "$logs/load-report.json" >"$logs/swarm.out" 2>&1 &
 SWARM=$!
-procs="mm:$MM w0:$W0 w1:$W1 gateway:$GW swarm:$SWARM nats:$(pgrep -x nats-server) redis:$(pgrep -x redis-server)"
+# The servers this stack uses (others may run test clusters on other ports): by their listening port.
+listener() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
+procs="mm:$MM w0:$W0 w1:$W1 gateway:$GW swarm:$SWARM nats:$(listener "${NATS_URL##*:}") redis:$(listener "${REDIS_URL##*:}")"
 # utime + stime of a process and of its children (the swarm's worker processes).
 ticks() {
   local t=0 p
