@@ -7,6 +7,10 @@
 # SWARM_WORKERS=N spreads the bots over N swarm processes, each with its own loopback source address
 # (127.0.0.2 …), beyond one address's ≈ 28k ephemeral ports; their latencies merge exactly.
 #
+# MEASURE_CPU_PROF=DIR writes V8 CPU profiles of the gateway, worker w0 and the swarm into DIR/gateway,
+# DIR/w0, DIR/swarm (the whole run, ramp included; one file per thread: tsx's loader thread writes a
+# small one too), to be summarised with `node load-tests/scripts/cpuprofile-top.mjs DIR/gateway/*`.
+#
 # Each run uses a fresh subject/key namespace, so tables left over from an earlier run (which
 # would go on playing by their timers) never share the workers with this one. Prints the swarm's
 # JSON line and the CPU each process used during the measured window (after the warm-up), in % of
@@ -20,26 +24,40 @@ cd "$(dirname "$0")/../.."
 export NATS_URL=${NATS_URL:-nats://127.0.0.1:4222} REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export JOKE_NAMESPACE="measure$$" LOG_LEVEL=warn
 logs=$(mktemp -d)
+prof() { :; }
+if [[ -n "${MEASURE_CPU_PROF:-}" ]]; then
+  mkdir -p "$MEASURE_CPU_PROF"
+  prof() { echo "--cpu-prof --cpu-prof-dir=$MEASURE_CPU_PROF/$1"; }
+fi
 OPS_PORT=$BASE node --import tsx services/matchmaker/src/main.ts >"$logs/mm.log" 2>&1 &
 MM=$!
-WORKER_ID=w0 SHARD=0 OPS_PORT=$((BASE + 1)) node --import tsx services/room-worker/src/main.ts >"$logs/w0.log" 2>&1 &
+WORKER_ID=w0 SHARD=0 OPS_PORT=$((BASE + 1)) node $(prof w0) --import tsx services/room-worker/src/main.ts >"$logs/w0.log" 2>&1 &
 W0=$!
 WORKER_ID=w1 SHARD=1 OPS_PORT=$((BASE + 2)) node --import tsx services/room-worker/src/main.ts >"$logs/w1.log" 2>&1 &
 W1=$!
 JWT_SECRET=joke-app-dev-secret-not-for-production PORT=$((BASE + 3)) OPS_PORT=$((BASE + 4)) GATEWAY_ID=g0 GATEWAY_MAX_SOCKETS_PER_IP=0 GATEWAY_ROOM_ACCESS=open \
-  node --import tsx services/gateway/src/main.ts >"$logs/gw.log" 2>&1 &
+  node $(prof gateway) --import tsx services/gateway/src/main.ts >"$logs/gw.log" 2>&1 &
 GW=$!
-trap 'kill $MM $W0 $W1 $GW 2>/dev/null || true' EXIT
+# With profiles, give the services up to 3 min to exit (a profile is written at exit; SIGTERM drains and exits).
+finish() {
+  kill $MM $W0 $W1 $GW 2>/dev/null || true
+  [[ -n "${MEASURE_CPU_PROF:-}" ]] || return 0
+  for _ in $(seq 360); do kill -0 $W0 $GW 2>/dev/null || break; sleep 0.5; done
+  kill -9 $MM $W0 $W1 $GW 2>/dev/null || true
+}
+trap finish EXIT
 for port in $BASE $((BASE + 1)) $((BASE + 2)) $((BASE + 3)); do
   until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.5; done
 done
 # This script starts the gateway itself with the development secret, so the swarm may sign tokens here.
-node --import tsx load-tests/src/swarm.ts --url "ws://127.0.0.1:$((BASE + 3))/ws" --tables "$TABLES" \
+node $(prof swarm) --import tsx load-tests/src/swarm.ts --url "ws://127.0.0.1:$((BASE + 3))/ws" --tables "$TABLES" \
   --duration "$DURATION" --ramp-ms $((TABLES * 5)) --warmup "$WARMUP" --live-ms 0 \
   --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "${SWARM_WORKERS:-1}" \
   --report "$logs/load-report.html" --json "$logs/load-report.json" >"$logs/swarm.out" 2>&1 &
 SWARM=$!
-procs="mm:$MM w0:$W0 w1:$W1 gateway:$GW swarm:$SWARM nats:$(pgrep -x nats-server) redis:$(pgrep -x redis-server)"
+# The servers this stack uses (others may run test clusters on other ports): by their listening port.
+listener() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
+procs="mm:$MM w0:$W0 w1:$W1 gateway:$GW swarm:$SWARM nats:$(listener "${NATS_URL##*:}") redis:$(listener "${REDIS_URL##*:}")"
 # utime + stime of a process and of its children (the swarm's worker processes).
 ticks() {
   local t=0 p
@@ -52,11 +70,21 @@ for e in $procs; do before[$e]=$(ticks "${e#*:}"); done
 t0=$(date +%s.%N)
 sleep $((DURATION - WARMUP - 2))
 t1=$(date +%s.%N)
-line="cpu % of one core:"
-for e in $procs; do
-  line="$line ${e%%:*}=$(echo "($(ticks "${e#*:}") - ${before[$e]}) * 100 / $(getconf CLK_TCK) / ($t1 - $t0)" | bc)"
-done
+declare -A after
+for e in $procs; do after[$e]=$(ticks "${e#*:}"); done
 wait $SWARM
 tail -1 "$logs/swarm.out"
 echo "report: $logs/load-report.html"
+# Actions per second in the swarm's measured window (after its warm-up), the same window as the CPU.
+aps=$(jq '.totals.actionsPerSecond' "$logs/load-report.json")
+line="cpu % of one core:"
+per="cpu µs per action ($aps actions/s):"
+total=0
+for e in $procs; do
+  d=$((after[$e] - before[$e]))
+  total=$((total + d))
+  line="$line ${e%%:*}=$(echo "$d * 100 / $(getconf CLK_TCK) / ($t1 - $t0)" | bc)"
+  per="$per ${e%%:*}=$(echo "$d * 1000000 / $(getconf CLK_TCK) / ($t1 - $t0) / $aps" | bc)"
+done
 echo "$line   (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "$per all=$(echo "$total * 1000000 / $(getconf CLK_TCK) / ($t1 - $t0) / $aps" | bc)"

@@ -3,17 +3,11 @@
  * made durable by the snapshot store, not by the bus). Callback subscriptions
  * avoid an async iterator per message.
  */
-import { connect, NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
-import {
-  BusNoRespondersError,
-  BusTimeoutError,
-  type Bus,
-  type BusMessage,
-  type BusSubscription,
-  type Wire,
-} from './types.ts';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { Bus, BusMessage, BusSubscription, Wire } from './types.ts';
 import { natsServers } from './nats-url.ts';
 import { JetStreamEvents } from './nats-durable.ts';
+import { ReplyInbox } from './nats-replies.ts';
 
 export interface NatsBusOptions {
   /**
@@ -30,6 +24,7 @@ export class NatsBus implements Bus {
   private readonly prefix: string;
   private readonly onHandlerError: (err: unknown, subject: string) => void;
   private readonly events: JetStreamEvents;
+  private readonly replies: ReplyInbox;
   private up = true;
 
   constructor(
@@ -43,6 +38,7 @@ export class NatsBus implements Bus {
       maxAgeMs: 7 * 24 * 3600_000,
       onHandlerError: this.onHandlerError,
     });
+    this.replies = new ReplyInbox(nc);
     void this.watchStatus();
   }
 
@@ -79,16 +75,9 @@ export class NatsBus implements Bus {
     this.nc.publish(this.prefix + subject, data);
   }
 
-  async request(subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
-    try {
-      const m = await this.nc.request(this.prefix + subject, data, { timeout: timeoutMs });
-      return m.data;
-    } catch (err) {
-      if (err instanceof NoRespondersError || (err instanceof RequestError && err.isNoResponders()))
-        throw new BusNoRespondersError(subject);
-      if (err instanceof TimeoutError || err instanceof RequestError) throw new BusTimeoutError(subject);
-      throw err;
-    }
+  /** Over this connection's own reply inbox (nats-replies.ts: the client's request() costs an Error each). */
+  request(subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
+    return this.replies.request(this.prefix + subject, subject, data, timeoutMs);
   }
 
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts: { queue?: string } = {}): BusSubscription {
@@ -136,5 +125,6 @@ export class NatsBus implements Bus {
   async close(): Promise<void> {
     if (this.nc.isClosed()) return;
     await this.nc.drain();
+    this.replies.endAll();
   }
 }

@@ -84,3 +84,12 @@ export class TestClient {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls `cond` until it holds; throws after `timeoutMs` (generous: a loaded box is slow, never wrong). */
+export async function until(cond: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}

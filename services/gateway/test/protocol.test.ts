@@ -11,7 +11,7 @@ import { encodeDelivery, ERRORS, subjects, wireText, type bus as wire } from '@j
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, uwsNative, type Gateway } from '../src/index.ts';
-import { TestClient, sleep } from './client.ts';
+import { TestClient, sleep, until } from './client.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ns = `gwtest-${randomBytes(4).toString('hex')}`;
@@ -173,7 +173,7 @@ describe('authentication', () => {
     );
     const c = await TestClient.open(`ws://127.0.0.1:${g.port}/ws`);
     await c.next((m) => m.code === 'unauthenticated');
-    for (let i = 0; i < 50 && !c.closed; i++) await sleep(20);
+    await until(() => !!c.closed, 10_000, 'the socket closed');
     expect(c.closed?.code).toBe(4401);
     await g.close();
   });
@@ -222,7 +222,7 @@ describe('bad input never crashes the gateway and gets a Korean reason', () => {
   it('a frame above the hard cap is cut off by uWS with close code 1009, the gateway lives on', async () => {
     const c = await signedIn('huge-user');
     c.send('x'.repeat(200_000));
-    for (let i = 0; i < 100 && !c.closed; i++) await sleep(20);
+    await until(() => !!c.closed, 10_000, 'the socket cut off');
     // uWS drops the connection at once (no close handshake possible mid-frame): 1006 or 1009.
     expect([1006, 1009]).toContain(c.closed?.code);
     const d = await signedIn('after-huge');
@@ -320,10 +320,12 @@ describe('frame routing', () => {
     bus.publish(subjects.gatewayDeliver('gw-a'), delivery('route1', 3, [presenceFrame]));
     bus.publish(subjects.gatewayDeliver('gw-a'), delivery('route1', 2, [presenceFrame]));
     expect(await alice.next((m) => m.t === 'presence')).toEqual(JSON.parse(presence));
-    for (const c of [alice, bob, spec, bobAsSpectator]) await c.next((m) => m.t === 'view' && m.seq === 3);
-    await sleep(100);
+    // A barrier: the gateway handles its deliveries in order and each socket gets its frames in order, so once
+    // seq 4 arrived, whatever the gateway did with the late seq 2 (and the older presence) reached the sockets.
+    deliver(4);
+    for (const c of [alice, bob, spec, bobAsSpectator]) await c.next((m) => m.t === 'view' && m.seq === 4);
     const seqs = (c: TestClient) => c.messages.filter((m) => m.t === 'view').map((m) => m.seq);
-    for (const c of [alice, bob, spec, bobAsSpectator]) expect(seqs(c)).toEqual([0, 1, 3]);
+    for (const c of [alice, bob, spec, bobAsSpectator]) expect(seqs(c)).toEqual([0, 1, 3, 4]);
     expect(alice.messages.filter((m) => m.t === 'presence').length).toBe(1);
     const text = (c: TestClient) => JSON.stringify(c.messages);
     expect(text(alice)).not.toContain('bob-secret');
@@ -338,11 +340,12 @@ describe('frame routing', () => {
     );
 
     await bob.close();
-    await sleep(200);
+    await until(() => room.presence.length > 0, 10_000, "bob's presence change");
     // bob still watches as a spectator here, but his seat's socket is gone: the room hears so once, for that role.
     expect(room.presence).toEqual([{ v: 1, userId: 'bob', gatewayId: 'gw-a', connected: false, role: 'player' }]);
     spec.send({ v: 1, t: 'leave', roomId: 'route1' });
-    await sleep(200);
+    // The next presence message is carol's leave: a second one for bob's socket would come first.
+    await until(() => room.presence.length > 1, 10_000, "carol's leave");
     expect(room.presence[1]).toEqual({
       v: 1,
       userId: 'carol',
@@ -411,7 +414,7 @@ describe('frame routing', () => {
     const text = await g.metrics.registry.metrics();
     expect(text).toMatch(/gateway_slow_consumers_total\{gateway="gw-slow"\} 1/);
     (slow.raw as any)._socket.resume();
-    for (let i = 0; i < 100 && !slow.closed; i++) await sleep(20);
+    await until(() => !!slow.closed, 10_000, 'the slow consumer closed');
     // 4008 'slow consumer' when the close frame gets through the backlog, else an abrupt 1006.
     expect([1006, 4008]).toContain(slow.closed?.code);
     expect(fast.closed).toBeNull();
@@ -530,16 +533,19 @@ describe('quick-match relay', () => {
     a.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 3 });
     await a.next((m) => m.t === 'queued' && m.players === 3);
     b.send({ v: 1, t: 'unqueue' });
-    await sleep(200);
+    await until(() => requests.some((r) => r.cancel), 10_000, 'the cancel');
     expect(requests.filter((r) => r.cancel)).toEqual([expect.objectContaining({ userId: 'frank', players: 3 })]);
     // Closing one socket keeps the wait; closing the last cancels it.
     a.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 2 });
     await a.next((m) => m.t === 'queued' && m.players === 2);
     await a.close();
-    await sleep(200);
+    // A barrier: b asks again; the gateway sends its requests in order, so a cancel for a's close would come first.
+    const asked = requests.length;
+    b.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 2 });
+    await until(() => requests.length > asked, 10_000, "b's queue request");
     expect(requests.filter((r) => r.cancel).length).toBe(1);
     await b.close();
-    await sleep(300);
+    await until(() => requests.filter((r) => r.cancel).length > 1, 10_000, 'the cancel on the last close');
     expect(requests.filter((r) => r.cancel)[1]).toMatchObject({ userId: 'frank', cancel: true, players: 2 });
     sub.unsubscribe();
   });

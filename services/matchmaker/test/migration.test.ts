@@ -217,7 +217,7 @@ describe('live migration on the real NATS and Redis', () => {
         added.set(id, added.get(id)! + n);
       }
     });
-    await sleep(100);
+    await until(() => [...added.values()].every((n) => n > 0), 10_000, 'every table playing');
     const done = await rebalance(bus);
     playing = false;
     await Promise.all(players);

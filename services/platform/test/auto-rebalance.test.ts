@@ -32,7 +32,7 @@ beforeAll(async () => {
     c.matchmaker('mm2', AUTO),
   ]);
   await until(() => ['w1', 'w2'].every((w) => c.heartbeats.has(w)), 10_000, 'worker heartbeats');
-  await sleep(1200); // one more heartbeat period for the matchmakers to hear both
+  await c.matchmakersSee(['mm1', 'mm2'], 2);
 }, 90_000);
 afterAll(() => c.stop(), 60_000);
 

@@ -157,6 +157,27 @@ export class Cluster {
     return this.spawn(id, 'matchmaker', { MATCHMAKER_ID: id, ...env });
   }
 
+  /**
+   * Until each named matchmaker counts `n` live workers: its `joke_mm_live_workers` gauge, set on every
+   * heartbeat it hears, read from the ops port its READY line names (instead of "one more period").
+   */
+  async matchmakersSee(names: string[], n: number, ms = 20_000): Promise<void> {
+    const live = async (name: string): Promise<number | null> => {
+      const port = /READY \S+ (\d+)/.exec(this.procs.get(name)?.out.join('') ?? '')?.[1];
+      const text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+        (r) => r.text(),
+        () => '',
+      );
+      const m = /^joke_mm_live_workers(?:\{[^}]*\})? (\d+)/m.exec(text);
+      return m ? Number(m[1]) : null;
+    };
+    await until(
+      async () => (await Promise.all(names.map(live))).every((x) => x === n),
+      ms,
+      `${names.join(', ')} to see ${n} live workers`,
+    );
+  }
+
   kill(name: string, signal: NodeJS.Signals): Promise<number | null> {
     const p = this.procs.get(name)!;
     p.child.kill(signal);

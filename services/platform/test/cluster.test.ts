@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games, verifyRecord, type GameRecord } from '@joke/engine';
-import { Cluster, HumanSeat, sleep, until } from './cluster-harness.ts';
+import { Cluster, HumanSeat, until } from './cluster-harness.ts';
 
 const game = games['one-card'];
 const TABLES = 50;
@@ -31,8 +31,8 @@ beforeAll(async () => {
     c.matchmaker('mm2', MM_ENV),
   ]);
   await until(() => ['w1', 'w2', 'w3'].every((w) => c.heartbeats.has(w)), 10_000, 'worker heartbeats');
-  // Matchmakers learn the workers from the same heartbeats; give them one more period to hear all three.
-  await sleep(1200);
+  // Matchmakers learn the workers from the same heartbeats: wait until both count all three.
+  await c.matchmakersSee(['mm1', 'mm2'], 3);
 }, 90_000);
 afterAll(() => c.stop(), 60_000);
 
@@ -150,7 +150,8 @@ async function killRun(run: number): Promise<number[]> {
   // The same worker id comes back: it is a new incarnation and must not resurrect anything.
   const restarted = await c.worker(victim, Number(victim.slice(1)), WORKER_ENV);
   const restartedAt = Date.now();
-  await until(() => (c.heartbeats.get(victim)?.at ?? 0) > restartedAt + 600, 10_000, 'restarted heartbeat');
+  // A process start takes 1–2 s on a quiet box and tens of seconds on a busy one.
+  await until(() => (c.heartbeats.get(victim)?.at ?? 0) > restartedAt + 600, 90_000, 'restarted heartbeat');
 
   await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
   for (const s of seats) s.stop();
@@ -165,7 +166,7 @@ async function killRun(run: number): Promise<number[]> {
   }
   expect(restarted.child.exitCode).toBeNull();
   // The matchmakers must know the restarted worker before the next round places tables.
-  await sleep(600);
+  await c.matchmakersSee(['mm1', 'mm2'], 3);
   return pauses;
 }
 
@@ -194,7 +195,12 @@ describe('cluster: 3 room workers + 2 matchmakers as processes on real NATS and 
 
   it('SIGTERM drains a worker during play: every table moves, nothing is lost, the process exits cleanly', async () => {
     const { placed, seats, running } = await startTables('d', 30, 10);
-    await sleep(1000);
+    // During play: every human has acknowledged actions the drain must carry over.
+    await until(
+      () => seats.every((s) => s.acked.length >= 2 || c.finished.has(s.roomId)),
+      60_000,
+      'every human acting',
+    );
     const counts = new Map<string, number>();
     for (const w of placed.values()) counts.set(w, (counts.get(w) ?? 0) + 1);
     const victim = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];

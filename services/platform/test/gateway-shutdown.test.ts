@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { runSwarm, type TableStats } from '@joke/load-tests';
 import { type GameRecord } from '@joke/engine';
-import { Cluster, sleep, until, type Proc } from './cluster-harness.ts';
+import { Cluster, until, type Proc } from './cluster-harness.ts';
 
 const SPREAD_MS = 3000;
 const TABLES = 10;
@@ -44,7 +44,7 @@ beforeAll(async () => {
     http: `http://127.0.0.1:${portOf(proc)}`,
   }));
   await until(() => ['w1', 'w2'].every((w) => c.heartbeats.has(w)), 10_000, 'worker heartbeats');
-  await sleep(1200);
+  await c.matchmakersSee(['mm1'], 2);
 }, 90_000);
 afterAll(() => c.stop(), 60_000);
 

@@ -1,36 +1,43 @@
 /**
- * One live room: its game state, who sits and who watches, and a queue that
- * applies ONE item at a time (like Nakama's match loop, without a fixed tick).
+ * One live room: its game state, who sits and who watches, and what happens to
+ * a batch of items from its queue (room-queue.ts, one batch at a time).
  *
  * Every item — a player's action, a join, a presence change, an expired
  * deadline, a bot's move — goes through the queue, so the game code never sees
- * two transitions at once. Items waiting together are applied back to back and
+ * two transitions at once. Items waiting together are applied back to back
+ * (room-moves.ts for the game, room-membership.ts for who is in the room) and
  * persisted in ONE snapshot write (group commit); only after that write
  * succeeds are the replies sent and the views published, so whatever a player
  * was told happened survives a crash of this process.
+ *
+ * Failure modes here: a write fenced out by a newer owner (`stale`) closes the
+ * room on this worker; a store that lost the room (`lost`) ends the game and
+ * tells every viewer (storeLost); a batch that throws drops the room here (the
+ * stored snapshot stays, a sweep or a takeover restores it).
  */
-import { COMMON_REASONS, Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
-import { ERRORS, refuse, type bus as wire, type PresenceEntry, type RefusalCode } from '@joke/protocol';
+import { Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
+import { ERRORS, type bus as wire, type PresenceEntry } from '@joke/protocol';
 import type { BusSubscription } from '@joke/bus';
 import { Deliveries } from './deliveries.ts';
-import { dueSeats, guard, hasRuntimeOnlyField, type Safely } from './game-calls.ts';
+import { guard } from './game-calls.ts';
 import { subscribeRoom } from './inbound.ts';
 import { subscribeChat } from './chat.ts';
 import { writeSnapshot } from './persist.ts';
 import { SnapshotEncoder } from './snapshot.ts';
 import { isConnected, presenceKey, presenceList, syncDisconnected } from './presence.ts';
-import { forgetDeparted, presenceKeys, roomForSpectator, setConnected, viewerKey } from './viewers.ts';
-import { ActionMemory, okReply } from './idempotency.ts';
+import { forgetDeparted, viewerKey } from './viewers.ts';
+import { ActionMemory } from './idempotency.ts';
 import { OccupancyReporter } from './lifecycle.ts';
 import { buildRecord, finishedMessage } from './room-record.ts';
 import { RoomTimers } from './room-timers.ts';
+import { ItemQueue, type QueueOwner } from './room-queue.ts';
+import { RoomMoves, type Batch, type MovingRoom } from './room-moves.ts';
+import { RoomMembership } from './room-membership.ts';
 import type { Item, Reply, RoomData, RoomHost, StepRec, Transition, ViewerMeta } from './room-types.ts';
 
 export type { Item, RoomData, RoomHost, SeatMeta, StepRec, ViewerMeta } from './room-types.ts';
 
-const EARLY_TIMER_SLACK_MS = 20;
-
-export class Room {
+export class Room implements QueueOwner, MovingRoom {
   readonly id: string;
   readonly game: AnyGame;
   data: RoomData;
@@ -40,19 +47,15 @@ export class Room {
   private readonly steps: StepRec[];
   /** Steps not yet written. */
   private unwritten: string[] = [];
-  private readonly replies: ActionMemory;
   private readonly viewers = new Map<string, ViewerMeta>();
-  private queue: Item[] = [];
-  private running = false;
-  private paused = false;
-  private idleWaiters: (() => void)[] = [];
+  private readonly queue: ItemQueue;
+  private readonly moves: RoomMoves;
+  private readonly membership: RoomMembership;
   closed = false;
   private subs: BusSubscription[] = [];
   private readonly timers: RoomTimers;
   private readonly deliveries: Deliveries;
   private dropTimer: NodeJS.Timeout | null = null;
-  private readonly botRng: Rng;
-  private readonly safely: Safely;
   private readonly snapshot = new SnapshotEncoder();
   private readonly occupancy: OccupancyReporter;
   lastWriteAt = Date.now();
@@ -76,12 +79,19 @@ export class Room {
     this.steps = steps;
     for (const v of data.viewers) this.viewers.set(viewerKey(v.userId, v.gatewayId, v.role), v);
     // Bots choose from their own view only; their randomness is not part of the game (their moves are recorded).
-    this.botRng = Rng.fromSeed(`${data.roomId}:${host.workerId}:${epoch}`, 'bots');
+    const botRng = Rng.fromSeed(`${data.roomId}:${host.workerId}:${epoch}`, 'bots');
     const humanSeats = new Set(data.seats.filter((s) => !s.bot).map((s) => s.id));
-    this.replies = ActionMemory.fromSteps(steps, (userId) => humanSeats.has(userId));
-    this.timers = new RoomTimers(this, host.cfg, this.botRng);
+    const replies = ActionMemory.fromSteps(steps, (userId) => humanSeats.has(userId));
+    this.timers = new RoomTimers(this, host.cfg, botRng);
     this.deliveries = new Deliveries(host, game, this.id);
-    this.safely = guard(host, this.id);
+    this.queue = new ItemQueue(this, host.cfg.queueMax, host.cfg.batchMax);
+    this.moves = new RoomMoves(this, host, guard(host, this.id), botRng, replies, this.timers);
+    this.membership = new RoomMembership(
+      host,
+      () => this.data,
+      this.viewers,
+      (u, role) => this.joinReply(u, role),
+    );
     // Snapshots from before the field existed: count from now (the earliest moment we know of).
     syncDisconnected(data.seats, this.viewers, Date.now());
   }
@@ -112,19 +122,12 @@ export class Room {
   start(): void {
     this.timers.rearm();
     if (this.finished) this.afterFinish();
-    this.kick();
+    this.queue.kick();
   }
 
   enqueue(item: Item): void {
     if (this.closed) return;
-    // Bounded so one flooded room cannot eat the worker's memory; timers and
-    // presence are never refused (they are produced by the system, at most a few per room).
-    if (this.queue.length >= this.host.cfg.queueMax && (item.kind === 'cmd' || item.kind === 'join')) {
-      item.respond(refuse('busy'));
-      return;
-    }
     this.queue.push(item);
-    this.kick();
   }
 
   gatewayGone(gatewayId: string): void {
@@ -133,204 +136,60 @@ export class Room {
   }
 
   /** Stop after the batch in flight (its write and replies complete); queued items stay unanswered. */
-  async pause(): Promise<void> {
-    this.paused = true;
-    if (!this.running) return;
-    await new Promise<void>((r) => this.idleWaiters.push(r));
+  pause(): Promise<void> {
+    return this.queue.pause();
   }
 
   /** Leave this worker: no more subscriptions, timers or replies. The stored snapshot stays. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.paused = true;
+    this.queue.clear();
     for (const s of this.subs) s.unsubscribe();
     this.subs = [];
     this.timers.clear();
     if (this.dropTimer) clearTimeout(this.dropTimer);
-    this.queue = [];
     this.host.onGone(this);
   }
 
-  private kick(): void {
-    if (!this.running && !this.paused && this.queue.length > 0) void this.run();
-  }
-
-  private async run(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.queue.length > 0 && !this.paused) {
-        const batch = this.queue.splice(0, this.host.cfg.batchMax);
-        await this.process(batch);
-        if (!this.closed) this.occupancy.report(this.data.seats, this.viewers);
-      }
-    } catch (err) {
-      this.host.log.error({ err, roomId: this.id }, 'room loop failed; dropping the room from this worker');
-      this.close();
-    } finally {
-      this.running = false;
-      const w = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const r of w) r();
-    }
-  }
-
-  private async process(batch: Item[]): Promise<void> {
-    const { metrics } = this.host;
-    const replies: Reply[] = [];
-    const transitions: Transition[] = [];
-    let metaChanged = false;
-    let rearm = false;
+  /** One batch from the queue: apply every item, write once, then reply and publish. */
+  async process(batch: Item[]): Promise<void> {
+    const out: Batch = { replies: [], transitions: [], metaChanged: false, rearm: false };
     const presenceBefore = presenceKey(this.data.seats, this.viewers);
-
     for (const item of batch) {
       switch (item.kind) {
-        case 'cmd': {
-          const { cmd } = item;
-          const known = this.replies.get(cmd.userId, cmd.actionId);
-          if (known !== undefined) {
-            metrics.duplicates.inc();
-            replies.push({ send: () => item.respond(known) });
-            break;
-          }
-          const seat = this.data.seats.find((s) => s.id === cmd.userId);
-          let code: RefusalCode | null = null;
-          let reason: string | undefined;
-          if (seat?.bot) code = 'botSeat';
-          else if (this.finished) code = 'finished';
-          else if (hasRuntimeOnlyField(this.game, cmd.action)) [code, reason] = ['malformed', COMMON_REASONS.malformed];
-          if (code === null) {
-            const now = Date.now();
-            const r = this.safely(() => this.game.apply(this.data.state, cmd.userId, cmd.action, now));
-            if (r.ok) {
-              this.accept(transitions, r.state, r.events, {
-                s: 0,
-                n: now,
-                a: cmd.userId,
-                x: cmd.action,
-                i: cmd.actionId,
-              });
-              if (seat && (seat.away || seat.timeouts > 0)) {
-                seat.away = false;
-                seat.timeouts = 0;
-                this.snapshot.metaChanged();
-              }
-              const data = okReply(this.seq);
-              this.replies.acknowledged(cmd.userId, cmd.actionId, data);
-              replies.push({ send: () => item.respond(data), at: item.at });
-              metrics.transitions.inc({ kind: 'action' });
-              break;
-            }
-            [code, reason] = ['crashed' in r ? 'internal' : 'illegal', r.reason];
-          }
-          metrics.rejected.inc();
-          const data = refuse(code, reason);
-          this.replies.refused(cmd.userId, cmd.actionId, data);
-          replies.push({ send: () => item.respond(data), at: item.at });
+        case 'cmd':
+          this.moves.command(item, out);
           break;
-        }
-        case 'timeout': {
-          if (this.finished) break;
-          rearm = true;
-          const deadline = this.game.deadline(this.data.state);
-          const now = Date.now();
-          // Timers run on a monotonic clock and may fire a millisecond before Date.now() reaches the
-          // deadline; well before it means someone acted first and the deadline moved on.
-          if (deadline === null || now < deadline - EARLY_TIMER_SLACK_MS) break;
-          const due = dueSeats(this.game, this.data.state, this.data.seats);
-          const at = Math.max(now, deadline);
-          const r = this.safely(() => this.game.onTimeout(this.data.state, at));
-          if (!r.ok) {
-            this.host.log.debug({ roomId: this.id, reason: r.reason }, 'timeout refused');
-            break;
-          }
-          this.accept(transitions, r.state, r.events, { s: 0, n: at, t: 1 });
-          for (const s of due) {
-            s.timeouts++;
-            if (s.timeouts >= this.host.cfg.awayAfterTimeouts) s.away = true;
-          }
-          if (due.length > 0) this.snapshot.metaChanged();
-          metrics.transitions.inc({ kind: 'timeout' });
+        case 'timeout':
+          this.moves.timeout(out);
           break;
-        }
-        case 'bot': {
-          this.timers.botFired(item.seat);
-          if (this.finished) break;
-          const view = this.game.view(this.data.state, item.seat);
-          const action = this.safely(() => ({ ok: true as const, a: this.game.bot(view, this.botRng) }));
-          if (!action.ok || action.a === null) break;
-          const now = Date.now();
-          const r = this.safely(() => this.game.apply(this.data.state, item.seat, action.a, now));
-          if (!r.ok) {
-            this.host.log.warn({ roomId: this.id, seat: item.seat, reason: r.reason }, 'bot chose a refused action');
-            break;
-          }
-          this.accept(transitions, r.state, r.events, { s: 0, n: now, a: item.seat, x: action.a });
-          metrics.transitions.inc({ kind: 'bot' });
+        case 'bot':
+          this.moves.bot(item.seat, out);
           break;
-        }
-        case 'substitute': {
-          rearm = true;
-          if (this.substituteMove(item.seat, transitions)) metrics.transitions.inc({ kind: 'substitute' });
+        case 'substitute':
+          this.moves.substitute(item.seat, out);
           break;
-        }
-        case 'join': {
-          const seat = this.data.seats.find((s) => s.id === item.userId && !s.bot);
-          const role = seat && !item.spectate ? 'player' : 'spectator';
-          const key = viewerKey(item.userId, item.gatewayId, role);
-          const prev = this.viewers.get(key);
-          if (!prev && role === 'spectator') {
-            const before = this.viewers.size;
-            const admitted = roomForSpectator(this.viewers, this.host.cfg.maxSpectators);
-            if (this.viewers.size !== before) metaChanged = true;
-            if (!admitted) {
-              metrics.rejected.inc();
-              replies.push({ send: () => item.respond(refuse('spectatorsFull')) });
-              break;
-            }
-          }
-          if (!prev || !prev.connected) {
-            this.viewers.set(key, { userId: item.userId, gatewayId: item.gatewayId, role, connected: true });
-            metaChanged = true;
-          }
-          this.host.gatewaySeen(item.gatewayId);
-          // The frame is built after the write, with the seq it was persisted under.
-          replies.push({ send: () => item.respond(this.joinReply(item.userId, role)) });
+        case 'join':
+          this.membership.join(item, out);
           break;
-        }
-        case 'presence': {
-          const now = Date.now();
-          for (const key of presenceKeys(item.userId, item.gatewayId, item.role)) {
-            const v = this.viewers.get(key);
-            if (!v) continue;
-            if (item.left) this.viewers.delete(key);
-            else if (!setConnected(v, item.connected, now)) continue;
-            metaChanged = true;
-          }
+        case 'presence':
+          this.membership.presence(item, out);
           break;
-        }
-        case 'gatewayGone': {
-          for (const [k, v] of this.viewers)
-            if (v.gatewayId === item.gatewayId) {
-              this.viewers.delete(k);
-              metaChanged = true;
-            }
+        case 'gatewayGone':
+          this.membership.gatewayGone(item.gatewayId, out);
           break;
-        }
-        case 'markPublished': {
-          if (!this.data.finishedPublished) {
-            this.data.finishedPublished = true;
-            metaChanged = true;
-          }
+        case 'markPublished':
+          this.membership.markPublished(out);
           break;
-        }
       }
     }
 
-    if (forgetDeparted(this.viewers, Date.now(), this.host.cfg.viewerGraceMs)) metaChanged = true;
-    if (syncDisconnected(this.data.seats, this.viewers, Date.now())) metaChanged = true;
-    if (metaChanged) this.snapshot.metaChanged();
-    if (transitions.length === 0 && !metaChanged) {
+    const { transitions, replies, rearm } = out;
+    if (forgetDeparted(this.viewers, Date.now(), this.host.cfg.viewerGraceMs)) out.metaChanged = true;
+    if (syncDisconnected(this.data.seats, this.viewers, Date.now())) out.metaChanged = true;
+    if (out.metaChanged) this.snapshot.metaChanged();
+    if (transitions.length === 0 && !out.metaChanged) {
       this.sendReplies(replies);
       if (rearm) this.timers.rearm();
       return;
@@ -351,35 +210,17 @@ export class Room {
     } else if (presenceMoved) this.timers.rearmSubstitutes();
   }
 
-  /**
-   * One move of the AI substitute for a disconnected seat, applied like any
-   * action and recorded under that seat (so the record replays). Nothing if the
-   * player came back, nothing is due yet, or the game has no move for them.
-   */
-  private substituteMove(seatId: string, transitions: Transition[]): boolean {
-    const sub = this.game.substitute;
-    if (!sub || this.finished || this.isConnected(seatId)) return false;
-    const now = Date.now();
-    const since = this.data.seats.find((s) => s.id === seatId)?.disconnectedSince ?? null;
-    const due = this.safely(() => ({ ok: true as const, at: sub.due(this.data.state, seatId, since) }));
-    if (!due.ok || due.at === null) return false;
-    if (now < due.at - EARLY_TIMER_SLACK_MS) {
-      this.timers.forgetFiredSubstitutes(seatId);
-      return false;
-    }
-    const at = Math.max(now, due.at);
-    const action = this.safely(() => ({ ok: true as const, a: sub.action(this.data.state, seatId, at, since) }));
-    if (!action.ok || action.a === null) return false;
-    const r = this.safely(() => this.game.apply(this.data.state, seatId, action.a, at));
-    if (!r.ok) {
-      this.host.log.warn({ roomId: this.id, seat: seatId, reason: r.reason }, 'substitute move refused');
-      return false;
-    }
-    this.accept(transitions, r.state, r.events, { s: 0, n: at, a: seatId, x: action.a });
-    return true;
+  afterBatch(): void {
+    if (!this.closed) this.occupancy.report(this.data.seats, this.viewers);
   }
 
-  private accept(out: Transition[], state: any, events: GameEvent[], step: StepRec): void {
+  failed(err: unknown): void {
+    this.host.log.error({ err, roomId: this.id }, 'room loop failed; dropping the room from this worker');
+    this.close();
+  }
+
+  /** A transition the game accepted: numbered, recorded, and queued for the next write. */
+  accept(out: Transition[], state: unknown, events: GameEvent[], step: StepRec): void {
     this.data.state = state;
     this.seq++;
     step.s = this.seq;

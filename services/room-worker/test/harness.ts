@@ -100,6 +100,16 @@ export class FakeGateway {
       ),
     );
   }
+  /**
+   * A round trip through the room's queue: the repeated join of a viewer already connected changes
+   * nothing and is answered after every item queued before it. The worker publishes on one
+   * connection and the bus delivers in order, so whatever the room published for those earlier
+   * items (deliveries to any gateway of this bus) has arrived when this resolves.
+   */
+  async barrier(roomId: string, userId: string, spectate = false) {
+    const r = await this.join(roomId, userId, spectate);
+    if (!r.ok) throw new Error(`barrier join refused: ${JSON.stringify(r)}`);
+  }
   presence(roomId: string, userId: string, connected: boolean, left = false) {
     emit(this.bus, contract.roomPresence.at(roomId), {
       v: PROTOCOL_VERSION,

@@ -170,7 +170,13 @@ describe.concurrent('AI substitute for disconnected players (hula §8.6)', () =>
     const { first } = await table(bus, w.id, 'h', gw);
     const due = hula.substitute!.due((await load(store, 'h')).data.state, first)!;
     gw.presence('h', first, false);
-    await sleep(300);
+    // The room has counted the seat as disconnected (and written it) before the player comes back.
+    await until(
+      async () =>
+        (await load(store, 'h')).data.seats.find((s: { id: string }) => s.id === first)?.disconnectedSince != null,
+      5000,
+      'the seat marked disconnected',
+    );
     expect((await gw.join('h', first)).ok).toBe(true);
     await until(() => Date.now() > due + 700, 9000, 'past the substitute time');
     expect((await load(store, 'h')).steps.filter((s) => s.a === first)).toEqual([]);

@@ -158,12 +158,11 @@ describe('room worker', () => {
     await g1.join('r', 's1', true);
     await g1.join('r', 's2', true);
     await g2.join('r', 'b');
-    await sleep(20); // let the presence frames of those joins arrive first
+    await g2.barrier('r', 'b'); // the presence frames of those joins have arrived
     g1.deliveries = [];
     g2.deliveries = [];
     const ack = await g1.act('r', first, 'x', { type: 'add', n: 1 });
-    await until(() => g1.deliveries.length > 0 && g2.deliveries.length > 0);
-    await sleep(20);
+    await g1.barrier('r', 'a'); // anything else published for that action has arrived too
     expect(g1.deliveries).toHaveLength(1);
     expect(g2.deliveries).toHaveLength(1);
     expect(g3.deliveries).toHaveLength(0);
@@ -269,33 +268,47 @@ describe('room worker', () => {
     await until(() => g1.deliveries.some((d) => d.frames.some((f) => parseFrame(f).t === 'presence')));
     const p = g1.deliveries.map((d) => parseFrame(d.frames[0])).find((f) => f.t === 'presence')!;
     expect(p.presence!.find((e: any) => e.id === 'b').connected).toBe(false);
+    // b gets no frames while disconnected: counted from here, while the timers play two transitions.
+    const bFrames = g2.frames('r', 'b').length;
     const seqBefore = g1.last('r', 'a')?.seq ?? 0;
     await until(() => (g1.last('r', 'a')?.seq ?? 0) > seqBefore + 1, 3000, 'timers keep playing');
-    // b gets no frames while disconnected.
-    const bFrames = g2.frames('r', 'b').length;
-    await sleep(150);
+    await g1.barrier('r', 'a');
     expect(g2.frames('r', 'b').length).toBe(bFrames);
   });
 
   it('refuses commands beyond the bounded per-room queue with a Korean "busy"', async () => {
     const { bus, store } = setup();
+    // Writes are held (not slowed by a guessed delay) from the first command on, until the 7 "busy" came back.
+    let held: Promise<void> | null = null;
+    let release = () => {};
     const slow: SnapshotStore = Object.create(store);
     slow.write = async (...args: Parameters<SnapshotStore['write']>) => {
-      await sleep(50);
+      if (held) await held;
       return store.write(...args);
     };
     const w = await worker(bus, slow, { queueMax: 4, batchMax: 1 });
     cleanup.push(
       () => bus.close(),
       () => w.close(),
+      () => release(), // cleanups run in reverse: a failed test's held write goes on before the worker closes
     );
     await openRoom(bus, w.id, 'r', [seat('a'), seat('b')], { target: 1000 });
     const gw = new FakeGateway(bus, 'gw');
-    await gw.join('r', 'a');
-    const replies = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => gw.act('r', 'a', `f${i}`, { type: 'add', n: 1 })),
+    const first = (await gw.join('r', 'a')).view.view.current as string;
+    held = new Promise<void>((r) => (release = r));
+    let busy = 0;
+    const pending = Array.from({ length: 12 }, (_, i) =>
+      gw.act('r', first, `f${i}`, { type: 'add', n: 1 }).then((r) => {
+        if (!r.ok && r.code === 'busy') busy++;
+        return r;
+      }),
     );
-    expect(replies.filter((r) => !r.ok && r.code === 'busy').length).toBeGreaterThan(0);
+    // The first (legal) command is in its held write and 4 wait in the queue: the other 7 are refused at once.
+    await until(() => busy >= 7, 5000, 'the commands beyond the queue refused');
+    release();
+    const replies = await Promise.all(pending);
+    expect(replies.filter((r) => !r.ok && r.code === 'busy').length).toBe(7);
+    expect(replies.find((r) => !r.ok && r.code === 'busy')?.reason).toMatch(/바빠요/);
   });
 });
 

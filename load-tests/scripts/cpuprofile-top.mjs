@@ -1,0 +1,36 @@
+// Self time by function in V8 CPU profiles (node --cpu-prof), heaviest first, as % of the profile's samples.
+//
+//   node load-tests/scripts/cpuprofile-top.mjs FILE.cpuprofile [...] [--top N]
+//
+// Functions are keyed by name + file:line (node_modules paths shortened to the package), so the
+// same function seen in several places of the call tree adds up. `(program)`, `(idle)` and
+// `(garbage collector)` are V8's own buckets: idle is time the thread waited, GC is collection.
+import { readFileSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+const topAt = args.indexOf('--top');
+const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 25;
+
+for (const file of args) {
+  const p = JSON.parse(readFileSync(file, 'utf8'));
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const hits = new Map();
+  for (const id of p.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+  const self = new Map();
+  let total = 0;
+  let idle = 0;
+  for (const [id, n] of hits) {
+    const node = byId.get(id);
+    const f = node.callFrame;
+    total += n;
+    if (f.functionName === '(idle)') idle += n;
+    const url = f.url.replace(/^file:\/\//, '').replace(/.*node_modules\/((?:@[^/]+\/)?[^/]+)\//, '$1:');
+    const where = url ? ` ${url.replace(/^.*\/(services|load-tests|engine)\//, '$1/')}:${f.lineNumber + 1}` : '';
+    const key = `${f.functionName || '(anonymous)'}${where}`;
+    self.set(key, (self.get(key) ?? 0) + n);
+  }
+  const busy = total - idle;
+  console.log(`\n${file}: ${total} samples, busy ${((busy / total) * 100).toFixed(1)}% (idle excluded below)`);
+  const rows = [...self.entries()].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]);
+  for (const [k, n] of rows.slice(0, top)) console.log(`${((n / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
+}

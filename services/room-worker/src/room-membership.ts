@@ -1,0 +1,75 @@
+/**
+ * The items that change who is in a room but not the game: a join (player or
+ * spectator), a socket gone or back, a gateway gone, and the mark that the
+ * finished record was published. They change the room's metadata only; the
+ * room writes it with the batch and, if presence moved, tells the viewers.
+ *
+ * Failure modes: a spectator join at the cap is refused (`spectatorsFull`);
+ * presence for a viewer the room does not know is ignored; a join's reply is
+ * built only after the batch is written, at the seq it was persisted under.
+ */
+import { refuse, type bus as wire } from '@joke/protocol';
+import type { Batch } from './room-moves.ts';
+import type { Item, RoomData, RoomHost } from './room-types.ts';
+import { presenceKeys, roomForSpectator, setConnected, viewerKey, type Role, type ViewerMap } from './viewers.ts';
+
+export class RoomMembership {
+  constructor(
+    private readonly host: RoomHost,
+    private readonly data: () => RoomData,
+    private readonly viewers: ViewerMap,
+    /** The join frame at the room's current seq (called after the write). */
+    private readonly joinReply: (userId: string, role: Role) => wire.JoinReply,
+  ) {}
+
+  join(item: Extract<Item, { kind: 'join' }>, out: Batch): void {
+    const { viewers, host } = this;
+    const seat = this.data().seats.find((s) => s.id === item.userId && !s.bot);
+    const role = seat && !item.spectate ? 'player' : 'spectator';
+    const key = viewerKey(item.userId, item.gatewayId, role);
+    const prev = viewers.get(key);
+    if (!prev && role === 'spectator') {
+      const before = viewers.size;
+      const admitted = roomForSpectator(viewers, host.cfg.maxSpectators);
+      if (viewers.size !== before) out.metaChanged = true;
+      if (!admitted) {
+        host.metrics.rejected.inc();
+        out.replies.push({ send: () => item.respond(refuse('spectatorsFull')) });
+        return;
+      }
+    }
+    if (!prev || !prev.connected) {
+      viewers.set(key, { userId: item.userId, gatewayId: item.gatewayId, role, connected: true });
+      out.metaChanged = true;
+    }
+    host.gatewaySeen(item.gatewayId);
+    out.replies.push({ send: () => item.respond(this.joinReply(item.userId, role)) });
+  }
+
+  presence(item: Extract<Item, { kind: 'presence' }>, out: Batch): void {
+    const now = Date.now();
+    for (const key of presenceKeys(item.userId, item.gatewayId, item.role)) {
+      const v = this.viewers.get(key);
+      if (!v) continue;
+      if (item.left) this.viewers.delete(key);
+      else if (!setConnected(v, item.connected, now)) continue;
+      out.metaChanged = true;
+    }
+  }
+
+  gatewayGone(gatewayId: string, out: Batch): void {
+    for (const [k, v] of this.viewers)
+      if (v.gatewayId === gatewayId) {
+        this.viewers.delete(k);
+        out.metaChanged = true;
+      }
+  }
+
+  markPublished(out: Batch): void {
+    const data = this.data();
+    if (!data.finishedPublished) {
+      data.finishedPublished = true;
+      out.metaChanged = true;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * A room's item queue: applies ONE batch at a time (like Nakama's match loop,
+ * without a fixed tick), so the game code never sees two transitions at once.
+ *
+ * State: the waiting items, whether a batch is in flight, whether the room is
+ * paused. Failure modes: a full queue refuses players' commands and joins with
+ * `busy` (timers and presence are produced by the system, at most a few per
+ * room, and are never refused); a batch that throws stops the loop and hands
+ * the error to the room, which drops itself from this worker.
+ */
+import { refuse } from '@joke/protocol';
+import type { Item } from './room-types.ts';
+
+export interface QueueOwner {
+  /** Applies one batch (persisting it before any reply). */
+  process(batch: Item[]): Promise<void>;
+  /** After each batch, unless the room closed meanwhile. */
+  afterBatch(): void;
+  /** A batch threw: the loop has stopped. */
+  failed(err: unknown): void;
+}
+
+export class ItemQueue {
+  private items: Item[] = [];
+  private running = false;
+  private paused = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly owner: QueueOwner,
+    private readonly max: number,
+    private readonly batchMax: number,
+  ) {}
+
+  push(item: Item): void {
+    // Bounded so one flooded room cannot eat the worker's memory.
+    if (this.items.length >= this.max && (item.kind === 'cmd' || item.kind === 'join')) {
+      item.respond(refuse('busy'));
+      return;
+    }
+    this.items.push(item);
+    this.kick();
+  }
+
+  /** Stop after the batch in flight (its write and replies complete); queued items stay unanswered. */
+  async pause(): Promise<void> {
+    this.paused = true;
+    if (!this.running) return;
+    await new Promise<void>((r) => this.idleWaiters.push(r));
+  }
+
+  /** For good: nothing queued runs, nothing new starts. */
+  clear(): void {
+    this.paused = true;
+    this.items = [];
+  }
+
+  /** Items arrived before the room started: run them now. */
+  kick(): void {
+    if (!this.running && !this.paused && this.items.length > 0) void this.run();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.items.length > 0 && !this.paused) {
+        await this.owner.process(this.items.splice(0, this.batchMax));
+        this.owner.afterBatch();
+      }
+    } catch (err) {
+      this.owner.failed(err);
+    } finally {
+      this.running = false;
+      const w = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const r of w) r();
+    }
+  }
+}
