@@ -93,7 +93,8 @@ export class HulaScene extends Phaser.Scene {
   create(): void {
     this.cameras.main.setBackgroundColor(C.felt);
     this.table = new HulaTableView(this);
-    this.titleText = this.add.text(0, 0, this.data_.title, textStyle(14, '#ffffff', 800))
+    this.titleText = this.add
+      .text(0, 0, this.data_.title, textStyle(14, '#ffffff', 800))
       .setDepth(40)
       .setLineSpacing(2);
     this.statusText = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(16, '#ffffff', 800)).setOrigin(0.5, 0);

@@ -64,6 +64,8 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
     topH,
     narrow ? [44, 56, 64, 48] : portrait ? [56, 64, 64, 64] : [64, 88, 88, 88],
     narrow ? 4 : GAP,
+    // Two lines of 14 px text need ≈ 40 px: the title takes 4 px of the gap above the opponents.
+    topH + 4,
   );
 
   const n = Math.max(1, input.opponents);
@@ -145,14 +147,14 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
  * leave, exit) and the title taking what is left of the row, so the HTML 규칙
  * button has a place of its own instead of a CSS offset that must agree.
  */
-function topBar(W: number, h: number, widths: [number, number, number, number], gap: number) {
+function topBar(W: number, h: number, widths: [number, number, number, number], gap: number, titleH = h) {
   const [rules, sort, leave, exit] = widths;
   const exitR = { x: W - PAD - exit, y: PAD, w: exit, h };
   const leaveR = { x: exitR.x - gap - leave, y: PAD, w: leave, h };
   const sortR = { x: leaveR.x - gap - sort, y: PAD, w: sort, h };
   const rulesR = { x: sortR.x - gap - rules, y: PAD, w: rules, h };
   const top: TopBar = { rules: rulesR, sort: sortR, leave: leaveR, exit: exitR };
-  return { top, title: { x: PAD, y: PAD, w: rulesR.x - PAD - GAP, h } };
+  return { top, title: { x: PAD, y: PAD, w: rulesR.x - PAD - GAP, h: titleH } };
 }
 
 /**
