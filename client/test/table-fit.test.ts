@@ -47,7 +47,8 @@ const TABLES = {
   poker: { scene: 'poker', players: [2, 3, 4, 5, 6, 7, 8, 9, 10], query: 'game=poker&mode=holdem&bots=0' },
   // 7포커 seats at most 6.
   seven: { scene: 'poker', players: [2, 4, 6], query: 'game=poker&mode=sevenPoker&bots=0' },
-  hula: { scene: 'hula', players: [2, 3, 4, 5], query: 'game=hula&bots=0' },
+  // The longest title the 훌라 top bar holds: points in five figures and the 등록 mark.
+  hula: { scene: 'hula', players: [2, 3, 4, 5], query: 'game=hula&bots=0&prepare=longTitle' },
 } as const;
 
 type Hook = Record<string, any> & { labels: ShownLabel[]; width: number; height: number };

@@ -11,7 +11,7 @@ import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import type { TableFrame, TableSource } from '../table/source.ts';
 import { Banner, Toasts } from '../table/overlays.ts';
-import type { Rect } from '../table/layout.ts';
+import { boundsRect, type Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';
 import { Button } from '../table/widgets.ts';
 import { confirmDialog } from '../ui/sheets.ts';
@@ -25,7 +25,7 @@ import {
   type HulaControls,
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
-import { addRulesButton, placeRulesButton } from '../ui/rules-button.ts';
+import { addRulesButton, placeRulesButton, rulesButtonRect } from '../ui/rules-button.ts';
 import { sortCards, type HulaAction, type HulaSort, type HulaView } from './model.ts';
 import { ActionBar } from './action-bar.ts';
 import { eventToast } from './events.ts';
@@ -34,13 +34,6 @@ import { resultRows } from './result-rows.ts';
 import { HulaTableView } from './table-view.ts';
 import { arrivals } from './arrivals.ts';
 import { fitTitle, titleVariants } from './title.ts';
-
-const rectOf = (b: { x: number; y: number; width: number; height: number }): Rect => ({
-  x: b.x,
-  y: b.y,
-  w: b.width,
-  h: b.height,
-});
 
 export type HulaSceneData = TableSceneData<HulaAction, HulaView>;
 type HulaFrame = TableFrame<HulaView>;
@@ -357,8 +350,8 @@ export class HulaScene extends Phaser.Scene {
       flightProgress: this.table.flightProgress,
       reducedMotion: reducedMotion(),
       // The title as drawn, the rect it must keep to, and where the HTML 규칙 button is (page CSS px).
-      title: { text: this.titleText.text, ...rectOf(this.titleText.getBounds()), box: this.layout_?.title ?? null },
-      rules: this.rulesButton && !this.rulesButton.hidden ? rectOf(this.rulesButton.getBoundingClientRect()) : null,
+      title: { text: this.titleText.text, ...boundsRect(this.titleText.getBounds()), box: this.layout_?.title ?? null },
+      rules: rulesButtonRect(this.rulesButton),
       statusRect: {
         x: this.statusText.x - this.statusText.width / 2,
         y: this.statusText.y,

@@ -6,7 +6,7 @@
  * no CSS offset has to agree with what the canvas draws.
  */
 import type Phaser from 'phaser';
-import type { Rect } from '../table/layout.ts';
+import { boundsRect, type Rect } from '../table/layout.ts';
 import { el } from './dom.ts';
 import { openGameRules, type RulesContext, type RulesGame } from './rules/game-rules.ts';
 
@@ -38,4 +38,9 @@ export function placeRulesButton(button: HTMLButtonElement | null, canvas: HTMLC
   button.style.top = `${c.top + rect.y}px`;
   button.style.width = `${rect.w}px`;
   button.style.height = `${rect.h}px`;
+}
+
+/** Where the button is on the page (CSS px), or null while it is hidden (for the test hook). */
+export function rulesButtonRect(button: HTMLButtonElement | null): Rect | null {
+  return button && !button.hidden ? boundsRect(button.getBoundingClientRect()) : null;
 }
