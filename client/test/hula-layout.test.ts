@@ -1,7 +1,8 @@
 /**
  * 훌라 table layout (pure): at 390×844 portrait and 1440×900 landscape, for
  * 2–5 players and 1–14 cards in hand, nothing overlaps and nothing leaves the
- * screen; hand cards stay ≥ 48×68 with a tap target of their own; melds of a
+ * screen (the HTML 규칙 button's rect included); the title keeps a usable
+ * width; hand cards stay ≥ 48×68 with a tap target of their own; melds of a
  * busy table still fit their area.
  */
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,7 @@ describe('hula layout', () => {
           expect(l.hand.slots, where).toHaveLength(handCount);
           const regions: [string, Rect][] = [
             ['title', l.title],
+            ['rules', l.top.rules],
             ['sort', l.top.sort],
             ['leave', l.top.leave],
             ['exit', l.top.exit],
@@ -52,6 +54,8 @@ describe('hula layout', () => {
               expect(overlaps(regions[i][1], regions[j][1]), `${where}: ${regions[i][0]} × ${regions[j][0]}`).toBe(
                 false,
               );
+          // The title keeps room for "괴물 훌라 · 1/1판" at a readable size beside the four top buttons.
+          expect(l.title.w, `${where}: title width`).toBeGreaterThanOrEqual(110);
           // Pile labels ("덱 N장" left of the stock, "버린 카드 N장" right of the discard) need room.
           expect(l.stock.x, where).toBeGreaterThanOrEqual(60);
           expect(screen.width - (l.discard.x + l.discard.w), where).toBeGreaterThanOrEqual(80);

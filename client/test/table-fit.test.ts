@@ -5,7 +5,9 @@
  * the scene shows (window.__joke.labels()) stays on the screen, no two labels
  * lie on top of each other, no word-wrap leaves a lone bracket on its own
  * line, and for the poker table every layout rectangle is clear of the
- * others. One page per player count, turned from portrait to landscape; every
+ * others. The 훌라 table's HTML 규칙 button is checked against the title's
+ * drawn bounds, every label and the top buttons, also at 390×844 and a
+ * desktop size for 2 and 5 players. One page per player count, turned from portrait to landscape; every
  * wait is on the hook's state.
  */
 import { mkdirSync } from 'node:fs';
@@ -22,6 +24,18 @@ import { waitFor } from './support/table-driver.ts';
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const PORTRAIT = { width: 360, height: 640 };
 const LANDSCAPE = { width: 844, height: 390 };
+type Viewport = { width: number; height: number };
+const PHONE_SIZES: [string, Viewport][] = [
+  ['portrait', PORTRAIT],
+  ['landscape', LANDSCAPE],
+];
+/** The 훌라 table's HTML 규칙 button is also checked on a bigger phone and a desktop, at 2 and 5 players. */
+const HULA_RULES_SIZES: [string, Viewport][] = [
+  ['portrait', PORTRAIT],
+  ['portrait390', { width: 390, height: 844 }],
+  ['landscape', LANDSCAPE],
+  ['desktop', { width: 1280, height: 800 }],
+];
 
 let server: HarnessServer;
 let browser: Browser;
@@ -33,7 +47,8 @@ const TABLES = {
   poker: { scene: 'poker', players: [2, 3, 4, 5, 6, 7, 8, 9, 10], query: 'game=poker&mode=holdem&bots=0' },
   // 7포커 seats at most 6.
   seven: { scene: 'poker', players: [2, 4, 6], query: 'game=poker&mode=sevenPoker&bots=0' },
-  hula: { scene: 'hula', players: [2, 3, 4, 5], query: 'game=hula&bots=0' },
+  // The longest title the 훌라 top bar holds: points in five figures and the 등록 mark.
+  hula: { scene: 'hula', players: [2, 3, 4, 5], query: 'game=hula&bots=0&prepare=longTitle' },
 } as const;
 
 type Hook = Record<string, any> & { labels: ShownLabel[]; width: number; height: number };
@@ -96,6 +111,35 @@ function pokerRectProblems(hook: Hook): string[] {
   return out;
 }
 
+type Box = { x: number; y: number; w: number; h: number };
+
+/**
+ * The HTML 규칙 button over the 훌라 canvas: shown, on the screen, clear of
+ * every label the table draws (the title first of all) and of the top bar's
+ * canvas buttons; and the title's drawn text keeps to its layout rect.
+ */
+function rulesButtonProblems(hook: Hook): string[] {
+  const rules = hook.rules as Box | null;
+  if (!rules) return ['규칙 button not shown'];
+  // The hook's table rects are canvas pixels; the button's is the page's.
+  const page = (r: Box): Box => ({ ...r, x: r.x + hook.canvas.left, y: r.y + hook.canvas.top });
+  const shrink = (r: Box) => ({ x: r.x + 0.5, y: r.y + 0.5, w: r.w - 1, h: r.h - 1 });
+  const out: string[] = [];
+  if (!inside(shrink(rules), { x: 0, y: 0, w: hook.width, h: hook.height })) out.push('규칙 button off screen');
+  for (const l of hook.labels)
+    if (overlaps(shrink(rules), shrink(page(l))))
+      out.push(`규칙 button × "${l.text.replace(/\n/g, '⏎')}" ${JSON.stringify(rules)}`);
+  for (const key of ['sort', 'leave', 'exit']) {
+    const b = hook.buttons[key] as Box & { visible: boolean };
+    if (b.visible && overlaps(shrink(rules), shrink(page(b)))) out.push(`규칙 button × ${key} button`);
+  }
+  const title = hook.title as Box & { text: string; box: Box };
+  if (!title.text) out.push('no title');
+  if (!inside(shrink(title), { x: title.box.x - 1, y: title.box.y - 1, w: title.box.w + 2, h: title.box.h + 2 }))
+    out.push(`title "${title.text.replace(/\n/g, '⏎')}" ${JSON.stringify(shrink(title))} outside its rect`);
+  return out;
+}
+
 describe('every table fits the phone at every player count (portrait 360×640, landscape 844×390)', () => {
   for (const game of Object.keys(TABLES) as (keyof typeof TABLES)[]) {
     const t = TABLES[game];
@@ -106,16 +150,19 @@ describe('every table fits the phone at every player count (portrait 360×640, l
         page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
         try {
           await page.goto(`${server.base}/harness.html?${t.query}&players=${players}&seed=fit-${players}`);
-          for (const [name, vp] of [
-            ['portrait', PORTRAIT],
-            ['landscape', LANDSCAPE],
-          ] as const) {
+          const edge = players === t.players[0] || players === t.players[t.players.length - 1];
+          const sizes = game === 'hula' && edge ? HULA_RULES_SIZES : PHONE_SIZES;
+          for (const [name, vp] of sizes) {
             await page.setViewportSize(vp);
             const hook = await drawnAt(page, t.scene, vp, `${game} ${players}p ${name}`);
             expect(hook.labels.length, `${game} ${players}p ${name}: labels shown`).toBeGreaterThan(3);
-            const found = [...labelProblems(hook), ...(t.scene === 'poker' ? pokerRectProblems(hook) : [])];
+            const found = [
+              ...labelProblems(hook),
+              ...(t.scene === 'poker' ? pokerRectProblems(hook) : []),
+              ...(game === 'hula' ? rulesButtonProblems(hook) : []),
+            ];
             for (const p of found) problems.push(`${players}p ${name}: ${p}`);
-            if (found.length || players === t.players[t.players.length - 1])
+            if (found.length || players === t.players[t.players.length - 1] || (game === 'hula' && edge))
               await page.screenshot({ path: `${SHOTS}fit-${game}-${players}p-${name}.png` });
           }
         } finally {

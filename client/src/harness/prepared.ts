@@ -3,6 +3,7 @@
  * rearranged into one a random game reaches rarely, still one the engine reads.
  */
 import type { GameStateBase } from '@joke/engine/core/types';
+import type { HulaState } from '@joke/engine/games/hula/types';
 import type { PokerState } from '@joke/engine/games/poker/types';
 
 /** The rebuy clock of §5.6 (15 s). */
@@ -25,6 +26,13 @@ export const PREPARED: Record<string, (s: GameStateBase, players: string[]) => v
     s.phase = 'rebuy';
     s.rebuyPending = [me];
     s.rebuyDeadlineAt = Date.now() + REBUY_MS;
+  },
+  /** 훌라: I am 12,300 points down and 등록 — the longest title a phone's top bar must hold (a layout check). */
+  longTitle(state, [me]) {
+    const s = state as HulaState;
+    const i = s.seats.findIndex((x) => x.id === me);
+    s.seats[i].points = -12_300;
+    s.registered[i] = true;
   },
 };
 

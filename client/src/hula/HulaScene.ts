@@ -11,7 +11,7 @@ import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import type { TableFrame, TableSource } from '../table/source.ts';
 import { Banner, Toasts } from '../table/overlays.ts';
-import type { Rect } from '../table/layout.ts';
+import { boundsRect, type Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';
 import { Button } from '../table/widgets.ts';
 import { confirmDialog } from '../ui/sheets.ts';
@@ -25,19 +25,19 @@ import {
   type HulaControls,
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
-import { addRulesButton } from '../ui/rules-button.ts';
-import { points, sortCards, type HulaAction, type HulaSort, type HulaView } from './model.ts';
+import { addRulesButton, placeRulesButton, rulesButtonRect } from '../ui/rules-button.ts';
+import { sortCards, type HulaAction, type HulaSort, type HulaView } from './model.ts';
 import { ActionBar } from './action-bar.ts';
 import { eventToast } from './events.ts';
 import { HulaResultPanel } from './result-panel.ts';
 import { resultRows } from './result-rows.ts';
 import { HulaTableView } from './table-view.ts';
 import { arrivals } from './arrivals.ts';
+import { fitTitle, titleVariants } from './title.ts';
 
 export type HulaSceneData = TableSceneData<HulaAction, HulaView>;
 type HulaFrame = TableFrame<HulaView>;
 
-const MODE_NAME = { monster: '괴물 훌라', joker: '조커 훌라' } as const;
 type TopKey = 'sort' | 'leave' | 'exit';
 
 export class HulaScene extends Phaser.Scene {
@@ -86,7 +86,10 @@ export class HulaScene extends Phaser.Scene {
   create(): void {
     this.cameras.main.setBackgroundColor(C.felt);
     this.table = new HulaTableView(this);
-    this.titleText = this.add.text(0, 0, this.data_.title, textStyle(14, '#ffffff', 800)).setDepth(40);
+    this.titleText = this.add
+      .text(0, 0, this.data_.title, textStyle(14, '#ffffff', 800))
+      .setDepth(40)
+      .setLineSpacing(2);
     this.statusText = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(16, '#ffffff', 800)).setOrigin(0.5, 0);
     this.hintText = this.add.text(0, 0, '', textStyle(13, '#ffe7a3', 600)).setOrigin(0.5, 0);
     this.timerG = this.add.graphics().setDepth(25);
@@ -177,12 +180,9 @@ export class HulaScene extends Phaser.Scene {
     const l = computeHulaLayout({ width: W, height: H, opponents, handCount: hand.length });
     this.layout_ = l;
     // Title: mode and round; below it the viewer's own points and 등록 mark (opponents show theirs on the badges).
-    const mine = v?.seats.find((x) => x.id === v.viewer);
     // A short screen (phone on its side) keeps the title on one line.
-    const sep = l.title.h < 36 ? ' · ' : '\n';
-    const second = mine ? `${sep}내 점수 ${points(mine.points)}${mine.registered ? ' · 등록' : ''}` : '';
-    this.titleText.setPosition(l.title.x, l.title.y + (second && sep === '\n' ? 0 : 8)).setLineSpacing(2);
-    if (v) this.titleText.setText(`${MODE_NAME[v.mode]} · ${v.round}/${v.roundsTotal}판${second}`);
+    fitTitle(this.titleText, l.title, v ? titleVariants(v, l.title.h < 36) : [this.data_.title]);
+    placeRulesButton(this.rulesButton, this.game.canvas, l.top.rules);
     this.top.sort.setRect(l.top.sort).setText(this.sort === 'suit' ? '무늬순' : '숫자순');
     this.top.leave.setRect(l.top.leave);
     this.top.exit.setRect(l.top.exit);
@@ -355,6 +355,9 @@ export class HulaScene extends Phaser.Scene {
       flying: this.table.flying,
       flightProgress: this.table.flightProgress,
       reducedMotion: reducedMotion(),
+      // The title as drawn, the rect it must keep to, and where the HTML 규칙 button is (page CSS px).
+      title: { text: this.titleText.text, ...boundsRect(this.titleText.getBounds()), box: this.layout_?.title ?? null },
+      rules: rulesButtonRect(this.rulesButton),
       statusRect: {
         x: this.statusText.x - this.statusText.width / 2,
         y: this.statusText.y,

@@ -28,7 +28,8 @@ export interface HulaLayout {
   height: number;
   portrait: boolean;
   title: Rect;
-  top: { sort: Rect; leave: Rect; exit: Rect };
+  /** The top bar, left to right: 규칙 (an HTML button the scene puts here), sort, leave, exit. */
+  top: TopBar;
   opponents: Rect[];
   stock: Rect;
   discard: Rect;
@@ -40,6 +41,13 @@ export interface HulaLayout {
   actions: Rect[];
 }
 
+export interface TopBar {
+  rules: Rect;
+  sort: Rect;
+  leave: Rect;
+  exit: Rect;
+}
+
 export const ACTION_SLOTS = 10;
 const PAD = 8;
 const GAP = 6;
@@ -49,13 +57,16 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
   const portrait = H >= W;
   if (!portrait && H < 520) return shortLandscape(input);
   const topH = 36;
-  const topBtnW = portrait ? 64 : 88;
-  const top = {
-    exit: { x: W - PAD - topBtnW, y: PAD, w: topBtnW, h: topH },
-    leave: { x: W - PAD - topBtnW * 2 - GAP, y: PAD, w: topBtnW, h: topH },
-    sort: { x: W - PAD - topBtnW * 3 - GAP * 2, y: PAD, w: topBtnW, h: topH },
-  };
-  const title = { x: PAD, y: PAD, w: top.sort.x - PAD - GAP, h: topH };
+  // A narrow phone gets buttons sized to their words, so the title keeps ≈ 115 px at 360.
+  const narrow = portrait && W < 480;
+  const { top, title } = topBar(
+    W,
+    topH,
+    narrow ? [44, 56, 64, 48] : portrait ? [56, 64, 64, 64] : [64, 88, 88, 88],
+    narrow ? 4 : GAP,
+    // Two lines of 14 px text need ≈ 40 px: the title takes 4 px of the gap above the opponents.
+    topH + 4,
+  );
 
   const n = Math.max(1, input.opponents);
   const oppH = portrait ? 76 : 84;
@@ -132,6 +143,21 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
 }
 
 /**
+ * The top bar's buttons packed against the right edge (widths of 규칙, sort,
+ * leave, exit) and the title taking what is left of the row, so the HTML 규칙
+ * button has a place of its own instead of a CSS offset that must agree.
+ */
+function topBar(W: number, h: number, widths: [number, number, number, number], gap: number, titleH = h) {
+  const [rules, sort, leave, exit] = widths;
+  const exitR = { x: W - PAD - exit, y: PAD, w: exit, h };
+  const leaveR = { x: exitR.x - gap - leave, y: PAD, w: leave, h };
+  const sortR = { x: leaveR.x - gap - sort, y: PAD, w: sort, h };
+  const rulesR = { x: sortR.x - gap - rules, y: PAD, w: rules, h };
+  const top: TopBar = { rules: rulesR, sort: sortR, leave: leaveR, exit: exitR };
+  return { top, title: { x: PAD, y: PAD, w: rulesR.x - PAD - GAP, h: titleH } };
+}
+
+/**
  * A phone on its side (844×390): a thin top bar and opponent row, the piles
  * and the status on the left of the felt, everyone's melds on the right of
  * it, a one-row fan of 48×68 cards and one row of buttons at the bottom.
@@ -139,13 +165,7 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
 function shortLandscape(input: HulaLayoutInput): HulaLayout {
   const { width: W, height: H } = input;
   const topH = 32;
-  const topBtnW = 80;
-  const top = {
-    exit: { x: W - PAD - topBtnW, y: PAD, w: topBtnW, h: topH },
-    leave: { x: W - PAD - topBtnW * 2 - GAP, y: PAD, w: topBtnW, h: topH },
-    sort: { x: W - PAD - topBtnW * 3 - GAP * 2, y: PAD, w: topBtnW, h: topH },
-  };
-  const title = { x: PAD, y: PAD, w: top.sort.x - PAD - GAP, h: topH };
+  const { top, title } = topBar(W, topH, [56, 80, 80, 80], GAP);
   const n = Math.max(1, input.opponents);
   const oppH = 52;
   const oppY = PAD + topH + 4;

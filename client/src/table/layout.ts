@@ -407,6 +407,11 @@ export function inside(a: Rect, outer: Rect): boolean {
   return a.x >= outer.x && a.y >= outer.y && a.x + a.w <= outer.x + outer.w && a.y + a.h <= outer.y + outer.h;
 }
 
+/** A Rect from a DOMRect or Phaser bounds ({x, y, width, height}). */
+export function boundsRect(b: { x: number; y: number; width: number; height: number }): Rect {
+  return { x: b.x, y: b.y, w: b.width, h: b.height };
+}
+
 /** Axis-aligned bounds of a card slot (rotation included). */
 export function slotBounds(s: CardSlot, w: number, h: number): Rect {
   const c = Math.abs(Math.cos(s.angle));

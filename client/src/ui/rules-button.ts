@@ -1,10 +1,12 @@
 /**
  * The table's way to the rules: `openTableRules` for scenes that already
  * draw a 규칙 button, and `addRulesButton` for a scene that has none — an
- * HTML button over the canvas corner, removed with the scene, so the scene
- * needs one line and no layout change.
+ * HTML button over the canvas, removed with the scene. The scene's layout
+ * owns its place: `placeRulesButton` puts it on a layout rect every layout, so
+ * no CSS offset has to agree with what the canvas draws.
  */
 import type Phaser from 'phaser';
+import { boundsRect, type Rect } from '../table/layout.ts';
 import { el } from './dom.ts';
 import { openGameRules, type RulesContext, type RulesGame } from './rules/game-rules.ts';
 
@@ -26,4 +28,19 @@ export function addRulesButton(
   document.getElementById('ui')?.append(button);
   scene.events.once('shutdown', () => button.remove());
   return button as HTMLButtonElement;
+}
+
+/** Puts the button on `rect` (world units, which are CSS pixels: display.ts) of the canvas as it sits on the page. */
+export function placeRulesButton(button: HTMLButtonElement | null, canvas: HTMLCanvasElement, rect: Rect): void {
+  if (!button) return;
+  const c = canvas.getBoundingClientRect();
+  button.style.left = `${c.left + rect.x}px`;
+  button.style.top = `${c.top + rect.y}px`;
+  button.style.width = `${rect.w}px`;
+  button.style.height = `${rect.h}px`;
+}
+
+/** Where the button is on the page (CSS px), or null while it is hidden (for the test hook). */
+export function rulesButtonRect(button: HTMLButtonElement | null): Rect | null {
+  return button && !button.hidden ? boundsRect(button.getBoundingClientRect()) : null;
 }
