@@ -39,7 +39,8 @@ const all = (pick: (s: (typeof services)[number]) => boolean = () => true) => se
 async function untilAll(list: typeof services, status: number, what: string): Promise<void> {
   await until(
     async () => (await Promise.all(list.map((s) => readyz(s.ops)))).every(([st]) => st === status),
-    60_000,
+    // Four processes starting at once on a busy box took over 60 s; the bound is for a hang.
+    180_000,
     `${what}: ${list.map((s) => s.proc.name).join(', ')}`,
   ).catch((err: Error) => {
     throw new Error(`${err.message}\n${list.map((s) => `[${s.proc.name}] ${s.proc.out.join('')}`).join('\n')}`);
@@ -62,7 +63,7 @@ beforeAll(async () => {
     services.push({ proc, ops: `http://127.0.0.1:${port}`, redis: usesRedis });
   }
   await untilAll(all(), 200, 'every service ready');
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   for (const s of services) await s.proc.stop();
