@@ -160,7 +160,9 @@ describe('원카드 in the browser (real platform)', () => {
             const s = await snapshot(page);
             return s.orientation === 'landscape' && s.width === LANDSCAPE.width && !s.busy ? s : null;
           });
-          expect(wide.cards.length, 'same hand after the resize').toBe(snap.cards.length);
+          // Same hand, unless a frame came in meanwhile (on a busy box the turn clock can run out during the
+          // resize and draw for us): the relayout must not lose or invent a card.
+          if (wide.seq === snap.seq) expect(wide.cards.length, 'same hand after the resize').toBe(snap.cards.length);
           await new Promise((r) => setTimeout(r, 350));
           await page.screenshot({ path: `${SHOTS}table-landscape.png` });
           await watcher.screenshot({ path: `${SHOTS}table-spectator.png` });
@@ -309,5 +311,5 @@ describe('원카드 in the browser (real platform)', () => {
     await friend.getByTestId('error').getByText('닉네임은 2~12자로 정해 주세요').waitFor();
     await ctxB.close();
     await ctxA.close();
-  }, 60_000);
+  }, 240_000);
 });
