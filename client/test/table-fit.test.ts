@@ -79,7 +79,7 @@ async function drawnAt(page: Page, scene: string, vp: { width: number; height: n
   );
 }
 
-/** What a player would see wrong: a label off the screen, two labels on top of each other, a lone bracket line. */
+/** What a player would see wrong: a label off the screen, two labels on top of each other, a lone bracket line, a word cut in two. */
 function labelProblems(hook: Hook): string[] {
   const screen = { x: 0, y: 0, w: hook.width, h: hook.height };
   // Half a pixel of font rounding is not an overlap.
@@ -91,6 +91,9 @@ function labelProblems(hook: Hook): string[] {
     if (!inside(shrink(l), grow)) out.push(`off screen: "${l.text}" ${JSON.stringify(shrink(l))}`);
     for (const line of l.lines)
       if (line !== '' && !/[\p{L}\p{N}]/u.test(line)) out.push(`lone "${line}" in "${l.text.replace(/\n/g, '⏎')}"`);
+    // A line may break between words, never inside one ("가져오 / 기").
+    for (const word of l.text.split(/\s+/).filter(Boolean))
+      if (!l.lines.some((line) => line.includes(word))) out.push(`broken word "${word}" in "${l.lines.join('⏎')}"`);
   }
   for (let i = 0; i < labels.length; i++)
     for (let j = i + 1; j < labels.length; j++)

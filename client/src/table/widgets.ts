@@ -103,7 +103,11 @@ export class Button {
     let size = round ? Math.round(h * 0.22) : Math.min(18, Math.round(h * 0.42));
     this.label.setFontSize(size);
     this.label.setWordWrapWidth(round ? w * 0.8 : w - 8, true);
-    while (size > 10 && (this.label.width > w - 8 || this.label.height > h - 4)) {
+    // Shrink before breaking a word: wrapping may only happen between words ("가져오기" must never become
+    // "가져오 / 기" on a narrow phone).
+    const words = this.text.split(/\s+/).filter(Boolean).length;
+    const broken = () => this.label.getWrappedText().length > words;
+    while (size > 10 && (this.label.width > w - 8 || this.label.height > h - 4 || broken())) {
       size -= 1;
       this.label.setFontSize(size);
     }
