@@ -45,6 +45,8 @@ export class Room {
   private queue: Item[] = [];
   private running = false;
   private paused = false;
+  /** The bus dropped: nothing is processed or answered until the lease is checked again (reconnect.ts). */
+  private held = false;
   private idleWaiters: (() => void)[] = [];
   closed = false;
   private subs: BusSubscription[] = [];
@@ -120,7 +122,8 @@ export class Room {
     // Bounded so one flooded room cannot eat the worker's memory; timers and
     // presence are never refused (they are produced by the system, at most a few per room).
     if (this.queue.length >= this.host.cfg.queueMax && (item.kind === 'cmd' || item.kind === 'join')) {
-      item.respond(refuse('busy'));
+      // Held, even "busy" could race a new owner's answer: say nothing, the gateway retries.
+      if (!this.held) item.respond(refuse('busy'));
       return;
     }
     this.queue.push(item);
@@ -139,6 +142,25 @@ export class Room {
     await new Promise<void>((r) => this.idleWaiters.push(r));
   }
 
+  /**
+   * The bus was cut off: a matchmaker may fail this room over meanwhile, and answering from our state after
+   * the reconnect would race the new owner (a refusal of an action it applied). Items queue unanswered.
+   */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** The lease was confirmed ours after the reconnect: answer what queued up. */
+  unhold(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.kick();
+  }
+
+  get isHeld(): boolean {
+    return this.held;
+  }
+
   /** Leave this worker: no more subscriptions, timers or replies. The stored snapshot stays. */
   close(): void {
     if (this.closed) return;
@@ -153,13 +175,13 @@ export class Room {
   }
 
   private kick(): void {
-    if (!this.running && !this.paused && this.queue.length > 0) void this.run();
+    if (!this.running && !this.paused && !this.held && this.queue.length > 0) void this.run();
   }
 
   private async run(): Promise<void> {
     this.running = true;
     try {
-      while (this.queue.length > 0 && !this.paused) {
+      while (this.queue.length > 0 && !this.paused && !this.held) {
         const batch = this.queue.splice(0, this.host.cfg.batchMax);
         await this.process(batch);
         if (!this.closed) this.occupancy.report(this.data.seats, this.viewers);

@@ -19,6 +19,7 @@ import { handOver, migrateRooms, type HandoverDeps, type MigrationHost } from '.
 import { openRoom, restoreRoom, type OpenHost } from './open.ts';
 import type { Room, RoomHost } from './room.ts';
 import { Upkeep } from './upkeep.ts';
+import { ReconnectGuard } from './reconnect.ts';
 import { reportStoreLost } from './store-loss.ts';
 
 export interface RoomWorkerDeps {
@@ -77,6 +78,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     rooms,
     draining: () => draining,
   });
+  const reconnect = new ReconnectGuard({ bus, log, rooms, upkeep, closed: () => closed });
 
   const host: RoomHost = {
     bus,
@@ -119,6 +121,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     refusing: () => draining || closed,
     adopt(room) {
       rooms.set(room.id, room);
+      reconnect.adopted(room);
       metrics.rooms.set(rooms.size);
       upkeep.gatewaysKnown(room.gateways());
     },
@@ -236,6 +239,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     if (closed) return;
     closed = true;
     upkeep.stop();
+    reconnect.close();
     for (const r of [...rooms.values()]) r.close();
     for (const s of subs) s.unsubscribe();
     await Promise.allSettled([...opening.values()]);
