@@ -496,6 +496,7 @@ export class Room {
       this.host.log.warn({ err, roomId: this.id }, 'drop failed; the lease will lapse and a sweep retries');
     }
     this.occupancy.closed();
+    this.host.onClosedForGood(this);
     this.close();
   }
 
