@@ -26,6 +26,7 @@ export class NatsBus implements Bus {
   private readonly events: JetStreamEvents;
   private readonly replies: ReplyInbox;
   private up = true;
+  private readonly connectionListeners = new Set<(up: boolean) => void>();
 
   constructor(
     readonly nc: NatsConnection,
@@ -45,10 +46,27 @@ export class NatsBus implements Bus {
   /** Follows the client's status events: down from a lost socket until the client is back on a server. */
   private async watchStatus(): Promise<void> {
     for await (const s of this.nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnecting' || s.type === 'staleConnection') this.up = false;
-      else if (s.type === 'reconnect') this.up = true;
+      if (s.type === 'disconnect' || s.type === 'reconnecting' || s.type === 'staleConnection') this.setUp(false);
+      else if (s.type === 'reconnect') this.setUp(true);
     }
-    this.up = false;
+    this.setUp(false);
+  }
+
+  private setUp(up: boolean): void {
+    if (up === this.up) return;
+    this.up = up;
+    for (const l of this.connectionListeners) {
+      try {
+        l(up);
+      } catch (err) {
+        this.onHandlerError(err, '(connection status)');
+      }
+    }
+  }
+
+  onConnectionChange(listener: (up: boolean) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
   }
 
   connected(): boolean {

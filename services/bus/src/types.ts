@@ -48,6 +48,13 @@ export interface Bus {
    * Optional like `flush`; absent means always.
    */
   connected?(): boolean;
+  /**
+   * Calls `listener(false)` when the bus loses its server and `listener(true)` once it is back (NATS status
+   * events). A room worker holds its rooms across such a gap: while it was away a matchmaker may have failed
+   * them over, so it checks every lease before answering again. Returns the unsubscribe. Optional; absent
+   * means the bus never drops (the in-process bus).
+   */
+  onConnectionChange?(listener: (up: boolean) => void): () => void;
   /** Lets in-flight handlers finish, then closes. */
   close(): Promise<void>;
 }

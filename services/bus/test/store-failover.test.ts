@@ -73,6 +73,35 @@ describe('snapshot writes confirmed by a replica (SNAPSHOT_REPLICAS=1)', () => {
     await expect(store.write(id, 1, 'w1', { seq: 2, data: 'c', steps: [] }, TTL)).rejects.toThrow(/seq/);
   });
 
+  it("a primary that stops answering stalls only its own slots' writes, not another shard's of the same tick", async () => {
+    const store = new RedisSnapshotStore(conn, ns, { confirm: { replicas: 1, timeoutMs: 1_000 } });
+    const tag = randomBytes(3).toString('hex');
+    const port = (id: string) => conn.client.slots[keySlot(epochKey(id))].master.port;
+    const stuck = `stuck-${tag}`;
+    let other = '';
+    for (let i = 0; port(other || stuck) === port(stuck); i++) other = `other${i}-${tag}`;
+    for (const id of [stuck, other]) await store.createRoom(id, 'w1', { seq: 1, data: 'a', steps: [] }, TTL);
+    // Writes pause on that primary (gossip goes on, so the cluster does not fail it over meanwhile).
+    await run('redis-cli', ['-p', String(port(stuck)), 'client', 'pause', '30000', 'write']);
+    const order: string[] = [];
+    try {
+      // Both in one tick, so both are in one coalesced flush.
+      const a = store
+        .write(stuck, 1, 'w1', { seq: 2, data: 'b', steps: [] }, TTL)
+        .then((r) => order.push(`stuck:${r}`));
+      const b = store
+        .write(other, 1, 'w1', { seq: 2, data: 'b', steps: [] }, TTL)
+        .then((r) => order.push(`other:${r}`));
+      // Fail-safe only: were the other shard held up by the stuck one, it would settle after the unpause.
+      await Promise.race([b, new Promise((r) => setTimeout(r, 20_000))]);
+      await run('redis-cli', ['-p', String(port(stuck)), 'client', 'unpause']);
+      await Promise.all([a, b]);
+    } finally {
+      await run('redis-cli', ['-p', String(port(stuck)), 'client', 'unpause']);
+    }
+    expect(order).toEqual(['other:ok', 'stuck:ok']);
+  }, 60_000);
+
   it('loses no acknowledged write when a primary is SIGKILLed and its replica takes over', async () => {
     const store = new RedisSnapshotStore(conn, ns, { confirm: { replicas: 1, timeoutMs: 1_000 } });
     const rooms = Array.from({ length: 60 }, (_, i) => `fo${i}-${randomBytes(3).toString('hex')}`);

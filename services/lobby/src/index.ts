@@ -13,6 +13,7 @@ import { games as engineGames, type AnyGame } from '@joke/engine';
 import type { Bus } from '@joke/bus';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open.ts';
 import { subscribeFinished } from './finished.ts';
+import { subscribeClosed } from './closed.ts';
 import { subscribeLost } from './lost.ts';
 import { serveAccess } from './access.ts';
 import { createMetrics } from './metrics.ts';
@@ -166,6 +167,10 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     deps.directory.changed();
     deps.lifecycle.touched();
   });
+  const roomClosed = await subscribeClosed(opts.bus, deps.db, log, metrics, () => {
+    deps.directory.changed();
+    deps.lifecycle.touched();
+  });
   const lost = subscribeLost(opts.bus, deps.db, log, metrics);
   const access = serveAccess(opts.bus, deps.db, log);
   const trpc = createHTTPHandler({
@@ -238,6 +243,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
         presenceBus.close();
         metrics.ready.set(0);
         access.unsubscribe();
+        roomClosed.close();
         await finished.close();
         await lost.close();
         await database.close();

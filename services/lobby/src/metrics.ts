@@ -11,6 +11,8 @@ export interface LobbyMetrics {
   tablesLost: Counter;
   gamesRecorded: Counter<'game'>;
   finishedRejected: Counter<'reason'>;
+  /** RoomClosed facts applied, by outcome (freed a lobby room, or nothing left to free: a redelivery). */
+  roomsClosed: Counter<'outcome'>;
   rateLimited: Counter<'action' | 'scope'>;
   ready: Gauge;
 }
@@ -57,6 +59,12 @@ export function createMetrics(registry = new Registry()): LobbyMetrics {
       name: 'lobby_room_finished_rejected_total',
       help: 'RoomFinished messages that could not be stored',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    roomsClosed: new Counter({
+      name: 'lobby_room_closed_total',
+      help: 'RoomClosed facts applied (acknowledged), by outcome: freed or nothing-to-free',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
     rateLimited: new Counter({

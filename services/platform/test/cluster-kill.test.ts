@@ -121,16 +121,13 @@ async function finishAndCheck(t: Awaited<ReturnType<typeof startTables>>): Promi
       const mine = record.actions
         .filter((s) => 'actor' in s && s.actor === seat.userId)
         .map((s) => JSON.stringify((s as { action: unknown }).action));
-      // Every acknowledged action is in the record once, in the order acknowledged (a subsequence of the
-      // player's steps: one the player was told was refused may be in it too, see `refusedButApplied`).
-      let at = 0;
-      for (const a of seat.acked) {
-        const k = JSON.stringify(a.action);
-        while (at < mine.length && mine[at] !== k) at++;
-        expect(at, `${id}: acknowledged ${k} in the record, in order`).toBeLessThan(mine.length);
-        at++;
-      }
+      // Acknowledged = applied: exactly the acknowledged actions, in order. A worker cut off and failed over
+      // holds its rooms until its leases are checked after the reconnect (room-worker reconnect.ts), so it
+      // cannot refuse from stale state an action the new owner applied.
       extra += mine.length - seat.acked.length;
+      expect(mine, `${id}: the player's steps are the acknowledged actions`).toEqual(
+        seat.acked.map((a) => JSON.stringify(a.action)),
+      );
     }
   }
   return extra;
@@ -243,9 +240,13 @@ describe('node losses on a local NATS + Redis cluster, under 50 tables of bots',
     // With SNAPSHOT_REPLICAS=1 the promoted primary acknowledges nothing until it has a replica again.
     await local.replaceRedis(victim, promoted);
     await finishAndCheck(t);
+    // Writes and replica confirmations go per primary (redis-writes.ts), so only the tables on the dead primary
+    // should pause for its failover; the others' silence stays at their normal pace.
+    const others = t.ids.filter((id) => !onVictim.includes(id));
     console.log(
-      `[cluster-kill] Redis primary ${victim} SIGKILLed (${onVictim.length} tables on it): longest silence ` +
-        `per table on it ${pauses(onVictim, at - 1000, at + 30_000)}; all tables ${pauses(t.ids, at - 1000, at + 30_000)}`,
+      `[cluster-kill] Redis primary ${victim} SIGKILLed: longest silence per table on it (${onVictim.length}) ` +
+        `${pauses(onVictim, at - 1000, at + 30_000)}; on the other shards (${others.length}) ` +
+        `${pauses(others, at - 1000, at + 30_000)}`,
     );
     await inHistoryOnce(t.ids);
   }, 300_000);

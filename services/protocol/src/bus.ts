@@ -203,6 +203,19 @@ export const RoomFinished = z.object({
 });
 export type RoomFinished = z.infer<typeof RoomFinished>;
 
+/**
+ * A worker let a game room go for good. `roomId` is the game id (the lobby's `currentGameId`); `finished`
+ * says a RoomFinished exists for it, which the lobby must have recorded before it frees its lobby room
+ * (the record links to the lobby room through `currentGameId`): it answers a fact that came first "not yet".
+ */
+export const RoomClosed = z.object({
+  v,
+  roomId: z.string(),
+  finished: z.boolean(),
+  at: z.number(),
+});
+export type RoomClosed = z.infer<typeof RoomClosed>;
+
 /** A room whose stored state is gone (the store was wiped): its game cannot go on; the lobby may reopen it. */
 export const RoomLost = z.object({
   v,

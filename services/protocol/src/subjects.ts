@@ -52,6 +52,8 @@ export const subjects = {
   gatewayHeartbeat: `${P}.gw.heartbeat`,
   /** publish. RoomFinished, once per room; the lobby records the game (queue group `lobby`). */
   roomFinished: `${P}.room.finished`,
+  /** publish, durable. RoomClosed, once per room let go for good; the lobby frees its lobby room. */
+  roomClosed: `${P}.room.closed`,
   /**
    * publish. RoomLost: a worker found the store had lost a room's state (Redis wiped or restarted
    * without persistence); the lobby frees the table so it can be started again (queue group `lobby`).

@@ -3,7 +3,8 @@
  * without a fixed tick), so the game code never sees two transitions at once.
  *
  * State: the waiting items, whether a batch is in flight, whether the room is
- * paused. Failure modes: a full queue refuses players' commands and joins with
+ * paused or held (the bus dropped: nothing runs or is answered until the lease
+ * is confirmed again, reconnect.ts). Failure modes: a full queue refuses players' commands and joins with
  * `busy` (timers and presence are produced by the system, at most a few per
  * room, and are never refused); a batch that throws stops the loop and hands
  * the error to the room, which drops itself from this worker.
@@ -24,6 +25,7 @@ export class ItemQueue {
   private items: Item[] = [];
   private running = false;
   private paused = false;
+  private held = false;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -35,7 +37,8 @@ export class ItemQueue {
   push(item: Item): void {
     // Bounded so one flooded room cannot eat the worker's memory.
     if (this.items.length >= this.max && (item.kind === 'cmd' || item.kind === 'join')) {
-      item.respond(refuse('busy'));
+      // Held, even "busy" could race a new owner's answer: say nothing, the gateway retries.
+      if (!this.held) item.respond(refuse('busy'));
       return;
     }
     this.items.push(item);
@@ -49,6 +52,22 @@ export class ItemQueue {
     await new Promise<void>((r) => this.idleWaiters.push(r));
   }
 
+  /** The bus was cut off: items queue unanswered (the batch in flight completes). */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** The lease was confirmed ours after the reconnect: answer what queued up. */
+  unhold(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.kick();
+  }
+
+  get isHeld(): boolean {
+    return this.held;
+  }
+
   /** For good: nothing queued runs, nothing new starts. */
   clear(): void {
     this.paused = true;
@@ -57,13 +76,13 @@ export class ItemQueue {
 
   /** Items arrived before the room started: run them now. */
   kick(): void {
-    if (!this.running && !this.paused && this.items.length > 0) void this.run();
+    if (!this.running && !this.paused && !this.held && this.items.length > 0) void this.run();
   }
 
   private async run(): Promise<void> {
     this.running = true;
     try {
-      while (this.items.length > 0 && !this.paused) {
+      while (this.items.length > 0 && !this.paused && !this.held) {
         await this.owner.process(this.items.splice(0, this.batchMax));
         this.owner.afterBatch();
       }

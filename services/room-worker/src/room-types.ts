@@ -102,6 +102,8 @@ export interface RoomHost {
   onGone(room: Room): void;
   /** Resolves once the result is durably stored (the JetStream stream acknowledged it). */
   onFinished(room: Room): Promise<void>;
+  /** The room is let go for good (its snapshot dropped): the lobby is told durably (RoomClosed), in the background. */
+  onClosedForGood(room: Room): void;
   /** The store lost the room's state (store-loss.ts): report it and tell the lobby. */
   onStoreLost(room: Room): void;
   onTransition(): void;

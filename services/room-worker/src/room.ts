@@ -140,6 +140,23 @@ export class Room implements QueueOwner, MovingRoom {
     return this.queue.pause();
   }
 
+  /**
+   * The bus was cut off: a matchmaker may fail this room over meanwhile, and answering from our state after
+   * the reconnect would race the new owner (a refusal of an action it applied). Items queue unanswered.
+   */
+  hold(): void {
+    this.queue.hold();
+  }
+
+  /** The lease was confirmed ours after the reconnect: answer what queued up. */
+  unhold(): void {
+    this.queue.unhold();
+  }
+
+  get isHeld(): boolean {
+    return this.queue.isHeld;
+  }
+
   /** Leave this worker: no more subscriptions, timers or replies. The stored snapshot stays. */
   close(): void {
     if (this.closed) return;
@@ -315,6 +332,7 @@ export class Room implements QueueOwner, MovingRoom {
       this.host.log.warn({ err, roomId: this.id }, 'drop failed; the lease will lapse and a sweep retries');
     }
     this.occupancy.closed();
+    this.host.onClosedForGood(this);
     this.close();
   }
 

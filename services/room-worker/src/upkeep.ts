@@ -109,36 +109,44 @@ export class Upkeep {
 
   private async renew(): Promise<void> {
     if (this.renewing) return;
-    const { cfg, store, metrics, log, rooms } = this.h;
+    const { cfg, metrics, log, rooms } = this.h;
     this.renewing = true;
     try {
       const cutoff = Date.now() - cfg.leaseRenewMs;
       const due = [...rooms.values()].filter((r) => !r.closed && r.lastWriteAt < cutoff);
-      if (due.length === 0) return;
-      const lost = await store.renew(
-        cfg.workerId,
-        due.map((r) => ({ roomId: r.id, epoch: r.epoch })),
-        cfg.leaseTtlMs,
-      );
-      const now = Date.now();
-      for (const r of due) r.lastWriteAt = now;
-      // A lease lost because the store lost everything is not a takeover (store-loss.ts).
-      const generation = lost.length > 0 ? await currentGeneration(store) : null;
-      for (const id of lost) {
-        const room = rooms.get(id);
-        if (room && generation !== null && room.generation !== null && room.generation !== generation) {
-          room.storeLost();
-          continue;
-        }
-        log.warn({ roomId: id }, 'lease lost; letting the room go');
-        metrics.errors.inc({ kind: 'stale' });
-        room?.close();
-      }
+      if (due.length > 0) await this.renewLeases(due);
     } catch (err) {
       metrics.errors.inc({ kind: 'store' });
       log.warn({ err }, 'lease renewal failed');
     } finally {
       this.renewing = false;
+    }
+  }
+
+  /**
+   * Renews the leases of `due` and lets go of every room whose lease is no longer ours (a takeover), or marks it
+   * store-lost when the store itself lost everything. Rejects when the store cannot be reached (nothing decided).
+   */
+  async renewLeases(due: Room[]): Promise<void> {
+    const { cfg, store, log, metrics, rooms } = this.h;
+    const lost = await store.renew(
+      cfg.workerId,
+      due.map((r) => ({ roomId: r.id, epoch: r.epoch })),
+      cfg.leaseTtlMs,
+    );
+    const now = Date.now();
+    for (const r of due) r.lastWriteAt = now;
+    // A lease lost because the store lost everything is not a takeover (store-loss.ts).
+    const generation = lost.length > 0 ? await currentGeneration(store) : null;
+    for (const id of lost) {
+      const room = rooms.get(id);
+      if (room && generation !== null && room.generation !== null && room.generation !== generation) {
+        room.storeLost();
+        continue;
+      }
+      log.warn({ roomId: id }, 'lease lost; letting the room go');
+      metrics.errors.inc({ kind: 'stale' });
+      room?.close();
     }
   }
 

@@ -19,6 +19,7 @@ import { handOver, migrateRooms, type HandoverDeps, type MigrationHost } from '.
 import { openRoom, restoreRoom, type OpenHost } from './open.ts';
 import type { Room, RoomHost } from './room.ts';
 import { Upkeep } from './upkeep.ts';
+import { ReconnectGuard } from './reconnect.ts';
 import { reportStoreLost } from './store-loss.ts';
 
 export interface RoomWorkerDeps {
@@ -77,6 +78,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     rooms,
     draining: () => draining,
   });
+  const reconnect = new ReconnectGuard({ bus, log, rooms, upkeep, closed: () => closed });
 
   const host: RoomHost = {
     bus,
@@ -90,25 +92,33 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       if (rooms.get(room.id) === room) rooms.delete(room.id);
       metrics.rooms.set(rooms.size);
     },
-    async onFinished(room) {
-      const msg = room.finishedMessage();
-      // Durable (JetStream): retried until stored, under one id so a retry is never a second game.
-      for (let attempt = 0; !closed; attempt++) {
-        try {
-          await emitDurable(bus, contract.roomFinished, msg, `finished:${room.id}`);
-          return;
-        } catch (err) {
-          metrics.errors.inc({ kind: 'bus' });
-          if (attempt % 10 === 0)
-            log.error({ err, roomId: room.id, attempt }, 'could not publish RoomFinished; retrying');
-          await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 5_000)));
-        }
-      }
-    },
+    // Durable (JetStream): retried until stored, under one id so a retry is never a second game.
+    onFinished: (room) =>
+      durably(`finished:${room.id}`, (id) => emitDurable(bus, contract.roomFinished, room.finishedMessage(), id)),
+    onClosedForGood: (room) => void closedForGood(room),
     onStoreLost: (room) => reportStoreLost({ bus, log, metrics }, room),
     onTransition: () => upkeep.transition(),
     gatewaySeen: (gatewayId) => upkeep.gatewaySeen(gatewayId),
   };
+
+  /** Publishes a durable fact (`send`), retrying until the stream stored it (or this worker stops). */
+  async function durably(id: string, send: (id: string) => Promise<void>): Promise<void> {
+    for (let attempt = 0; !closed; attempt++) {
+      try {
+        await send(id);
+        return;
+      } catch (err) {
+        metrics.errors.inc({ kind: 'bus' });
+        if (attempt % 10 === 0) log.error({ err, id, attempt }, 'could not publish a durable fact; retrying');
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 5_000)));
+      }
+    }
+  }
+  // The lobby frees its lobby room on this, once it has recorded the game (lobby closed.ts).
+  const closedForGood = (room: Room) =>
+    durably(`closed:${room.id}`, (id) =>
+      emitDurable(bus, contract.roomClosed, { v: 1, roomId: room.id, finished: room.finished, at: Date.now() }, id),
+    );
 
   const openHost: OpenHost = {
     cfg,
@@ -119,6 +129,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     refusing: () => draining || closed,
     adopt(room) {
       rooms.set(room.id, room);
+      reconnect.adopted(room);
       metrics.rooms.set(rooms.size);
       upkeep.gatewaysKnown(room.gateways());
     },
@@ -207,11 +218,13 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     let handedOver = 0;
     // Finished rooms whose record is out need no new home; the rest move in chunks.
     let todo: Room[] = [];
+    const facts: Promise<void>[] = [];
     for (const r of leaving) {
       if (r.finished && r.data.finishedPublished) {
         await r.pause();
         r.close();
         await store.drop(r.id, r.epoch).catch(() => {});
+        facts.push(closedForGood(r));
       } else todo.push(r);
     }
     while (todo.length > 0 && Date.now() < deadline) {
@@ -225,6 +238,13 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     }
     // Nobody could take these: end our leases now so the orphan sweep can place them as soon as a worker appears.
     for (const r of todo) await store.release(r.id, cfg.workerId, r.epoch).catch(() => false);
+    // The room-closed facts are a safety net (RoomFinished frees the lobby room too): bounded by the drain deadline.
+    let factsTimer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(facts),
+      new Promise((res) => (factsTimer = setTimeout(res, Math.max(0, deadline - Date.now())))),
+    ]);
+    clearTimeout(factsTimer);
     const report = { handedOver, released: todo.length, ms: Date.now() - t0 };
     log.info(report, 'drained');
     upkeep.heartbeat();
@@ -236,6 +256,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     if (closed) return;
     closed = true;
     upkeep.stop();
+    reconnect.close();
     for (const r of [...rooms.values()]) r.close();
     for (const s of subs) s.unsubscribe();
     await Promise.allSettled([...opening.values()]);

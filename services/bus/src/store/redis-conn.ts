@@ -36,6 +36,11 @@ export interface RedisConn {
    * after at most `timeoutMs`.
    */
   waitReplicas(keys: string[], replicas: number, timeoutMs: number): Promise<number[]>;
+  /**
+   * Which primary serves `key` now (an address on a cluster; one name for a single Redis), so writes can be
+   * grouped per primary and one failing primary stalls only its own keys.
+   */
+  primaryOf(key: string): string;
   /** The primaries, for scans. */
   nodes(): Promise<RedisNode[]>;
   /** Whether commands can be sent now (readiness follows it; node-redis reconnects by itself). */
@@ -72,6 +77,9 @@ export class SingleRedis implements RedisConn {
     const n = Number(await this.client.sendCommand(['WAIT', String(replicas), String(timeoutMs)]));
     return keys.map(() => n);
   }
+  primaryOf(): string {
+    return 'single';
+  }
   async nodes() {
     return [nodeOf(this.client)];
   }
@@ -102,15 +110,24 @@ export class ClusterRedis implements RedisConn {
     return r === 'OK';
   }
   async waitReplicas(keys: string[], replicas: number, timeoutMs: number) {
-    // One WAIT per primary that took the writes, sent by a key it serves so it rides that connection.
-    const primaryOf = keys.map((key) => this.client.slots[keySlot(key)]?.master.address ?? key);
+    // One WAIT per primary that took the writes, on that primary's own connection (the one the writes went
+    // on). Not `sendCommand(key, …)`: node-redis routes WAIT to ALL shards by its command table and keeps the
+    // minimum, so one dead primary held up every shard's confirmations.
+    const primaryOf = keys.map((key) => this.primaryOf(key));
     const byPrimary = new Map<string, Promise<number>>();
     keys.forEach((key, i) => {
       if (byPrimary.has(primaryOf[i])) return;
-      const wait = this.client.sendCommand(key, false, ['WAIT', String(replicas), String(timeoutMs)]);
+      const master = this.client.slots[keySlot(key)]?.master;
+      const wait = master
+        ? this.client.nodeClient(master).then((node) => node.sendCommand(['WAIT', String(replicas), String(timeoutMs)]))
+        : Promise.reject(new Error(`no primary known for ${key}`));
       byPrimary.set(primaryOf[i], wait.then(Number));
     });
     return Promise.all(primaryOf.map((p) => byPrimary.get(p)!));
+  }
+  primaryOf(key: string): string {
+    const slot = keySlot(key);
+    return this.client.slots[slot]?.master.address ?? `slot:${slot}`;
   }
   async nodes() {
     return Promise.all(this.client.masters.map(async (m) => nodeOf(await this.client.nodeClient(m))));

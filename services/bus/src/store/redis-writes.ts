@@ -12,6 +12,10 @@
  * (`ReplicaTimeoutError`) and not acknowledged; the writer retries the same
  * (epoch, seq), which the script recognises as already applied and only
  * confirms again — or applies afresh if the failover lost it.
+ *
+ * Each primary's writes of a tick go (and are answered) on their own: a primary that dies stalls only the
+ * rooms whose slots it served until its replica is promoted, not every room that happened to write in the
+ * same tick on the other shards.
  */
 import type { RedisConn } from './redis-conn.ts';
 import { WRITE_MANY } from './redis-scripts.ts';
@@ -79,7 +83,15 @@ export class CoalescedWrites {
   private readonly flush = (): void => {
     const all = this.queued;
     this.queued = [];
-    void this.writeAll(this.batches(all));
+    if (!this.conn.cluster) return void this.writeAll(this.batches(all));
+    const byPrimary = new Map<string, QueuedWrite[]>();
+    for (const q of all) {
+      const p = this.conn.primaryOf(q.keys[0]);
+      const g = byPrimary.get(p);
+      if (g) g.push(q);
+      else byPrimary.set(p, [q]);
+    }
+    for (const g of byPrimary.values()) void this.writeAll(this.batches(g));
   };
 
   /** One batch per WRITE_BATCH writes; on a cluster, per slot first. */
