@@ -63,6 +63,16 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** As tRPC's input reader: anything but a TRPCError (a JSON syntax error) is the caller's BAD_REQUEST. */
+function asBadRequest(cause: unknown): never {
+  if (cause instanceof TRPCError) throw cause;
+  throw new TRPCError({
+    code: 'BAD_REQUEST',
+    message: cause instanceof Error ? cause.message : 'Invalid input',
+    cause,
+  });
+}
+
 export function leanTrpcHandler<Ctx>(opts: LeanTrpcOptions<Ctx>): NodeHandler {
   const config = opts.router._def._config;
   const procedures = opts.router._def.procedures as Record<string, Procedure & { _def: { type: string } }>;
@@ -114,7 +124,7 @@ export function leanTrpcHandler<Ctx>(opts: LeanTrpcOptions<Ctx>): NodeHandler {
         try {
           const data = await proc({
             path: paths[i],
-            getRawInput: async () => (await (inputs ??= parse()))[i],
+            getRawInput: async () => (await (inputs ??= parse().catch(asBadRequest)))[i],
             ctx,
             type,
             signal: undefined,
