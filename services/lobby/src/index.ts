@@ -128,8 +128,9 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     'lobby database ready',
   );
   const clock = opts.clock ?? Date.now;
-  const board = new PresenceBoard();
+
   const presenceLimits: PresenceLimits = { ...DEFAULT_PRESENCE, ...opts.presence };
+  const board = new PresenceBoard(presenceLimits.awayAfterMs);
   const deps: LobbyDeps = {
     db: database.prisma,
     raw: database.raw,
