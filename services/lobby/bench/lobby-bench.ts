@@ -294,6 +294,7 @@ async function main(): Promise<void> {
           .map((l) => l.toFixed(1))
           .join(' ')}`,
     );
+    if (RATE > 0) console.log(`offered ${RATE} calls/s, answered within the window:`);
     console.log(
       `calls/s ${(calls / secs).toFixed(0)} (${calls} calls, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors)`,
     );
