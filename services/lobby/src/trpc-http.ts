@@ -119,31 +119,34 @@ export function leanTrpcHandler<Ctx>(opts: LeanTrpcOptions<Ctx>): NodeHandler {
       }
       return acc;
     };
-    const settled = await Promise.all(
-      procs.map(async (proc, i) => {
-        try {
-          const data = await proc({
-            path: paths[i],
-            getRawInput: async () => (await (inputs ??= parse().catch(asBadRequest)))[i],
-            ctx,
-            type,
-            signal: undefined,
-            batchIndex: i,
-          });
-          return { ok: true as const, data };
-        } catch (cause) {
-          return { ok: false as const, error: getTRPCErrorFromUnknown(cause) };
-        }
-      }),
-    );
-    const inputOf = async (i: number): Promise<unknown> =>
-      inputs ? (await inputs.catch((): Record<number, unknown> => ({})))[i] : undefined;
-    const json = await Promise.all(
-      settled.map(async (r, i) =>
-        r.ok
-          ? { result: { data: r.data } }
-          : { error: getErrorShape({ config, ctx, error: r.error, input: await inputOf(i), path: paths[i], type }) },
-      ),
+    // What tRPC's error shape gets as `input`: the parsed inputs, once something asked for them.
+    let parsed: Record<number, unknown> | undefined;
+    const rawInput = async (i: number): Promise<unknown> => {
+      inputs ??= parse().then((v) => (parsed = v), asBadRequest);
+      return (await inputs)[i];
+    };
+    type Settled = { ok: true; data: unknown } | { ok: false; error: TRPCError };
+    const call = async (i: number): Promise<Settled> => {
+      try {
+        const data = await procs[i]({
+          path: paths[i],
+          getRawInput: () => rawInput(i),
+          ctx,
+          type,
+          signal: undefined,
+          batchIndex: i,
+        });
+        return { ok: true, data };
+      } catch (cause) {
+        return { ok: false, error: getTRPCErrorFromUnknown(cause) };
+      }
+    };
+    // One call (the usual request) without the array of promises a batch needs.
+    const settled = procs.length === 1 ? [await call(0)] : await Promise.all(procs.map((_, i) => call(i)));
+    const json = settled.map((r, i) =>
+      r.ok
+        ? { result: { data: r.data } }
+        : { error: getErrorShape({ config, ctx, error: r.error, input: parsed?.[i], path: paths[i], type }) },
     );
     const errors = settled.map((r) => (r.ok ? null : r.error));
     const untransformed = batch ? json : json[0];
