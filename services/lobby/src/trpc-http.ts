@@ -60,6 +60,10 @@ function readBody(req: IncomingMessage): Promise<string> {
       resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')),
     );
     req.once('error', reject);
+    // A client gone mid-upload: fail the call instead of leaving it waiting for an end that never comes.
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('request aborted'));
+    });
   });
 }
 
