@@ -2,6 +2,7 @@
  * Lobby API throughput on the real PostgreSQL (issue 15, item 7).
  *
  *   node --import tsx services/lobby/bench/lobby-bench.ts --clients 50 --seconds 20 [--pool 10] [--cpu-prof]
+ *     [--rate 1000]   (open loop: that many calls/s offered over the --clients guests, see openLoop)
  *     [--lobby-dir <another checkout of services/lobby, to compare>]
  *
  * The lobby runs as its own process (`src/main.ts`, as in production) on a
@@ -36,6 +37,7 @@ const WARMUP_S = Number(arg('warmup', '3'));
 const POOL = arg('pool', '');
 const PROFILE = process.argv.includes('--cpu-prof');
 const SIGNIN_EVERY = Number(arg('signin-every', '16'));
+const RATE = Number(arg('rate', '0')); // calls/s offered, open loop; 0 = closed loop (one call in flight per client)
 const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const HZ = 100; // USER_HZ on Linux: /proc/<pid>/stat counts CPU in 1/100 s
 
@@ -91,7 +93,8 @@ async function backendPids(admin: pg.Client, lobbyPid: number): Promise<number[]
   return r.rows.map((row) => row.pid as number);
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS + 4 });
+// Open loop: enough sockets that calls do not queue in the bench's own agent.
+const agent = new Agent({ keepAlive: true, maxSockets: RATE > 0 ? 1024 : CLIENTS + 4 });
 let base = '';
 
 /** One tRPC call without batching; resolves with `result.data` or rejects with the error's message. */
@@ -128,8 +131,8 @@ const errors = new Map<string, number>();
 let measuring = false;
 let stopping = false;
 
-async function timed<T>(proc: Proc, fn: () => Promise<T>): Promise<T | null> {
-  const t0 = performance.now();
+async function timed<T>(proc: Proc, fn: () => Promise<T>, due?: number): Promise<T | null> {
+  const t0 = due ?? performance.now();
   try {
     const r = await fn();
     if (measuring) samples.get(proc)!.push(performance.now() - t0);
@@ -145,31 +148,74 @@ async function timed<T>(proc: Proc, fn: () => Promise<T>): Promise<T | null> {
 
 let openRooms: string[] = [];
 
-async function client(i: number): Promise<void> {
+/** One guest's place in the mix: its token and how many calls it has made. */
+interface Guest {
+  i: number;
+  token: string;
+  n: number;
+}
+
+async function signIn(i: number): Promise<Guest> {
   const me = await timed('auth.guest', () => trpc('auth.guest', { nickname: `벤치${i}` }, null, false));
   if (!me) throw new Error('sign-in failed');
-  let token: string = me.token;
-  const cycle: Proc[] = ['rooms.create', 'rooms.list', 'rooms.list', 'rooms.join'];
-  const cycle2: Proc[] = ['rooms.create', 'rooms.list', 'rooms.list', 'history.mine'];
-  for (let n = 0; !stopping; n++) {
-    if (SIGNIN_EVERY > 0 && n % SIGNIN_EVERY === SIGNIN_EVERY - 1) {
-      const again = await timed('auth.guest', () =>
-        trpc('auth.guest', { nickname: `벤치${i}`, resumeToken: token }, null, false),
-      );
-      if (again) token = again.token;
-    }
-    const proc = (Math.floor(n / 4) % 2 === 0 ? cycle : cycle2)[n % 4];
-    if (proc === 'rooms.create')
-      await timed(proc, () => trpc(proc, { game: 'one-card', options: { mode: 'classic' } }, token, false));
-    else if (proc === 'rooms.list') {
-      const rooms = await timed(proc, () => trpc(proc, { limit: 30 }, token, true));
-      if (rooms)
-        openRooms = rooms.filter((r: any) => r.openSeats > 0 && r.status === 'waiting').map((r: any) => r.roomId);
-    } else if (proc === 'rooms.join') {
-      const roomId = openRooms[(n * 7 + i) % Math.max(1, openRooms.length)];
-      if (roomId) await timed(proc, () => trpc(proc, { roomId }, token, false));
-    } else await timed(proc, () => trpc(proc, { limit: 20 }, token, true));
+  return { i, token: me.token, n: 0 };
+}
+
+const cycle: Proc[] = ['rooms.create', 'rooms.list', 'rooms.list', 'rooms.join'];
+const cycle2: Proc[] = ['rooms.create', 'rooms.list', 'rooms.list', 'history.mine'];
+
+/** The guest's next call of the mix (a sign-in again every SIGNIN_EVERY calls); `t0` = when it was due. */
+async function step(g: Guest, t0?: number): Promise<void> {
+  const n = g.n++;
+  const { i } = g;
+  if (SIGNIN_EVERY > 0 && n % SIGNIN_EVERY === SIGNIN_EVERY - 1) {
+    const again = await timed(
+      'auth.guest',
+      () => trpc('auth.guest', { nickname: `벤치${i}`, resumeToken: g.token }, null, false),
+      t0,
+    );
+    if (again) g.token = again.token;
+    return;
   }
+  const proc = (Math.floor(n / 4) % 2 === 0 ? cycle : cycle2)[n % 4];
+  const token = g.token;
+  if (proc === 'rooms.create')
+    await timed(proc, () => trpc(proc, { game: 'one-card', options: { mode: 'classic' } }, token, false), t0);
+  else if (proc === 'rooms.list') {
+    const rooms = await timed(proc, () => trpc(proc, { limit: 30 }, token, true), t0);
+    if (rooms)
+      openRooms = rooms.filter((r: any) => r.openSeats > 0 && r.status === 'waiting').map((r: any) => r.roomId);
+  } else if (proc === 'rooms.join') {
+    const roomId = openRooms[(n * 7 + i) % Math.max(1, openRooms.length)];
+    if (roomId) await timed(proc, () => trpc(proc, { roomId }, token, false), t0);
+  } else await timed(proc, () => trpc(proc, { limit: 20 }, token, true), t0);
+}
+
+/** Closed loop: one call in flight per client, the next sent when the last one is answered. */
+async function client(i: number): Promise<void> {
+  const g = await signIn(i);
+  while (!stopping) await step(g);
+}
+
+/**
+ * Open loop (--rate): calls are due at RATE per second whatever the answers, taken in turn from
+ * the guests' mixes; a call's latency counts from when it was due, so a lobby that falls behind
+ * shows its queue in the percentiles instead of slowing the offered load down.
+ */
+async function openLoop(guests: Guest[]): Promise<void> {
+  const start = performance.now();
+  let sent = 0;
+  const inFlight = new Set<Promise<void>>();
+  while (!stopping) {
+    const due = Math.floor(((performance.now() - start) / 1000) * RATE);
+    for (; sent < due; sent++) {
+      const p = step(guests[sent % guests.length], start + (sent / RATE) * 1000);
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.allSettled([...inFlight]);
 }
 
 const pct = (xs: number[], p: number): number => {
@@ -213,7 +259,10 @@ async function main(): Promise<void> {
       if (Date.now() - t > 60_000) throw new Error('lobby did not start');
       await new Promise((r) => setTimeout(r, 200));
     }
-    const loops = Array.from({ length: CLIENTS }, (_, i) => client(i));
+    const loops =
+      RATE > 0
+        ? [Promise.all(Array.from({ length: CLIENTS }, (_, i) => signIn(i))).then(openLoop)]
+        : Array.from({ length: CLIENTS }, (_, i) => client(i));
     await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
     const pgPids = await backendPids(admin, lobby.pid!);
     const pg0 = pgPids.map(cpuSeconds);
@@ -240,11 +289,12 @@ async function main(): Promise<void> {
     const calls = PROCS.reduce((s, p) => s + samples.get(p)!.length, 0);
     const ms = (us: number) => `${(us * 1000).toFixed(2)} ms`;
     console.log(
-      `\nlobby bench: ${CLIENTS} clients, ${secs.toFixed(1)} s, pool ${POOL || 'default'}, sign-in every ${SIGNIN_EVERY || 'never'}, ` +
+      `\nlobby bench: ${RATE > 0 ? `open loop at ${RATE} calls/s over ${CLIENTS} guests` : `${CLIENTS} clients`}, ${secs.toFixed(1)} s, pool ${POOL || 'default'}, sign-in every ${SIGNIN_EVERY || 'never'}, ` +
         `${rooms.rows[0].n} rooms at the end, load average ${loadavg()
           .map((l) => l.toFixed(1))
           .join(' ')}`,
     );
+    if (RATE > 0) console.log(`offered ${RATE} calls/s, answered within the window:`);
     console.log(
       `calls/s ${(calls / secs).toFixed(0)} (${calls} calls, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors)`,
     );
@@ -254,6 +304,8 @@ async function main(): Promise<void> {
       const xs = samples.get(p)!;
       if (xs.length) console.log(`| ${p} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} |`);
     }
+    const all = PROCS.flatMap((p) => samples.get(p)!);
+    console.log(`| all | ${all.length} | ${pct(all, 50).toFixed(1)} | ${pct(all, 99).toFixed(1)} |`);
     console.log(
       `CPU per call: lobby ${ms(lobbyCpu / calls)} (${((lobbyCpu / secs) * 100).toFixed(0)} % of a core), ` +
         `PostgreSQL ${ms(pgCpu / calls)} over ${pgEnd.length} backends${pgGone ? ` (${pgGone} closed during the run, not counted)` : ''} (${((pgCpu / secs) * 100).toFixed(0)} %), ` +

@@ -29,6 +29,7 @@ import { TokenCache } from './token-cache.ts';
 import { DEFAULT_PRESENCE, PresenceBoard, type PresenceLimits } from './rooms/presence.ts';
 import { RoomLifecycle, type LifecycleReport } from './rooms/lifecycle.ts';
 import { connectPresence } from './presence-bus.ts';
+import { leanTrpcHandler } from './trpc-http.ts';
 
 export type { AppRouter } from './routers/index.ts';
 export type { RoomDetail, RoomSummary, SeatView, RoomStatus } from './rooms/view.ts';
@@ -128,8 +129,9 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     'lobby database ready',
   );
   const clock = opts.clock ?? Date.now;
-  const board = new PresenceBoard();
+
   const presenceLimits: PresenceLimits = { ...DEFAULT_PRESENCE, ...opts.presence };
+  const board = new PresenceBoard(presenceLimits.awayAfterMs);
   const deps: LobbyDeps = {
     db: database.prisma,
     raw: database.raw,
@@ -180,7 +182,15 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     maxBatchSize: limits.maxBatchSize,
     createContext: ({ req }) => createContext(deps, req),
   });
-  const limited = limitBody(limits.maxBodyBytes, trpc);
+  // The usual calls skip tRPC's fetch adaptation (trpc-http.ts); tRPC's handler answers the rest.
+  const lean = leanTrpcHandler({
+    router: appRouter,
+    basePath: TRPC_BASE_PATH,
+    maxBatchSize: limits.maxBatchSize,
+    createContext: (req) => createContext(deps, req),
+    fallback: trpc,
+  });
+  const limited = limitBody(limits.maxBodyBytes, lean);
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (opts.corsOrigin) {
       res.setHeader('Access-Control-Allow-Origin', opts.corsOrigin);

@@ -127,7 +127,7 @@ const timed = t.middleware(async ({ ctx, path, type, next }) => {
   // Any room mutation may change what the list shows (a refused one changed nothing): its result says how.
   if (type === 'mutation' && result.ok && path.startsWith('rooms.')) {
     ctx.deps.directory.afterMutation(result.data);
-    ctx.deps.lifecycle.touched();
+    ctx.deps.lifecycle.touched(roomIdOf(result.data));
   }
   // A member's own call about their room is their presence in it (the waiting room asks every second).
   if (result.ok && path.startsWith('rooms.')) {

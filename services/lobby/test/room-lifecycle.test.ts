@@ -34,6 +34,35 @@ const listed = async (g: Guest, roomId: string) =>
   (await g.api.rooms.list.query({ limit: 100 })).find((r) => r.roomId === roomId);
 
 describe('room lifecycle', () => {
+  // First in the file: it counts the rooms each tick reads, so no other test's rooms may be due.
+  it('a tick reads only rooms whose presence changed, that were changed here, or whose time is up', async () => {
+    const a = await h.guest('읽기방장1');
+    const b = await h.guest('읽기방장2');
+    const mate = await h.guest('읽기손님');
+    const roomA = await a.api.rooms.create.mutate({ game: 'count', options: { mode: 'classic' } });
+    const roomB = await b.api.rooms.create.mutate({ game: 'count', options: { mode: 'classic' } });
+    const tick = async (present: [Guest, string][]) => {
+      now += 1000;
+      for (const [g, roomId] of present) await g.api.rooms.get.query({ roomId });
+      return (await h.lobby.lifecycle()).rooms;
+    };
+    expect(await tick([])).toBe(2); // the first tick reads everything
+    const both: [Guest, string][] = [
+      [a, roomA.roomId],
+      [b, roomB.roomId],
+    ];
+    expect(await tick(both)).toBe(0); // present people still present: nothing to read
+    await mate.api.rooms.join.mutate({ roomId: roomA.roomId });
+    expect(await tick(both)).toBe(1); // a seat taken here: that room only
+    expect(await tick([...both, [mate, roomA.roomId]])).toBe(0);
+    // Nobody asks any more: each room is read once, when its people stop counting as present.
+    let read = 0;
+    for (let t = 0; t < LIMITS.awayAfterMs; t += 1000) read += await tick([]);
+    expect(read).toBe(2);
+    expect(await listed(a, roomA.roomId)).toBeUndefined();
+    expect(await listed(a, roomB.roomId)).toBeUndefined();
+  });
+
   it('a host who stays away hands the room to the longest-seated present player, who can start', async () => {
     const host = await h.guest('떠난방장');
     const first = await h.guest('먼저온');
@@ -129,16 +158,19 @@ describe('room lifecycle', () => {
     await mate.api.rooms.join.mutate({ roomId: room.roomId });
     await host.api.rooms.addBot.mutate({ roomId: room.roomId });
     const { gameRoomId } = await host.api.rooms.start.mutate({ roomId: room.roomId });
-    const fact = (connected: string[], spectators: number) =>
+    // The in-process bus delivers on the next setImmediate turn: the tick after it sees the fact as changed.
+    const fact = async (connected: string[], spectators: number) => {
       emit(h.bus, contract.roomOccupancy, { v: 1, roomId: gameRoomId, connected, spectators, closed: false, at: now });
-    fact([host.id, mate.id], 2);
+      await new Promise((r) => setImmediate(r));
+    };
+    await fact([host.id, mate.id], 2);
     // The players are at the table now, not asking the lobby: only the facts keep them present.
     await pass(LIMITS.awayAfterMs + 1000, room.roomId, []);
     expect(await listed(looker, room.roomId)).toMatchObject({ status: 'playing', seated: 3, spectatorCount: 2 });
-    fact([mate.id], 0);
+    await fact([mate.id], 0);
     await pass(1000, room.roomId, []);
     expect(await listed(looker, room.roomId)).toMatchObject({ seated: 2, spectatorCount: 0 });
-    fact([], 0);
+    await fact([], 0);
     await pass(1000, room.roomId, []);
     expect(await listed(looker, room.roomId)).toBeUndefined();
   });

@@ -25,6 +25,15 @@ interface RoomState {
   absentSpectators: number;
   emptySince: number | null;
   hostAwaySince: number | null;
+  /** When the rules may see this room differently without anything happening to it. */
+  recheckAt: number;
+  /** Of the last read, what `recheckAt` depends on. */
+  status: string;
+  currentGameId: string | null;
+  members: string[];
+  /** How many of them counted as present by their marks, at `judgedAt`. */
+  freshCount: number;
+  judgedAt: number;
   notice: { code: string; text: string; at: number } | null;
 }
 
@@ -37,11 +46,19 @@ export interface LifecycleReport {
 /** How long a notice stays on its room. */
 const NOTICE_MS = 60_000;
 
+/**
+ * Every this long the tick reads every room the board knows, whatever changed: another replica's
+ * seat and host changes reach this one only so (or with a presence change in the room).
+ */
+export const FULL_READ_MS = 10_000;
+
 export class RoomLifecycle {
   private readonly state = new Map<string, RoomState>();
   private running = false;
-  private lastSignature: string | null = null;
-  private mutated = true;
+  /** A change this process cannot pin on one room (a finished game, a sweep): the next tick reads all. */
+  private touchedAll = true;
+  private readonly touchedRooms = new Set<string>();
+  private lastFull = -Infinity;
 
   constructor(
     private readonly db: Db,
@@ -53,34 +70,57 @@ export class RoomLifecycle {
     private readonly clock: () => number,
   ) {}
 
-  /** A room mutation of this process (seats, host, status may differ from the last read). */
-  touched(): void {
-    this.mutated = true;
+  /** A room mutation of this process (seats, host, status may differ from the last read); no id = any room. */
+  touched(roomId?: string | null): void {
+    if (roomId) this.touchedRooms.add(roomId);
+    else this.touchedAll = true;
   }
 
-  /** Applies the rules once. Overlapping calls are skipped (a slow database must not pile ticks up). */
+  /**
+   * Applies the rules once. Overlapping calls are skipped (a slow database must not pile ticks up).
+   * It reads only the rooms something happened to: presence changed (board.takeChanged), mutated here,
+   * or due (a member's presence runs out, a host's grace or an empty room's time is up); all of them
+   * after a change it cannot pin on a room, and every FULL_READ_MS.
+   */
   async tick(now = this.clock()): Promise<LifecycleReport> {
     const report: LifecycleReport = { rooms: 0, hostsPassed: 0, closed: 0 };
     if (this.running) return report;
     this.running = true;
+    const changed = this.board.takeChanged();
+    const full = this.touchedAll || now - this.lastFull >= FULL_READ_MS;
     try {
-      const ids = this.board.markedRooms();
-      const games = this.board.gameRooms();
+      let ids: string[];
+      let games: string[];
+      if (full) {
+        this.touchedAll = false;
+        this.lastFull = now;
+        ids = this.board.markedRooms();
+        games = this.board.gameRooms();
+      } else {
+        const due = new Set([...changed.rooms, ...this.touchedRooms]);
+        for (const [id, st] of this.state) {
+          if (st.recheckAt > now) continue;
+          // Members who kept asking moved their time on: only the board (memory) is asked for that.
+          st.recheckAt = this.recheckAt(id, st, now);
+          if (st.recheckAt <= now) due.add(id);
+        }
+        ids = [...due];
+        games = changed.games;
+      }
+      this.touchedRooms.clear();
       if (ids.length + games.length === 0) return report;
-      // Nothing new since the last tick and no clock running: skip the read (PGlite shares our thread).
-      const signature = this.board.signature(this.limits, now);
-      const waiting = [...this.state.values()].some((st) => st.emptySince !== null || st.hostAwaySince !== null);
-      if (!this.mutated && !waiting && signature === this.lastSignature) return report;
-      this.mutated = false;
-      this.lastSignature = signature;
-      // Raw, one statement: this read covers every room anyone was lately seen in, each second.
+      // Raw, one statement.
       const rows = await readRooms(this.raw, ids, games);
       const alive = new Set(rows.map((r) => r.id));
-      for (const id of this.state.keys()) if (!alive.has(id)) this.state.delete(id);
+      // A full read covers every room with an opinion: any other state is of a room gone or forgotten.
+      for (const id of full ? [...this.state.keys()] : ids) if (!alive.has(id)) this.state.delete(id);
       for (const row of rows) await this.judge(row, now, report);
       report.rooms = rows.length;
-      this.board.prune(now, this.limits.emptyCloseMs + this.limits.hostGraceMs + this.limits.awayAfterMs);
+      if (full) this.board.prune(now, this.limits.emptyCloseMs + this.limits.hostGraceMs + this.limits.awayAfterMs);
       return report;
+    } catch (err) {
+      this.touchedAll = true; // what this tick took off the board is judged by the next one
+      throw err;
     } finally {
       this.running = false;
     }
@@ -138,6 +178,12 @@ export class RoomLifecycle {
       absentSpectators: row.spectators.length - p.spectators,
       emptySince: prev?.emptySince ?? null,
       hostAwaySince: prev?.hostAwaySince ?? null,
+      recheckAt: Infinity,
+      status: row.status,
+      currentGameId: row.currentGameId,
+      members: [...humans.map((s) => s.userId!), ...row.spectators.map((s) => s.userId)],
+      freshCount: 0,
+      judgedAt: now,
       notice: prev?.notice ?? null,
     };
     this.state.set(row.id, st);
@@ -159,6 +205,7 @@ export class RoomLifecycle {
           st.notice = { code: 'hostPassed', text: MSG.hostPassed(row.host.nickname, to), at: now };
           st.hostAwaySince = null;
           report.hostsPassed++;
+          this.touched(row.id); // its new host is read by the next tick
           this.directory.changed();
           this.log.info({ roomId: row.id, from: row.hostId, to: next.userId }, 'host away: role passed on');
         }
@@ -176,5 +223,30 @@ export class RoomLifecycle {
         this.log.info({ roomId: row.id, emptyMs: now - st.emptySince }, 'nobody connected: room closed');
       }
     }
+    if (this.state.get(row.id) === st) {
+      st.freshCount = this.board.freshness(row.id, st.members, this.limits, now).count;
+      st.recheckAt = this.recheckAt(row.id, st, now);
+    }
+  }
+
+  /**
+   * The earliest time the rules could judge the room otherwise (`now`: already): a member present by
+   * their marks at the last read no longer is, or a deadline not yet passed then. Arrivals need no
+   * time: they are presence changes (board.takeChanged).
+   */
+  private recheckAt(roomId: string, st: RoomState, now: number): number {
+    const byFact = st.status === 'playing' && st.currentGameId !== null && this.board.hasFact(st.currentGameId);
+    let at = Infinity;
+    if (!byFact) {
+      const f = this.board.freshness(roomId, st.members, this.limits, now);
+      at = f.count < st.freshCount ? now : f.until;
+    }
+    if (st.status === 'waiting') {
+      const graceEnds = st.hostAwaySince === null ? Infinity : st.hostAwaySince + this.limits.hostGraceMs;
+      if (graceEnds > st.judgedAt) at = Math.min(at, graceEnds);
+      const closesAt = st.emptySince === null ? Infinity : st.emptySince + this.limits.emptyCloseMs;
+      if (closesAt > st.judgedAt) at = Math.min(at, closesAt);
+    }
+    return at;
   }
 }

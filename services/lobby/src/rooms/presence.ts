@@ -73,6 +73,11 @@ export class PresenceBoard {
   /** Game room id → the worker's last fact. */
   private readonly games = new Map<string, GameFact>();
   private outbox: LobbySeen['marks'] = [];
+  private readonly changedRooms = new Set<string>();
+  private readonly changedGames = new Set<string>();
+
+  /** `awayAfterMs`: how old a mark may be and still count (a newer mark after that is a change). */
+  constructor(private readonly awayAfterMs = DEFAULT_PRESENCE.awayAfterMs) {}
 
   /** A member of `roomId` was heard from (their own call). */
   mark(roomId: string, userId: string, at: number): void {
@@ -93,6 +98,7 @@ export class PresenceBoard {
   }
 
   occupancy(fact: RoomOccupancy): void {
+    this.changedGames.add(fact.roomId);
     if (fact.closed) this.games.delete(fact.roomId);
     else this.games.set(fact.roomId, { connected: new Set(fact.connected), spectators: fact.spectators, at: fact.at });
   }
@@ -100,6 +106,11 @@ export class PresenceBoard {
   /** Rooms with marks (the ones whose presence this lobby has an opinion about). */
   markedRooms(): string[] {
     return [...this.seen.keys()];
+  }
+
+  /** The worker has told us about this game (its presence is the worker's fact, not marks). */
+  hasFact(gameRoomId: string): boolean {
+    return this.games.has(gameRoomId);
   }
 
   gameRooms(): string[] {
@@ -128,18 +139,36 @@ export class PresenceBoard {
   }
 
   /**
-   * What the rules would see from the board alone: per room, who is fresh, and every game fact.
-   * Equal signatures and no room mutation in between mean a tick has nothing new to judge.
+   * Rooms whose presence changed since the last call: someone heard from for the first time or after
+   * counting as gone (a refresh of someone still present changes nothing), and games with a new fact.
+   * Presence running out with time is the lifecycle's to foresee (`freshUntil`).
    */
-  signature(limits: PresenceLimits, now: number): string {
-    let sig = '';
-    for (const [roomId, marks] of this.seen) {
-      sig += `${roomId}:`;
-      for (const [u, at] of marks) if (now - at < limits.awayAfterMs) sig += `${u},`;
-      sig += ';';
-    }
-    for (const [g, f] of this.games) sig += `${g}=${f.at};`;
-    return sig;
+  takeChanged(): { rooms: string[]; games: string[] } {
+    const out = { rooms: [...this.changedRooms], games: [...this.changedGames] };
+    this.changedRooms.clear();
+    this.changedGames.clear();
+    return out;
+  }
+
+  /** How many of `users` count as present in `roomId` by their marks, and when the first of them stops. */
+  freshness(
+    roomId: string,
+    users: readonly string[],
+    limits: PresenceLimits,
+    now: number,
+  ): { count: number; until: number } {
+    const marks = this.seen.get(roomId);
+    let until = Infinity;
+    let count = 0;
+    if (marks)
+      for (const u of users) {
+        const at = marks.get(u);
+        if (at !== undefined && now - at < limits.awayAfterMs) {
+          count++;
+          until = Math.min(until, at + limits.awayAfterMs);
+        }
+      }
+    return { count, until };
   }
 
   /** When `userId` was last heard from in `roomId` (undefined: never, by this lobby). */
@@ -164,6 +193,9 @@ export class PresenceBoard {
   private merge(roomId: string, userId: string, at: number): void {
     let marks = this.seen.get(roomId);
     if (!marks) this.seen.set(roomId, (marks = new Map()));
-    if ((marks.get(userId) ?? -Infinity) < at) marks.set(userId, at);
+    const prev = marks.get(userId);
+    if (prev !== undefined && prev >= at) return;
+    if (prev === undefined || at - prev >= this.awayAfterMs) this.changedRooms.add(roomId);
+    marks.set(userId, at);
   }
 }
