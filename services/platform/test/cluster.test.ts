@@ -215,7 +215,12 @@ describe('cluster: 3 room workers + 2 matchmakers as processes on real NATS and 
     expect(drained).not.toBeNull();
     const report = JSON.parse(drained![1]);
     expect(report.released).toBe(0);
-    expect(report.handedOver).toBeGreaterThanOrEqual(affected.length - 1); // one may have finished meanwhile
+    // Every table the victim held either moved (its lease names another owner now) or finished there during
+    // the drain (a finished room stays with its owner until it lingers out; at load 11 four did). One that was
+    // dropped without either would never finish, and the wait below would fail.
+    const leases = await Promise.all(affected.map((id) => c.store.lease(id)));
+    const stayed = affected.filter((_, i) => leases[i]?.owner === victim);
+    expect(report.handedOver).toBeGreaterThanOrEqual(affected.length - stayed.length);
     await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
     for (const s of seats) s.stop();
     await Promise.all(running);
