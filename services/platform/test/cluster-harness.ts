@@ -17,7 +17,8 @@ import {
   type RedisClient,
   type RedisConn,
 } from '@joke/bus';
-import { games, Rng, type GameRecord } from '@joke/engine';
+import { expect } from 'vitest';
+import { games, Rng, verifyRecord, type GameRecord } from '@joke/engine';
 import { subjects, PROTOCOL_VERSION, wireText, contract, listen } from '@joke/protocol';
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -269,6 +270,30 @@ export class Cluster {
  * acts with the engine bot on its own latest view, one action in flight,
  * retrying the same actionId across a failover. Keeps every acknowledged action in order.
  */
+/**
+ * The finished record of a table, verified and replayed from its seed: every step applies, and the last
+ * spectator frame the cluster saw shows the replayed final state. Returns the record.
+ */
+export function replayFinished(c: Cluster, game: (typeof games)['one-card'], roomId: string): GameRecord {
+  const f = c.finished.get(roomId);
+  expect(f, `RoomFinished for ${roomId}`).toBeDefined();
+  const record = f!.record;
+  expect(verifyRecord(game, record).problems, roomId).toEqual([]);
+  let state = game.setup({
+    seed: record.seed,
+    players: record.players,
+    options: game.optionsSchema.parse(record.options),
+    now: record.startedAt,
+  });
+  for (const s of record.actions) {
+    const r = 'timeout' in s ? game.onTimeout(state, s.now) : game.apply(state, s.actor, s.action, s.now);
+    expect(r.ok).toBe(true);
+    if (r.ok) state = r.state;
+  }
+  expect(c.latestView(roomId)?.view, `last frame of ${roomId}`).toEqual(game.view(state, null));
+  return record;
+}
+
 export class HumanSeat {
   acked: { actionId: string; seq: number; action: unknown }[] = [];
   private n = 0;

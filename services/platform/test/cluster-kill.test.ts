@@ -18,8 +18,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCluster, type LocalCluster } from '@joke/bus/local-cluster';
 import { keySlot, type ClusterRedis } from '@joke/bus';
-import { games, verifyRecord, type GameRecord } from '@joke/engine';
-import { Cluster, HumanSeat, until } from './cluster-harness.ts';
+import { games } from '@joke/engine';
+import { Cluster, HumanSeat, replayFinished, until } from './cluster-harness.ts';
 
 const run = promisify(execFile);
 const game = games['one-card'];
@@ -102,20 +102,7 @@ async function finishAndCheck(t: Awaited<ReturnType<typeof startTables>>): Promi
   for (const s of t.seats) s.stop();
   await Promise.all(t.running);
   for (const id of t.ids) {
-    const record = c.finished.get(id)!.record as GameRecord;
-    expect(verifyRecord(game, record).problems, id).toEqual([]);
-    let state = game.setup({
-      seed: record.seed,
-      players: record.players,
-      options: game.optionsSchema.parse(record.options),
-      now: record.startedAt,
-    });
-    for (const s of record.actions) {
-      const r = 'timeout' in s ? game.onTimeout(state, s.now) : game.apply(state, s.actor, s.action, s.now);
-      expect(r.ok).toBe(true);
-      if (r.ok) state = r.state;
-    }
-    expect(c.latestView(id)?.view, `last frame of ${id}`).toEqual(game.view(state, null));
+    const record = replayFinished(c, game, id);
     const seat = t.seats.find((s) => s.roomId === id);
     if (seat) {
       const mine = record.actions

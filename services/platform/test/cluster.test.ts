@@ -9,8 +9,8 @@
  * was accepted is in it, in order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { games, verifyRecord, type GameRecord } from '@joke/engine';
-import { Cluster, HumanSeat, until } from './cluster-harness.ts';
+import { games } from '@joke/engine';
+import { Cluster, HumanSeat, replayFinished, until } from './cluster-harness.ts';
 
 const game = games['one-card'];
 const TABLES = 50;
@@ -62,23 +62,7 @@ async function startTables(prefix: string, n: number, humans: number) {
 
 /** Replays the record from its seed: verifies it, and checks the last spectator frame shows the replayed final state. */
 function checkTable(roomId: string, seats: HumanSeat[]) {
-  const f = c.finished.get(roomId);
-  expect(f, `RoomFinished for ${roomId}`).toBeDefined();
-  const record = f!.record as GameRecord;
-  const v = verifyRecord(game, record);
-  expect(v.problems, roomId).toEqual([]);
-  let state = game.setup({
-    seed: record.seed,
-    players: record.players,
-    options: game.optionsSchema.parse(record.options),
-    now: record.startedAt,
-  });
-  for (const s of record.actions) {
-    const r = 'timeout' in s ? game.onTimeout(state, s.now) : game.apply(state, s.actor, s.action, s.now);
-    expect(r.ok).toBe(true);
-    if (r.ok) state = r.state;
-  }
-  expect(c.latestView(roomId)?.view, `last frame of ${roomId}`).toEqual(game.view(state, null));
+  const record = replayFinished(c, game, roomId);
   const seat = seats.find((s) => s.roomId === roomId);
   if (seat) {
     // Every acknowledged action is in the record, once, in the order it was acknowledged.
