@@ -9,7 +9,7 @@ import { games, simAdapters, Rng, verifyRecord, type GameRecord } from '@joke/en
 import { subjects, wireText } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { startStack, type Stack } from '@joke/load-tests';
-import { findLeaks, findStateLeaks, hiddenSet } from '../../../engine/src/sim/secrecy.ts';
+import { findLeaks, findStateLeaks, hiddenSet } from '@joke/engine/sim/secrecy';
 import { TestClient, sleep } from './client.ts';
 
 const game = games['one-card'];
