@@ -6,27 +6,18 @@
  * duration.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHAT_ERRORS, CHAT_LIMITS, CHAT_PHRASES } from '@joke/protocol';
-import { launchBrowser, openPage, signIn } from './support/browser.ts';
-import { builtClient, startStack, type Stack } from './support/stack.ts';
+import { openPage, signIn } from './support/browser.ts';
+import type { Stack } from './support/stack.ts';
+import { onBrowserStack, PHONE } from './support/browser-stack.ts';
 import { snapshot, waitFor } from './support/table-driver.ts';
-
-const PHONE = { width: 390, height: 844 };
 
 let stack: Stack;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  const dir = builtClient();
-  stack = await startStack({ clientDir: dir });
-  ({ browser, close: closeBrowser } = await launchBrowser());
-}, 120_000);
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await stack?.close();
+onBrowserStack({}, (s, b) => {
+  stack = s;
+  browser = b;
 });
 
 type Chat = NonNullable<ReturnType<NonNullable<Window['__joke']>['chat']>>;

@@ -10,19 +10,20 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signIn as signInAt } from './support/browser.ts';
-import { builtClient, startStack, type Stack } from './support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { openPage, signIn as signInAt } from './support/browser.ts';
+import type { Stack } from './support/stack.ts';
+import { onBrowserStack } from './support/browser-stack.ts';
 import { clickBox as click, pokerSnap as snap } from './support/poker-driver.ts';
 import { waitFor } from './support/table-driver.ts';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+mkdirSync(SHOTS, { recursive: true });
 const PORTRAIT = { width: 390, height: 844 };
 const LANDSCAPE = { width: 1440, height: 900 };
 
 let stack: Stack;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
 
 const newPage = (viewport: { width: number; height: number }) => openPage(browser, viewport);
 const signIn = (page: Page, nickname: string) => signInAt(page, stack.url, nickname);
@@ -41,16 +42,9 @@ interface FrameJson {
   };
 }
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  const dist = builtClient();
-  stack = await startStack({ clientDir: dist, botDelayMs: 40, botJitterMs: 20 });
-  ({ browser, close: closeBrowser } = await launchBrowser());
-}, 120_000);
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await stack?.close();
+onBrowserStack({ botDelayMs: 40, botJitterMs: 20 }, (s, b) => {
+  stack = s;
+  browser = b;
 });
 
 describe('포커 in the browser (real platform)', () => {

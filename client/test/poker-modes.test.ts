@@ -8,29 +8,21 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
 import { clickBox, pokerSnap, takePokerTurn, type PokerSnap } from './support/poker-driver.ts';
-import { builtClient, startStack, type Stack } from './support/stack.ts';
+import type { Stack } from './support/stack.ts';
+import { onBrowserStack } from './support/browser-stack.ts';
 import { waitFor, type Box } from './support/table-driver.ts';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+mkdirSync(SHOTS, { recursive: true });
 const MODES = ['sevenPoker', 'sevenHiLo', 'badugi', 'fiveDraw', 'omaha', 'indian'] as const;
 
 let stack: Stack;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  const dist = builtClient();
-  stack = await startStack({ clientDir: dist, botDelayMs: 30, botJitterMs: 10 });
-  ({ browser, close: closeBrowser } = await launchBrowser());
-}, 120_000);
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await stack?.close();
+onBrowserStack({ botDelayMs: 30, botJitterMs: 10 }, (s, b) => {
+  stack = s;
+  browser = b;
 });
 
 async function openRoom(page: Page, mode: string): Promise<void> {

@@ -6,27 +6,18 @@
  * table can only be the two of them (the server's bot wait never decides).
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BRAND, PAGE_TITLE } from '@joke/web/brand';
-import { launchBrowser, openPage, signIn } from './support/browser.ts';
-import { builtClient, startStack, type Stack } from './support/stack.ts';
+import { openPage, signIn } from './support/browser.ts';
+import type { Stack } from './support/stack.ts';
+import { onBrowserStack, PHONE } from './support/browser-stack.ts';
 import { snapshot, takeTurn, waitFor, type TurnLog } from './support/table-driver.ts';
-
-const PHONE = { width: 390, height: 844 };
 
 let stack: Stack;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  const dir = builtClient();
-  stack = await startStack({ clientDir: dir });
-  ({ browser, close: closeBrowser } = await launchBrowser());
-}, 240_000);
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await stack?.close();
+onBrowserStack({}, (s, b) => {
+  stack = s;
+  browser = b;
 });
 
 /** Picks 원카드 · 기본 · 2명, humans only, and taps 빠른 대전. */

@@ -8,12 +8,12 @@
  * the page shows, never on a duration.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signIn } from './support/browser.ts';
-import { builtClient, startStack, type Stack } from './support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { openPage, signIn } from './support/browser.ts';
+import type { Stack } from './support/stack.ts';
+import { onBrowserStack, PHONE } from './support/browser-stack.ts';
 import { snapshot, waitFor } from './support/table-driver.ts';
 
-const PHONE = { width: 390, height: 844 };
 /** Away after 3 s without a call (the waiting room calls every second), host passes 2 s later, empty room closes after 3 s. */
 const LIFECYCLE = { awayAfterMs: 3000, hostGraceMs: 2000, emptyCloseMs: 3000 };
 /** Generous: the box is shared and loaded; the waits end as soon as the page shows the state. */
@@ -21,17 +21,9 @@ const LONG = 90_000;
 
 let stack: Stack;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  const dir = builtClient();
-  stack = await startStack({ clientDir: dir, lifecycle: LIFECYCLE });
-  ({ browser, close: closeBrowser } = await launchBrowser());
-}, 240_000);
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await stack?.close();
+onBrowserStack({ lifecycle: LIFECYCLE }, (s, b) => {
+  stack = s;
+  browser = b;
 });
 
 /** Creates a public 원카드 room from the lobby and returns its id once the waiting room shows. */

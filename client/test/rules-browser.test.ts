@@ -5,27 +5,19 @@
  * table's 규칙 button, tapped where the table draws it.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, signIn } from './support/browser.ts';
-import { builtClient, startStack, type Stack } from './support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { openPage, signIn } from './support/browser.ts';
+import type { Stack } from './support/stack.ts';
+import { onBrowserStack, PHONE } from './support/browser-stack.ts';
 import { clickBox, snapshot, waitFor, type Box } from './support/table-driver.ts';
 
-const PHONE = { width: 390, height: 844 };
 const SCENE: Record<string, string> = { 'one-card': 'table', poker: 'poker', hula: 'hula' };
 
 let stack: Stack;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  const dir = builtClient();
-  stack = await startStack({ clientDir: dir });
-  ({ browser, close: closeBrowser } = await launchBrowser());
-}, 240_000);
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await stack?.close();
+onBrowserStack({}, (s, b) => {
+  stack = s;
+  browser = b;
 });
 
 /** Creates a room of `game` with one bot from the lobby and starts it; resolves at the table. */

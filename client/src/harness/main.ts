@@ -1,10 +1,9 @@
 /**
  * Dev harness: harness.html?mode=classic&players=4&seed=x&viewer=0&bots=600&warmup=10&hand=7
- * renders the real TableScene over a LocalSource (engine in the page).
+ * renders the real TableScene over a GameLocalSource (engine in the page).
  * `viewer=spectator` watches; `bots=0` freezes the table after `warmup` moves.
  *
- * `game=poker` / `game=hula` render the 포커 / 훌라 table the same way over a
- * GameLocalSource (`mode=holdem`, `o.<option>=value`, `autoplay=1` lets the
+ * `game=poker` / `game=hula` render the 포커 / 훌라 table the same way (`mode=holdem`, `o.<option>=value`, `autoplay=1` lets the
  * bot play my seat too, `prepare=rebuy` opens the rebuy prompt, `pause=showdown`
  * stops the bots when a hand ends at a showdown, `names=a,b,…` names the seats).
  */
@@ -13,8 +12,9 @@ import { startGame } from '../main.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import { poker } from '@joke/engine/games/poker/index';
 import { hula } from '@joke/engine/games/hula/index';
-import { LocalSource } from './local-source.ts';
+import { oneCard } from '@joke/engine/games/one-card/index';
 import { GameLocalSource } from '../tutorial/game-source.ts';
+import { ONE_CARD_SCENARIOS } from './one-card-scenarios.ts';
 import { PAUSES, PREPARED } from './prepared.ts';
 
 class HarnessBoot extends Phaser.Scene {
@@ -52,14 +52,16 @@ class HarnessBoot extends Phaser.Scene {
     }
     options.mode = q.get('mode') === 'uno-style' ? 'uno-style' : 'classic';
     if (q.has('hand')) options.handSize = num('hand', 7);
-    const source = new LocalSource({
+    const source = new GameLocalSource({
+      game: oneCard,
       players: num('players', 4),
-      options: options as never,
+      options,
       seed: q.get('seed') ?? 'harness',
       viewer,
       botDelayMs: num('bots', 700),
+      autoplay: false,
       warmup: num('warmup', 0),
-      scenario: q.get('scenario') ?? undefined,
+      prepare: ONE_CARD_SCENARIOS[q.get('scenario') ?? ''],
       offline: (q.get('offline') ?? '').split(',').filter(Boolean).map(Number),
       away: (q.get('away') ?? '').split(',').filter(Boolean).map(Number),
     });

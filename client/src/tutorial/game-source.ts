@@ -29,6 +29,11 @@ export interface GameLocalConfig {
   timeouts?: boolean;
   /** Seat names, seat 0 first (long nicknames for fit checks); missing ones are 나, 민수, 지영, … */
   names?: string[];
+  /** Moves the bots play for every seat (the viewer's too) before `prepare` and before the table shows. */
+  warmup?: number;
+  /** Seat indexes shown as disconnected / away (presence is the runtime's, not the engine's). */
+  offline?: number[];
+  away?: number[];
 }
 
 const NAMES = ['나', '민수', '지영', '현우', '서연', '도윤', '하은', '준호', '수아', '태민'];
@@ -52,6 +57,8 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
     }));
     const options = cfg.game.optionsSchema.parse(cfg.options);
     this.state = cfg.game.setup({ seed: cfg.seed, players: this.players, options, now: Date.now() }) as GameStateBase;
+    this.rng = Rng.fromSeed(cfg.seed, 'harness-bots');
+    for (let i = 0; i < (cfg.warmup ?? 0); i++) if (!this.step(true)) break;
     if (cfg.prepare) {
       this.state = structuredClone(this.state);
       cfg.prepare(
@@ -59,7 +66,6 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
         this.players.map((p) => p.id),
       );
     }
-    this.rng = Rng.fromSeed(cfg.seed, 'harness-bots');
   }
 
   private get viewerId(): string | null {
@@ -82,15 +88,19 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
       role: v === null ? ('spectator' as const) : ('player' as const),
       view: g.view(this.state, v) as V,
       events: events.map((e) => g.eventView(e, v)).filter((e): e is GameEvent => e !== null),
-      presence: this.players.map((p) => ({ id: p.id, connected: true, away: false, bot: p.id !== v })),
+      presence: this.players.map((p, i) => {
+        const connected = !this.cfg.offline?.includes(i);
+        const away = !!this.cfg.away?.includes(i);
+        return { id: p.id, connected, away, bot: p.id !== v && connected && !away };
+      }),
       result: g.result(this.state) as ResultOf<V> | null,
     };
     this.sent.push(JSON.stringify({ t: 'view', ...frame }));
     this.handlers.frame(frame);
   }
 
-  /** One move: an expired deadline first, else the first seat whose bot has something to do. */
-  private step(): boolean {
+  /** One move: an expired deadline first, else the first seat whose bot has something to do (any seat when `allSeats`). */
+  private step(allSeats = false): boolean {
     const g = this.cfg.game;
     const s = this.state;
     if (g.result(s) || this.cfg.pauseWhen?.(s)) return false;
@@ -104,7 +114,7 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
       }
     }
     for (const p of this.players) {
-      if (p.id === this.viewerId && !this.cfg.autoplay) continue;
+      if (p.id === this.viewerId && !this.cfg.autoplay && !allSeats) continue;
       const action = g.bot(g.view(s, p.id), this.rng);
       if (!action) continue;
       const r = g.apply(s, p.id, action, Date.now());
