@@ -274,7 +274,8 @@ describe('room worker', () => {
   });
 
   it('marks disconnected players and tells the table; the game goes on by its timers', async () => {
-    const { bus, w } = await env();
+    const clock = new FakeClock();
+    const { bus, w } = await env({}, clock);
     await openRoom(bus, w.id, 'r', [seat('a'), seat('b')], { turnMs: 100, target: 1000 });
     const g1 = new FakeGateway(bus, 'g1');
     const g2 = new FakeGateway(bus, 'g2');
@@ -287,7 +288,11 @@ describe('room worker', () => {
     // b gets no frames while disconnected: counted from here, while the timers play two transitions.
     const bFrames = g2.frames('r', 'b').length;
     const seqBefore = g1.last('r', 'a')?.seq ?? 0;
-    await until(() => (g1.last('r', 'a')?.seq ?? 0) > seqBefore + 1, 3000, 'timers keep playing');
+    // Two turn deadlines (100 ms each) on fake time: not one before the first is due.
+    await clock.advance(99);
+    await g1.barrier('r', 'a');
+    expect(g1.last('r', 'a')?.seq ?? 0).toBe(seqBefore);
+    await advanceUntil(clock, () => (g1.last('r', 'a')?.seq ?? 0) > seqBefore + 1, 1000, 'timers keep playing');
     await g1.barrier('r', 'a');
     expect(g2.frames('r', 'b').length).toBe(bFrames);
   });
