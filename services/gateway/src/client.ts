@@ -11,6 +11,7 @@ import type { Memberships } from './membership.ts';
 import type { QueueParams, Sock, SocketData } from './rooms.ts';
 import type { GatewayChat } from './chat.ts';
 import type { SocketLimits } from './limits.ts';
+import type { Clock } from '@joke/bus/clock';
 
 const KNOWN_TYPES = new Set(['hello', 'join', 'leave', 'action', 'queue', 'unqueue', 'ping', 'chat']);
 
@@ -27,6 +28,7 @@ export function createClientHandlers(
   rooms: Memberships,
   chat: GatewayChat,
   limits: SocketLimits,
+  clock: Clock,
 ): ClientHandlers {
   const { cfg, log, metrics, reg, detach, sendJson, protoError } = core;
   const requestWithRetry = requests.request;
@@ -49,7 +51,7 @@ export function createClientHandlers(
     const t0 = performance.now();
     // userId is always the token's subject: a client cannot act for anyone else. The action itself is
     // validated once, by the game where it is applied.
-    const cmd = { v, userId: d.user!.sub, actionId, action, gatewayId: cfg.gatewayId, at: Date.now() };
+    const cmd = { v, userId: d.user!.sub, actionId, action, gatewayId: cfg.gatewayId, at: clock.now() };
     // A closed socket's action is not retried: the client resends it (same actionId) after reconnecting.
     const res = await requestWithRetry(contract.roomCommand.at(roomId), cmd, 'command', roomId, () => !d.closed);
     if (d.closed) return;
@@ -112,10 +114,10 @@ export function createClientHandlers(
         if (!limits.admitUser(ws, claims.sub)) return;
         d.user = claims;
         reg.addUserSocket(claims.sub, ws);
-        if (d.helloTimer) clearTimeout(d.helloTimer);
+        clock.clearTimeout(d.helloTimer);
         d.helloTimer = null;
       }
-      sendJson(ws, { v, t: 'welcome', userId: claims.sub, name: claims.name, serverTime: Date.now() });
+      sendJson(ws, { v, t: 'welcome', userId: claims.sub, name: claims.name, serverTime: clock.now() });
     }
     const held = d.held;
     d.held = [];
@@ -153,7 +155,7 @@ export function createClientHandlers(
     metrics.messagesIn.inc({ type: msg.t });
     if (msg.t === 'hello') return detach(onHello(ws, msg.token));
     if (!d.user) return protoError(ws, 'unauthenticated');
-    if (msg.t === 'ping') return sendJson(ws, { v, t: 'pong', at: msg.at, serverTime: Date.now() });
+    if (msg.t === 'ping') return sendJson(ws, { v, t: 'pong', at: msg.at, serverTime: clock.now() });
     switch (msg.t) {
       case 'join':
         return limits.pending(ws, d, () => onJoin(ws, msg.roomId, msg.spectate ?? false), { roomId: msg.roomId });
@@ -186,8 +188,10 @@ export function createClientHandlers(
 
   /** Token bucket: refilled continuously at ratePerSecond up to rateBurst. */
   const takeToken = (d: SocketData): boolean => {
-    const now = performance.now();
-    d.tokens = Math.min(cfg.rateBurst, d.tokens + ((now - d.refilledAt) / 1000) * cfg.ratePerSecond);
+    const now = clock.now();
+    // A wall clock set back must not drain the bucket.
+    const elapsed = Math.max(0, now - d.refilledAt);
+    d.tokens = Math.min(cfg.rateBurst, d.tokens + (elapsed / 1000) * cfg.ratePerSecond);
     d.refilledAt = now;
     if (d.tokens < 1) return false;
     d.tokens -= 1;

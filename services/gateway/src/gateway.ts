@@ -3,10 +3,10 @@
  * requests to the room's owner, and forwards each Delivery's pre-encoded frames
  * to the sockets of the viewers it hosts without touching the views inside.
  */
-import { performance } from 'node:perf_hooks';
 import { pino, type Logger } from 'pino';
 import { contract, emit, ERRORS, listen } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
+import { systemClock, type Clock } from '@joke/bus/clock';
 import uws, { uwsBinary, uwsNative, type us_listen_socket } from './uws.ts';
 import { GatewayConfig, type GatewayConfigInput } from './config.ts';
 import { createMetrics, type GatewayMetrics } from './metrics.ts';
@@ -25,6 +25,8 @@ export interface GatewayDeps {
   logger?: Logger;
   /** Node's default process metrics in this gateway's registry (off when embedded next to other services). */
   defaultMetrics?: boolean;
+  /** Time of the gateway's own timers (hello timeout, heartbeat, request retries, rate bucket); tests pass a FakeClock. */
+  clock?: Clock;
 }
 
 export interface Gateway {
@@ -47,6 +49,7 @@ type ExclusiveListen = { listen(h: string, p: number, o: 1, cb: (ls: us_listen_s
 export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps): Promise<Gateway> {
   const cfg = GatewayConfig.parse(input);
   const { bus } = deps;
+  const clock = deps.clock ?? systemClock;
   const log = (deps.logger ?? pino({ name: 'gateway' })).child({ gatewayId: cfg.gatewayId });
   if (uwsNative) log.info({ uwsNative, binary: uwsBinary }, 'uWebSockets.js native binary loaded');
   else log.warn({ uwsNative, binary: uwsBinary }, 'uWebSockets.js fell back to its slow JS implementation');
@@ -59,11 +62,11 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   let nextSocketId = 1;
   const core = createCore(cfg, bus, log, metrics, reg, () => closing);
   const { protoError, sendJson } = core;
-  const requests = createRequester(core);
+  const requests = createRequester(core, clock);
   const rooms = createMemberships(core, requests);
   const chat = createChat(core);
   const limits = createSocketLimits(core);
-  const { handleText, takeToken, cancelQueue } = createClientHandlers(core, requests, rooms, chat, limits);
+  const { handleText, takeToken, cancelQueue } = createClientHandlers(core, requests, rooms, chat, limits, clock);
   const { publishPresence } = rooms;
   subs.push(
     listen(bus, contract.gatewayChat.at(cfg.gatewayId), chat.onChatDelivery, () =>
@@ -77,7 +80,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     // Topic publishes do not report a full socket: spectators past the bound are found here.
     for (const ws of reg.sockets) core.dropSlow(ws);
     try {
-      emit(bus, contract.gatewayHeartbeat, { v, gatewayId: cfg.gatewayId, sockets: reg.sockets.size, at: Date.now() });
+      emit(bus, contract.gatewayHeartbeat, { v, gatewayId: cfg.gatewayId, sockets: reg.sockets.size, at: clock.now() });
       busHealthy = true;
     } catch (err) {
       busHealthy = false;
@@ -91,7 +94,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   core.publishTopic = (topic, frame) => void app.publish(topic, frame, false, false);
   subs.push(...subscribeInbound(core, requests, rooms));
   heartbeat();
-  const heartbeatTimer = setInterval(heartbeat, cfg.heartbeatMs);
+  const heartbeatTimer = clock.setInterval(heartbeat, cfg.heartbeatMs);
 
   app.ws<SocketData>('/ws', {
     // Above the soft limit (answered with `error tooLarge`) uWS closes the socket itself.
@@ -117,7 +120,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         authing: false,
         held: [],
         tokens: cfg.rateBurst,
-        refilledAt: performance.now(),
+        refilledAt: clock.now(),
         rateErrorAt: -Infinity, // so the first flood is told even in a process younger than a second
         rooms: new Map(),
         closed: false,
@@ -139,7 +142,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       metrics.sockets.set(reg.sockets.size);
       const d = ws.getUserData();
       limits.opened(d.ip);
-      d.helloTimer = setTimeout(() => {
+      d.helloTimer = clock.setTimeout(() => {
         if (d.closed || d.user) return;
         protoError(ws, 'unauthenticated', '시간 초과');
         ws.end(4401, 'no hello');
@@ -148,7 +151,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     message: (ws, message) => {
       const d = ws.getUserData();
       if (!takeToken(d)) {
-        const now = performance.now();
+        const now = clock.now();
         metrics.rejects.inc({ reason: 'rateLimited' });
         // One error per second at most, so a flood cannot turn the gateway into an amplifier.
         if (now - d.rateErrorAt >= 1000) {
@@ -170,7 +173,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     close: (ws) => {
       const d = ws.getUserData();
       d.closed = true;
-      if (d.helloTimer) clearTimeout(d.helloTimer);
+      clock.clearTimeout(d.helloTimer);
       reg.sockets.delete(ws);
       metrics.sockets.set(reg.sockets.size);
       limits.closed(d.ip);
@@ -220,7 +223,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     close: async () => {
       if (closing) return;
       closing = true;
-      clearInterval(heartbeatTimer);
+      clock.clearInterval(heartbeatTimer);
       for (const s of subs) s.unsubscribe();
       uws.us_listen_socket_close(listenSocket);
       for (const ws of [...reg.sockets]) if (!ws.getUserData().closed) ws.end(1001, 'server shutting down');

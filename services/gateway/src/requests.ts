@@ -2,9 +2,9 @@
  * Bus requests that survive a room worker crash, and the worker liveness they
  * rely on (from worker heartbeats).
  */
-import { performance } from 'node:perf_hooks';
 import { ProtocolError, type RequestRoute } from '@joke/protocol';
 import type { Wire } from '@joke/bus';
+import { systemClock, type Clock, type Timer } from '@joke/bus/clock';
 import type { Core } from './core.ts';
 
 export interface Requester {
@@ -25,9 +25,7 @@ export interface Requester {
   prune(): void;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-export function createRequester(core: Core): Requester {
+export function createRequester(core: Core, clock: Clock = systemClock): Requester {
   const { bus, cfg, metrics, log, reg } = core;
 
   /**
@@ -47,7 +45,7 @@ export function createRequester(core: Core): Requester {
     roomId?: string,
     wanted: () => boolean = () => true,
   ): Promise<{ reply: R; tries: number } | null> => {
-    const deadline = Date.now() + cfg.retryBudgetMs;
+    const deadline = clock.now() + cfg.retryBudgetMs;
     // Encoded once: every retry carries the same bytes, so the same actionId.
     const data = route.request.encode(req);
     const subject = route.subject;
@@ -88,21 +86,21 @@ export function createRequester(core: Core): Requester {
         // Capped low: the room usually reappears on another worker within DEAD_AFTER_MS, and every
         // ms of backoff past that moment adds to the resume pause (a "no responders" retry is cheap).
         const wait = Math.min(25 * 2 ** tries, 150);
-        if (core.closing() || Date.now() + wait >= deadline) {
+        if (core.closing() || clock.now() + wait >= deadline) {
           log.warn({ subject, tries }, 'bus request gave up');
           return null;
         }
-        await sleep(wait);
+        await clock.sleep(wait);
       }
     }
   };
 
-  /** Last heartbeat of each worker incarnation (`workerId/incarnation`), performance.now() ms. */
+  /** Last heartbeat of each worker incarnation (`workerId/incarnation`), clock ms. */
   const workerSeenAt = new Map<string, number>();
   const ownerSilent = (roomId: string): boolean => {
     const owner = reg.rooms.get(roomId)?.owner;
     const seen = owner ? workerSeenAt.get(owner) : undefined;
-    return seen !== undefined && performance.now() - seen > cfg.ownerSilentMs;
+    return seen !== undefined && clock.now() - seen > cfg.ownerSilentMs;
   };
 
   /**
@@ -113,21 +111,21 @@ export function createRequester(core: Core): Requester {
    */
   const unlessOwnerDies = <T>(attempt: Promise<T>, roomId: string): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      let timer: NodeJS.Timeout | null = null;
+      let timer: Timer | null = null;
       const check = () => {
         if (ownerSilent(roomId)) {
           timer = null;
           reject(new Error('room owner stopped sending heartbeats'));
-        } else timer = setTimeout(check, 100);
+        } else timer = clock.setTimeout(check, 100);
       };
-      timer = setTimeout(check, 250);
+      timer = clock.setTimeout(check, 250);
       attempt.then(
         (v) => {
-          if (timer) clearTimeout(timer);
+          clock.clearTimeout(timer);
           resolve(v);
         },
         (e) => {
-          if (timer) clearTimeout(timer);
+          clock.clearTimeout(timer);
           reject(e);
         },
       );
@@ -135,9 +133,9 @@ export function createRequester(core: Core): Requester {
 
   return {
     request: requestWithRetry,
-    workerSeen: (owner) => workerSeenAt.set(owner, performance.now()),
+    workerSeen: (owner) => workerSeenAt.set(owner, clock.now()),
     prune: () => {
-      const cutoff = performance.now() - 60_000;
+      const cutoff = clock.now() - 60_000;
       for (const [w, at] of workerSeenAt) if (at < cutoff) workerSeenAt.delete(w);
     },
   };

@@ -7,6 +7,7 @@
 import type { WebSocket } from './uws.ts';
 import type { PlayerClaims } from '@joke/protocol/auth';
 import { spectatorTopic } from './topics.ts';
+import type { Timer } from '@joke/bus/clock';
 
 export type Role = 'player' | 'spectator';
 
@@ -34,7 +35,7 @@ export interface SocketData {
   rooms: Map<string, Membership>;
   closed: boolean;
   dropping: boolean;
-  helloTimer: NodeJS.Timeout | null;
+  helloTimer: Timer | null;
   /** The address this socket counts against (limits.ts). */
   ip: string;
   /** Requests of this socket not answered yet (limits.ts). */

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { NatsBus, type Bus } from '@joke/bus';
+import { FakeClock } from '@joke/bus/clock';
 import { encodeDelivery, ERRORS, subjects, wireText, type bus as wire } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
@@ -166,13 +167,20 @@ describe('authentication', () => {
     room.close();
   });
 
-  it('closes a socket that never says hello', async () => {
+  it('closes a socket that never says hello, once its hello time is up (fake time)', async () => {
+    const clock = new FakeClock();
     const g = await startGateway(
       { gatewayId: 'gw-hello', port: 0, jwtSecret: secret, helloTimeoutMs: 200 },
-      { bus, logger },
+      { bus, logger, clock },
     );
     const c = await TestClient.open(`ws://127.0.0.1:${g.port}/ws`);
+    await until(() => g.sockets() === 1, 10_000, 'the gateway opened the socket');
+    await clock.advance(199);
+    // A message answered after the 199 ms: anything the hello timer had done would have arrived first.
+    c.send({ v: 1, t: 'ping', at: 1 });
     await c.next((m) => m.code === 'unauthenticated');
+    expect(c.closed).toBeNull();
+    await clock.advance(1);
     await until(() => !!c.closed, 10_000, 'the socket closed');
     expect(c.closed?.code).toBe(4401);
     await g.close();
@@ -258,33 +266,40 @@ describe('bounds per socket', () => {
 });
 
 describe('rate limit', () => {
+  // On fake time the bucket refills only when the test moves the clock, so the counts are exact on any load.
   it('a burst beyond the bucket gets one rateLimited error per second, then the socket recovers', async () => {
-    const c = await signedIn('flood-user');
-    const started = performance.now();
+    const clock = new FakeClock();
+    const g = await startGateway({ gatewayId: 'gw-rate', port: 0, jwtSecret: secret }, { bus, logger, clock });
+    const c = await TestClient.open(`ws://127.0.0.1:${g.port}/ws`);
+    expect((await c.hello(await token('flood-user'))).t).toBe('welcome');
+    const pongs = (from: number, to: number) =>
+      c.messages.filter((m) => m.t === 'pong' && m.at >= from && m.at < to).length;
+    const limited = () => c.messages.filter((m) => m.code === 'rateLimited');
+    /** 50 ms refill one token (20/s) for a marker ping: its pong comes after everything sent before it. */
+    const marker = async (at: number) => {
+      await clock.advance(50);
+      c.send({ v: 1, t: 'ping', at });
+      await c.next((m) => m.t === 'pong' && m.at === at);
+    };
+    // The bucket holds 40; hello took one.
     for (let i = 0; i < 100; i++) c.send({ v: 1, t: 'ping', at: i });
-    // Wait until the gateway has gone quiet: on a loaded machine the burst may take longer than a second
-    // to drain, and the refill during that time is part of the rule, so bounds use the measured span.
-    let seen = -1;
-    let lastAt = started;
-    while (seen !== c.messages.length) {
-      if (seen !== -1) lastAt = performance.now();
-      seen = c.messages.length;
-      await sleep(300);
-    }
-    const spanSeconds = (lastAt - started) / 1000;
-    const pongs = c.messages.filter((m) => m.t === 'pong').length;
-    const limited = c.messages.filter((m) => m.code === 'rateLimited');
-    // The bucket holds 40 and refills at 20/s while the burst is in flight.
-    expect(pongs).toBeGreaterThanOrEqual(39);
-    expect(pongs).toBeLessThanOrEqual(40 + Math.ceil(20 * spanSeconds));
-    expect(pongs).toBeLessThan(100);
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.length).toBeLessThanOrEqual(1 + Math.floor(spanSeconds));
-    expect(limited[0].message).toBe(ERRORS.rateLimited);
-    await sleep(1000);
-    c.send({ v: 1, t: 'ping', at: 999 });
-    expect((await c.next((m) => m.t === 'pong' && m.at === 999)).at).toBe(999);
+    await marker(1000);
+    expect(pongs(0, 100)).toBe(39);
+    expect(limited()).toHaveLength(1);
+    expect(limited()[0].message).toBe(ERRORS.rateLimited);
+    // 50 ms after the error: still limited, and not told again.
+    for (let i = 100; i < 110; i++) c.send({ v: 1, t: 'ping', at: i });
+    await marker(1001);
+    expect(pongs(100, 110)).toBe(0);
+    expect(limited()).toHaveLength(1);
+    // A second after the first error (900 ms more: 18 tokens), the next flood is told once more.
+    await clock.advance(900);
+    for (let i = 200; i < 230; i++) c.send({ v: 1, t: 'ping', at: i });
+    await marker(1002);
+    expect(pongs(200, 230)).toBe(18);
+    expect(limited()).toHaveLength(2);
     await c.close();
+    await g.close();
   });
 });
 
@@ -454,9 +469,10 @@ describe('actions', () => {
   });
 
   it('retries at once when the room worker stops sending heartbeats, instead of waiting out the timeout', async () => {
+    const clock = new FakeClock();
     const g = await startGateway(
       { gatewayId: 'gw-hedge', port: 0, jwtSecret: secret, commandTimeoutMs: 20_000, ownerSilentMs: 300 },
-      { bus, logger },
+      { bus, logger, clock },
     );
     const room = standInRoom('hedge1', ['gina'], 'w-dying/i1');
     const c = await TestClient.open(`ws://127.0.0.1:${g.port}/ws`);
@@ -480,17 +496,23 @@ describe('actions', () => {
         }),
       );
     beat('w-dying');
-    await sleep(100);
+    // The gateway shares this connection: the server answers the flush after delivering the beat to it.
+    await bus.flush!();
     const commands: any[] = [];
     const sub = bus.subscribe(subjects.roomCommand('hedge1'), (m) => {
       commands.push(JSON.parse(wireText(m.data)));
       if (commands.length >= 2) m.respond!(JSON.stringify({ ok: true, seq: 4 }));
     });
-    const sentAt = Date.now();
     c.send({ v: 1, t: 'action', roomId: 'hedge1', actionId: 'h-1', action: { type: 'draw' } });
-    expect(await c.nextNew('ack', 10_000)).toMatchObject({ actionId: 'h-1', seq: 4 });
-    // Far sooner than the 20 s attempt timeout: the silence of the owner triggered the retry.
-    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    await until(() => commands.length === 1, 10_000, 'the first attempt');
+    // 300 ms after the beat the owner is not yet silent (ownerSilentMs 300): no retry.
+    await clock.advance(300);
+    await bus.flush!();
+    expect(commands).toHaveLength(1);
+    // The check at 350 ms finds it silent; the retry follows 50 ms of backoff later, on fake time: long before
+    // the first attempt's 20 s timeout could have been what triggered it.
+    await clock.advance(150);
+    expect(await c.next((m) => m.t === 'ack' && m.actionId === 'h-1', 10_000)).toMatchObject({ seq: 4 });
     expect(commands.map((x) => x.actionId)).toEqual(['h-1', 'h-1']);
     sub.unsubscribe();
     await c.close();

@@ -8,6 +8,7 @@
  */
 import { contract, emit } from '@joke/protocol';
 import type { Bus, Logger } from '@joke/bus';
+import type { Clock } from '@joke/bus/clock';
 import { isConnected, type Viewers } from './presence.ts';
 import type { SeatMeta } from './room-types.ts';
 
@@ -18,6 +19,7 @@ export class OccupancyReporter {
     private readonly bus: Bus,
     private readonly roomId: string,
     private readonly log: Logger,
+    private readonly clock: Clock,
   ) {}
 
   /** Publishes the room's occupancy if it changed since the last report. */
@@ -44,7 +46,7 @@ export class OccupancyReporter {
         connected,
         spectators,
         closed,
-        at: Date.now(),
+        at: this.clock.now(),
       });
     } catch (err) {
       this.log.warn({ err, roomId: this.roomId }, 'occupancy publish failed');

@@ -35,7 +35,7 @@ export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire
   const range = game.playerRange(options);
   if (spec.players.length < range.min || spec.players.length > range.max) return refuse('players');
   if (new Set(spec.players.map((p) => p.id)).size !== spec.players.length) return refuse('duplicateSeat');
-  const now = Date.now();
+  const now = h.room.clock.now();
   const state = game.setup({
     seed: randomBytes(32).toString('hex'),
     players: spec.players.map((p) => ({ id: p.id, name: p.name })),

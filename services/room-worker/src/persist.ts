@@ -47,7 +47,7 @@ export async function writeSnapshot(
     } catch (err) {
       metrics.errors.inc({ kind: 'store' });
       if (attempt % 10 === 0) log.error({ err, roomId: room.id, attempt }, 'snapshot write failed; retrying');
-      await new Promise((r) => setTimeout(r, Math.min(20 * 2 ** attempt, 1000)));
+      await host.clock.sleep(Math.min(20 * 2 ** attempt, 1000));
     }
   }
 }

@@ -11,12 +11,14 @@
  * the rooms held and is asked again.
  */
 import type { Bus, Logger } from '@joke/bus';
+import type { Clock } from '@joke/bus/clock';
 import type { Room } from './room.ts';
 import type { Upkeep } from './upkeep.ts';
 
 export interface ReconnectHost {
   bus: Bus;
   log: Logger;
+  clock: Clock;
   rooms: ReadonlyMap<string, Room>;
   upkeep: Pick<Upkeep, 'renewLeases'>;
   closed(): boolean;
@@ -64,7 +66,7 @@ export class ReconnectGuard {
         return;
       } catch (err) {
         this.h.log.warn({ err, attempt }, 'lease check after reconnect failed; rooms stay held');
-        await new Promise((res) => setTimeout(res, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
+        await this.h.clock.sleep(RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
       }
     }
   }

@@ -47,7 +47,7 @@ export class RoomMembership {
   }
 
   presence(item: Extract<Item, { kind: 'presence' }>, out: Batch): void {
-    const now = Date.now();
+    const now = this.host.clock.now();
     for (const key of presenceKeys(item.userId, item.gatewayId, item.role)) {
       const v = this.viewers.get(key);
       if (!v) continue;

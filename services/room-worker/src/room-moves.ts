@@ -17,7 +17,7 @@ import { okReply, type ActionMemory } from './idempotency.ts';
 import type { RoomTimers } from './room-timers.ts';
 import type { Item, Reply, RoomData, RoomHost, StepRec, Transition } from './room-types.ts';
 
-/** Timers run on a monotonic clock and may fire a millisecond before Date.now() reaches the deadline. */
+/** Timers run on a monotonic clock and may fire a millisecond before the wall clock (Clock.now) reaches the deadline. */
 const EARLY_TIMER_SLACK_MS = 20;
 
 /** What one batch produced: replies held back until its write, transitions to publish after it. */
@@ -68,7 +68,7 @@ export class RoomMoves {
     else if (room.finished) code = 'finished';
     else if (hasRuntimeOnlyField(room.game, cmd.action)) [code, reason] = ['malformed', COMMON_REASONS.malformed];
     if (code === null) {
-      const now = Date.now();
+      const now = this.host.clock.now();
       const r = this.safely(() => room.game.apply(room.data.state, cmd.userId, cmd.action, now));
       if (r.ok) {
         room.accept(out.transitions, r.state, r.events, {
@@ -102,7 +102,7 @@ export class RoomMoves {
     if (room.finished) return;
     out.rearm = true;
     const deadline = room.game.deadline(room.data.state);
-    const now = Date.now();
+    const now = this.host.clock.now();
     // Well before the deadline means someone acted first and the deadline moved on.
     if (deadline === null || now < deadline - EARLY_TIMER_SLACK_MS) return;
     const due = dueSeats(room.game, room.data.state, room.data.seats);
@@ -129,7 +129,7 @@ export class RoomMoves {
     const view = room.game.view(room.data.state, seatId);
     const action = this.safely(() => ({ ok: true as const, a: room.game.bot(view, this.botRng) }));
     if (!action.ok || action.a === null) return;
-    const now = Date.now();
+    const now = this.host.clock.now();
     const r = this.safely(() => room.game.apply(room.data.state, seatId, action.a, now));
     if (!r.ok) {
       host.log.warn({ roomId: room.id, seat: seatId, reason: r.reason }, 'bot chose a refused action');
@@ -153,7 +153,7 @@ export class RoomMoves {
     const { room } = this;
     const sub = room.game.substitute;
     if (!sub || room.finished || room.isConnected(seatId)) return false;
-    const now = Date.now();
+    const now = this.host.clock.now();
     const since = room.data.seats.find((s) => s.id === seatId)?.disconnectedSince ?? null;
     const due = this.safely(() => ({ ok: true as const, at: sub.due(room.data.state, seatId, since) }));
     if (!due.ok || due.at === null) return false;

@@ -4,6 +4,7 @@
  * item on the room's queue; the room decides there whether it still applies.
  */
 import type { AnyGame, Rng } from '@joke/engine';
+import type { Clock, Timer } from '@joke/bus/clock';
 import type { WorkerConfig } from './config.ts';
 import type { Item, RoomData } from './room-types.ts';
 import { SubstituteTimers } from './substitute.ts';
@@ -19,17 +20,18 @@ export interface TimedRoom {
 }
 
 export class RoomTimers {
-  private deadlineTimer: NodeJS.Timeout | null = null;
+  private deadlineTimer: Timer | null = null;
   private armedDeadline: number | null = null;
-  private readonly botTimers = new Map<string, NodeJS.Timeout>();
+  private readonly botTimers = new Map<string, Timer>();
   private readonly substitutes: SubstituteTimers;
 
   constructor(
     private readonly room: TimedRoom,
     private readonly cfg: WorkerConfig,
+    private readonly clock: Clock,
     private readonly botRng: Rng,
   ) {
-    this.substitutes = new SubstituteTimers((seat) => room.enqueue({ kind: 'substitute', seat }));
+    this.substitutes = new SubstituteTimers(clock, (seat) => room.enqueue({ kind: 'substitute', seat }));
   }
 
   /** A bot's timer fired (its item is being handled): it may be armed again. */
@@ -50,17 +52,17 @@ export class RoomTimers {
     const { game, data } = room;
     const d = game.deadline(data.state);
     if (d !== this.armedDeadline) {
-      if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+      this.clock.clearTimeout(this.deadlineTimer);
       this.deadlineTimer = null;
       this.armedDeadline = d;
       if (d !== null)
-        this.deadlineTimer = setTimeout(
+        this.deadlineTimer = this.clock.setTimeout(
           () => {
             this.deadlineTimer = null;
             this.armedDeadline = null;
             room.enqueue({ kind: 'timeout' });
           },
-          Math.max(0, d - Date.now()),
+          Math.max(0, d - this.clock.now()),
         );
     }
     const { botDelayMs, botJitterMs } = this.cfg;
@@ -76,7 +78,7 @@ export class RoomTimers {
       const delay = botDelayMs + (botJitterMs > 0 ? Math.floor(Math.random() * botJitterMs) : 0);
       this.botTimers.set(
         s.id,
-        setTimeout(() => room.enqueue({ kind: 'bot', seat: s.id }), delay),
+        this.clock.setTimeout(() => room.enqueue({ kind: 'bot', seat: s.id }), delay),
       );
     }
     this.rearmSubstitutes();
@@ -101,10 +103,10 @@ export class RoomTimers {
   }
 
   clear(): void {
-    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.clock.clearTimeout(this.deadlineTimer);
     this.deadlineTimer = null;
     this.armedDeadline = null;
-    for (const t of this.botTimers.values()) clearTimeout(t);
+    for (const t of this.botTimers.values()) this.clock.clearTimeout(t);
     this.botTimers.clear();
     this.substitutes.clear();
   }

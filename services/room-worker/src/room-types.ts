@@ -2,6 +2,7 @@
 import type { GameEvent } from '@joke/engine';
 import type { bus as wire, ChatPolicy } from '@joke/protocol';
 import type { Bus, Logger, SnapshotStore } from '@joke/bus';
+import type { Clock } from '@joke/bus/clock';
 import type { WorkerConfig } from './config.ts';
 import type { WorkerMetrics } from './metrics.ts';
 import type { Room } from './room.ts';
@@ -95,6 +96,8 @@ export interface RoomHost {
   cfg: WorkerConfig;
   metrics: WorkerMetrics;
   log: Logger;
+  /** Wall time and timers of the rooms (deadlines, bots, substitutes, linger); fake in tests. */
+  clock: Clock;
   workerId: string;
   /** `workerId/incarnation`: carried by deliveries and join replies, so gateways learn who runs a room. */
   owner: string;

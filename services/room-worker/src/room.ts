@@ -18,6 +18,7 @@
 import { Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
 import { ERRORS, type bus as wire, type PresenceEntry } from '@joke/protocol';
 import type { BusSubscription } from '@joke/bus';
+import type { Timer } from '@joke/bus/clock';
 import { Deliveries } from './deliveries.ts';
 import { guard } from './game-calls.ts';
 import { subscribeRoom } from './inbound.ts';
@@ -55,10 +56,10 @@ export class Room implements QueueOwner, MovingRoom {
   private subs: BusSubscription[] = [];
   private readonly timers: RoomTimers;
   private readonly deliveries: Deliveries;
-  private dropTimer: NodeJS.Timeout | null = null;
+  private dropTimer: Timer | null = null;
   private readonly snapshot = new SnapshotEncoder();
   private readonly occupancy: OccupancyReporter;
-  lastWriteAt = Date.now();
+  lastWriteAt: number;
   /** The store's generation marker when this room was opened here (store-loss.ts); null = none. */
   generation: string | null = null;
 
@@ -71,7 +72,8 @@ export class Room implements QueueOwner, MovingRoom {
     steps: StepRec[],
   ) {
     this.id = data.roomId;
-    this.occupancy = new OccupancyReporter(host.bus, data.roomId, host.log);
+    this.lastWriteAt = host.clock.now();
+    this.occupancy = new OccupancyReporter(host.bus, data.roomId, host.log, host.clock);
     this.game = game;
     this.data = data;
     this.epoch = epoch;
@@ -82,7 +84,7 @@ export class Room implements QueueOwner, MovingRoom {
     const botRng = Rng.fromSeed(`${data.roomId}:${host.workerId}:${epoch}`, 'bots');
     const humanSeats = new Set(data.seats.filter((s) => !s.bot).map((s) => s.id));
     const replies = ActionMemory.fromSteps(steps, (userId) => humanSeats.has(userId));
-    this.timers = new RoomTimers(this, host.cfg, botRng);
+    this.timers = new RoomTimers(this, host.cfg, host.clock, botRng);
     this.deliveries = new Deliveries(host, game, this.id);
     this.queue = new ItemQueue(this, host.cfg.queueMax, host.cfg.batchMax);
     this.moves = new RoomMoves(this, host, guard(host, this.id), botRng, replies, this.timers);
@@ -93,7 +95,7 @@ export class Room implements QueueOwner, MovingRoom {
       (u, role) => this.joinReply(u, role),
     );
     // Snapshots from before the field existed: count from now (the earliest moment we know of).
-    syncDisconnected(data.seats, this.viewers, Date.now());
+    syncDisconnected(data.seats, this.viewers, host.clock.now());
   }
 
   get finished(): boolean {
@@ -165,7 +167,7 @@ export class Room implements QueueOwner, MovingRoom {
     for (const s of this.subs) s.unsubscribe();
     this.subs = [];
     this.timers.clear();
-    if (this.dropTimer) clearTimeout(this.dropTimer);
+    this.host.clock.clearTimeout(this.dropTimer);
     this.host.onGone(this);
   }
 
@@ -203,8 +205,9 @@ export class Room implements QueueOwner, MovingRoom {
     }
 
     const { transitions, replies, rearm } = out;
-    if (forgetDeparted(this.viewers, Date.now(), this.host.cfg.viewerGraceMs)) out.metaChanged = true;
-    if (syncDisconnected(this.data.seats, this.viewers, Date.now())) out.metaChanged = true;
+    const now = this.host.clock.now();
+    if (forgetDeparted(this.viewers, now, this.host.cfg.viewerGraceMs)) out.metaChanged = true;
+    if (syncDisconnected(this.data.seats, this.viewers, now)) out.metaChanged = true;
     if (out.metaChanged) this.snapshot.metaChanged();
     if (transitions.length === 0 && !out.metaChanged) {
       this.sendReplies(replies);
@@ -258,7 +261,7 @@ export class Room implements QueueOwner, MovingRoom {
     if (r === 'lost') this.storeLost();
     if (r !== 'ok') return false;
     this.unwritten = [];
-    this.lastWriteAt = Date.now();
+    this.lastWriteAt = this.host.clock.now();
     return true;
   }
 
@@ -317,8 +320,9 @@ export class Room implements QueueOwner, MovingRoom {
       });
     }
     if (!this.dropTimer) {
-      const left = Math.max(0, (this.data.finishedAt ?? Date.now()) + this.host.cfg.finishedLingerMs - Date.now());
-      this.dropTimer = setTimeout(() => void this.drop(), left);
+      const { clock } = this.host;
+      const left = Math.max(0, (this.data.finishedAt ?? clock.now()) + this.host.cfg.finishedLingerMs - clock.now());
+      this.dropTimer = clock.setTimeout(() => void this.drop(), left);
     }
   }
 

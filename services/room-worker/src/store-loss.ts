@@ -18,6 +18,7 @@
  */
 import { contract, emit, PROTOCOL_VERSION } from '@joke/protocol';
 import type { Bus, Logger, SnapshotStore } from '@joke/bus';
+import type { Clock } from '@joke/bus/clock';
 import type { WorkerMetrics } from './metrics.ts';
 
 /** The store's marker now, or null when it has none (memory stores, test doubles) or cannot say. */
@@ -38,7 +39,7 @@ export async function storeLost(store: SnapshotStore, openedUnder: string | null
 }
 
 export function reportStoreLost(
-  deps: { bus: Bus; log: Logger; metrics: WorkerMetrics },
+  deps: { bus: Bus; log: Logger; metrics: WorkerMetrics; clock: Clock },
   room: { id: string; epoch: number; seq: number },
 ): void {
   deps.metrics.storeLost.inc();
@@ -47,7 +48,12 @@ export function reportStoreLost(
     'the store lost this room (wiped, or restarted without persistence); the table cannot be recovered',
   );
   try {
-    emit(deps.bus, contract.roomLost, { v: PROTOCOL_VERSION, roomId: room.id, reason: 'storeLost', at: Date.now() });
+    emit(deps.bus, contract.roomLost, {
+      v: PROTOCOL_VERSION,
+      roomId: room.id,
+      reason: 'storeLost',
+      at: deps.clock.now(),
+    });
   } catch (err) {
     deps.metrics.errors.inc({ kind: 'bus' });
     deps.log.error({ err, roomId: room.id }, 'could not publish RoomLost');

@@ -4,28 +4,33 @@
  * this only keeps one timer per seat and refuses to spin on a due time that
  * already fired without producing a move.
  */
+import type { Clock, Timer } from '@joke/bus/clock';
+
 export class SubstituteTimers {
   /** `timer` null = fired: its item is queued or was handled without a move for this `at`. */
-  private readonly armed = new Map<string, { at: number; timer: NodeJS.Timeout | null }>();
+  private readonly armed = new Map<string, { at: number; timer: Timer | null }>();
 
-  constructor(private readonly fire: (seat: string) => void) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly fire: (seat: string) => void,
+  ) {}
 
   /** Wants a move for `seat` at `at` (absolute ms), or none (null). */
   set(seat: string, at: number | null): void {
     const cur = this.armed.get(seat);
     if (cur && cur.at === at) return;
     if (cur) {
-      if (cur.timer) clearTimeout(cur.timer);
+      this.clock.clearTimeout(cur.timer);
       this.armed.delete(seat);
     }
     if (at === null) return;
-    const entry: { at: number; timer: NodeJS.Timeout | null } = { at, timer: null };
-    entry.timer = setTimeout(
+    const entry: { at: number; timer: Timer | null } = { at, timer: null };
+    entry.timer = this.clock.setTimeout(
       () => {
         entry.timer = null;
         this.fire(seat);
       },
-      Math.max(0, at - Date.now()),
+      Math.max(0, at - this.clock.now()),
     );
     this.armed.set(seat, entry);
   }
@@ -41,7 +46,7 @@ export class SubstituteTimers {
   }
 
   clear(): void {
-    for (const e of this.armed.values()) if (e.timer) clearTimeout(e.timer);
+    for (const e of this.armed.values()) this.clock.clearTimeout(e.timer);
     this.armed.clear();
   }
 }

@@ -8,6 +8,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { contract, emit, listen, PROTOCOL_VERSION, type bus as wire } from '@joke/protocol';
 import type { Bus, BusSubscription, Logger, SnapshotStore } from '@joke/bus';
+import type { Clock, Timer } from '@joke/bus/clock';
 import type { WorkerConfig } from './config.ts';
 import type { WorkerMetrics } from './metrics.ts';
 import type { Room } from './room.ts';
@@ -19,6 +20,7 @@ export interface UpkeepHost {
   cfg: WorkerConfig;
   metrics: WorkerMetrics;
   log: Logger;
+  clock: Clock;
   incarnation: string;
   rooms: ReadonlyMap<string, Room>;
   draining(): boolean;
@@ -32,6 +34,7 @@ export function heartbeatMessage(
   actionsPerSec: number,
   loopLagMs: number,
   draining: boolean,
+  at = Date.now(),
 ): wire.WorkerHeartbeat {
   return {
     v: PROTOCOL_VERSION,
@@ -41,7 +44,7 @@ export function heartbeatMessage(
     actionsPerSec,
     loopLagMs,
     draining,
-    at: Date.now(),
+    at,
     incarnation,
   };
 }
@@ -52,7 +55,7 @@ export class Upkeep {
   private transitions = 0;
   private renewing = false;
   private readonly gatewaysSeen = new Map<string, number>();
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers: Timer[] = [];
   private readonly sub: BusSubscription;
 
   constructor(private readonly h: UpkeepHost) {
@@ -61,11 +64,13 @@ export class Upkeep {
 
   /** Starts the timers and sends the first heartbeat. */
   start(): void {
-    const { cfg } = this.h;
+    const { cfg, clock } = this.h;
     this.lag.enable();
-    this.timers.push(setInterval(() => this.heartbeat(), cfg.heartbeatMs));
-    this.timers.push(setInterval(() => void this.renew(), Math.max(50, Math.floor(cfg.leaseRenewMs / 2))));
-    this.timers.push(setInterval(() => this.sweepGateways(), Math.max(50, Math.floor(cfg.gatewayDeadAfterMs / 4))));
+    this.timers.push(clock.setInterval(() => this.heartbeat(), cfg.heartbeatMs));
+    this.timers.push(clock.setInterval(() => void this.renew(), Math.max(50, Math.floor(cfg.leaseRenewMs / 2))));
+    this.timers.push(
+      clock.setInterval(() => this.sweepGateways(), Math.max(50, Math.floor(cfg.gatewayDeadAfterMs / 4))),
+    );
     this.heartbeat();
   }
 
@@ -74,12 +79,12 @@ export class Upkeep {
   }
 
   gatewaySeen(gatewayId: string): void {
-    this.gatewaysSeen.set(gatewayId, Date.now());
+    this.gatewaysSeen.set(gatewayId, this.h.clock.now());
   }
 
   /** A room arrived with viewers on these gateways: give them the full grace period. */
   gatewaysKnown(ids: Iterable<string>): void {
-    for (const g of ids) if (!this.gatewaysSeen.has(g)) this.gatewaysSeen.set(g, Date.now());
+    for (const g of ids) if (!this.gatewaysSeen.has(g)) this.gatewaysSeen.set(g, this.h.clock.now());
   }
 
   heartbeat(): void {
@@ -97,6 +102,7 @@ export class Upkeep {
       Math.round(this.transitions / secs),
       loopLagMs,
       this.h.draining(),
+      this.h.clock.now(),
     );
     this.transitions = 0;
     try {
@@ -112,7 +118,7 @@ export class Upkeep {
     const { cfg, metrics, log, rooms } = this.h;
     this.renewing = true;
     try {
-      const cutoff = Date.now() - cfg.leaseRenewMs;
+      const cutoff = this.h.clock.now() - cfg.leaseRenewMs;
       const due = [...rooms.values()].filter((r) => !r.closed && r.lastWriteAt < cutoff);
       if (due.length > 0) await this.renewLeases(due);
     } catch (err) {
@@ -134,7 +140,7 @@ export class Upkeep {
       due.map((r) => ({ roomId: r.id, epoch: r.epoch })),
       cfg.leaseTtlMs,
     );
-    const now = Date.now();
+    const now = this.h.clock.now();
     for (const r of due) r.lastWriteAt = now;
     // A lease lost because the store lost everything is not a takeover (store-loss.ts).
     const generation = lost.length > 0 ? await currentGeneration(store) : null;
@@ -151,7 +157,7 @@ export class Upkeep {
   }
 
   private sweepGateways(): void {
-    const cutoff = Date.now() - this.h.cfg.gatewayDeadAfterMs;
+    const cutoff = this.h.clock.now() - this.h.cfg.gatewayDeadAfterMs;
     for (const [g, t] of this.gatewaysSeen) {
       if (t >= cutoff) continue;
       this.gatewaysSeen.delete(g);
@@ -161,7 +167,7 @@ export class Upkeep {
   }
 
   stop(): void {
-    for (const t of this.timers) clearInterval(t);
+    for (const t of this.timers) this.h.clock.clearInterval(t);
     this.timers.length = 0;
     this.sub.unsubscribe();
     this.lag.disable();

@@ -13,6 +13,7 @@ import type { Registry } from 'prom-client';
 import { games as engineGames, type AnyGame } from '@joke/engine';
 import { bus as wire, contract, emit, emitDurable, refuse, serve, PROTOCOL_VERSION } from '@joke/protocol';
 import { createLogger, type Bus, type BusSubscription, type Logger, type SnapshotStore } from '@joke/bus';
+import { systemClock, type Clock, type Timer } from '@joke/bus/clock';
 import { workerConfig, type WorkerConfig } from './config.ts';
 import { createWorkerMetrics } from './metrics.ts';
 import { handOver, migrateRooms, type HandoverDeps, type MigrationHost } from './handover.ts';
@@ -29,6 +30,8 @@ export interface RoomWorkerDeps {
   games?: Record<string, AnyGame>;
   log?: Logger;
   registry?: Registry;
+  /** Time of every timer the worker sets itself (rooms, upkeep, retries, drain); tests pass a FakeClock. */
+  clock?: Clock;
 }
 
 export interface DrainReport {
@@ -62,6 +65,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
   const games = deps.games ?? engineGames;
   const log = (deps.log ?? createLogger('room-worker', cfg.logLevel)).child({ workerId: cfg.workerId });
   const metrics = createWorkerMetrics(deps.registry);
+  const clock = deps.clock ?? systemClock;
   const incarnation = randomBytes(8).toString('hex');
   const rooms = new Map<string, Room>();
   const opening = new Map<string, Promise<wire.OpenRoomReply>>();
@@ -74,11 +78,12 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     cfg,
     metrics,
     log,
+    clock,
     incarnation,
     rooms,
     draining: () => draining,
   });
-  const reconnect = new ReconnectGuard({ bus, log, rooms, upkeep, closed: () => closed });
+  const reconnect = new ReconnectGuard({ bus, log, clock, rooms, upkeep, closed: () => closed });
 
   const host: RoomHost = {
     bus,
@@ -86,6 +91,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     cfg,
     metrics,
     log,
+    clock,
     workerId: cfg.workerId,
     owner: `${cfg.workerId}/${incarnation}`,
     onGone(room) {
@@ -96,7 +102,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     onFinished: (room) =>
       durably(`finished:${room.id}`, (id) => emitDurable(bus, contract.roomFinished, room.finishedMessage(), id)),
     onClosedForGood: (room) => void closedForGood(room),
-    onStoreLost: (room) => reportStoreLost({ bus, log, metrics }, room),
+    onStoreLost: (room) => reportStoreLost({ bus, log, metrics, clock }, room),
     onTransition: () => upkeep.transition(),
     gatewaySeen: (gatewayId) => upkeep.gatewaySeen(gatewayId),
   };
@@ -110,14 +116,14 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       } catch (err) {
         metrics.errors.inc({ kind: 'bus' });
         if (attempt % 10 === 0) log.error({ err, id, attempt }, 'could not publish a durable fact; retrying');
-        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 5_000)));
+        await clock.sleep(Math.min(100 * 2 ** attempt, 5_000));
       }
     }
   }
   // The lobby frees its lobby room on this, once it has recorded the game (lobby closed.ts).
   const closedForGood = (room: Room) =>
     durably(`closed:${room.id}`, (id) =>
-      emitDurable(bus, contract.roomClosed, { v: 1, roomId: room.id, finished: room.finished, at: Date.now() }, id),
+      emitDurable(bus, contract.roomClosed, { v: 1, roomId: room.id, finished: room.finished, at: clock.now() }, id),
     );
 
   const openHost: OpenHost = {
@@ -198,7 +204,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
   upkeep.start();
 
   async function drain(): Promise<DrainReport> {
-    const t0 = Date.now();
+    const t0 = clock.now();
     draining = true;
     upkeep.heartbeat();
     const leaving = [...rooms.values()];
@@ -214,7 +220,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       log.warn({ err }, 'draining announcement failed');
     }
     log.info({ rooms: leaving.length }, 'draining: handing rooms over');
-    const deadline = Date.now() + cfg.drainTimeoutMs;
+    const deadline = clock.now() + cfg.drainTimeoutMs;
     let handedOver = 0;
     // Finished rooms whose record is out need no new home; the rest move in chunks.
     let todo: Room[] = [];
@@ -227,25 +233,25 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
         facts.push(closedForGood(r));
       } else todo.push(r);
     }
-    while (todo.length > 0 && Date.now() < deadline) {
+    while (todo.length > 0 && clock.now() < deadline) {
       const r = await handOver(handoverDeps, todo, {
         reason: 'drain',
-        timeoutMs: clamp(deadline - Date.now(), 1000, 10_000),
+        timeoutMs: clamp(deadline - clock.now(), 1000, 10_000),
       });
       handedOver += r.placed.length;
       todo = r.failed;
-      if (todo.length > 0) await new Promise((res) => setTimeout(res, 250));
+      if (todo.length > 0) await clock.sleep(250);
     }
     // Nobody could take these: end our leases now so the orphan sweep can place them as soon as a worker appears.
     for (const r of todo) await store.release(r.id, cfg.workerId, r.epoch).catch(() => false);
     // The room-closed facts are a safety net (RoomFinished frees the lobby room too): bounded by the drain deadline.
-    let factsTimer: NodeJS.Timeout | undefined;
+    let factsTimer: Timer | undefined;
     await Promise.race([
       Promise.all(facts),
-      new Promise((res) => (factsTimer = setTimeout(res, Math.max(0, deadline - Date.now())))),
+      new Promise<void>((res) => (factsTimer = clock.setTimeout(res, Math.max(0, deadline - clock.now())))),
     ]);
-    clearTimeout(factsTimer);
-    const report = { handedOver, released: todo.length, ms: Date.now() - t0 };
+    clock.clearTimeout(factsTimer);
+    const report = { handedOver, released: todo.length, ms: clock.now() - t0 };
     log.info(report, 'drained');
     upkeep.heartbeat();
     await close();

@@ -1,5 +1,6 @@
 /** Test helpers: a worker on an in-process bus and memory store, and a fake gateway. */
 import { InProcessBus, MemorySnapshotStore, type Bus, type SnapshotStore } from '@joke/bus';
+import type { Clock, FakeClock } from '@joke/bus/clock';
 import { bus as wire, call, contract, emit, listen, wireText, PROTOCOL_VERSION } from '@joke/protocol';
 import { pino } from 'pino';
 import type { AnyGame } from '@joke/engine';
@@ -14,10 +15,12 @@ export async function worker(
   store: SnapshotStore,
   cfg: Partial<WorkerConfig> = {},
   g: Record<string, AnyGame> = games,
+  /** The worker's timers; the real ones unless a test runs on fake time. */
+  clock?: Clock,
 ): Promise<RoomWorker> {
   return startRoomWorker(
     { workerId: `w${Math.random().toString(36).slice(2, 8)}`, botDelayMs: 0, botJitterMs: 0, heartbeatMs: 100, ...cfg },
-    { bus, store, games: g, log: quietLog },
+    { bus, store, games: g, log: quietLog, clock },
   );
 }
 
@@ -147,5 +150,24 @@ export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 
   while (!(await cond())) {
     if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await sleep(5);
+  }
+}
+
+/**
+ * Moves `clock` forward `stepMs` at a time until `cond` holds: for work that
+ * takes several timer firings with store and bus round trips in between. Fails
+ * after `maxMs` of fake time (the timers never brought it about).
+ */
+export async function advanceUntil(
+  clock: FakeClock,
+  cond: () => boolean | Promise<boolean>,
+  maxMs: number,
+  what = 'condition',
+  stepMs = 10,
+) {
+  const end = clock.now() + maxMs;
+  while (!(await cond())) {
+    if (clock.now() >= end) throw new Error(`fake time ran ${maxMs} ms without ${what}`);
+    await clock.advance(stepMs);
   }
 }

@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { connectRedis, NatsBus, RedisSnapshotStore, type RedisClient } from '@joke/bus';
+import { connectRedis, NatsBus, RedisSnapshotStore, type RedisClient, type SnapshotStore } from '@joke/bus';
+import { FakeClock } from '@joke/bus/clock';
 import { contract, ERRORS, listen, type bus as wire } from '@joke/protocol';
 import { FakeGateway, openRoom, restoreRoom, seat, until, worker } from './harness.ts';
 import type { RoomWorker } from '../src/index.ts';
@@ -45,8 +46,8 @@ const staleCount = async (w: RoomWorker) =>
   (await w.registry.getSingleMetric('joke_worker_errors_total')!.get()).values.find((x) => x.labels.kind === 'stale')
     ?.value ?? 0;
 
-async function playing(tag: string, cfg = {}) {
-  const w = await worker(bus, store, { workerId: `${ns}-${tag}`, ...cfg });
+async function playing(tag: string, cfg = {}, clock?: FakeClock, on: SnapshotStore = store) {
+  const w = await worker(bus, on, { workerId: `${ns}-${tag}`, ...cfg }, undefined, clock);
   workers.push(w);
   const roomId = `${ns}-${tag}-room`;
   expect((await openRoom(bus, w.id, roomId, [seat('a'), seat('b')], { target: 1000 })).ok).toBe(true);
@@ -86,8 +87,24 @@ describe('store loss', () => {
   }, 60_000);
 
   it('a quiet room finds it at its next lease renewal', async () => {
-    const { w, roomId, gw } = await playing('renew', { leaseRenewMs: 200, leaseTtlMs: 1000 });
+    // The renewal runs on fake time; the lease TTL in Redis is real, so it is long enough not to lapse meanwhile.
+    const clock = new FakeClock();
+    const renewals: number[] = [];
+    const counted: SnapshotStore = Object.create(store);
+    counted.renew = (...args) => {
+      renewals.push(clock.now());
+      return store.renew(...args);
+    };
+    const start = clock.now();
+    const { w, roomId, gw } = await playing('renew', { leaseRenewMs: 200, leaseTtlMs: 60_000 }, clock, counted);
     await wipe();
+    // Quiet for less than leaseRenewMs since its last write: the renewal (every 100 ms) has nothing to renew yet.
+    await clock.advance(150);
+    expect(renewals).toEqual([]);
+    expect(w.roomIds()).toContain(roomId);
+    // The renewal at 300 ms finds the room due, and the store without it.
+    await clock.advance(200);
+    expect(renewals.map((t) => t - start)).toEqual([300]);
     await until(() => lost.some((m) => m.roomId === roomId), 20_000, 'RoomLost from the renewal');
     expect(told(gw, roomId, 'a')?.code).toBe('tableLost');
     expect(w.roomIds()).not.toContain(roomId);

@@ -9,14 +9,27 @@ import { games as engineGames, verifyRecord, type AnyGame } from '@joke/engine';
 import { contract, listen } from '@joke/protocol';
 import { decodeSnapshot } from '../src/snapshot.ts';
 import type { SnapshotStore, SnapshotWrite } from '@joke/bus';
+import { FakeClock } from '@joke/bus/clock';
 import { raceGame } from './fixtures/race-game.ts';
-import { FakeGateway, openRoom, restoreRoom as restoreRoomOn, seat, setup, sleep, until, worker } from './harness.ts';
+import {
+  advanceUntil,
+  FakeGateway,
+  openRoom,
+  restoreRoom as restoreRoomOn,
+  seat,
+  setup,
+  until,
+  worker,
+} from './harness.ts';
 
 const hula = engineGames.hula;
 const games: Record<string, AnyGame> = { hula };
 
-/** A bus, a store whose writes are logged into `order`, and a fresh worker; all closed after the test. */
-async function env({ onTestFinished }: TestContext, order: string[] = [], g = games) {
+/**
+ * A bus, a store whose writes are logged into `order`, and a fresh worker whose timers run on `clock`
+ * (fake time: nothing here waits for a real substitute delay); all closed after the test.
+ */
+async function env({ onTestFinished }: TestContext, order: string[] = [], g = games, clock = new FakeClock()) {
   const { bus, store } = setup();
   const logged: SnapshotStore = Object.create(store);
   logged.write = async (roomId: string, epoch: number, owner: string, wr: SnapshotWrite, ttl: number) => {
@@ -24,13 +37,16 @@ async function env({ onTestFinished }: TestContext, order: string[] = [], g = ga
     if (r === 'ok') order.push(`write:${wr.seq}`);
     return r;
   };
-  const w = await worker(bus, logged, {}, g);
+  const w = await worker(bus, logged, {}, g, clock);
   onTestFinished(async () => {
     await w.close();
     await bus.close();
   });
-  return { bus, store, w, order };
+  return { bus, store, w, order, clock };
 }
+
+const seatOf = (snap: { data: { seats: { id: string; disconnectedSince?: number | null }[] } }, id: string) =>
+  snap.data.seats.find((s) => s.id === id)!;
 
 const load = async (store: SnapshotStore, roomId: string) => {
   const r = await store.load(roomId);
@@ -104,19 +120,24 @@ function substitutedRace(move: { type: 'add'; n: 1 } | null) {
 describe('substitute timers', () => {
   it('a due time that yields no move is not retried in a loop', async (ctx) => {
     const { game, asked } = substitutedRace(null);
-    const { bus, w } = await env(ctx, [], { race: game });
+    const { bus, w, clock } = await env(ctx, [], { race: game });
     await openRoom(bus, w.id, 'r', [seat('a'), seat('b')], { target: 100 });
-    await sleep(400);
+    await clock.advance(29);
+    expect(asked).toEqual([]);
+    await clock.advance(1);
+    await until(() => asked.length > 0, 5000, 'the substitute asked');
+    // Ten times its delay later it has still been asked once: the fired due time is not re-armed.
+    await clock.advance(300);
     expect(asked).toHaveLength(1);
   });
 
   it('bot seats play for themselves and are never substituted; disconnected humans are, to the end', async (ctx) => {
     const { game, asked } = substitutedRace({ type: 'add', n: 1 });
-    const { bus, w } = await env(ctx, [], { race: game });
+    const { bus, w, clock } = await env(ctx, [], { race: game });
     const finished: any[] = [];
     listen(bus, contract.roomFinished, (m) => finished.push(m));
     await openRoom(bus, w.id, 'r', [seat('bot1', true), seat('a'), seat('b')], { target: 9 });
-    await until(() => finished.length === 1, 5000, 'RoomFinished');
+    await advanceUntil(clock, () => finished.length === 1, 5000, 'RoomFinished');
     expect(new Set(asked)).toEqual(new Set(['a', 'b']));
     const { record } = finished[0];
     expect(record.actions.filter((x: any) => x.actor === 'a' || x.actor === 'b').length).toBe(asked.length);
@@ -124,10 +145,11 @@ describe('substitute timers', () => {
   });
 });
 
-// Each case waits for hula's real 5 s substitute delay, so they run side by side.
-describe.concurrent('AI substitute for disconnected players (hula §8.6)', () => {
+// hula's 5 s substitute delay passes on fake time: each case moves the clock to just before `due`, checks
+// nothing moved yet, then on past it.
+describe('AI substitute for disconnected players (hula §8.6)', () => {
   it('moves a disconnected player at `due` through the room queue: written before published, recorded, replayable', async (ctx) => {
-    const { bus, store, w, order } = await env(ctx);
+    const { bus, store, w, order, clock } = await env(ctx);
     const gw = new FakeGateway(bus, 'gw');
     listen(bus, contract.gatewayDeliver.at('gw'), (d) => order.push(`view:${d.seq}`));
     const { first, other } = await table(bus, w.id, 'h', gw);
@@ -137,12 +159,24 @@ describe.concurrent('AI substitute for disconnected players (hula §8.6)', () =>
     expect((await gw.act('h', other, 'l2', { type: 'reserveLeave', on: false })).ok).toBe(true);
     const start = await load(store, 'h');
     const due = hula.substitute!.due(start.data.state, first)!;
-    expect(due).toBeGreaterThan(Date.now());
+    expect(due).toBeGreaterThan(clock.now());
     gw.presence('h', first, false);
-    await until(async () => (await load(store, 'h')).steps.some((s) => s.a === first), 9000, 'substitute move');
-    await until(async () => (await load(store, 'h')).steps.some((s) => s.x?.type === 'discard'), 2000, 'discard');
+    await until(
+      async () => seatOf(await load(store, 'h'), first).disconnectedSince != null,
+      5000,
+      'disconnect written',
+    );
+    await clock.advanceTo(due - 1);
+    expect((await load(store, 'h')).steps.filter((s) => s.a === first)).toEqual([]);
+    await advanceUntil(
+      clock,
+      async () => (await load(store, 'h')).steps.some((s) => s.a === first && s.x?.type === 'discard'),
+      2000,
+      'the substitute draw and discard',
+    );
     const { steps, data } = await load(store, 'h');
     const mine = steps.filter((s) => s.a === first);
+    expect(mine[0].n).toBe(due);
     expect(mine.map((s) => s.x)).toEqual([
       { type: 'draw', from: 'stock', substitute: true },
       { type: 'discard', cardId: expect.any(String), substitute: true },
@@ -165,27 +199,28 @@ describe.concurrent('AI substitute for disconnected players (hula §8.6)', () =>
   }, 20_000);
 
   it('stops substituting when the player reconnects', async (ctx) => {
-    const { bus, store, w } = await env(ctx);
+    const { bus, store, w, clock } = await env(ctx);
     const gw = new FakeGateway(bus, 'gw');
     const { first } = await table(bus, w.id, 'h', gw);
     const due = hula.substitute!.due((await load(store, 'h')).data.state, first)!;
     gw.presence('h', first, false);
     // The room has counted the seat as disconnected (and written it) before the player comes back.
     await until(
-      async () =>
-        (await load(store, 'h')).data.seats.find((s: { id: string }) => s.id === first)?.disconnectedSince != null,
+      async () => seatOf(await load(store, 'h'), first).disconnectedSince != null,
       5000,
       'the seat marked disconnected',
     );
+    await clock.advanceTo(due - 100);
     expect((await gw.join('h', first)).ok).toBe(true);
-    await until(() => Date.now() > due + 700, 9000, 'past the substitute time');
+    await clock.advanceTo(due + 700);
+    await gw.barrier('h', first); // whatever the timers queued has been handled and written
     expect((await load(store, 'h')).steps.filter((s) => s.a === first)).toEqual([]);
     expect(await gw.act('h', first, 'mine', { type: 'draw', from: 'stock' })).toMatchObject({ ok: true });
   }, 20_000);
 
   it('re-arms after a takeover: the new owner moves the disconnected player', async (ctx) => {
-    const { bus, store, w } = await env(ctx);
-    const w2 = await worker(bus, store, {}, games);
+    const { bus, store, w, clock } = await env(ctx);
+    const w2 = await worker(bus, store, {}, games, clock);
     ctx.onTestFinished(() => w2.close());
     const gw = new FakeGateway(bus, 'gw');
     const { first } = await table(bus, w.id, 'h', gw);
@@ -198,9 +233,13 @@ describe.concurrent('AI substitute for disconnected players (hula §8.6)', () =>
     await w.close(); // the old owner dies before the move is due
     const open = await restoreRoomOn(bus, w2.id, 'h');
     expect(open).toMatchObject({ ok: true, epoch: 2 });
-    await until(
+    const due = hula.substitute!.due((await load(store, 'h')).data.state, first)!;
+    await clock.advanceTo(due - 1);
+    expect((await load(store, 'h')).steps.filter((s) => s.a === first)).toEqual([]);
+    await advanceUntil(
+      clock,
       async () => (await load(store, 'h')).steps.some((s) => s.a === first),
-      9000,
+      2000,
       'substitute after restore',
     );
     const saved = await store.load('h');

@@ -7,8 +7,10 @@ import { verifyRecord, type GameRecord } from '@joke/engine';
 import { contract, listen } from '@joke/protocol';
 import { decodeSnapshot } from '../src/snapshot.ts';
 import { BusTimeoutError, type SnapshotStore, type SnapshotWrite, type WriteResult } from '@joke/bus';
+import { FakeClock } from '@joke/bus/clock';
 import { raceGame } from './fixtures/race-game.ts';
 import {
+  advanceUntil,
   FakeGateway,
   openRoom,
   parseFrame,
@@ -26,9 +28,10 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function env(cfg = {}) {
+/** A worker on a fresh bus and store; on `clock`'s time when given (fake-time tests), else on real timers. */
+async function env(cfg = {}, clock?: FakeClock) {
   const { bus, store } = setup();
-  const w = await worker(bus, store, cfg);
+  const w = await worker(bus, store, cfg, undefined, clock);
   cleanup.push(
     () => bus.close(),
     () => w.close(),
@@ -189,11 +192,16 @@ describe('room worker', () => {
   });
 
   it('runs deadlines from the game state and marks a seat away after 3 timeouts in a row', async () => {
-    const { bus, store, w } = await env();
+    const clock = new FakeClock();
+    const { bus, store, w } = await env({}, clock);
+    const t0 = clock.now();
     await openRoom(bus, w.id, 'r', [seat('a'), seat('b')], { turnMs: 40, target: 1000 });
     const gw = new FakeGateway(bus, 'gw1');
     await gw.join('r', 'a');
-    await until(() => (gw.last('r', 'a')?.view.total ?? 0) >= 6, 3000, 'six timeouts');
+    await clock.advance(39);
+    await gw.barrier('r', 'a');
+    expect((await stateOf(store, 'r'))!.steps).toEqual([]);
+    await advanceUntil(clock, () => (gw.last('r', 'a')?.view.total ?? 0) >= 6, 1000, 'six timeouts');
     const last = gw.last('r', 'a')!;
     expect(last.presence!.every((p: any) => p.away)).toBe(true);
     // Not before the third: after two timeouts each, nobody was away yet.
@@ -201,6 +209,8 @@ describe('room worker', () => {
     expect(atFour.presence!.some((p: any) => p.away)).toBe(false);
     const steps = (await stateOf(store, 'r'))!.steps;
     expect(steps.slice(0, 6).every((s: any) => s.t === 1)).toBe(true);
+    // Each at its deadline, 40 ms of game time after the turn began (the previous timeout).
+    expect(steps.slice(0, 6).map((s: any) => s.n - t0)).toEqual([40, 80, 120, 160, 200, 240]);
     // Acting clears it.
     const cur = last.view.current;
     if (cur === 'a') {
@@ -249,8 +259,14 @@ describe('room worker', () => {
   });
 
   it('drops a finished room after the linger time; then nobody answers for it', async () => {
-    const { bus, store, w } = await env({ finishedLingerMs: 100 });
+    const clock = new FakeClock();
+    const { bus, store, w } = await env({ finishedLingerMs: 100 }, clock);
     await openRoom(bus, w.id, 'r', [seat('bot1', true)], { target: 3 });
+    await advanceUntil(clock, () => w.room('r')?.finished === true, 1000, 'the bot finished', 1);
+    const finishedAt = w.room('r')!.data.finishedAt!;
+    await clock.advanceTo(finishedAt + 99);
+    expect(w.roomIds()).toEqual(['r']);
+    await clock.advance(1);
     await until(() => w.roomIds().length === 0, 3000, 'room dropped');
     expect(await store.load('r')).toBeNull();
     const gw = new FakeGateway(bus, 'gw');
@@ -258,7 +274,8 @@ describe('room worker', () => {
   });
 
   it('marks disconnected players and tells the table; the game goes on by its timers', async () => {
-    const { bus, w } = await env();
+    const clock = new FakeClock();
+    const { bus, w } = await env({}, clock);
     await openRoom(bus, w.id, 'r', [seat('a'), seat('b')], { turnMs: 100, target: 1000 });
     const g1 = new FakeGateway(bus, 'g1');
     const g2 = new FakeGateway(bus, 'g2');
@@ -271,7 +288,11 @@ describe('room worker', () => {
     // b gets no frames while disconnected: counted from here, while the timers play two transitions.
     const bFrames = g2.frames('r', 'b').length;
     const seqBefore = g1.last('r', 'a')?.seq ?? 0;
-    await until(() => (g1.last('r', 'a')?.seq ?? 0) > seqBefore + 1, 3000, 'timers keep playing');
+    // Two turn deadlines (100 ms each) on fake time: not one before the first is due.
+    await clock.advance(99);
+    await g1.barrier('r', 'a');
+    expect(g1.last('r', 'a')?.seq ?? 0).toBe(seqBefore);
+    await advanceUntil(clock, () => (g1.last('r', 'a')?.seq ?? 0) > seqBefore + 1, 1000, 'timers keep playing');
     await g1.barrier('r', 'a');
     expect(g2.frames('r', 'b').length).toBe(bFrames);
   });
