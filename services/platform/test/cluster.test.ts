@@ -75,16 +75,23 @@ function checkTable(roomId: string, seats: HumanSeat[]) {
   return record;
 }
 
-/** Longest time between two consecutive frames of a table within [from, to] (performance.now() ms). */
-function maxGap(roomId: string, from: number, to: number): number {
+/** Longest silence of a table within [from, to] (performance.now() ms): its length and the frame that ended it. */
+function longestSilence(roomId: string, from: number, to: number): { gap: number; endedAt: number } {
   const at = c.deliveries
     .get(roomId)!
     .map((d) => d.at)
     .filter((t) => t >= from && t <= to);
   let gap = 0;
-  for (let i = 1; i < at.length; i++) gap = Math.max(gap, at[i] - at[i - 1]);
-  return gap;
+  let endedAt = NaN;
+  for (let i = 1; i < at.length; i++)
+    if (at[i] - at[i - 1] > gap) {
+      gap = at[i] - at[i - 1];
+      endedAt = at[i];
+    }
+  return { gap, endedAt };
 }
+/** Longest time between two consecutive frames of a table within [from, to] (performance.now() ms). */
+const maxGap = (roomId: string, from: number, to: number): number => longestSilence(roomId, from, to).gap;
 
 /** Tables on other workers still playing: their longest silence in the same window is the baseline. */
 const unaffected = (placed: Map<string, string>, victim: string) =>
@@ -122,7 +129,18 @@ async function killRun(run: number): Promise<number[]> {
     30_000,
     'tables resumed',
   );
-  const pauses = affected.map((id) => maxGap(id, killedAt - 1000, exitedAt + 5000));
+  const silences = affected.map((id) => longestSilence(id, killedAt - 1000, exitedAt + 5000));
+  const pauses = silences.map((s) => s.gap);
+  // Where each pause sits around the kill (ms after the signal: silence start → end), to read next to the
+  // processes' logs (TEST_LOG_LEVEL=info; the kill's wall-clock time is printed too).
+  const spans = silences
+    .map((s) => [s.endedAt - s.gap - killedAt, s.endedAt - killedAt])
+    .sort((a, b) => a[1] - b[1])
+    .map(([a, b]) => `${a.toFixed(0)}→${b.toFixed(0)}`);
+  console.log(
+    `[cluster] run ${run}: killed at ${new Date(performance.timeOrigin + killedAt).toISOString()}, ` +
+      `process gone +${(exitedAt - killedAt).toFixed(0)} ms; silences (ms after the kill) ${spans.join(' ')}`,
+  );
   const baseline = unaffected(placed, victim).map((id) => maxGap(id, killedAt - 1000, exitedAt + 5000));
   console.log(
     `[cluster] run ${run}: SIGKILL ${victim} with ${affected.length} live tables: resume pause (longest silence) ` +
