@@ -192,6 +192,10 @@ function snapshotContract(name: string, make: () => Promise<{ store: SnapshotSto
         expect((await store.acquire(e, owner, TTL))?.epoch).toBe(2);
         expect((await store.ownedByHint(owner, 10_000)).sort()).toEqual([a, e].sort());
         expect(await store.ownedByHint('someone', 10_000)).toEqual([]);
+        // A finished table taken out of the hint keeps its lease: only the scan finds it.
+        await store.unhint!(owner, e);
+        expect(await store.ownedByHint(owner, 10_000)).toEqual([a]);
+        expect((await store.ownedBy(owner, 10_000)).sort()).toEqual([a, e].sort());
       }
     });
 

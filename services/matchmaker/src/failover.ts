@@ -162,14 +162,16 @@ export class Workers {
     let restored = 0;
     let failed = 0;
     const seen = new Set<string>();
-    const restore = async (roomIds: string[]) => {
+    /** `checked`: the list was just read against the live leases (the hint is), so no second read per room. */
+    const restore = async (roomIds: string[], checked: boolean) => {
       const todo = roomIds.filter((id) => !seen.has(id));
       for (const id of todo) seen.add(id);
+      const first = placer.spread(todo, dead.workerId);
       await pool(todo, cfg.failoverConcurrency, async (roomId) => {
-        const lease = await snapshots.lease(roomId).catch(() => null);
+        const lease = checked ? null : await snapshots.lease(roomId).catch(() => null);
         // Someone else holds it (handed over in a drain, or restored already): not ours to move.
         if (lease && lease.owner !== dead.workerId) return;
-        const r = await placer.place(roomId, { v: 1, roomId, restore: true }, dead.workerId);
+        const r = await placer.place(roomId, { v: 1, roomId, restore: true }, dead.workerId, first.get(roomId));
         if (r.ok) restored++;
         else {
           failed++;
@@ -195,14 +197,14 @@ export class Workers {
     const hinted = await list('hint');
     const listedMs = performance.now() - t0;
     log.warn({ deadWorker: dead.workerId, why, rooms: hinted.length }, 'worker gone: failing its rooms over');
-    await restore(hinted);
+    await restore(hinted, true);
     const hintedRestoredMs = performance.now() - t0;
     // Where the players' pause went (detection is before t0): logged now, the full scan below may take a while.
     log.info(
       { workerId: dead.workerId, why, hinted: hinted.length, claimedMs, listedMs, hintedRestoredMs },
       'failover: hinted rooms restored',
     );
-    await restore(await list('scan'));
+    await restore(await list('scan'), false);
     const report = { workerId: dead.workerId, rooms: seen.size, restored, failed, ms: performance.now() - t0 };
     m.failoverSeconds.observe(report.ms / 1000);
     log.info(report, 'failover done');

@@ -28,15 +28,17 @@ export interface ProbeOptions {
   from: string;
 }
 
-/**
- * Pings one worker may have unanswered at once. More than one: the ping a worker received just before it
- * died is never answered and only times out, and the next one must not wait for that to learn the news.
- */
-const MAX_IN_FLIGHT = 4;
-
 export class WorkerProbe {
   private readonly pending = new Map<string, number>();
   private readonly timer: NodeJS.Timeout | null;
+  /**
+   * Pings one worker may have unanswered at once: enough for one per period until the first times out.
+   * A ping delivered just before the process died is never answered, only timed out; with a smaller cap
+   * (it was 4) a worker slowed by a loaded box used the cap up in 4 periods and, once dead, was noticed
+   * only when those timed out: ≈ 1 s after the kill instead of one period (seen at load 17).
+   * The rate stays one ping per period per worker either way, and a slow worker gets no more than that.
+   */
+  private readonly maxInFlight: number;
 
   constructor(
     private readonly bus: Bus,
@@ -45,6 +47,7 @@ export class WorkerProbe {
     /** The worker (that incarnation) is not on the bus. */
     private readonly onGone: (t: ProbeTarget) => void,
   ) {
+    this.maxInFlight = opts.probeMs > 0 ? Math.ceil(opts.probeTimeoutMs / opts.probeMs) + 1 : 0;
     this.timer = opts.probeMs > 0 ? setInterval(() => this.round(), opts.probeMs) : null;
   }
 
@@ -53,9 +56,8 @@ export class WorkerProbe {
     if (this.bus.connected && !this.bus.connected()) return;
     for (const t of this.targets()) {
       const key = `${t.workerId}/${t.incarnation}`;
-      // A few pings in flight per worker at most: a slow one must not pile up requests.
       const inFlight = this.pending.get(key) ?? 0;
-      if (inFlight >= MAX_IN_FLIGHT) continue;
+      if (inFlight >= this.maxInFlight) continue;
       this.pending.set(key, inFlight + 1);
       call(this.bus, contract.workerPing.at(t.workerId), { v: 1, from: this.opts.from }, this.opts.probeTimeoutMs)
         .then(

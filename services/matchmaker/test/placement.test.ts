@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rank, weightOf } from '../src/index.ts';
+import { Placer, type PlacerHost } from '../src/placer.ts';
 
 const ws = (n: number, rooms = 0) => Array.from({ length: n }, (_, i) => ({ workerId: `worker-${i}`, rooms }));
 const ids = Array.from({ length: 3000 }, (_, i) => `room-${i}`);
@@ -58,5 +59,38 @@ describe('rendezvous placement', () => {
       { workerId: 'y', rooms: 190 },
     ];
     for (const id of ids.slice(0, 300)) expect(rank(id, a, 10_000, 8)).toEqual(rank(id, b, 10_000, 8));
+  });
+});
+
+describe('a failover burst spread over the workers (Placer.spread)', () => {
+  const workers = ws(2);
+  const placer = new Placer({
+    rank: (id: string, exclude?: string) =>
+      rank(
+        id,
+        workers.filter((w) => w.workerId !== exclude),
+        10_000,
+        8,
+      ),
+  } as unknown as PlacerHost);
+
+  it('gives no worker more than its even share, keeping each room on its best worker where there is room', () => {
+    // 34 rooms of one dead worker, as in a cluster-test failover that sent 27 of them to one worker.
+    const burst = Array.from({ length: 34 }, (_, i) => `k3-${i}`);
+    const first = placer.spread(burst);
+    const load = new Map<string, number>();
+    for (const w of first.values()) load.set(w, (load.get(w) ?? 0) + 1);
+    expect([...load.values()].sort()).toEqual([17, 17]);
+    // Only rooms whose best worker was already full were moved to their second choice.
+    const moved = burst.filter((id) => first.get(id) !== rank(id, workers, 10_000, 8)[0]);
+    const top = new Map<string, number>();
+    for (const id of burst)
+      top.set(rank(id, workers, 10_000, 8)[0], (top.get(rank(id, workers, 10_000, 8)[0]) ?? 0) + 1);
+    expect(moved.length).toBe(Math.max(...top.values()) - 17);
+  });
+
+  it('leaves out the excluded (dead) worker', () => {
+    const first = placer.spread(['a', 'b', 'c'], 'worker-1');
+    expect([...first.values()]).toEqual(['worker-0', 'worker-0', 'worker-0']);
   });
 });

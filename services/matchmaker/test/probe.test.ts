@@ -24,7 +24,7 @@ class CuttableBus extends InProcessBus {
   }
 }
 
-async function setUp(workerCfg = {}) {
+async function setUp(workerCfg = {}, mmCfg = {}) {
   const bus = new CuttableBus();
   const snapshots = new MemorySnapshotStore();
   const match = new MemoryMatchStore();
@@ -37,7 +37,7 @@ async function setUp(workerCfg = {}) {
       ),
     );
   const mm = await startMatchmaker(
-    { matchmakerId: 'mm1', deadAfterMs: HEARTBEAT_ONLY_DEATH_MS, probeMs: 20, probeTimeoutMs: 200 },
+    { matchmakerId: 'mm1', deadAfterMs: HEARTBEAT_ONLY_DEATH_MS, probeMs: 20, probeTimeoutMs: 200, ...mmCfg },
     { bus, snapshots, match, games, log },
   );
   cleanup.push(async () => {
@@ -109,7 +109,7 @@ describe('failover from the bus (worker ping)', () => {
       );
     beat();
     await until(() => c.mm.liveWorkers().some((w) => w.workerId === 'stuck'), 20_000, 'stuck worker seen');
-    // Several pings timed out (200 ms each, at most 4 in flight) while it stayed silent.
+    // Several pings timed out (200 ms each) while it stayed silent.
     await until(() => pings >= 8, 30_000, 'pings to the stuck worker');
     expect(reports).toEqual([]);
     expect(c.mm.liveWorkers().some((w) => w.workerId === 'stuck')).toBe(true);
@@ -117,6 +117,37 @@ describe('failover from the bus (worker ping)', () => {
     sub.unsubscribe();
     await until(() => !c.mm.liveWorkers().some((w) => w.workerId === 'stuck'), 30_000, 'stuck worker dropped');
     await until(() => reports.some((r) => r.workerId === 'stuck'), 30_000, 'failover of the stuck worker');
+  });
+
+  it('a worker that was slow to answer and then dies is noticed at the next ping, not when the unanswered ones time out', async () => {
+    // The unanswered pings would take a minute to time out: a detection within the wait below came from a new
+    // ping sent while they were still pending (a cap of 4 in flight used to hold every new ping back).
+    const c = await setUp({}, { probeTimeoutMs: 60_000 });
+    const reports: FailoverReport[] = [];
+    c.mm.onFailover((r) => reports.push(r));
+    let pings = 0;
+    // Swallowed, never answered: the worker is alive but too busy to reply (a loaded box).
+    const sub = c.bus.subscribe(subjects.workerPing('slow'), () => pings++);
+    c.bus.publish(
+      subjects.workerHeartbeat,
+      JSON.stringify({
+        v: 1,
+        workerId: 'slow',
+        shard: 9,
+        rooms: 0,
+        actionsPerSec: 0,
+        loopLagMs: 0,
+        draining: false,
+        at: Date.now(),
+        incarnation: 'i1',
+      }),
+    );
+    await until(() => c.mm.liveWorkers().some((w) => w.workerId === 'slow'), 20_000, 'slow worker seen');
+    await until(() => pings >= 10, 30_000, 'pings piling up unanswered');
+    // Its process dies: the server forgets the subscription, the next ping hears "no responders".
+    sub.unsubscribe();
+    await until(() => reports.some((r) => r.workerId === 'slow'), 30_000, 'failover of the slow worker');
+    expect(c.mm.liveWorkers().some((w) => w.workerId === 'slow')).toBe(false);
   });
 
   it('a false alarm (the worker is alive but looked gone) is safe: its tables get one new writer and it lets them go', async () => {

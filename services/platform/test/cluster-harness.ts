@@ -16,6 +16,7 @@ import {
   RedisSnapshotStore,
   type RedisClient,
   type RedisConn,
+  type Wire,
 } from '@joke/bus';
 import { expect } from 'vitest';
 import { games, Rng, verifyRecord, type GameRecord } from '@joke/engine';
@@ -203,16 +204,26 @@ export class Cluster {
     return r as { ok: true; workerId: string; shard: number };
   }
 
+  /**
+   * Gateway-style join: retried on a timeout or "no responders", as the gateway does. At load 35 a join sent
+   * right after its room's creation was answered "no responders" (seen on the base branch too).
+   */
   async join(roomId: string, userId: string, spectate: boolean) {
-    const r = JSON.parse(
-      wireText(
-        await this.bus.request(
+    const t0 = Date.now();
+    let reply: Wire | undefined;
+    for (let attempt = 0; !reply; attempt++) {
+      try {
+        reply = await this.bus.request(
           subjects.roomJoin(roomId),
           JSON.stringify({ v: PROTOCOL_VERSION, userId, spectate, gatewayId: this.gatewayId }),
           3000,
-        ),
-      ),
-    );
+        );
+      } catch (err) {
+        if (!(err instanceof BusTimeoutError) || Date.now() - t0 > 20_000) throw err;
+        await sleep(Math.min(25 * 2 ** attempt, 200));
+      }
+    }
+    const r = JSON.parse(wireText(reply));
     if (!r.ok) throw new Error(`join ${roomId}: ${r.reason}`);
     const frame = JSON.parse(r.frame);
     let list = this.deliveries.get(roomId);

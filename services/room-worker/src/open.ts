@@ -23,7 +23,8 @@ export interface OpenHost {
   /** Draining or closed: no new rooms. */
   refusing(): boolean;
   adopt(room: Room): void;
-  restored(roomId: string, epoch: number, seq: number): void;
+  /** `ms`: from the restore request to the republished views; `storeMs` of it: reading the marker and taking the lease. */
+  restored(roomId: string, epoch: number, seq: number, took: { storeMs: number; ms: number }): void;
 }
 
 export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire.OpenRoomReply> {
@@ -77,9 +78,11 @@ export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire
 }
 
 export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.OpenRoomReply> {
+  const t0 = performance.now();
   const generation = await currentGeneration(h.store);
   const acq = await h.store.acquire(roomId, h.cfg.workerId, h.cfg.leaseTtlMs);
   if (!acq) return refuse('noSnapshot');
+  const storeMs = performance.now() - t0;
   const data = decodeSnapshot(acq.room.data);
   const game = data && Object.hasOwn(h.games, data.game) ? h.games[data.game] : undefined;
   if (!data || !game || data.roomId !== roomId) {
@@ -101,7 +104,7 @@ export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.Ope
   room.start();
   // A view may have been lost with the previous owner between its write and its publish.
   room.republish();
-  h.restored(roomId, acq.epoch, acq.room.seq);
+  h.restored(roomId, acq.epoch, acq.room.seq, { storeMs, ms: performance.now() - t0 });
   return { ok: true, epoch: acq.epoch, seq: acq.room.seq };
 }
 

@@ -312,13 +312,17 @@ export class Room implements QueueOwner, MovingRoom {
   /** Publish the record (at least once: again after a crash before it was marked), then linger for late viewers. */
   private afterFinish(): void {
     this.timers.clear();
+    // Once its record is out the table only lingers for late viewers: out of the owner hint, so a failover
+    // resumes the live tables first and this one from the scan after them (a restore costs the same CPU).
+    const settled = () => void this.host.store.unhint?.(this.host.workerId, this.id).catch(() => {});
     if (!this.data.finishedPublished) {
       // Marked only once the stream stored it: a crash before that publishes it again (same id: a duplicate
       // the stream drops, and the lobby's history is idempotent anyway).
       void this.host.onFinished(this).then(() => {
         if (!this.closed) this.enqueue({ kind: 'markPublished' });
+        settled();
       });
-    }
+    } else settled();
     if (!this.dropTimer) {
       const { clock } = this.host;
       const left = Math.max(0, (this.data.finishedAt ?? clock.now()) + this.host.cfg.finishedLingerMs - clock.now());

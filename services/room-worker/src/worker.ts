@@ -139,9 +139,9 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       metrics.rooms.set(rooms.size);
       upkeep.gatewaysKnown(room.gateways());
     },
-    restored(roomId, epoch, seq) {
+    restored(roomId, epoch, seq, took) {
       metrics.restores.inc();
-      log.info({ roomId, epoch, seq }, 'room restored');
+      log.info({ roomId, epoch, seq, storeMs: Math.round(took.storeMs), ms: Math.round(took.ms) }, 'room restored');
     },
   };
 

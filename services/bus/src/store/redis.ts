@@ -192,6 +192,10 @@ export class RedisSnapshotStore implements SnapshotStore {
     return this.owned.list(owner, limit);
   }
 
+  unhint(owner: string, roomId: string): Promise<void> {
+    return this.owned.remove(owner, roomId);
+  }
+
   ownedBy(owner: string, limit: number): Promise<string[]> {
     const prefix = `${owner}#`;
     return this.scanOwners(limit, (o) => o !== null && o.startsWith(prefix));

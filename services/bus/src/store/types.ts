@@ -82,6 +82,12 @@ export interface SnapshotStore {
    * scan): every room it returns is leased to `owner`, but it may miss some, so `ownedBy` must follow.
    */
   ownedByHint?(owner: string, limit: number): Promise<string[]>;
+  /**
+   * Takes a room out of `owner`'s hint (best effort) while it keeps its lease: it still fails over, but
+   * from the `ownedBy` scan that follows the hinted rooms. For a finished table that only lingers for late
+   * viewers: restoring it first would delay the live tables of the same failover.
+   */
+  unhint?(owner: string, roomId: string): Promise<void>;
   close(): Promise<void>;
 }
 
