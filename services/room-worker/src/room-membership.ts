@@ -51,8 +51,10 @@ export class RoomMembership {
     for (const key of presenceKeys(item.userId, item.gatewayId, item.role)) {
       const v = this.viewers.get(key);
       if (!v) continue;
-      if (item.left) this.viewers.delete(key);
-      else if (!setConnected(v, item.connected, now)) continue;
+      if (item.left) {
+        this.viewers.delete(key);
+        if (v.role === 'player') (out.leftNow ??= new Set()).add(v.userId);
+      } else if (!setConnected(v, item.connected, now)) continue;
       out.metaChanged = true;
     }
   }
@@ -61,6 +63,7 @@ export class RoomMembership {
     for (const [k, v] of this.viewers)
       if (v.gatewayId === gatewayId) {
         this.viewers.delete(k);
+        (out.gatewayDropped ??= new Set()).add(v.userId);
         out.metaChanged = true;
       }
   }

@@ -28,6 +28,10 @@ export interface Batch {
   metaChanged: boolean;
   /** The deadline or the substitutes must be armed again even without a transition. */
   rearm: boolean;
+  /** Seated people whose gateway said they left (departures.ts). */
+  leftNow?: Set<string>;
+  /** People whose entries went with a dead gateway: not a departure (departures.ts). */
+  gatewayDropped?: Set<string>;
 }
 
 /** What the moves read from and hand back to their room. */

@@ -33,6 +33,7 @@ import { RoomTimers } from './room-timers.ts';
 import { ItemQueue, type QueueOwner } from './room-queue.ts';
 import { RoomMoves, type Batch, type MovingRoom } from './room-moves.ts';
 import { RoomMembership } from './room-membership.ts';
+import { departuresOf, DepartureOutbox, seatedViewers } from './departures.ts';
 import type { Item, Reply, RoomData, RoomHost, StepRec, Transition, ViewerMeta } from './room-types.ts';
 
 export type { Item, RoomData, RoomHost, SeatMeta, StepRec, ViewerMeta } from './room-types.ts';
@@ -51,6 +52,7 @@ export class Room implements QueueOwner, MovingRoom {
   private readonly queue: ItemQueue;
   private readonly moves: RoomMoves;
   private readonly membership: RoomMembership;
+  private readonly departures: DepartureOutbox;
   closed = false;
   private subs: BusSubscription[] = [];
   private readonly timers: RoomTimers;
@@ -92,6 +94,12 @@ export class Room implements QueueOwner, MovingRoom {
       this.viewers,
       (u, role) => this.joinReply(u, role),
     );
+    this.departures = new DepartureOutbox(
+      this.id,
+      () => this.data,
+      (d, id) => host.onDeparture(this, d, id),
+      (ids) => this.enqueue({ kind: 'departuresPublished', ids }),
+    );
     // Snapshots from before the field existed: count from now (the earliest moment we know of).
     syncDisconnected(data.seats, this.viewers, Date.now());
   }
@@ -121,6 +129,8 @@ export class Room implements QueueOwner, MovingRoom {
   /** Begin processing: arm the deadline and the bots, run anything that queued up meanwhile. */
   start(): void {
     this.timers.rearm();
+    // Departures a previous owner saw but the stream may not have stored (departures.ts).
+    this.departures.flush();
     if (this.finished) this.afterFinish();
     this.queue.kick();
   }
@@ -173,6 +183,7 @@ export class Room implements QueueOwner, MovingRoom {
   async process(batch: Item[]): Promise<void> {
     const out: Batch = { replies: [], transitions: [], metaChanged: false, rearm: false };
     const presenceBefore = presenceKey(this.data.seats, this.viewers);
+    const seatedBefore = this.finished ? null : seatedViewers(this.data.seats, this.viewers.values());
     for (const item of batch) {
       switch (item.kind) {
         case 'cmd':
@@ -199,12 +210,19 @@ export class Room implements QueueOwner, MovingRoom {
         case 'markPublished':
           this.membership.markPublished(out);
           break;
+        case 'departuresPublished':
+          if (this.departures.remove(item.ids)) out.metaChanged = true;
+          break;
       }
     }
 
     const { transitions, replies, rearm } = out;
     if (forgetDeparted(this.viewers, Date.now(), this.host.cfg.viewerGraceMs)) out.metaChanged = true;
     if (syncDisconnected(this.data.seats, this.viewers, Date.now())) out.metaChanged = true;
+    if (seatedBefore) {
+      const after = seatedViewers(this.data.seats, this.viewers.values());
+      if (this.departures.add(departuresOf(seatedBefore, after, out, Date.now()))) out.metaChanged = true;
+    }
     if (out.metaChanged) this.snapshot.metaChanged();
     if (transitions.length === 0 && !out.metaChanged) {
       this.sendReplies(replies);
@@ -217,6 +235,7 @@ export class Room implements QueueOwner, MovingRoom {
     if (!(await this.persist())) return;
 
     this.sendReplies(replies);
+    if (this.data.departures) this.departures.flush();
     const presenceJson = JSON.stringify(this.presence());
     for (const t of transitions) this.deliveries.views(this.viewers, t, presenceJson);
     const presenceMoved = presenceKey(this.data.seats, this.viewers) !== presenceBefore;
