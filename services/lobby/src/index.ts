@@ -14,6 +14,7 @@ import type { Bus } from '@joke/bus';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open.ts';
 import { subscribeFinished } from './finished.ts';
 import { subscribeClosed } from './closed.ts';
+import { subscribeDepartures } from './departures.ts';
 import { subscribeLost } from './lost.ts';
 import { serveAccess } from './access.ts';
 import { createMetrics } from './metrics.ts';
@@ -173,6 +174,10 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     deps.directory.changed();
     deps.lifecycle.touched();
   });
+  const departures = await subscribeDepartures(opts.bus, deps.db, log, metrics, (roomId) => {
+    deps.directory.changed();
+    deps.lifecycle.touched(roomId);
+  });
   const lost = subscribeLost(opts.bus, deps.db, log, metrics);
   const access = serveAccess(opts.bus, deps.db, log);
   const trpc = createHTTPHandler({
@@ -254,6 +259,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
         metrics.ready.set(0);
         access.unsubscribe();
         roomClosed.close();
+        departures.close();
         await finished.close();
         await lost.close();
         await database.close();
