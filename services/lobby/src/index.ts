@@ -166,18 +166,20 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
         )
       : null;
   ticker?.unref();
-  const finished = await subscribeFinished(opts.bus, deps.db, log, metrics, () => {
+  const changed = () => {
     deps.directory.changed();
     deps.lifecycle.touched();
-  });
-  const roomClosed = await subscribeClosed(opts.bus, deps.db, log, metrics, () => {
-    deps.directory.changed();
-    deps.lifecycle.touched();
-  });
-  const departures = await subscribeDepartures(opts.bus, deps.db, log, metrics, (roomId) => {
-    deps.directory.changed();
-    deps.lifecycle.touched(roomId);
-  });
+  };
+  // Each durable subscription waits for its stream and consumer to be created (replicated on a cluster):
+  // set up together, not one after the other.
+  const [finished, roomClosed, departures] = await Promise.all([
+    subscribeFinished(opts.bus, deps.db, log, metrics, changed),
+    subscribeClosed(opts.bus, deps.db, log, metrics, changed),
+    subscribeDepartures(opts.bus, deps.db, log, metrics, (roomId) => {
+      deps.directory.changed();
+      deps.lifecycle.touched(roomId);
+    }),
+  ]);
   const lost = subscribeLost(opts.bus, deps.db, log, metrics);
   const access = serveAccess(opts.bus, deps.db, log);
   const trpc = createHTTPHandler({
