@@ -117,6 +117,8 @@ export class Cluster {
     name: string,
     service: 'room-worker' | 'matchmaker' | 'gateway' | 'lobby',
     env: Record<string, string>,
+    /** How long it may take to print READY (a lobby migrating its schema on a loaded box takes long). */
+    startMs = 60_000,
   ): Promise<Proc> {
     const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
       cwd: root,
@@ -142,7 +144,7 @@ export class Cluster {
     };
     this.procs.set(name, proc);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} did not start: ${out.join('')}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`${name} did not start: ${out.join('')}`)), startMs);
       const onData = (b: Buffer) => {
         const s = b.toString();
         out.push(s);

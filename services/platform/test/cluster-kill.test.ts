@@ -59,7 +59,8 @@ let gatewayUrls: string[] = [];
 let lobbies = 0;
 /** The rooms each gateway was sent deliveries for. */
 const servedBy = new Map(GATEWAYS.map((g) => [g, new Set<string>()]));
-const startLobby = () => c.spawn(`lobby${++lobbies}`, 'lobby', LOBBY_ENV);
+// A lobby start migrates a new schema and creates its durable consumers on the 3 NATS nodes: slow at load 30.
+const startLobby = () => c.spawn(`lobby${++lobbies}`, 'lobby', LOBBY_ENV, 150_000);
 const portOf = (out: string[]) => Number(/READY \S+ (\d+)/.exec(out.join(''))![1]);
 
 beforeAll(async () => {
