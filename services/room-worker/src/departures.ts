@@ -21,27 +21,23 @@
  */
 import type { Departure, RoomData, SeatMeta, ViewerMeta } from './room-types.ts';
 
-/** The batch's hints about why entries went: an explicit leave, or a dead gateway. */
-export interface DepartureHints {
-  leftNow?: Set<string>;
-  gatewayDropped?: Set<string>;
-}
-
-/** Seated people (human seats) with a player viewer entry in the room, connected or within their grace. */
-export function seatedViewers(seats: SeatMeta[], viewers: Iterable<ViewerMeta>): Set<string> {
-  const humans = new Set(seats.filter((s) => !s.bot).map((s) => s.id));
-  const out = new Set<string>();
-  for (const v of viewers) if (v.role === 'player' && humans.has(v.userId)) out.add(v.userId);
-  return out;
-}
-
-/** The departures of one batch: present before, gone after, not through a gateway's death. */
-export function departuresOf(before: Set<string>, after: Set<string>, hints: DepartureHints, now: number): Departure[] {
+/**
+ * The departures of one batch: of the people whose player entry it removed by a leave or a lapsed grace
+ * (`removed`: user id → why, collected as the entries go, so a batch that removed none costs nothing),
+ * those seated at a human seat with no player entry left in the room.
+ */
+export function departuresOf(
+  removed: Map<string, Departure['reason']> | undefined,
+  seats: SeatMeta[],
+  viewers: Iterable<ViewerMeta>,
+  now: number,
+): Departure[] {
+  if (!removed) return [];
+  const still = new Set<string>();
+  for (const v of viewers) if (v.role === 'player' && removed.has(v.userId)) still.add(v.userId);
   const out: Departure[] = [];
-  for (const userId of before) {
-    if (after.has(userId) || hints.gatewayDropped?.has(userId)) continue;
-    out.push({ userId, reason: hints.leftNow?.has(userId) ? 'left' : 'graceLapsed', at: now });
-  }
+  for (const [userId, reason] of removed)
+    if (!still.has(userId) && seats.some((s) => s.id === userId && !s.bot)) out.push({ userId, reason, at: now });
   return out;
 }
 

@@ -53,7 +53,7 @@ export class RoomMembership {
       if (!v) continue;
       if (item.left) {
         this.viewers.delete(key);
-        if (v.role === 'player') (out.leftNow ??= new Set()).add(v.userId);
+        if (v.role === 'player') (out.removed ??= new Map()).set(v.userId, 'left');
       } else if (!setConnected(v, item.connected, now)) continue;
       out.metaChanged = true;
     }
@@ -63,7 +63,6 @@ export class RoomMembership {
     for (const [k, v] of this.viewers)
       if (v.gatewayId === gatewayId) {
         this.viewers.delete(k);
-        (out.gatewayDropped ??= new Set()).add(v.userId);
         out.metaChanged = true;
       }
   }

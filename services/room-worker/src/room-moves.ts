@@ -28,10 +28,8 @@ export interface Batch {
   metaChanged: boolean;
   /** The deadline or the substitutes must be armed again even without a transition. */
   rearm: boolean;
-  /** Seated people whose gateway said they left (departures.ts). */
-  leftNow?: Set<string>;
-  /** People whose entries went with a dead gateway: not a departure (departures.ts). */
-  gatewayDropped?: Set<string>;
+  /** People whose player entry the batch removed by a leave or a lapsed grace, and why (departures.ts). */
+  removed?: Map<string, 'left' | 'graceLapsed'>;
 }
 
 /** What the moves read from and hand back to their room. */

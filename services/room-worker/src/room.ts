@@ -33,7 +33,7 @@ import { RoomTimers } from './room-timers.ts';
 import { ItemQueue, type QueueOwner } from './room-queue.ts';
 import { RoomMoves, type Batch, type MovingRoom } from './room-moves.ts';
 import { RoomMembership } from './room-membership.ts';
-import { departuresOf, DepartureOutbox, seatedViewers } from './departures.ts';
+import { departuresOf, DepartureOutbox } from './departures.ts';
 import type { Item, Reply, RoomData, RoomHost, StepRec, Transition, ViewerMeta } from './room-types.ts';
 
 export type { Item, RoomData, RoomHost, SeatMeta, StepRec, ViewerMeta } from './room-types.ts';
@@ -183,7 +183,6 @@ export class Room implements QueueOwner, MovingRoom {
   async process(batch: Item[]): Promise<void> {
     const out: Batch = { replies: [], transitions: [], metaChanged: false, rearm: false };
     const presenceBefore = presenceKey(this.data.seats, this.viewers);
-    const seatedBefore = this.finished ? null : seatedViewers(this.data.seats, this.viewers.values());
     for (const item of batch) {
       switch (item.kind) {
         case 'cmd':
@@ -217,11 +216,16 @@ export class Room implements QueueOwner, MovingRoom {
     }
 
     const { transitions, replies, rearm } = out;
-    if (forgetDeparted(this.viewers, Date.now(), this.host.cfg.viewerGraceMs)) out.metaChanged = true;
+    const forgot = (v: ViewerMeta) => {
+      // A leave said in the same batch is the better reason.
+      if (v.role === 'player' && !out.removed?.has(v.userId)) (out.removed ??= new Map()).set(v.userId, 'graceLapsed');
+    };
+    if (forgetDeparted(this.viewers, Date.now(), this.host.cfg.viewerGraceMs, forgot)) out.metaChanged = true;
     if (syncDisconnected(this.data.seats, this.viewers, Date.now())) out.metaChanged = true;
-    if (seatedBefore) {
-      const after = seatedViewers(this.data.seats, this.viewers.values());
-      if (this.departures.add(departuresOf(seatedBefore, after, out, Date.now()))) out.metaChanged = true;
+    // Leaving a finished game is going back to the waiting room, not a departure (departures.ts).
+    if (out.removed && !this.finished) {
+      const left = departuresOf(out.removed, this.data.seats, this.viewers.values(), Date.now());
+      if (this.departures.add(left)) out.metaChanged = true;
     }
     if (out.metaChanged) this.snapshot.metaChanged();
     if (transitions.length === 0 && !out.metaChanged) {
