@@ -270,7 +270,7 @@ describe('node losses on a local NATS + Redis cluster, under 50 tables of bots o
     const ids = [...run.tables.keys()];
     console.log(
       `[cluster-kill] NATS node ${victim} SIGKILLed (connected to it: ${onVictim.join(', ')}): longest silence per table ` +
-        `${pauses(run, ids, at - 1000, at + 10_000)}; recorded steps no bot saw acknowledged (mostly each table's winning move: the final view ends the bot before its reply lands): ${unacked}; ${errors(run)}`,
+        `${pauses(run, ids, at - 1000, at + 10_000)}; recorded steps no bot saw acknowledged (a bot stops at its game's final view, so a winning move's later reply is not counted): ${unacked}; ${errors(run)}`,
     );
     await inHistoryOnce(ids);
   }, 300_000);
