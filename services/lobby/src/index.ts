@@ -14,6 +14,7 @@ import type { Bus } from '@joke/bus';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open.ts';
 import { subscribeFinished } from './finished.ts';
 import { subscribeClosed } from './closed.ts';
+import { subscribeDepartures } from './departures.ts';
 import { subscribeLost } from './lost.ts';
 import { serveAccess } from './access.ts';
 import { createMetrics } from './metrics.ts';
@@ -165,14 +166,20 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
         )
       : null;
   ticker?.unref();
-  const finished = await subscribeFinished(opts.bus, deps.db, log, metrics, () => {
+  const changed = () => {
     deps.directory.changed();
     deps.lifecycle.touched();
-  });
-  const roomClosed = await subscribeClosed(opts.bus, deps.db, log, metrics, () => {
-    deps.directory.changed();
-    deps.lifecycle.touched();
-  });
+  };
+  // Each durable subscription waits for its stream and consumer to be created (replicated on a cluster):
+  // set up together, not one after the other.
+  const [finished, roomClosed, departures] = await Promise.all([
+    subscribeFinished(opts.bus, deps.db, log, metrics, changed),
+    subscribeClosed(opts.bus, deps.db, log, metrics, changed),
+    subscribeDepartures(opts.bus, deps.db, log, metrics, (roomId) => {
+      deps.directory.changed();
+      deps.lifecycle.touched(roomId);
+    }),
+  ]);
   const lost = subscribeLost(opts.bus, deps.db, log, metrics);
   const access = serveAccess(opts.bus, deps.db, log);
   const trpc = createHTTPHandler({
@@ -254,6 +261,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
         metrics.ready.set(0);
         access.unsubscribe();
         roomClosed.close();
+        departures.close();
         await finished.close();
         await lost.close();
         await database.close();

@@ -82,12 +82,7 @@ export class Cluster {
       if (!this.finished.has(f.roomId))
         this.finished.set(f.roomId, { record: f.record, result: f.result, at: Date.now() });
     });
-    listen(this.bus, contract.gatewayDeliver.at(this.gatewayId), (d) => {
-      let list = this.deliveries.get(d.roomId);
-      if (!list) this.deliveries.set(d.roomId, (list = []));
-      const at = performance.now();
-      for (const f of d.frames) list.push({ at, seq: d.seq, viewer: f.viewer, frame: JSON.parse(wireText(f.bytes)) });
-    });
+    this.tapGateway(this.gatewayId);
     this.bus.subscribe(subjects.workerHeartbeat, (m) => {
       const hb = JSON.parse(wireText(m.data));
       this.heartbeats.set(hb.workerId, {
@@ -106,10 +101,25 @@ export class Cluster {
     this.gwTimer = setInterval(beat, 1000);
   }
 
+  /**
+   * Also record what the workers deliver to gateway `id` (a real gateway process): a second subscriber
+   * on its delivery subject, so deliveries and latestView cover rooms whose viewers sit on real gateways.
+   */
+  tapGateway(id: string): void {
+    listen(this.bus, contract.gatewayDeliver.at(id), (d) => {
+      let list = this.deliveries.get(d.roomId);
+      if (!list) this.deliveries.set(d.roomId, (list = []));
+      const at = performance.now();
+      for (const f of d.frames) list.push({ at, seq: d.seq, viewer: f.viewer, frame: JSON.parse(wireText(f.bytes)) });
+    });
+  }
+
   spawn(
     name: string,
     service: 'room-worker' | 'matchmaker' | 'gateway' | 'lobby',
     env: Record<string, string>,
+    /** How long it may take to print READY (a lobby migrating its schema on a loaded box takes long). */
+    startMs = 60_000,
   ): Promise<Proc> {
     const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
       cwd: root,
@@ -135,7 +145,7 @@ export class Cluster {
     };
     this.procs.set(name, proc);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} did not start: ${out.join('')}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`${name} did not start: ${out.join('')}`)), startMs);
       const onData = (b: Buffer) => {
         const s = b.toString();
         out.push(s);
@@ -253,10 +263,11 @@ export class Cluster {
     }
   }
 
-  latestView(roomId: string): any {
+  /** The last view frame `viewer` (null: a spectator) was sent in `roomId`. */
+  latestView(roomId: string, viewer: string | null = null): any {
     const l = this.deliveries.get(roomId);
     for (let i = (l?.length ?? 0) - 1; i >= 0; i--)
-      if (l![i].frame.t === 'view' && l![i].viewer === null) return l![i].frame;
+      if (l![i].frame.t === 'view' && l![i].viewer === viewer) return l![i].frame;
     return undefined;
   }
 
@@ -283,9 +294,14 @@ export class Cluster {
  */
 /**
  * The finished record of a table, verified and replayed from its seed: every step applies, and the last
- * spectator frame the cluster saw shows the replayed final state. Returns the record.
+ * frame the cluster saw for `viewer` (default: a spectator) shows the replayed final state. Returns the record.
  */
-export function replayFinished(c: Cluster, game: (typeof games)['one-card'], roomId: string): GameRecord {
+export function replayFinished(
+  c: Cluster,
+  game: (typeof games)['one-card'],
+  roomId: string,
+  viewer: string | null = null,
+): GameRecord {
   const f = c.finished.get(roomId);
   expect(f, `RoomFinished for ${roomId}`).toBeDefined();
   const record = f!.record;
@@ -301,7 +317,7 @@ export function replayFinished(c: Cluster, game: (typeof games)['one-card'], roo
     expect(r.ok).toBe(true);
     if (r.ok) state = r.state;
   }
-  expect(c.latestView(roomId)?.view, `last frame of ${roomId}`).toEqual(game.view(state, null));
+  expect(c.latestView(roomId, viewer)?.view, `last frame of ${roomId}`).toEqual(game.view(state, viewer));
   return record;
 }
 

@@ -1,30 +1,38 @@
 /**
  * Node losses on the real local cluster (scripts/cluster.sh: 3 nats-server in
  * one JetStream cluster, a Redis Cluster of 3 primaries + 3 replicas), started
- * once for this file: 3 room workers, 2 matchmakers and a lobby on PostgreSQL
- * as processes, with SNAPSHOT_REPLICAS=1 and durable results replicated on the
- * 3 NATS nodes. The test plays one gateway. In turn, under 50 tables of bots
- * (10 with a seat played from the test): SIGKILL the NATS node a worker is
- * connected to; SIGKILL a Redis primary (its replica is promoted, then the dead
- * node is replaced by an empty replica); SIGKILL the lobby while games end and
- * start a new one. After each, every table finishes, its record replays and
- * holds every acknowledged action, every game is in the PostgreSQL history
- * exactly once, and the longest silence players saw is printed (p50/p99/max).
+ * once for this file: 2 gateways (uWebSockets.js, JWT), 3 room workers, 2
+ * matchmakers and a lobby on PostgreSQL as processes, with SNAPSHOT_REPLICAS=1
+ * and durable results replicated on the 3 NATS nodes. The bot swarm
+ * (@joke/load-tests) plays 50 one-card tables over WebSockets, each table's 4
+ * bots from sockets spread over both gateways. In turn:
+ * SIGKILL the NATS node a worker is connected to; SIGKILL a Redis primary (its
+ * replica is promoted, then the dead node is replaced by an empty replica);
+ * SIGKILL the lobby while games end and start a new one. After each, every
+ * table finishes, its record replays to the last frame its viewers were sent
+ * and holds every action a bot had acknowledged, in order; every game is in
+ * the PostgreSQL history exactly once; and the longest silence each table's
+ * bots saw around the kill is printed (p50/p99/max).
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCluster, type LocalCluster } from '@joke/bus/local-cluster';
 import { keySlot, type ClusterRedis } from '@joke/bus';
 import { games } from '@joke/engine';
-import { Cluster, HumanSeat, replayFinished, until } from './cluster-harness.ts';
+import { DEV_JWT_SECRET } from '@joke/protocol/auth';
+import { contract, listen } from '@joke/protocol';
+import { runSwarm, type SwarmRun, type TableStats } from '@joke/load-tests';
+import { Cluster, replayFinished, until } from './cluster-harness.ts';
 
 const run = promisify(execFile);
 const game = games['one-card'];
 const TABLES = 50;
+const GATEWAYS = ['g1', 'g2'];
 const WORKER_ENV = {
+  // Seat substitutes (a bot that lost its socket for longer than the grace) play at this pace.
   BOT_DELAY_MS: '30',
   BOT_JITTER_MS: '30',
   FINISHED_LINGER_MS: '30000',
@@ -33,20 +41,38 @@ const WORKER_ENV = {
   JETSTREAM_REPLICAS: '3',
 };
 const MM_ENV = { WORKER_PROBE_MS: '50' };
+const GATEWAY_ENV = {
+  PORT: '0',
+  JWT_SECRET: DEV_JWT_SECRET,
+  // The swarm's 250 sockets come from one address.
+  GATEWAY_MAX_SOCKETS_PER_IP: '0',
+  // The lobby is killed in the third test: joins must not depend on it.
+  GATEWAY_ROOM_ACCESS: 'open',
+};
 const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const schema = `ck_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const LOBBY_ENV = { DATABASE_URL: `${PG_BASE}?schema=${schema}`, PORT: '0', JETSTREAM_REPLICAS: '3' };
 
 let local: LocalCluster;
 let c: Cluster;
+let gatewayUrls: string[] = [];
 let lobbies = 0;
-const startLobby = () => c.spawn(`lobby${++lobbies}`, 'lobby', LOBBY_ENV);
+/** The rooms each gateway was sent deliveries for. */
+const servedBy = new Map(GATEWAYS.map((g) => [g, new Set<string>()]));
+// A lobby start migrates a new schema and creates its durable consumers on the 3 NATS nodes: slow at load 30.
+const startLobby = () => c.spawn(`lobby${++lobbies}`, 'lobby', LOBBY_ENV, 150_000);
+const portOf = (out: string[]) => Number(/READY \S+ (\d+)/.exec(out.join(''))![1]);
 
 beforeAll(async () => {
   local = await startLocalCluster();
   c = new Cluster({ natsUrl: local.natsUrls.join(','), redisClusterUrls: local.redisClusterUrls });
   await c.start();
-  await Promise.all([
+  for (const g of GATEWAYS) {
+    c.tapGateway(g);
+    listen(c.bus, contract.gatewayDeliver.at(g), (d) => servedBy.get(g)!.add(d.roomId));
+  }
+  const [g1, g2] = await Promise.all([
+    ...GATEWAYS.map((g) => c.spawn(g, 'gateway', { GATEWAY_ID: g, ...GATEWAY_ENV })),
     c.worker('w1', 1, WORKER_ENV),
     c.worker('w2', 2, WORKER_ENV),
     c.worker('w3', 3, WORKER_ENV),
@@ -54,10 +80,9 @@ beforeAll(async () => {
     c.matchmaker('mm2', MM_ENV),
     startLobby(),
   ]);
+  gatewayUrls = [g1, g2].map((p) => `ws://127.0.0.1:${portOf(p.out)}/ws`);
   await until(() => ['w1', 'w2', 'w3'].every((w) => c.heartbeats.has(w)), 20_000, 'worker heartbeats');
-  // The matchmakers hear the same heartbeats; wait until they have surely heard all three.
-  const t = Date.now();
-  await until(() => Date.now() - t > 1200, 5_000, 'one more heartbeat period');
+  await c.matchmakersSee(['mm1', 'mm2'], 3);
 }, 180_000);
 afterAll(async () => {
   try {
@@ -70,54 +95,92 @@ afterAll(async () => {
   }
 }, 90_000);
 
-const bots = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `bot${i}`, name: `봇${i}`, bot: true }));
-
-async function startTables(prefix: string) {
-  const ids: string[] = [];
-  const seats: HumanSeat[] = [];
-  await Promise.all(
-    Array.from({ length: TABLES }, async (_, i) => {
-      const roomId = `${prefix}${i}`;
-      const human = i < 10;
-      const players = human ? [{ id: `human-${i}`, name: '사람', bot: false }, ...bots(3)] : bots(4);
-      await c.createRoom(roomId, players, { mode: i % 2 === 0 ? 'classic' : 'uno-style' });
-      ids.push(roomId);
-      await c.join(roomId, 'watcher', true);
-      if (human) {
-        await c.join(roomId, `human-${i}`, false);
-        seats.push(new HumanSeat(c, roomId, `human-${i}`));
-      }
-    }),
-  );
-  const running = seats.map((s) => s.run());
-  // Every table has shown some play, so what follows lands mid-game.
-  await until(() => ids.every((id) => (c.deliveries.get(id)?.length ?? 0) > 3), 60_000, 'play on every table');
-  return { ids, seats, running };
+interface Play {
+  run: Promise<SwarmRun>;
+  tables: () => ReadonlyMap<string, TableStats>;
 }
 
-/** Every table finished; its record verifies and replays; every acknowledged action is in it, in order. */
-async function finishAndCheck(t: Awaited<ReturnType<typeof startTables>>): Promise<number> {
-  let extra = 0;
-  await until(() => t.ids.every((id) => c.finished.has(id)), 120_000, 'every table finished');
-  for (const s of t.seats) s.stop();
-  await Promise.all(t.running);
-  for (const id of t.ids) {
-    const record = replayFinished(c, game, id);
-    const seat = t.seats.find((s) => s.roomId === id);
-    if (seat) {
-      const mine = record.actions
-        .filter((s) => 'actor' in s && s.actor === seat.userId)
-        .map((s) => JSON.stringify((s as { action: unknown }).action));
-      // Acknowledged = applied: exactly the acknowledged actions, in order. A worker cut off and failed over
-      // holds its rooms until its leases are checked after the reconnect (room-worker reconnect.ts), so it
-      // cannot refuse from stale state an action the new owner applied.
-      extra += mine.length - seat.acked.length;
-      expect(mine, `${id}: the player's steps are the acknowledged actions`).toEqual(
-        seat.acked.map((a) => JSON.stringify(a.action)),
-      );
+/** 50 tables of swarm bots quick-match through both gateways; resolves once every table has shown some play. */
+async function play(label: string): Promise<Play> {
+  let tables: ReadonlyMap<string, TableStats> = new Map();
+  const swarmRun = runSwarm(
+    {
+      url: gatewayUrls.join(','),
+      auth: 'jwt-secret',
+      jwtSecret: DEV_JWT_SECRET,
+      game: 'one-card',
+      mode: 'classic',
+      players: 4,
+      tables: TABLES,
+      duration: 170,
+      think: { meanMs: 60 },
+      rampMs: 1000,
+      requeue: false,
+      untilFinished: true,
+      collectAcks: true,
+      liveMs: 0,
+      runId: `${c.ns}${label}`,
+    },
+    { observe: (t) => (tables = t), log: (line) => console.log(`[cluster-kill ${label}] ${line}`) },
+  );
+  // Every table is matched and has moved a few times, so what follows lands mid-game.
+  await Promise.race([
+    until(
+      () => tables.size === TABLES && [...tables.values()].every((t) => t.lastSeq >= 3),
+      90_000,
+      'play on every table',
+    ),
+    swarmRun.then(() => {
+      throw new Error('the swarm ended before every table was playing');
+    }),
+  ]);
+  return { run: swarmRun, tables: () => tables };
+}
+
+/**
+ * Every table finished; its record verifies and replays to its spectator's last frame; every action a bot had
+ * acknowledged is in it, in order. Returns the run and how many recorded actions the bots never saw acknowledged.
+ */
+async function finishAndCheck(p: Play): Promise<{ run: SwarmRun; unacked: number }> {
+  const run = await p.run;
+  const ids = [...run.tables.keys()];
+  expect(ids.length, JSON.stringify(run.report)).toBe(TABLES);
+  expect(run.report.finished, JSON.stringify(run.report)).toBe(TABLES);
+  await until(() => ids.every((id) => c.finished.has(id)), 30_000, 'every RoomFinished');
+  // Each table's viewers sat on one gateway or both (quick-match mixes the bots of several slots); both carried many.
+  for (const id of ids)
+    expect(
+      GATEWAYS.some((g) => servedBy.get(g)!.has(id)),
+      id,
+    ).toBe(true);
+  for (const g of GATEWAYS) expect(ids.filter((id) => servedBy.get(g)!.has(id)).length, g).toBeGreaterThan(TABLES / 4);
+  const bySeat = new Map<string, unknown[]>();
+  for (const a of [...run.acks].sort((x, y) => x.seq - y.seq)) {
+    const key = `${a.roomId} ${a.userId}`;
+    bySeat.set(key, [...(bySeat.get(key) ?? []), a.action]);
+  }
+  let unacked = 0;
+  for (const id of ids) {
+    // The viewer sent the room's last frame: the replayed final state must be what they were shown.
+    let last: { seq: number; viewer: string | null } = { seq: -1, viewer: null };
+    for (const d of c.deliveries.get(id) ?? []) if (d.frame.t === 'view' && d.seq >= last.seq) last = d;
+    const record = replayFinished(c, game, id, last.viewer);
+    for (const userId of new Set(record.players.map((pl) => pl.id))) {
+      const steps = record.actions
+        .filter((s) => 'actor' in s && s.actor === userId)
+        .map((s) => (s as { action: unknown }).action);
+      const acked = bySeat.get(`${id} ${userId}`) ?? [];
+      // The acknowledged actions are an ordered subsequence of the seat's recorded steps.
+      let i = 0;
+      for (const a of acked) {
+        while (i < steps.length && !isDeepStrictEqual(steps[i], a)) i++;
+        expect(i, `${id} ${userId}: acknowledged ${JSON.stringify(a)} is in the record`).toBeLessThan(steps.length);
+        i++;
+      }
+      unacked += steps.length - acked.length;
     }
   }
-  return extra;
+  return { run, unacked };
 }
 
 /** Every game of `ids` is in the lobby's history exactly once. */
@@ -148,12 +211,12 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
-/** The longest silence of each table in [from, to] (performance.now() ms), as its watcher saw it. */
-function pauses(ids: string[], from: number, to: number): string {
+/** The longest silence of each table in [from, to] (performance.now() ms), as its bots saw it (seq advances). */
+function pauses(run: SwarmRun, ids: string[], from: number, to: number): string {
   const gaps = ids.map((id) => {
-    const at = c.deliveries
+    const at = run.tables
       .get(id)!
-      .map((d) => d.at)
+      .advances.map((a) => a.at)
       .filter((x) => x >= from && x <= to);
     let gap = 0;
     for (let i = 1; i < at.length; i++) gap = Math.max(gap, at[i] - at[i - 1]);
@@ -186,9 +249,11 @@ async function primaryOf(key: string): Promise<number | null> {
   return null;
 }
 
-describe('node losses on a local NATS + Redis cluster, under 50 tables of bots', () => {
+const errors = (run: SwarmRun) => `swarm errors ${run.report.errors} ${JSON.stringify(run.report.errorKinds)}`;
+
+describe('node losses on a local NATS + Redis cluster, under 50 tables of bots on 2 gateways', () => {
   it('SIGKILL of the NATS node a worker is connected to: the worker reconnects (or is failed over), nothing is lost', async () => {
-    const t = await startTables('n');
+    const p = await play('n');
     const mine = c.bus.nc.getServer();
     let victim = -1;
     for (const w of ['w1', 'w2', 'w3']) {
@@ -196,29 +261,34 @@ describe('node losses on a local NATS + Redis cluster, under 50 tables of bots',
       if (node >= 0 && (victim < 0 || !mine.endsWith(`:${local.natsPorts[node]}`))) victim = node;
     }
     expect(victim).toBeGreaterThanOrEqual(0);
+    const onVictim = (await Promise.all([...GATEWAYS, 'w1', 'w2', 'w3'].map(async (n) => [n, await natsNodeOf(n)])))
+      .filter(([, node]) => node === victim)
+      .map(([n]) => n);
     const at = performance.now();
     await local.killNats(victim);
-    const refusedButApplied = await finishAndCheck(t);
+    const { run, unacked } = await finishAndCheck(p);
+    const ids = [...run.tables.keys()];
     console.log(
-      `[cluster-kill] NATS node ${victim} SIGKILLed: longest silence per table ${pauses(t.ids, at - 1000, at + 10_000)}; ` +
-        `actions applied although the player was told they were refused: ${refusedButApplied}`,
+      `[cluster-kill] NATS node ${victim} SIGKILLed (connected to it: ${onVictim.join(', ')}): longest silence per table ` +
+        `${pauses(run, ids, at - 1000, at + 10_000)}; recorded steps no bot saw acknowledged (a bot stops at its game's final view, so a winning move's later reply is not counted): ${unacked}; ${errors(run)}`,
     );
-    await inHistoryOnce(t.ids);
+    await inHistoryOnce(ids);
   }, 300_000);
 
   it('SIGKILL of a Redis primary: its replica is promoted, acknowledged actions survive (SNAPSHOT_REPLICAS=1)', async () => {
-    const t = await startTables('r');
+    const p = await play('r');
+    const ids = [...p.tables().keys()];
     const conn = c.conn as ClusterRedis;
     const key = (id: string) => `joke:${c.ns}:room:{${id}}:epoch`;
-    const victim = conn.client.slots[keySlot(key(t.ids[0]))].master.port!;
-    const onVictim = t.ids.filter((id) => conn.client.slots[keySlot(key(id))].master.port === victim);
+    const victim = conn.client.slots[keySlot(key(ids[0]))].master.port!;
+    const onVictim = ids.filter((id) => conn.client.slots[keySlot(key(id))].master.port === victim);
     const at = performance.now();
     await local.killRedis(victim);
     let promoted = 0;
     await until(
       async () => {
-        const p = await primaryOf(key(t.ids[0]));
-        if (p !== null && p !== victim) promoted = p;
+        const pr = await primaryOf(key(ids[0]));
+        if (pr !== null && pr !== victim) promoted = pr;
         return promoted !== 0;
       },
       60_000,
@@ -226,26 +296,29 @@ describe('node losses on a local NATS + Redis cluster, under 50 tables of bots',
     );
     // With SNAPSHOT_REPLICAS=1 the promoted primary acknowledges nothing until it has a replica again.
     await local.replaceRedis(victim, promoted);
-    await finishAndCheck(t);
+    const { run, unacked } = await finishAndCheck(p);
     // Writes and replica confirmations go per primary (redis-writes.ts), so only the tables on the dead primary
     // should pause for its failover; the others' silence stays at their normal pace.
-    const others = t.ids.filter((id) => !onVictim.includes(id));
+    const others = ids.filter((id) => !onVictim.includes(id));
     console.log(
       `[cluster-kill] Redis primary ${victim} SIGKILLed: longest silence per table on it (${onVictim.length}) ` +
-        `${pauses(onVictim, at - 1000, at + 30_000)}; on the other shards (${others.length}) ` +
-        `${pauses(others, at - 1000, at + 30_000)}`,
+        `${pauses(run, onVictim, at - 1000, at + 30_000)}; on the other shards (${others.length}) ` +
+        `${pauses(run, others, at - 1000, at + 30_000)}; recorded steps no bot saw acknowledged: ${unacked}; ${errors(run)}`,
     );
-    await inHistoryOnce(t.ids);
+    await inHistoryOnce(ids);
   }, 300_000);
 
   it('SIGKILL of the lobby while games end: a new lobby records every one of them once', async () => {
-    const t = await startTables('l');
-    const before = t.ids.filter((id) => c.finished.has(id)).length;
+    const p = await play('l');
+    const ids = [...p.tables().keys()];
+    const before = ids.filter((id) => c.finished.has(id)).length;
     await c.kill(`lobby${lobbies}`, 'SIGKILL');
     // Games end while no lobby is up: their results wait in the stream.
-    await until(() => t.ids.filter((id) => c.finished.has(id)).length >= before + 10, 120_000, 'games ending');
+    await until(() => ids.filter((id) => c.finished.has(id)).length >= before + 10, 120_000, 'games ending');
+    const ended = ids.filter((id) => c.finished.has(id)).length - before;
     await startLobby();
-    await finishAndCheck(t);
-    await inHistoryOnce(t.ids);
+    const { run } = await finishAndCheck(p);
+    console.log(`[cluster-kill] lobby SIGKILLed: ${ended} games ended while no lobby was up; ${errors(run)}`);
+    await inHistoryOnce(ids);
   }, 300_000);
 });

@@ -216,6 +216,22 @@ export const RoomClosed = z.object({
 });
 export type RoomClosed = z.infer<typeof RoomClosed>;
 
+/**
+ * A seated person left a game in progress for good (room-worker departures.ts): the gateway said they left
+ * the room, or their socket stayed away past the worker's VIEWER_GRACE_MS, and no other socket of theirs is
+ * seated there. Gateway deaths do not count (players come back through another gateway), nor departures
+ * after the game ended (people go back to the waiting room then). `roomId` is the game id; `at` is when the
+ * worker saw the departure, so the lobby can tell a seat taken again later from the one that was left.
+ */
+export const PlayerLeft = z.object({
+  v,
+  roomId: z.string(),
+  userId: z.string(),
+  reason: z.enum(['left', 'graceLapsed']),
+  at: z.number(),
+});
+export type PlayerLeft = z.infer<typeof PlayerLeft>;
+
 /** A room whose stored state is gone (the store was wiped): its game cannot go on; the lobby may reopen it. */
 export const RoomLost = z.object({
   v,

@@ -155,6 +155,8 @@ export const contract = {
   roomFinished: durablePublish('roomFinished', subjects.roomFinished, jsonCodec(wire.RoomFinished), QUEUE_GROUPS.lobby),
   /** Durable: a lobby room must not stay 'playing' for ever because the lobby was down when its game room went. */
   roomClosed: durablePublish('roomClosed', subjects.roomClosed, jsonCodec(wire.RoomClosed), QUEUE_GROUPS.lobby),
+  /** Durable: a person who left a game for good must not stay seated in the lobby because it was down then. */
+  playerLeft: durablePublish('playerLeft', subjects.playerLeft, jsonCodec(wire.PlayerLeft), QUEUE_GROUPS.lobby),
   /** The store lost a room's state (store-loss.ts in the worker); one lobby frees its table. */
   roomLost: publish('roomLost', subjects.roomLost, jsonCodec(wire.RoomLost), QUEUE_GROUPS.lobby),
   /** Private-room membership, asked by gateways before a join, answered by one lobby. */

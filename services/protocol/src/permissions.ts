@@ -34,6 +34,7 @@ export const ROUTE_ENDS: Record<ContractName, { from: BusUser[]; to: BusUser[] }
   gatewayHeartbeat: { from: ['gateway'], to: ['worker'] },
   roomFinished: { from: ['worker'], to: ['lobby'] },
   roomClosed: { from: ['worker'], to: ['lobby'] },
+  playerLeft: { from: ['worker'], to: ['lobby'] },
   roomLost: { from: ['worker'], to: ['lobby'] },
   roomAccess: { from: ['gateway'], to: ['lobby'] },
   roomOccupancy: { from: ['worker'], to: ['lobby'] },

@@ -54,6 +54,8 @@ export const subjects = {
   roomFinished: `${P}.room.finished`,
   /** publish, durable. RoomClosed, once per room let go for good; the lobby frees its lobby room. */
   roomClosed: `${P}.room.closed`,
+  /** publish, durable. PlayerLeft, once per seated person who left a game in progress for good. */
+  playerLeft: `${P}.room.playerLeft`,
   /**
    * publish. RoomLost: a worker found the store had lost a room's state (Redis wiped or restarted
    * without persistence); the lobby frees the table so it can be started again (queue group `lobby`).

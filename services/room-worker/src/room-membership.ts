@@ -51,8 +51,10 @@ export class RoomMembership {
     for (const key of presenceKeys(item.userId, item.gatewayId, item.role)) {
       const v = this.viewers.get(key);
       if (!v) continue;
-      if (item.left) this.viewers.delete(key);
-      else if (!setConnected(v, item.connected, now)) continue;
+      if (item.left) {
+        this.viewers.delete(key);
+        if (v.role === 'player') (out.removed ??= new Map()).set(v.userId, 'left');
+      } else if (!setConnected(v, item.connected, now)) continue;
       out.metaChanged = true;
     }
   }

@@ -28,6 +28,8 @@ export interface Batch {
   metaChanged: boolean;
   /** The deadline or the substitutes must be armed again even without a transition. */
   rearm: boolean;
+  /** People whose player entry the batch removed by a leave or a lapsed grace, and why (departures.ts). */
+  removed?: Map<string, 'left' | 'graceLapsed'>;
 }
 
 /** What the moves read from and hand back to their room. */

@@ -47,6 +47,16 @@ export interface RoomData {
   finishedPublished: boolean;
   /** Who may chat (chat.ts); from the room's spec, absent in rooms opened without one. */
   chat?: ChatPolicy;
+  /** Departures not yet stored by the stream (departures.ts: the outbox); absent when none. */
+  departures?: Departure[];
+}
+
+/** A seated person who left a game in progress for good (departures.ts). */
+export interface Departure {
+  userId: string;
+  reason: 'left' | 'graceLapsed';
+  /** When the worker saw it (ms); part of the fact's message id. */
+  at: number;
 }
 
 /** A record step as stored: `s` room seq, `n` now, then either actor `a` + action `x` (+ actionId `i`) or `t` timeout. */
@@ -75,7 +85,8 @@ export type Item =
   | { kind: 'bot'; seat: string }
   | { kind: 'substitute'; seat: string }
   | { kind: 'gatewayGone'; gatewayId: string }
-  | { kind: 'markPublished' };
+  | { kind: 'markPublished' }
+  | { kind: 'departuresPublished'; ids: string[] };
 
 /** An answer held back until the batch is persisted; join frames are built then, at the persisted seq. */
 export interface Reply {
@@ -105,6 +116,8 @@ export interface RoomHost {
   onGone(room: Room): void;
   /** Resolves once the result is durably stored (the JetStream stream acknowledged it). */
   onFinished(room: Room): Promise<void>;
+  /** Resolves once the stream stored the departure (PlayerLeft, message id `id`); retried until then. */
+  onDeparture(room: Room, d: Departure, id: string): Promise<void>;
   /** The room is let go for good (its snapshot dropped): the lobby is told durably (RoomClosed), in the background. */
   onClosedForGood(room: Room): void;
   /** The store lost the room's state (store-loss.ts): report it and tell the lobby. */

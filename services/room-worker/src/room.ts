@@ -34,6 +34,7 @@ import { RoomTimers } from './room-timers.ts';
 import { ItemQueue, type QueueOwner } from './room-queue.ts';
 import { RoomMoves, type Batch, type MovingRoom } from './room-moves.ts';
 import { RoomMembership } from './room-membership.ts';
+import { departuresOf, DepartureOutbox } from './departures.ts';
 import type { Item, Reply, RoomData, RoomHost, StepRec, Transition, ViewerMeta } from './room-types.ts';
 
 export type { Item, RoomData, RoomHost, SeatMeta, StepRec, ViewerMeta } from './room-types.ts';
@@ -52,6 +53,7 @@ export class Room implements QueueOwner, MovingRoom {
   private readonly queue: ItemQueue;
   private readonly moves: RoomMoves;
   private readonly membership: RoomMembership;
+  private readonly departures: DepartureOutbox;
   closed = false;
   private subs: BusSubscription[] = [];
   private readonly timers: RoomTimers;
@@ -94,6 +96,12 @@ export class Room implements QueueOwner, MovingRoom {
       this.viewers,
       (u, role) => this.joinReply(u, role),
     );
+    this.departures = new DepartureOutbox(
+      this.id,
+      () => this.data,
+      (d, id) => host.onDeparture(this, d, id),
+      (ids) => this.enqueue({ kind: 'departuresPublished', ids }),
+    );
     // Snapshots from before the field existed: count from now (the earliest moment we know of).
     syncDisconnected(data.seats, this.viewers, host.clock.now());
   }
@@ -123,6 +131,8 @@ export class Room implements QueueOwner, MovingRoom {
   /** Begin processing: arm the deadline and the bots, run anything that queued up meanwhile. */
   start(): void {
     this.timers.rearm();
+    // Departures a previous owner saw but the stream may not have stored (departures.ts).
+    this.departures.flush();
     if (this.finished) this.afterFinish();
     this.queue.kick();
   }
@@ -201,13 +211,25 @@ export class Room implements QueueOwner, MovingRoom {
         case 'markPublished':
           this.membership.markPublished(out);
           break;
+        case 'departuresPublished':
+          if (this.departures.remove(item.ids)) out.metaChanged = true;
+          break;
       }
     }
 
     const { transitions, replies, rearm } = out;
     const now = this.host.clock.now();
-    if (forgetDeparted(this.viewers, now, this.host.cfg.viewerGraceMs)) out.metaChanged = true;
+    const forgot = (v: ViewerMeta) => {
+      // A leave said in the same batch is the better reason.
+      if (v.role === 'player' && !out.removed?.has(v.userId)) (out.removed ??= new Map()).set(v.userId, 'graceLapsed');
+    };
+    if (forgetDeparted(this.viewers, now, this.host.cfg.viewerGraceMs, forgot)) out.metaChanged = true;
     if (syncDisconnected(this.data.seats, this.viewers, now)) out.metaChanged = true;
+    // Leaving a finished game is going back to the waiting room, not a departure (departures.ts).
+    if (out.removed && !this.finished) {
+      const left = departuresOf(out.removed, this.data.seats, this.viewers.values(), now);
+      if (this.departures.add(left)) out.metaChanged = true;
+    }
     if (out.metaChanged) this.snapshot.metaChanged();
     if (transitions.length === 0 && !out.metaChanged) {
       this.sendReplies(replies);
@@ -220,6 +242,7 @@ export class Room implements QueueOwner, MovingRoom {
     if (!(await this.persist())) return;
 
     this.sendReplies(replies);
+    if (this.data.departures) this.departures.flush();
     const presenceJson = JSON.stringify(this.presence());
     for (const t of transitions) this.deliveries.views(this.viewers, t, presenceJson);
     const presenceMoved = presenceKey(this.data.seats, this.viewers) !== presenceBefore;

@@ -5,7 +5,7 @@
  * the room says it changed. Restores decode the text once, and still read the
  * v1 layout (metadata and state in one object) written before this split.
  *
- *   v2: {"v":2,"meta":{roomId, game, mode, options, startedAt, seats, viewers, finishedAt, finishedPublished},"state":…}
+ *   v2: {"v":2,"meta":{roomId, game, mode, options, startedAt, seats, viewers, finishedAt, finishedPublished, departures},"state":…}
  */
 import type { RoomData } from './room-types.ts';
 
@@ -14,7 +14,7 @@ type Meta = Omit<RoomData, 'v' | 'state'>;
 export class SnapshotEncoder {
   private metaJson: string | null = null;
 
-  /** Call after any change to seats, viewers, finishedAt or finishedPublished. */
+  /** Call after any change to seats, viewers, finishedAt, finishedPublished or departures. */
   metaChanged(): void {
     this.metaJson = null;
   }
@@ -31,6 +31,7 @@ export class SnapshotEncoder {
         viewers: data.viewers,
         finishedAt: data.finishedAt,
         finishedPublished: data.finishedPublished,
+        departures: data.departures,
       };
       this.metaJson = JSON.stringify(meta);
     }

@@ -40,13 +40,19 @@ export function presenceKeys(userId: string, gatewayId: string, role: Role | und
     : [viewerKey(userId, gatewayId, 'player'), viewerKey(userId, gatewayId, 'spectator')];
 }
 
-/** Drops entries disconnected for `graceMs` or longer; true = something was dropped. */
-export function forgetDeparted(viewers: ViewerMap, now: number, graceMs: number): boolean {
+/** Drops entries disconnected for `graceMs` or longer (each passed to `onDropped`); true = something was dropped. */
+export function forgetDeparted(
+  viewers: ViewerMap,
+  now: number,
+  graceMs: number,
+  onDropped?: (v: ViewerMeta) => void,
+): boolean {
   let dropped = false;
   for (const [k, v] of viewers)
     if (!v.connected && now - (v.goneAt ?? now) >= graceMs) {
       viewers.delete(k);
       dropped = true;
+      onDropped?.(v);
     }
   return dropped;
 }

@@ -101,6 +101,16 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     // Durable (JetStream): retried until stored, under one id so a retry is never a second game.
     onFinished: (room) =>
       durably(`finished:${room.id}`, (id) => emitDurable(bus, contract.roomFinished, room.finishedMessage(), id)),
+    // The lobby unseats them (lobby departures.ts); durable for the same reason as RoomFinished.
+    onDeparture: (room, d, id) =>
+      durably(id, (mid) =>
+        emitDurable(
+          bus,
+          contract.playerLeft,
+          { v: 1, roomId: room.id, userId: d.userId, reason: d.reason, at: d.at },
+          mid,
+        ),
+      ),
     onClosedForGood: (room) => void closedForGood(room),
     onStoreLost: (room) => reportStoreLost({ bus, log, metrics, clock }, room),
     onTransition: () => upkeep.transition(),
