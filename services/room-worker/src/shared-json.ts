@@ -106,11 +106,18 @@ export class SharedMembers {
 /**
  * Successive states of one room: a member object that is the same object as in
  * the previous state keeps its JSON; only the members the transition replaced
- * are encoded again.
+ * are encoded again. A replaced member that is itself a plain object (a record
+ * of hands by player, say) is walked one level further the same way, so the
+ * hands nobody touched keep their JSON too.
  */
 export class ChangedMembers {
   private prev: Record<string, unknown> | null = null;
   private readonly parts = new Map<string, string>();
+  private readonly inner: Map<string, ChangedMembers> | null;
+
+  constructor(depth = 2) {
+    this.inner = depth > 1 ? new Map() : null;
+  }
 
   stringify(value: unknown): string {
     if (!walkable(value)) {
@@ -125,7 +132,7 @@ export class ChangedMembers {
       if (v !== null && typeof v === 'object') {
         if (prev !== null && prev[k] === v) json = this.parts.get(k);
         if (json === undefined) {
-          json = JSON.stringify(v);
+          json = this.member(k, v);
           this.parts.set(k, json);
         }
       } else {
@@ -136,5 +143,15 @@ export class ChangedMembers {
     }
     this.prev = value;
     return out + '}';
+  }
+
+  private member(k: string, v: object): string {
+    if (this.inner === null || !walkable(v)) return JSON.stringify(v);
+    let enc = this.inner.get(k);
+    if (enc === undefined) {
+      if (this.inner.size >= MAX_KEY_PARTS) return JSON.stringify(v);
+      this.inner.set(k, (enc = new ChangedMembers(1)));
+    }
+    return enc.stringify(v);
   }
 }

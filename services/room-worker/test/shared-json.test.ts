@@ -92,3 +92,20 @@ describe('shared-json encoders write exactly JSON.stringify', () => {
     expect(snapshot.stringify({ m: keep, keep: { k: 3 } })).toBe('{"m":{"k":1},"keep":{"k":3}}');
   });
 });
+
+describe('ChangedMembers one level down', () => {
+  it('reuses an untouched inner member and re-encodes a replaced one', () => {
+    const snapshot = new ChangedMembers();
+    const a = [1, 2];
+    const s1 = { hands: { a, b: [3] }, n: 1 };
+    expect(snapshot.stringify(s1)).toBe(JSON.stringify(s1));
+    const s2 = { hands: { ...s1.hands, b: [3, 4] }, n: 2 };
+    expect(snapshot.stringify(s2)).toBe(JSON.stringify(s2));
+    const s3 = { hands: { b: a, a: s2.hands.b }, n: 3 };
+    expect(snapshot.stringify(s3)).toBe(JSON.stringify(s3));
+    const s4 = { hands: [a], n: 4 };
+    expect(snapshot.stringify(s4)).toBe(JSON.stringify(s4));
+    const s5 = { hands: { a }, n: 5 };
+    expect(snapshot.stringify(s5)).toBe(JSON.stringify(s5));
+  });
+});
