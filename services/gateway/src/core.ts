@@ -66,10 +66,11 @@ export function createCore(
   const send = (ws: Sock, data: string | Uint8Array): void => {
     const d = ws.getUserData();
     if (d.closed || d.dropping) return;
-    // 2 = dropped: the socket already holds maxBackpressureBytes unsent.
+    // 1 = written with nothing left buffered (the common case: no second native call to ask);
+    // 0 = backpressure built up, bounded here; 2 = dropped: the socket already holds uWS's own limit.
     const status = ws.send(data, false, false);
     metrics.messagesOut.inc();
-    if (status === 2 || ws.getBufferedAmount() > cfg.maxBackpressureBytes) drop(ws);
+    if (status !== 1 && (status === 2 || ws.getBufferedAmount() > cfg.maxBackpressureBytes)) drop(ws);
   };
   const sendJson = (ws: Sock, msg: object): void => send(ws, JSON.stringify(msg));
   const protoError = (ws: Sock, code: ErrorCode, detail?: string, extra?: { roomId: string; actionId?: string }) => {

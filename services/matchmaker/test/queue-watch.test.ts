@@ -8,6 +8,8 @@ import { InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker } from '@joke/room-worker';
 import { startMatchmaker } from '../src/index.ts';
+import { QueueWatch } from '../src/queue-watch.ts';
+import type { QueueBase } from '../src/queues.ts';
 import { cleanupAfterEach, games, log, until } from './helpers.ts';
 
 const cleanup = cleanupAfterEach();
@@ -87,5 +89,46 @@ describe('bots after the wait', () => {
     expect(await c.queue('u1', 'gA')).toEqual({ ok: true });
     await until(() => statusOf(c.heard, 'u1')?.waiting === 1);
     expect(statusOf(c.heard, 'u1').botsAt).toBeNull();
+  });
+});
+
+describe('status rounds under a burst of arrivals', () => {
+  it('changes during a round share one next round that reads the queue as it is then', async () => {
+    const bus = new InProcessBus();
+    cleanup.push(() => bus.close());
+    const waiting: { userId: string; name: string; gatewayId: string; at: number }[] = [];
+    let reads = 0;
+    const h = {
+      bus,
+      cfg: { queueStaleMs: 60_000, queueBotFillMs: 0 },
+      match: {
+        waiting: async () => {
+          reads++;
+          const now = [...waiting];
+          await new Promise((r) => setTimeout(r, 5));
+          return now;
+        },
+      },
+    } as unknown as QueueBase;
+    const heard: any[] = [];
+    bus.subscribe(subjects.gatewayQueueStatus('gA'), (m) => heard.push(JSON.parse(wireText(m.data))));
+    const watch = new QueueWatch(h, async () => true);
+    const q = { game: 'race', mode: 'classic', players: 3 };
+    const calls: Promise<void>[] = [];
+    for (let i = 0; i < 50; i++) {
+      waiting.push({ userId: `u${i}`, name: `u${i}`, gatewayId: 'gA', at: i });
+      calls.push(watch.changed(q));
+    }
+    await Promise.all(calls);
+    // One round per change would have read the queue 50 times and sent 1 + 2 + … + 50 = 1,275 statuses.
+    expect(reads).toBe(2);
+    await until(() => heard.length === 1 + 50);
+    expect(heard.slice(1).every((s) => s.waiting === 50)).toBe(true);
+    expect(new Set(heard.slice(1).map((s) => s.userId)).size).toBe(50);
+    // A change after the rounds ended starts a fresh one.
+    waiting.pop();
+    await watch.changed(q);
+    expect(reads).toBe(3);
+    watch.close();
   });
 });

@@ -61,6 +61,7 @@ export class Room implements QueueOwner, MovingRoom {
   private dropTimer: Timer | null = null;
   private readonly snapshot = new SnapshotEncoder();
   private readonly occupancy: OccupancyReporter;
+  private presenceText: { key: string; json: string } | null = null;
   lastWriteAt: number;
   /** The store's generation marker when this room was opened here (store-loss.ts); null = none. */
   generation: string | null = null;
@@ -243,9 +244,10 @@ export class Room implements QueueOwner, MovingRoom {
 
     this.sendReplies(replies);
     if (this.data.departures) this.departures.flush();
-    const presenceJson = JSON.stringify(this.presence());
+    const presenceNow = presenceKey(this.data.seats, this.viewers);
+    const presenceJson = this.presenceJson(presenceNow);
     for (const t of transitions) this.deliveries.views(this.viewers, t, presenceJson);
-    const presenceMoved = presenceKey(this.data.seats, this.viewers) !== presenceBefore;
+    const presenceMoved = presenceNow !== presenceBefore;
     if (transitions.length === 0 && presenceMoved) this.deliveries.presence(this.viewers, this.seq, presenceJson);
     if (transitions.length > 0 || rearm) {
       this.timers.rearm();
@@ -302,7 +304,7 @@ export class Room implements QueueOwner, MovingRoom {
   }
 
   private joinReply(userId: string, role: 'player' | 'spectator'): wire.JoinReply {
-    return this.deliveries.joinReply(this.data.state, this.seq, userId, role, JSON.stringify(this.presence()));
+    return this.deliveries.joinReply(this.data.state, this.seq, userId, role, this.presenceJson());
   }
 
   /**
@@ -321,11 +323,20 @@ export class Room implements QueueOwner, MovingRoom {
   /** After a restore, every connected viewer gets the current view again (a frame may have been lost in the crash). */
   republish(): void {
     const t = { seq: this.seq, state: this.data.state, events: [] };
-    this.deliveries.views(this.viewers, t, JSON.stringify(this.presence()));
+    this.deliveries.views(this.viewers, t, this.presenceJson());
   }
 
   presence(): PresenceEntry[] {
     return presenceList(this.data.seats, this.viewers);
+  }
+
+  /**
+   * The presence list as JSON, encoded again only when its change key moved: most batches change
+   * nobody's presence, and seats (ids, bot flags) never change in a room's life, so the key is exact.
+   */
+  private presenceJson(key = presenceKey(this.data.seats, this.viewers)): string {
+    if (this.presenceText?.key !== key) this.presenceText = { key, json: JSON.stringify(this.presence()) };
+    return this.presenceText.json;
   }
 
   isConnected(userId: string): boolean {
