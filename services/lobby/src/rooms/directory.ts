@@ -10,6 +10,7 @@
  * change made by another lobby replica can go unseen. Concurrent misses share one read.
  */
 import type { RoomSummary } from './view.ts';
+import { reportStall } from '../stalls.ts';
 
 export interface ListFilter {
   game?: string;
@@ -143,11 +144,13 @@ export class RoomDirectory {
     const hit = this.pages.get(key);
     if (hit && now - hit.at < this.maxAgeMs) return hit.rooms ? [...hit.rooms] : [...(await hit.read)];
     this.reads++;
+    const t0 = performance.now();
     const read = load();
     const page: Page = { filter, at: now, rooms: null, full: false, read };
     if (this.maxAgeMs > 0) this.pages.set(key, page);
     try {
       const rooms = await read;
+      reportStall('room-list read (wall)', t0);
       page.rooms = [...rooms];
       page.full = rooms.length >= filter.limit;
       return rooms;

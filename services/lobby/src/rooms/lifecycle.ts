@@ -17,6 +17,7 @@ import { MSG } from '../messages.ts';
 import type { RoomDirectory } from './directory.ts';
 import type { PresenceBoard, PresenceLimits } from './presence.ts';
 import type { RoomSummary } from './view.ts';
+import { reportStall } from '../stalls.ts';
 
 interface RoomState {
   present: boolean;
@@ -86,6 +87,7 @@ export class RoomLifecycle {
     const report: LifecycleReport = { rooms: 0, hostsPassed: 0, closed: 0 };
     if (this.running) return report;
     this.running = true;
+    const t0 = performance.now();
     const changed = this.board.takeChanged();
     const full = this.touchedAll || now - this.lastFull >= FULL_READ_MS;
     try {
@@ -111,12 +113,15 @@ export class RoomLifecycle {
       if (ids.length + games.length === 0) return report;
       // Raw, one statement.
       const rows = await readRooms(this.raw, ids, games);
+      const t1 = performance.now();
       const alive = new Set(rows.map((r) => r.id));
       // A full read covers every room with an opinion: any other state is of a room gone or forgotten.
       for (const id of full ? [...this.state.keys()] : ids) if (!alive.has(id)) this.state.delete(id);
       for (const row of rows) await this.judge(row, now, report);
       report.rooms = rows.length;
       if (full) this.board.prune(now, this.limits.emptyCloseMs + this.limits.hostGraceMs + this.limits.awayAfterMs);
+      reportStall(full ? 'lifecycle full tick (wall)' : 'lifecycle tick (wall)', t0);
+      reportStall(full ? `lifecycle full judge (${rows.length} rooms)` : 'lifecycle judge', t1);
       return report;
     } catch (err) {
       this.touchedAll = true; // what this tick took off the board is judged by the next one
