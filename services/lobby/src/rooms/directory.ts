@@ -103,6 +103,8 @@ function isSummary(x: unknown): x is RoomSummary {
 export class RoomDirectory {
   private readonly pages = new Map<string, Page>();
   private reads = 0;
+  /** Bumped on every change to any page (see `shared`). */
+  private stamp = 0;
 
   constructor(
     private readonly maxAgeMs: number,
@@ -116,6 +118,7 @@ export class RoomDirectory {
 
   /** Something about rooms changed that the pages cannot be patched with: read them again. */
   changed(): void {
+    this.stamp++;
     this.pages.clear();
   }
 
@@ -130,6 +133,7 @@ export class RoomDirectory {
   }
 
   private each(change: Change): void {
+    this.stamp++;
     for (const [key, page] of this.pages) {
       // A read in flight may have seen the change or not: it is applied once the read lands (the
       // same room state put in twice is the same page). Dropping the page instead made every list
@@ -159,6 +163,17 @@ export class RoomDirectory {
    * callers wait for that one read.
    */
   async list(filter: ListFilter, load: () => Promise<RoomSummary[]>): Promise<RoomSummary[]> {
+    return [...(await this.shared(filter, load)).rooms];
+  }
+
+  /**
+   * As `list`, but the page itself (not to be changed by the caller) and a stamp that differs
+   * whenever any page's rooms may have (so an answer built from the page can be reused while it is the same).
+   */
+  async shared(
+    filter: ListFilter,
+    load: () => Promise<RoomSummary[]>,
+  ): Promise<{ rooms: readonly RoomSummary[]; stamp: number; key: string }> {
     const key = JSON.stringify([filter.game, filter.hasOpenSeats, filter.inProgress, filter.limit]);
     const now = this.now();
     const hit = this.pages.get(key);
@@ -170,6 +185,7 @@ export class RoomDirectory {
           () => {
             // Unless the pages were dropped meanwhile (changed(): read again anyway).
             if (this.pages.get(key) !== hit) return;
+            this.stamp++;
             if (next.whole) this.pages.set(key, next);
             else this.pages.delete(key); // lost a room off a full page meanwhile: read again
           },
@@ -178,15 +194,18 @@ export class RoomDirectory {
           },
         );
       }
-      return [...hit.rooms];
+      return { rooms: hit.rooms, stamp: this.stamp, key };
     }
-    if (hit) return [...(await hit.read)];
+    if (hit) {
+      const rooms = await hit.read;
+      return { rooms, stamp: this.stamp, key };
+    }
     const page = this.read(filter, load, now);
     if (this.maxAgeMs > 0) this.pages.set(key, page);
     try {
-      const rooms = [...(await page.read)];
+      const rooms = await page.read;
       if (!page.whole && this.pages.get(key) === page) this.pages.delete(key);
-      return rooms;
+      return { rooms, stamp: this.stamp, key };
     } catch (err) {
       if (this.pages.get(key) === page) this.pages.delete(key);
       throw err;
@@ -209,6 +228,7 @@ export class RoomDirectory {
     };
     page.read = load().then((rooms) => {
       reportStall('room-list read (wall)', t0);
+      this.stamp++;
       page.rooms = [...rooms];
       page.full = rooms.length >= filter.limit;
       let whole = true;

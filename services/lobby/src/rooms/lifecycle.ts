@@ -38,6 +38,14 @@ interface RoomState {
   notice: { code: string; text: string; at: number } | null;
 }
 
+/** A page as the list shows it, and what that rests on (RoomLifecycle.listedPage). */
+export interface ListedPage {
+  rooms: RoomSummary[];
+  basis: readonly unknown[];
+  from: number;
+  until: number;
+}
+
 export interface LifecycleReport {
   rooms: number;
   hostsPassed: number;
@@ -158,6 +166,38 @@ export class RoomLifecycle {
       seated: Math.max(0, s.seated - st.absentPlayers),
       spectatorCount: Math.max(0, s.spectatorCount - st.absentSpectators),
     };
+  }
+
+  /**
+   * `listed` over a page, with what the answer rests on: the judged state of each room (replaced, not
+   * changed, by each judgement) or, for a room not judged yet, its host's last mark, and until when
+   * the answer holds without either changing. `stillListed` checks that basis in one lookup per room,
+   * so the list can reuse its answer (and its JSON) between changes instead of rebuilding it per call.
+   */
+  listedPage(page: readonly RoomSummary[], now = this.clock()): ListedPage {
+    const out: RoomSummary[] = [];
+    const basis: (RoomState | number | undefined)[] = [];
+    let until = Infinity;
+    for (const s of page) {
+      const st = this.state.get(s.roomId);
+      const at = st ? undefined : this.board.lastSeen(s.roomId, s.hostId);
+      basis.push(st ?? at);
+      if (at !== undefined && now - at < this.limits.awayAfterMs) until = Math.min(until, at + this.limits.awayAfterMs);
+      const shown = this.listed(s, now);
+      if (shown) out.push(shown);
+    }
+    return { rooms: out, basis, from: now, until };
+  }
+
+  /** The page `listedPage` answered still gives that answer at `now`. */
+  stillListed(page: readonly RoomSummary[], was: ListedPage, now: number): boolean {
+    if (now < was.from || now >= was.until || page.length !== was.basis.length) return false;
+    for (let i = 0; i < page.length; i++) {
+      const s = page[i];
+      const st = this.state.get(s.roomId);
+      if ((st ?? this.board.lastSeen(s.roomId, s.hostId)) !== was.basis[i]) return false;
+    }
+    return true;
   }
 
   /** The latest transition of a room, for the people in it (null when there is none lately). */
