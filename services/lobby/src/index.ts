@@ -158,7 +158,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   const runLifecycle = async (now?: number): Promise<LifecycleReport> => {
     presenceBus.flush();
     const run = deps.lifecycle.tick(now);
-    ticking = run.catch(() => {});
+    ticking = Promise.all([ticking, run.catch(() => {})]); // an overlapping call returns at once: keep the one running
     return run;
   };
   const ticker =
