@@ -7,7 +7,7 @@ import { newCode, newGameRoomId, newRoomId, normalizeCode } from '../ids.ts';
 import { isRawUniqueViolation } from '../db/raw.ts';
 import { createRoom, joinRoom, roomIdByCode, type JoinOutcome } from '../rooms/sql.ts';
 import { BOT_NAMES, MSG } from '../messages.ts';
-import { authedProcedure, rateLimited, router, type LobbyDeps } from '../trpc.ts';
+import { authedProcedure, rateLimitedProcedure, router, type LobbyDeps } from '../trpc.ts';
 import { reusedOutput } from '../trpc-http.ts';
 import type { ListedPage } from '../rooms/lifecycle.ts';
 import {
@@ -77,8 +77,7 @@ const JOIN_ATTEMPTS = 20;
 const botId = (seat: number): string => `bot_${seat}`;
 
 export const roomsRouter = router({
-  create: authedProcedure
-    .use(rateLimited('create'))
+  create: rateLimitedProcedure('create')
     .input(
       z.object({
         game: z.string({ error: MSG.unknownGame('?') }).max(32),
@@ -180,8 +179,7 @@ export const roomsRouter = router({
     .query(({ ctx, input }) => detail(ctx.deps, input.roomId, ctx.user.id)),
 
   /** Takes the lowest free seat (by id for public rooms, by invite code for any room). */
-  join: authedProcedure
-    .use(rateLimited('join'))
+  join: rateLimitedProcedure('join')
     .input(RoomRefInput)
     .mutation(async ({ ctx, input }) => {
       const { raw, log, seenUsers } = ctx.deps;
@@ -230,8 +228,7 @@ export const roomsRouter = router({
     }),
 
   /** Watches a room; a seated player gives up their seat (before the game starts). */
-  spectate: authedProcedure
-    .use(rateLimited('join'))
+  spectate: rateLimitedProcedure('join')
     .input(RoomRefInput)
     .mutation(async ({ ctx, input }) => {
       const { db } = ctx.deps;
