@@ -36,6 +36,7 @@ const SECONDS = Number(arg('seconds', '20'));
 const WARMUP_S = Number(arg('warmup', '3'));
 const POOL = arg('pool', '');
 const PROFILE = process.argv.includes('--cpu-prof');
+const STALLS = process.argv.includes('--loop-stalls');
 const SIGNIN_EVERY = Number(arg('signin-every', '16'));
 const RATE = Number(arg('rate', '0')); // calls/s offered, open loop; 0 = closed loop (one call in flight per client)
 const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -246,7 +247,12 @@ async function main(): Promise<void> {
     LOBBY_MAX_ROOMS_PER_USER: '1000',
     ...(POOL ? { LOBBY_DB_POOL: POOL } : {}),
   };
-  const nodeArgs = ['--import', 'tsx', ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', 'bench/profiles'] : [])];
+  const nodeArgs = [
+    '--import',
+    'tsx',
+    ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', 'bench/profiles'] : []),
+    ...(STALLS ? ['--import', fileURLToPath(new URL('./loop-stalls.ts', import.meta.url))] : []),
+  ];
   const lobby = spawn(process.execPath, [...nodeArgs, 'src/main.ts'], { cwd: lobbyDir, env, stdio: 'inherit' });
   const admin = new pg.Client({ connectionString: PG_BASE });
   await admin.connect();
@@ -268,6 +274,7 @@ async function main(): Promise<void> {
     const pg0 = pgPids.map(cpuSeconds);
     const lobby0 = cpuSeconds(lobby.pid!);
     const self0 = process.cpuUsage();
+    if (STALLS) lobby.kill('SIGUSR2');
     measuring = true;
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, SECONDS * 1000));

@@ -154,9 +154,13 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   };
   deps.lifecycle = new RoomLifecycle(deps.db, deps.raw, board, deps.directory, presenceLimits, log, clock);
   const presenceBus = connectPresence(opts.bus, board, log, () => {});
+  // The tick in progress, so close() lets it finish before the pool ends (a tick now spans several reads).
+  let ticking: Promise<unknown> = Promise.resolve();
   const runLifecycle = async (now?: number): Promise<LifecycleReport> => {
     presenceBus.flush();
-    return deps.lifecycle.tick(now);
+    const run = deps.lifecycle.tick(now);
+    ticking = Promise.all([ticking, run.catch(() => {})]); // an overlapping call returns at once: keep the one running
+    return run;
   };
   const ticker =
     presenceLimits.tickMs > 0
@@ -257,6 +261,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
       closed ??= (async () => {
         if (sweeper) clearInterval(sweeper);
         if (ticker) clearInterval(ticker);
+        await ticking;
         presenceBus.close();
         metrics.ready.set(0);
         access.unsubscribe();

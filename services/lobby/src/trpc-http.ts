@@ -45,6 +45,29 @@ export interface LeanTrpcOptions<Ctx> {
   fallback: NodeHandler;
 }
 
+/**
+ * Outputs a procedure hands out again unchanged (frozen), with their JSON once made: the room list
+ * answers most calls with the same page until something changes, and its JSON was the largest
+ * single piece of work of such a call.
+ */
+const reusedJson = new WeakMap<object, string | null>();
+
+/** Marks `value` (which must never change) as an output whose JSON may be kept and reused. */
+export function reusedOutput<T extends object>(value: T): T {
+  if (!reusedJson.has(value)) reusedJson.set(value, null);
+  return value;
+}
+
+function jsonOf(data: unknown): string | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const kept = reusedJson.get(data);
+  if (kept === undefined) return null;
+  if (kept !== null) return kept;
+  const made = JSON.stringify(data);
+  reusedJson.set(data, made);
+  return made;
+}
+
 const HEADERS_BASE = { 'content-type': 'application/json', vary: 'trpc-accept, accept' };
 
 function isJson(req: IncomingMessage): boolean {
@@ -81,6 +104,9 @@ export function leanTrpcHandler<Ctx>(opts: LeanTrpcOptions<Ctx>): NodeHandler {
   const config = opts.router._def._config;
   const procedures = opts.router._def.procedures as Record<string, Procedure & { _def: { type: string } }>;
   const deserialize = (v: unknown): unknown => config.transformer.input.deserialize(v);
+  // tRPC's default transformer returns what it is given: then the response needs no copy for it.
+  const probe = {};
+  const identity = config.transformer.output.serialize(probe) === probe;
 
   /** The procedures named by the URL, or null when tRPC's handler should answer. */
   function plan(req: IncomingMessage, path: string, batch: boolean): (Procedure & { _def: { type: string } })[] | null {
@@ -155,7 +181,12 @@ export function leanTrpcHandler<Ctx>(opts: LeanTrpcOptions<Ctx>): NodeHandler {
     const errors = settled.map((r) => (r.ok ? null : r.error));
     const untransformed = batch ? json : json[0];
     const status = getHTTPStatusCode(untransformed as never, errors as never);
-    const body = Buffer.from(JSON.stringify(transformTRPCResponse(config, untransformed as never)), 'utf8');
+    const one = !batch && identity && settled[0].ok ? jsonOf(settled[0].data) : null;
+    const text =
+      one !== null
+        ? `{"result":{"data":${one}}}`
+        : JSON.stringify(identity ? untransformed : transformTRPCResponse(config, untransformed as never));
+    const body = Buffer.from(text, 'utf8');
     res.writeHead(status, { ...HEADERS_BASE, 'content-length': body.length });
     res.end(body);
   }

@@ -11,7 +11,14 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { createTRPCClient, httpBatchLink, httpLink } from '@trpc/client';
 import { z } from 'zod';
-import { leanTrpcHandler } from '../src/trpc-http.ts';
+import { leanTrpcHandler, reusedOutput } from '../src/trpc-http.ts';
+
+const shared = reusedOutput(
+  Object.freeze([
+    { roomId: 'r1', name: '방 "하나"', n: 1 },
+    { roomId: 'r2', n: null },
+  ]),
+);
 
 interface Ctx {
   user: string | null;
@@ -26,6 +33,8 @@ const router = t.router({
     user: ctx.user,
   })),
   none: t.procedure.query(() => 'nothing asked'),
+  // The same frozen answer every call, as rooms.list gives between changes: its JSON is kept.
+  same: t.procedure.query(() => shared),
   nested: t.router({
     add: t.procedure.input(z.object({ a: z.number(), b: z.number() })).mutation(({ input }) => input.a + input.b),
     refuse: t.procedure.mutation(() => {
@@ -103,6 +112,9 @@ describe('lean tRPC path', () => {
       ['nested.add', post('')],
       ['nested.refuse', post('{}')],
       ['nested.boom', post('{}')],
+      ['same', undefined],
+      ['same', undefined],
+      ['same,echo?batch=1&input=' + q({ 1: { text: '둘둘' } }), undefined],
       [`echo,none?batch=1&input=${q({ 0: { text: '하나둘' } })}`, undefined],
       [`echo,none?batch=1&input=${q({ 0: { text: '' } })}`, undefined],
       [`none,none?batch=1&input=${q([1, 2])}`, undefined],

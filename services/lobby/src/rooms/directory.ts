@@ -10,6 +10,7 @@
  * change made by another lobby replica can go unseen. Concurrent misses share one read.
  */
 import type { RoomSummary } from './view.ts';
+import { reportStall } from '../stalls.ts';
 
 export interface ListFilter {
   game?: string;
@@ -26,6 +27,33 @@ interface Page {
   /** The read filled the whole limit: a room taken out may leave a gap only the database can fill. */
   full: boolean;
   read: Promise<RoomSummary[]>;
+  /** This process's changes while the read was in flight, applied to what it returns. */
+  pending: Change[];
+  /** The read that replaces this page once it is past its age (served meanwhile). */
+  refresh: Page | null;
+  /** False when a change during the read took a room off the full page: only the database can fill it. */
+  whole: boolean;
+}
+
+type Change = { room: RoomSummary } | { gone: string };
+
+/** Puts a change into a page read earlier; false when only the database can fill the page again. */
+function patch(page: Page, change: Change): boolean {
+  const rooms = page.rooms!;
+  const id = 'room' in change ? change.room.roomId : change.gone;
+  const i = rooms.findIndex((r) => r.roomId === id);
+  if (i >= 0) rooms.splice(i, 1);
+  if ('room' in change && matches(page.filter, change.room)) {
+    const room = change.room;
+    let at = rooms.findIndex((r) => before(room, r));
+    if (at < 0) at = rooms.length;
+    // Older than every room of a full page: its place is beyond the page.
+    if (at < page.filter.limit) rooms.splice(at, 0, room);
+    if (rooms.length > page.filter.limit) rooms.length = page.filter.limit;
+    return true;
+  }
+  // A room taken out of a full page may leave a gap only the database can fill.
+  return !(i >= 0 && page.full);
 }
 
 const matches = (f: ListFilter, r: RoomSummary): boolean =>
@@ -75,6 +103,8 @@ function isSummary(x: unknown): x is RoomSummary {
 export class RoomDirectory {
   private readonly pages = new Map<string, Page>();
   private reads = 0;
+  /** Bumped on every change to any page (see `shared`). */
+  private stamp = 0;
 
   constructor(
     private readonly maxAgeMs: number,
@@ -88,39 +118,29 @@ export class RoomDirectory {
 
   /** Something about rooms changed that the pages cannot be patched with: read them again. */
   changed(): void {
+    this.stamp++;
     this.pages.clear();
   }
 
   /** A room as a mutation of this process left it. */
   applied(room: RoomSummary): void {
-    for (const [key, page] of this.pages) {
-      if (!page.rooms) {
-        // Read before or after the change? Unknown: read again.
-        this.pages.delete(key);
-        continue;
-      }
-      const i = page.rooms.findIndex((r) => r.roomId === room.roomId);
-      if (i >= 0) page.rooms.splice(i, 1);
-      if (matches(page.filter, room)) {
-        let at = page.rooms.findIndex((r) => before(room, r));
-        if (at < 0) at = page.rooms.length;
-        // Older than every room of a full page: its place is beyond the page.
-        if (at < page.filter.limit) page.rooms.splice(at, 0, summaryOf(room));
-        if (page.rooms.length > page.filter.limit) page.rooms.length = page.filter.limit;
-      } else if (i >= 0 && page.full) this.pages.delete(key);
-    }
+    this.each({ room: summaryOf(room) });
   }
 
   /** A room closed (deleted) by this process. */
   removed(roomId: string): void {
+    this.each({ gone: roomId });
+  }
+
+  private each(change: Change): void {
+    this.stamp++;
     for (const [key, page] of this.pages) {
-      if (!page.rooms) this.pages.delete(key);
-      else {
-        const i = page.rooms.findIndex((r) => r.roomId === roomId);
-        if (i < 0) continue;
-        page.rooms.splice(i, 1);
-        if (page.full) this.pages.delete(key);
-      }
+      // A read in flight may have seen the change or not: it is applied once the read lands (the
+      // same room state put in twice is the same page). Dropping the page instead made every list
+      // call during a read start another one while creates kept coming (issue 15, item 7).
+      if (!page.rooms) page.pending.push(change);
+      else if (!patch(page, change)) this.pages.delete(key);
+      if (page.refresh && !page.refresh.rooms) page.refresh.pending.push(change);
     }
   }
 
@@ -136,24 +156,87 @@ export class RoomDirectory {
     else this.changed();
   }
 
-  /** The page for `filter`, from memory while it is fresh, else from `load` (one load per filter at a time). */
+  /**
+   * The page for `filter`: from memory while it is fresh. Past `maxAgeMs` the page in memory is still
+   * served while one read replaces it (so a call never waits on the database for a page it has, which
+   * at 1,000 calls/s put a read's whole latency into the p99 once a second); with no page yet, the
+   * callers wait for that one read.
+   */
   async list(filter: ListFilter, load: () => Promise<RoomSummary[]>): Promise<RoomSummary[]> {
+    return [...(await this.shared(filter, load)).rooms];
+  }
+
+  /**
+   * As `list`, but the page itself (not to be changed by the caller) and a stamp that differs
+   * whenever any page's rooms may have (so an answer built from the page can be reused while it is the same).
+   */
+  async shared(
+    filter: ListFilter,
+    load: () => Promise<RoomSummary[]>,
+  ): Promise<{ rooms: readonly RoomSummary[]; stamp: number; key: string }> {
     const key = JSON.stringify([filter.game, filter.hasOpenSeats, filter.inProgress, filter.limit]);
     const now = this.now();
     const hit = this.pages.get(key);
-    if (hit && now - hit.at < this.maxAgeMs) return hit.rooms ? [...hit.rooms] : [...(await hit.read)];
-    this.reads++;
-    const read = load();
-    const page: Page = { filter, at: now, rooms: null, full: false, read };
+    if (hit?.rooms) {
+      if (now - hit.at >= this.maxAgeMs && !hit.refresh) {
+        const next = this.read(filter, load, now);
+        hit.refresh = next;
+        next.read.then(
+          () => {
+            // Unless the pages were dropped meanwhile (changed(): read again anyway).
+            if (this.pages.get(key) !== hit) return;
+            this.stamp++;
+            if (next.whole) this.pages.set(key, next);
+            else this.pages.delete(key); // lost a room off a full page meanwhile: read again
+          },
+          () => {
+            if (this.pages.get(key) === hit) this.pages.delete(key);
+          },
+        );
+      }
+      return { rooms: hit.rooms, stamp: this.stamp, key };
+    }
+    if (hit) {
+      const rooms = await hit.read;
+      return { rooms, stamp: this.stamp, key };
+    }
+    const page = this.read(filter, load, now);
     if (this.maxAgeMs > 0) this.pages.set(key, page);
     try {
-      const rooms = await read;
-      page.rooms = [...rooms];
-      page.full = rooms.length >= filter.limit;
-      return rooms;
+      const rooms = await page.read;
+      if (!page.whole && this.pages.get(key) === page) this.pages.delete(key);
+      return { rooms, stamp: this.stamp, key };
     } catch (err) {
       if (this.pages.get(key) === page) this.pages.delete(key);
       throw err;
     }
+  }
+
+  /** A new page read from the database; those who wait for it get it with the changes made meanwhile. */
+  private read(filter: ListFilter, load: () => Promise<RoomSummary[]>, now: number): Page {
+    this.reads++;
+    const t0 = performance.now();
+    const page: Page = {
+      filter,
+      at: now,
+      rooms: null,
+      full: false,
+      read: null!,
+      pending: [],
+      refresh: null,
+      whole: true,
+    };
+    page.read = load().then((rooms) => {
+      reportStall('room-list read (wall)', t0);
+      this.stamp++;
+      page.rooms = [...rooms];
+      page.full = rooms.length >= filter.limit;
+      let whole = true;
+      for (const change of page.pending) whole = patch(page, change) && whole;
+      page.pending = [];
+      page.whole = whole;
+      return page.rooms;
+    });
+    return page;
   }
 }

@@ -17,6 +17,7 @@ import { MSG } from '../messages.ts';
 import type { RoomDirectory } from './directory.ts';
 import type { PresenceBoard, PresenceLimits } from './presence.ts';
 import type { RoomSummary } from './view.ts';
+import { reportStall } from '../stalls.ts';
 
 interface RoomState {
   present: boolean;
@@ -37,6 +38,14 @@ interface RoomState {
   notice: { code: string; text: string; at: number } | null;
 }
 
+/** A page as the list shows it, and what that rests on (RoomLifecycle.listedPage). */
+export interface ListedPage {
+  rooms: RoomSummary[];
+  basis: readonly unknown[];
+  from: number;
+  until: number;
+}
+
 export interface LifecycleReport {
   rooms: number;
   hostsPassed: number;
@@ -51,6 +60,9 @@ const NOTICE_MS = 60_000;
  * seat and host changes reach this one only so (or with a presence change in the room).
  */
 export const FULL_READ_MS = 10_000;
+
+/** Rooms read and judged per statement (bounds how long one tick holds the event loop). */
+const READ_CHUNK = 200;
 
 export class RoomLifecycle {
   private readonly state = new Map<string, RoomState>();
@@ -86,6 +98,7 @@ export class RoomLifecycle {
     const report: LifecycleReport = { rooms: 0, hostsPassed: 0, closed: 0 };
     if (this.running) return report;
     this.running = true;
+    const t0 = performance.now();
     const changed = this.board.takeChanged();
     const full = this.touchedAll || now - this.lastFull >= FULL_READ_MS;
     try {
@@ -109,14 +122,25 @@ export class RoomLifecycle {
       }
       this.touchedRooms.clear();
       if (ids.length + games.length === 0) return report;
-      // Raw, one statement.
-      const rows = await readRooms(this.raw, ids, games);
-      const alive = new Set(rows.map((r) => r.id));
+      // Raw, one statement per READ_CHUNK rooms: between them the event loop serves calls. A full
+      // read of thousands of rooms in one statement held it for tens of ms (reading the rows and
+      // judging them), which showed up as the p99 of every call made meanwhile (issue 15, item 7).
+      const alive = new Set<string>();
+      for (let i = 0; i < ids.length || i < games.length; i += READ_CHUNK) {
+        const part = await readRooms(this.raw, ids.slice(i, i + READ_CHUNK), games.slice(i, i + READ_CHUNK));
+        const t1 = performance.now();
+        for (const row of part) {
+          if (alive.has(row.id)) continue; // found by its id and by its game
+          alive.add(row.id);
+          await this.judge(row, now, report);
+        }
+        reportStall('lifecycle judge (one read)', t1);
+      }
       // A full read covers every room with an opinion: any other state is of a room gone or forgotten.
       for (const id of full ? [...this.state.keys()] : ids) if (!alive.has(id)) this.state.delete(id);
-      for (const row of rows) await this.judge(row, now, report);
-      report.rooms = rows.length;
+      report.rooms = alive.size;
       if (full) this.board.prune(now, this.limits.emptyCloseMs + this.limits.hostGraceMs + this.limits.awayAfterMs);
+      reportStall(full ? 'lifecycle full tick (wall)' : 'lifecycle tick (wall)', t0);
       return report;
     } catch (err) {
       this.touchedAll = true; // what this tick took off the board is judged by the next one
@@ -142,6 +166,38 @@ export class RoomLifecycle {
       seated: Math.max(0, s.seated - st.absentPlayers),
       spectatorCount: Math.max(0, s.spectatorCount - st.absentSpectators),
     };
+  }
+
+  /**
+   * `listed` over a page, with what the answer rests on: the judged state of each room (replaced, not
+   * changed, by each judgement) or, for a room not judged yet, its host's last mark, and until when
+   * the answer holds without either changing. `stillListed` checks that basis in one lookup per room,
+   * so the list can reuse its answer (and its JSON) between changes instead of rebuilding it per call.
+   */
+  listedPage(page: readonly RoomSummary[], now = this.clock()): ListedPage {
+    const out: RoomSummary[] = [];
+    const basis: (RoomState | number | undefined)[] = [];
+    let until = Infinity;
+    for (const s of page) {
+      const st = this.state.get(s.roomId);
+      const at = st ? undefined : this.board.lastSeen(s.roomId, s.hostId);
+      basis.push(st ?? at);
+      if (at !== undefined && now - at < this.limits.awayAfterMs) until = Math.min(until, at + this.limits.awayAfterMs);
+      const shown = this.listed(s, now);
+      if (shown) out.push(shown);
+    }
+    return { rooms: out, basis, from: now, until };
+  }
+
+  /** The page `listedPage` answered still gives that answer at `now`. */
+  stillListed(page: readonly RoomSummary[], was: ListedPage, now: number): boolean {
+    if (now < was.from || now >= was.until || page.length !== was.basis.length) return false;
+    for (let i = 0; i < page.length; i++) {
+      const s = page[i];
+      const st = this.state.get(s.roomId);
+      if ((st ?? this.board.lastSeen(s.roomId, s.hostId)) !== was.basis[i]) return false;
+    }
+    return true;
   }
 
   /** The latest transition of a room, for the people in it (null when there is none lately). */

@@ -7,7 +7,9 @@ import { newCode, newGameRoomId, newRoomId, normalizeCode } from '../ids.ts';
 import { isRawUniqueViolation } from '../db/raw.ts';
 import { createRoom, joinRoom, roomIdByCode, type JoinOutcome } from '../rooms/sql.ts';
 import { BOT_NAMES, MSG } from '../messages.ts';
-import { authedProcedure, rateLimited, router, type LobbyDeps } from '../trpc.ts';
+import { authedProcedure, rateLimitedProcedure, router, type LobbyDeps } from '../trpc.ts';
+import { reusedOutput } from '../trpc-http.ts';
+import type { ListedPage } from '../rooms/lifecycle.ts';
 import {
   ensureUserOnce,
   freeSeat,
@@ -59,6 +61,12 @@ async function detail(deps: LobbyDeps, id: string, viewer: string): Promise<Room
   return member ? { ...room, notice: deps.lifecycle.noticeOf(id) } : room;
 }
 
+/** Per lobby (its directory), per filter: the last list answer and what it rests on. */
+const listMemos = new WeakMap<
+  object,
+  Map<string, { stamp: number; page: readonly RoomSummary[]; listed: ListedPage; out: readonly RoomSummary[] }>
+>();
+
 /**
  * A join that lost a race looks again; each lost attempt means another join or a start went through,
  * so a handful covers every seat of a table changing hands at once.
@@ -69,8 +77,7 @@ const JOIN_ATTEMPTS = 20;
 const botId = (seat: number): string => `bot_${seat}`;
 
 export const roomsRouter = router({
-  create: authedProcedure
-    .use(rateLimited('create'))
+  create: rateLimitedProcedure('create')
     .input(
       z.object({
         game: z.string({ error: MSG.unknownGame('?') }).max(32),
@@ -130,7 +137,11 @@ export const roomsRouter = router({
       const { db, games, directory, lifecycle } = ctx.deps;
       // The same for every caller (public rooms only), so one page serves everyone until a change;
       // presence is applied on the way out: counts of present people only, and nobody-present rooms hidden.
-      const page = await directory.list(input, async () => {
+      const {
+        rooms: page,
+        stamp,
+        key,
+      } = await directory.shared(input, async () => {
         const rows = await db.room.findMany({
           where: {
             isPrivate: false,
@@ -147,8 +158,20 @@ export const roomsRouter = router({
         if (input.hasOpenSeats !== undefined) rooms = rooms.filter((r) => r.openSeats > 0 === input.hasOpenSeats);
         return rooms.slice(0, input.limit);
       });
+      // Most list calls find nothing changed since the last one: the same answer (and, in the lean
+      // HTTP path, the same JSON) serves them, checked in one lookup per room (lifecycle.stillListed).
       const now = ctx.deps.clock();
-      return page.map((r) => lifecycle.listed(r, now)).filter((r): r is RoomSummary => r !== null);
+      let memo = listMemos.get(directory);
+      if (!memo) listMemos.set(directory, (memo = new Map()));
+      const hit = memo.get(key);
+      // Frozen, since every caller gets the same array (over HTTP each gets its own parsed copy); typed
+      // as the plain array the client has always been given.
+      if (hit && hit.stamp === stamp && hit.page === page && lifecycle.stillListed(page, hit.listed, now))
+        return hit.out as RoomSummary[];
+      const listed = lifecycle.listedPage(page, now);
+      const out = reusedOutput(Object.freeze(listed.rooms));
+      memo.set(key, { stamp, page, listed, out });
+      return out as RoomSummary[];
     }),
 
   get: authedProcedure
@@ -156,8 +179,7 @@ export const roomsRouter = router({
     .query(({ ctx, input }) => detail(ctx.deps, input.roomId, ctx.user.id)),
 
   /** Takes the lowest free seat (by id for public rooms, by invite code for any room). */
-  join: authedProcedure
-    .use(rateLimited('join'))
+  join: rateLimitedProcedure('join')
     .input(RoomRefInput)
     .mutation(async ({ ctx, input }) => {
       const { raw, log, seenUsers } = ctx.deps;
@@ -206,8 +228,7 @@ export const roomsRouter = router({
     }),
 
   /** Watches a room; a seated player gives up their seat (before the game starts). */
-  spectate: authedProcedure
-    .use(rateLimited('join'))
+  spectate: rateLimitedProcedure('join')
     .input(RoomRefInput)
     .mutation(async ({ ctx, input }) => {
       const { db } = ctx.deps;
