@@ -44,3 +44,16 @@ export function syncDisconnected(seats: SeatMeta[], viewers: Viewers, now: numbe
   }
   return changed;
 }
+
+/**
+ * A room's presence list as JSON, encoded again only when its change key moved: most batches change
+ * nobody's presence, and seats (ids, bot flags) never change in a room's life, so the key is exact.
+ */
+export class PresenceCache {
+  private last: { key: string; json: string } | null = null;
+
+  json(key: string, list: () => PresenceEntry[]): string {
+    if (this.last?.key !== key) this.last = { key, json: JSON.stringify(list()) };
+    return this.last.json;
+  }
+}

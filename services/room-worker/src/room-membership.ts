@@ -10,8 +10,18 @@
  */
 import { refuse, type bus as wire } from '@joke/protocol';
 import type { Batch } from './room-moves.ts';
-import type { Item, RoomData, RoomHost } from './room-types.ts';
-import { presenceKeys, roomForSpectator, setConnected, viewerKey, type Role, type ViewerMap } from './viewers.ts';
+import { departuresOf, type DepartureOutbox } from './departures.ts';
+import { syncDisconnected } from './presence.ts';
+import type { Item, RoomData, RoomHost, ViewerMeta } from './room-types.ts';
+import {
+  forgetDeparted,
+  presenceKeys,
+  roomForSpectator,
+  setConnected,
+  viewerKey,
+  type Role,
+  type ViewerMap,
+} from './viewers.ts';
 
 export class RoomMembership {
   constructor(
@@ -72,6 +82,25 @@ export class RoomMembership {
     if (!data.finishedPublished) {
       data.finishedPublished = true;
       out.metaChanged = true;
+    }
+  }
+
+  /**
+   * End of a batch: viewers away past their grace are forgotten, seats' disconnect marks follow the
+   * viewers, and a seated person who left a game still on goes into the departures outbox (leaving a
+   * finished game is going back to the waiting room, not a departure: departures.ts).
+   */
+  settle(out: Batch, finished: boolean, departures: DepartureOutbox): void {
+    const now = this.host.clock.now();
+    const seats = this.data().seats;
+    const forgot = (v: ViewerMeta) => {
+      // A leave said in the same batch is the better reason.
+      if (v.role === 'player' && !out.removed?.has(v.userId)) (out.removed ??= new Map()).set(v.userId, 'graceLapsed');
+    };
+    if (forgetDeparted(this.viewers, now, this.host.cfg.viewerGraceMs, forgot)) out.metaChanged = true;
+    if (syncDisconnected(seats, this.viewers, now)) out.metaChanged = true;
+    if (out.removed && !finished) {
+      if (departures.add(departuresOf(out.removed, seats, this.viewers.values(), now))) out.metaChanged = true;
     }
   }
 }

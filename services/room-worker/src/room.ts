@@ -18,15 +18,14 @@
 import { Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
 import { ERRORS, type bus as wire, type PresenceEntry } from '@joke/protocol';
 import type { BusSubscription } from '@joke/bus';
-import type { Timer } from '@joke/bus/clock';
 import { Deliveries } from './deliveries.ts';
 import { guard } from './game-calls.ts';
 import { subscribeRoom } from './inbound.ts';
 import { subscribeChat } from './chat.ts';
 import { writeSnapshot } from './persist.ts';
 import { SnapshotEncoder } from './snapshot.ts';
-import { isConnected, presenceKey, presenceList, syncDisconnected } from './presence.ts';
-import { forgetDeparted, viewerKey } from './viewers.ts';
+import { isConnected, PresenceCache, presenceKey, presenceList, syncDisconnected } from './presence.ts';
+import { viewerKey } from './viewers.ts';
 import { ActionMemory } from './idempotency.ts';
 import { OccupancyReporter } from './lifecycle.ts';
 import { buildRecord, finishedMessage } from './room-record.ts';
@@ -34,7 +33,8 @@ import { RoomTimers } from './room-timers.ts';
 import { ItemQueue, type QueueOwner } from './room-queue.ts';
 import { RoomMoves, type Batch, type MovingRoom } from './room-moves.ts';
 import { RoomMembership } from './room-membership.ts';
-import { departuresOf, DepartureOutbox } from './departures.ts';
+import { DepartureOutbox } from './departures.ts';
+import { FinishLinger } from './room-finish.ts';
 import type { Item, Reply, RoomData, RoomHost, StepRec, Transition, ViewerMeta } from './room-types.ts';
 
 export type { Item, RoomData, RoomHost, SeatMeta, StepRec, ViewerMeta } from './room-types.ts';
@@ -58,10 +58,10 @@ export class Room implements QueueOwner, MovingRoom {
   private subs: BusSubscription[] = [];
   private readonly timers: RoomTimers;
   private readonly deliveries: Deliveries;
-  private dropTimer: Timer | null = null;
+  private readonly linger: FinishLinger;
   private readonly snapshot = new SnapshotEncoder();
   private readonly occupancy: OccupancyReporter;
-  private presenceText: { key: string; json: string } | null = null;
+  private readonly presenceText = new PresenceCache();
   lastWriteAt: number;
   /** The store's generation marker when this room was opened here (store-loss.ts); null = none. */
   generation: string | null = null;
@@ -103,6 +103,14 @@ export class Room implements QueueOwner, MovingRoom {
       (d, id) => host.onDeparture(this, d, id),
       (ids) => this.enqueue({ kind: 'departuresPublished', ids }),
     );
+    this.linger = new FinishLinger(
+      host,
+      this,
+      () => {
+        this.timers.clear();
+      },
+      () => this.occupancy.closed(),
+    );
     // Snapshots from before the field existed: count from now (the earliest moment we know of).
     syncDisconnected(data.seats, this.viewers, host.clock.now());
   }
@@ -134,7 +142,7 @@ export class Room implements QueueOwner, MovingRoom {
     this.timers.rearm();
     // Departures a previous owner saw but the stream may not have stored (departures.ts).
     this.departures.flush();
-    if (this.finished) this.afterFinish();
+    if (this.finished) this.linger.afterFinish();
     this.queue.kick();
   }
 
@@ -178,7 +186,7 @@ export class Room implements QueueOwner, MovingRoom {
     for (const s of this.subs) s.unsubscribe();
     this.subs = [];
     this.timers.clear();
-    this.host.clock.clearTimeout(this.dropTimer);
+    this.linger.cancel();
     this.host.onGone(this);
   }
 
@@ -219,18 +227,7 @@ export class Room implements QueueOwner, MovingRoom {
     }
 
     const { transitions, replies, rearm } = out;
-    const now = this.host.clock.now();
-    const forgot = (v: ViewerMeta) => {
-      // A leave said in the same batch is the better reason.
-      if (v.role === 'player' && !out.removed?.has(v.userId)) (out.removed ??= new Map()).set(v.userId, 'graceLapsed');
-    };
-    if (forgetDeparted(this.viewers, now, this.host.cfg.viewerGraceMs, forgot)) out.metaChanged = true;
-    if (syncDisconnected(this.data.seats, this.viewers, now)) out.metaChanged = true;
-    // Leaving a finished game is going back to the waiting room, not a departure (departures.ts).
-    if (out.removed && !this.finished) {
-      const left = departuresOf(out.removed, this.data.seats, this.viewers.values(), now);
-      if (this.departures.add(left)) out.metaChanged = true;
-    }
+    this.membership.settle(out, this.finished, this.departures);
     if (out.metaChanged) this.snapshot.metaChanged();
     if (transitions.length === 0 && !out.metaChanged) {
       this.sendReplies(replies);
@@ -251,7 +248,7 @@ export class Room implements QueueOwner, MovingRoom {
     if (transitions.length === 0 && presenceMoved) this.deliveries.presence(this.viewers, this.seq, presenceJson);
     if (transitions.length > 0 || rearm) {
       this.timers.rearm();
-      if (this.finished) this.afterFinish();
+      if (this.finished) this.linger.afterFinish();
     } else if (presenceMoved) this.timers.rearmSubstitutes();
   }
 
@@ -330,52 +327,12 @@ export class Room implements QueueOwner, MovingRoom {
     return presenceList(this.data.seats, this.viewers);
   }
 
-  /**
-   * The presence list as JSON, encoded again only when its change key moved: most batches change
-   * nobody's presence, and seats (ids, bot flags) never change in a room's life, so the key is exact.
-   */
   private presenceJson(key = presenceKey(this.data.seats, this.viewers)): string {
-    if (this.presenceText?.key !== key) this.presenceText = { key, json: JSON.stringify(this.presence()) };
-    return this.presenceText.json;
+    return this.presenceText.json(key, () => this.presence());
   }
 
   isConnected(userId: string): boolean {
     return isConnected(this.viewers, userId);
-  }
-
-  /** Publish the record (at least once: again after a crash before it was marked), then linger for late viewers. */
-  private afterFinish(): void {
-    this.timers.clear();
-    // Once its record is out the table only lingers for late viewers: out of the owner hint, so a failover
-    // resumes the live tables first and this one from the scan after them (a restore costs the same CPU).
-    const settled = () => void this.host.store.unhint?.(this.host.workerId, this.id).catch(() => {});
-    if (!this.data.finishedPublished) {
-      // Marked only once the stream stored it: a crash before that publishes it again (same id: a duplicate
-      // the stream drops, and the lobby's history is idempotent anyway).
-      void this.host.onFinished(this).then(() => {
-        if (!this.closed) this.enqueue({ kind: 'markPublished' });
-        settled();
-      });
-    } else settled();
-    if (!this.dropTimer) {
-      const { clock } = this.host;
-      const left = Math.max(0, (this.data.finishedAt ?? clock.now()) + this.host.cfg.finishedLingerMs - clock.now());
-      this.dropTimer = clock.setTimeout(() => void this.drop(), left);
-    }
-  }
-
-  private async drop(): Promise<void> {
-    await this.pause();
-    if (this.closed) return;
-    try {
-      await this.host.store.drop(this.id, this.epoch);
-    } catch (err) {
-      this.host.metrics.errors.inc({ kind: 'store' });
-      this.host.log.warn({ err, roomId: this.id }, 'drop failed; the lease will lapse and a sweep retries');
-    }
-    this.occupancy.closed();
-    this.host.onClosedForGood(this);
-    this.close();
   }
 
   record(): GameRecord {
