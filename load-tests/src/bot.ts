@@ -6,8 +6,15 @@
 import WebSocket from 'ws';
 import { Rng, type AnyGame } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
+import { mayFinish, readFlags, readViewHeader, type ViewGate, type ViewHeader } from './frames.ts';
 
 const v = PROTOCOL_VERSION;
+/** One header read at a time per process: reused so a frame costs no allocation but its room id. */
+const header: ViewHeader = { roomId: '', seq: 0, viewAt: 0 };
+/** Views skipped by a gate in this process, so every `checkEvery`-th is parsed and checked instead. */
+let skippedViews = 0;
+/** The gate check runs the policy on a view it expects nothing from: a fixed generator keeps the bot's own untouched. */
+const checkRng = Rng.fromSeed('swarm-gate-check');
 
 /** What the bot reports to the swarm. */
 export interface BotSink {
@@ -64,12 +71,17 @@ export interface BotConfig {
   requeue: boolean;
   /** Source address of the socket (spreads bots over 127.0.0.x so one address's ports are not the limit). */
   localAddress?: string;
+  /** Reads from a view's bytes whether this bot may act on it (frames.ts); absent = parse every view. */
+  gate?: ViewGate;
+  /** Of the views the gate lets the bot skip, every this-many-th is parsed and checked instead (1 = all). */
+  checkEvery?: number;
 }
 
 export class Bot {
   private ws: WebSocket | null = null;
   private readonly rng: Rng;
   private roomId: string | null = null;
+  /** view null: a view read by its header only, on which the gate found nothing for this bot to do. */
   private lastView: { seq: number; view: unknown } | null = null;
   private pending: Pending | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -100,7 +112,7 @@ export class Bot {
       this.sink.socket(1);
       this.send({ v, t: 'hello', token: this.cfg.token });
     });
-    ws.on('message', (data) => this.onMessage(String(data)));
+    ws.on('message', (data: Buffer) => this.onFrame(data));
     ws.on('error', (err) => this.sink.error('socket', String(err)));
     ws.on('close', (code) => {
       if (this.opened.has(ws)) this.sink.socket(-1);
@@ -162,16 +174,54 @@ export class Bot {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
   }
 
-  private onMessage(text: string): void {
+  private onFrame(buf: Buffer): void {
     // Frames can still arrive while our close handshake runs: a stopped bot must not act on them.
     if (this.closedByUs) return;
     const now = performance.now();
+    const headed = readViewHeader(buf, header);
+    let sampled = false;
+    if (headed) {
+      if (header.roomId !== this.roomId) return;
+      const gate = this.cfg.gate;
+      if (gate && !mayFinish(buf, header.viewAt)) {
+        const flags = readFlags(buf, header.viewAt, gate);
+        if (flags && !gate.mayAct(flags)) {
+          sampled = ++skippedViews % (this.cfg.checkEvery ?? 1) === 0;
+          if (!sampled) return this.onViewSeq(header.seq, now);
+        }
+      }
+    }
     let m: any;
     try {
-      m = JSON.parse(text);
+      m = JSON.parse(buf.toString());
     } catch {
       return this.sink.error('badFrame');
     }
+    if (m.t === 'view' && !this.checkView(m, headed, sampled)) return;
+    this.onMessage(m, now);
+  }
+
+  /**
+   * What a full parse can show about a view: its header said the same as its
+   * body, it is this bot's own view (a player's socket never gets another
+   * seat's), and — for a view the gate would have skipped — that the policy
+   * indeed has nothing to do on it and the game goes on.
+   */
+  private checkView(m: any, headed: boolean, sampled: boolean): boolean {
+    if (headed && (m.roomId !== header.roomId || m.seq !== header.seq)) {
+      this.sink.error('frameHeader', `${header.roomId}#${header.seq} vs ${m.roomId}#${m.seq}`);
+      return false;
+    }
+    if (m.role === 'player' && m.view?.viewer !== this.cfg.userId) {
+      this.sink.error('foreignView', `${this.cfg.userId} got ${m.view?.viewer}'s view of ${m.roomId}`);
+      return false;
+    }
+    if (sampled && (m.result != null || m.view?.finished || this.cfg.game.bot(m.view, checkRng) !== null))
+      this.sink.error('gateMissed', `${m.roomId}#${m.seq} for ${this.cfg.userId}`);
+    return true;
+  }
+
+  private onMessage(m: any, now: number): void {
     switch (m.t) {
       case 'welcome':
         if (this.stormDropAt !== null) {
@@ -230,25 +280,35 @@ export class Bot {
 
   private onView(m: { roomId: string; seq: number; view: any; result?: unknown }, now: number): void {
     if (m.roomId !== this.roomId) return;
-    this.sink.view(m.roomId, m.seq, now);
-    this.lastView = { seq: m.seq, view: m.view };
+    this.onViewSeq(m.seq, now, m.view);
+    if (m.result !== undefined && m.result !== null) return this.finish(m.roomId);
+    if (m.view?.finished) return this.finish(m.roomId);
+    this.schedule();
+  }
+
+  /**
+   * What every view does, parsed or not: the table's seq, a rejection explained
+   * by a newer view, the pending action's latency. A view read by its header
+   * only (view null) neither ends the game nor gives the bot a move (the gate
+   * said so), so it schedules nothing — as the policy's null did before.
+   */
+  private onViewSeq(seq: number, now: number, view: unknown = null): void {
+    this.sink.view(this.roomId!, seq, now);
+    this.lastView = { seq, view };
     const r = this.rejected;
-    if (r && m.seq > r.decidedSeq) {
+    if (r && seq > r.decidedSeq) {
       this.rejected = null;
       if (now - r.at <= RACE_WINDOW_MS) this.sink.raced();
       else this.sink.error('rejected', r.reason);
     }
     const p = this.pending;
     if (p) {
-      if (p.ackSeq === null) p.views.push({ seq: m.seq, at: now });
-      else if (m.seq >= p.ackSeq) {
+      if (p.ackSeq === null) p.views.push({ seq, at: now });
+      else if (seq >= p.ackSeq) {
         this.sink.latency(now - p.sentAt);
         this.settle();
       }
     }
-    if (m.result !== undefined && m.result !== null) return this.finish(m.roomId);
-    if (m.view?.finished) return this.finish(m.roomId);
-    this.schedule();
   }
 
   private finish(roomId: string): void {
@@ -288,7 +348,8 @@ export class Bot {
 
   /** Acts after a think time if the policy has something to do on the latest view. */
   private schedule(): void {
-    if (this.pending || this.timer || this.done || this.rejected || !this.lastView || this.sink.stopping()) return;
+    if (this.pending || this.timer || this.done || this.rejected || !this.lastView?.view || this.sink.stopping())
+      return;
     if (this.cfg.game.bot(this.lastView.view, this.rng) === null) return;
     const wait = this.cfg.think(() => this.rng.float());
     this.timer = setTimeout(() => this.act(), wait);
@@ -296,8 +357,8 @@ export class Bot {
 
   private act(): void {
     this.timer = null;
-    if (this.pending || this.done || !this.lastView || !this.roomId || this.sink.stopping()) return;
-    // Decide on the view as it is now: it may have moved on during the think time.
+    if (this.pending || this.done || !this.lastView?.view || !this.roomId || this.sink.stopping()) return;
+    // Decide on the view as it is now: it may have moved on during the think time (a header-only view has no move).
     const action = this.cfg.game.bot(this.lastView.view, this.rng);
     if (action === null) return;
     const actionId = `${this.cfg.userId}.${++this.actionCounter}`;
