@@ -22,9 +22,12 @@ node --import tsx "$here/load-tests/bench/table-server.ts" "$PORT" >"$logs/serve
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
 until grep -q listening "$logs/server.log"; do sleep 0.2; done
+# utime + stime (field 14 + 15; with FIELD=14 user time only) of a process and its children (swarm workers).
 ticks() {
   local t=0 p
-  for p in "$1" $(pgrep -P "$1"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+  for p in "$1" $(pgrep -P "$1"); do
+    t=$((t + $(awk -v f="${FIELD:-0}" '{print f ? $f : $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+  done
   echo "$t"
 }
 hz=$(getconf CLK_TCK)
@@ -38,16 +41,19 @@ for round in $(seq "$ROUNDS"); do
     SWARM=$!
     sleep "$WARMUP"
     s0=$(ticks $SWARM)
+    u0=$(FIELD=14 ticks $SWARM)
     v0=$(ticks $SERVER)
     t0=$(date +%s.%N)
     sleep $((DURATION - WARMUP - 2))
     s1=$(ticks $SWARM)
+    u1=$(FIELD=14 ticks $SWARM)
     v1=$(ticks $SERVER)
     t1=$(date +%s.%N)
     wait $SWARM || true
     aps=$(jq '.totals.actionsPerSecond' "$logs/run.json")
     echo "round $round $tree: $(tail -1 "$logs/swarm.out")"
     echo "  $aps actions/s; cpu µs per action: swarm=$(echo "($s1 - $s0) * 1000000 / $hz / ($t1 - $t0) / $aps" | bc)" \
+      "(user $(echo "($u1 - $u0) * 100 / ($s1 - $s0)" | bc) %)" \
       "stand-in=$(echo "($v1 - $v0) * 1000000 / $hz / ($t1 - $t0) / $aps" | bc)   (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   done
 done

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { Rng, type AnyGame } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
 import { mayFinish, readFlags, readViewHeader, type ViewGate, type ViewHeader } from './frames.ts';
+import { TimerWheel, WheelTimer } from './timer-wheel.ts';
 
 const v = PROTOCOL_VERSION;
 /** One header read at a time per process: reused so a frame costs no allocation but its room id. */
@@ -15,6 +16,13 @@ const header: ViewHeader = { roomId: '', seq: 0, viewAt: 0 };
 let skippedViews = 0;
 /** The gate check runs the policy on a view it expects nothing from: a fixed generator keeps the bot's own untouched. */
 const checkRng = Rng.fromSeed('swarm-gate-check');
+/** Think and ack timers of every bot of this process. */
+const wheel = new TimerWheel();
+/**
+ * Client frames must be masked, but the key only protects browsers' proxies:
+ * an all-zero key lets ws skip XOR-ing every byte and refilling its random pool.
+ */
+const zeroMask = (): void => {};
 
 /** What the bot reports to the swarm. */
 export interface BotSink {
@@ -84,8 +92,8 @@ export class Bot {
   /** view null: a view read by its header only, on which the gate found nothing for this bot to do. */
   private lastView: { seq: number; view: unknown } | null = null;
   private pending: Pending | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private ackTimer: NodeJS.Timeout | null = null;
+  private readonly thinkTimer = new WheelTimer(() => this.act());
+  private readonly ackTimer = new WheelTimer(() => this.onAckTimeout());
   private actionCounter = 0;
   private rejected: { decidedSeq: number; at: number; reason: string } | null = null;
   private reconnects = 0;
@@ -104,7 +112,11 @@ export class Bot {
   }
 
   start(): void {
-    const ws = new WebSocket(this.url, { perMessageDeflate: false, localAddress: this.cfg.localAddress });
+    const ws = new WebSocket(this.url, {
+      perMessageDeflate: false,
+      localAddress: this.cfg.localAddress,
+      generateMask: zeroMask,
+    });
     this.ws = ws;
     this.connectingSince = performance.now();
     ws.on('open', () => {
@@ -145,9 +157,8 @@ export class Bot {
   }
 
   private clearTimers(): void {
-    if (this.timer) clearTimeout(this.timer);
-    if (this.ackTimer) clearTimeout(this.ackTimer);
-    this.timer = this.ackTimer = null;
+    wheel.cancel(this.thinkTimer);
+    wheel.cancel(this.ackTimer);
   }
 
   private onClose(ws: WebSocket, code: number): void {
@@ -342,21 +353,19 @@ export class Bot {
 
   private settle(): void {
     this.pending = null;
-    if (this.ackTimer) clearTimeout(this.ackTimer);
-    this.ackTimer = null;
+    wheel.cancel(this.ackTimer);
   }
 
   /** Acts after a think time if the policy has something to do on the latest view. */
   private schedule(): void {
-    if (this.pending || this.timer || this.done || this.rejected || !this.lastView?.view || this.sink.stopping())
-      return;
+    if (this.pending || this.thinkTimer.armed || this.done || this.rejected || !this.lastView?.view) return;
+    if (this.sink.stopping()) return;
     if (this.cfg.game.bot(this.lastView.view, this.rng) === null) return;
     const wait = this.cfg.think(() => this.rng.float());
-    this.timer = setTimeout(() => this.act(), wait);
+    wheel.arm(this.thinkTimer, wait);
   }
 
   private act(): void {
-    this.timer = null;
     if (this.pending || this.done || !this.lastView?.view || !this.roomId || this.sink.stopping()) return;
     // Decide on the view as it is now: it may have moved on during the think time (a header-only view has no move).
     const action = this.cfg.game.bot(this.lastView.view, this.rng);
@@ -376,18 +385,18 @@ export class Bot {
   }
 
   private armAckTimer(): void {
-    if (this.ackTimer) clearTimeout(this.ackTimer);
     // The gateway retries for up to 10 s itself; past 15 s something is lost.
-    this.ackTimer = setTimeout(() => {
-      this.ackTimer = null;
-      if (!this.pending || this.closedByUs) return;
-      const p = this.pending;
-      this.sink.error(
-        p.ackSeq === null ? 'ackTimeout' : 'viewTimeout',
-        `${this.roomId} ${p.actionId} ${JSON.stringify(p.action)} (decided on seq ${p.decidedSeq})`,
-      );
-      this.resend();
-    }, 15_000);
+    wheel.arm(this.ackTimer, 15_000);
+  }
+
+  private onAckTimeout(): void {
+    if (!this.pending || this.closedByUs) return;
+    const p = this.pending;
+    this.sink.error(
+      p.ackSeq === null ? 'ackTimeout' : 'viewTimeout',
+      `${this.roomId} ${p.actionId} ${JSON.stringify(p.action)} (decided on seq ${p.decidedSeq})`,
+    );
+    this.resend();
   }
 
   /** Same actionId again: the room worker applies it at most once. */
