@@ -52,7 +52,8 @@ function transition(t: Table, state: unknown, events: unknown[]): void {
 function queue(ws: WebSocket, userId: string, m: { game: string; mode: string; players: number }): void {
   const game = games[m.game];
   if (!game) return send(ws, { v, t: 'error', code: 'noRoom', message: m.game });
-  const key = `${m.game}/${m.mode}/${m.players}`;
+  // Bots of different swarm runs (measure-swarm.sh runs two side by side) never share a table: runId is in the id.
+  const key = `${m.game}/${m.mode}/${m.players}/${userId.split('-')[1]}`;
   const list = waiting.get(key) ?? [];
   if (!list.some((w) => w.userId === userId)) list.push({ userId, ws });
   waiting.set(key, list);

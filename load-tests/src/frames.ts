@@ -50,7 +50,7 @@ export function readViewHeader(buf: Buffer, out: ViewHeader): boolean {
     if (c === QUOTE) break;
     if (c === BACKSLASH || c < 0x20 || c > 0x7e) return false;
   }
-  if (i === roomAt || buf[i] !== QUOTE || !bytesAt(buf, i, SEQ_KEY)) return false;
+  if (i === roomAt || i - roomAt > MAX_ROOM_ID || !bytesAt(buf, i, SEQ_KEY)) return false;
   const roomEnd = i;
   i += SEQ_KEY.length;
   const seqAt = i;
