@@ -6,7 +6,7 @@
 import WebSocket from 'ws';
 import { Rng, type AnyGame } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
-import { mayFinish, readFlags, readViewHeader, type ViewGate, type ViewHeader } from './frames.ts';
+import { askGate, mayFinish, readViewHeader, type ViewGate, type ViewHeader } from './frames.ts';
 import { TimerWheel, WheelTimer } from './timer-wheel.ts';
 
 const v = PROTOCOL_VERSION;
@@ -194,12 +194,9 @@ export class Bot {
     if (headed) {
       if (header.roomId !== this.roomId) return;
       const gate = this.cfg.gate;
-      if (gate && !mayFinish(buf, header.viewAt)) {
-        const flags = readFlags(buf, header.viewAt, gate);
-        if (flags && !gate.mayAct(flags)) {
-          sampled = ++skippedViews % (this.cfg.checkEvery ?? 1) === 0;
-          if (!sampled) return this.onViewSeq(header.seq, now);
-        }
+      if (gate && !mayFinish(buf, header.viewAt) && askGate(buf, header.viewAt, gate) === 'nothingToDo') {
+        sampled = ++skippedViews % (this.cfg.checkEvery ?? 1) === 0;
+        if (!sampled) return this.onViewSeq(header.seq, now);
       }
     }
     let m: any;

@@ -17,6 +17,14 @@ import { PROTOCOL_VERSION } from '@joke/protocol';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+const LETTER_F = 0x66;
+const LETTER_T = 0x74;
 const VIEW_HEAD = Buffer.from(`{"v":${PROTOCOL_VERSION},"t":"view","roomId":"`);
 const SEQ_KEY = Buffer.from('","seq":');
 const PLAYER_VIEW = Buffer.from(',"role":"player","view":');
@@ -66,17 +74,16 @@ export function readViewHeader(buf: Buffer, out: ViewHeader): boolean {
 
 /**
  * A game's cheap answer to "could the bot policy act on this view?", read from
- * the scalar members at the start of one object of the view (for one-card, the
- * viewer's `legal` flags). It must answer true whenever `game.bot(view)` could
- * return an action; the swarm re-checks that claim on a sample of the views it
- * skipped (bot.ts, `checkEvery`).
+ * boolean members at the start of one object of the view (for one-card, the
+ * viewer's `legal` flags): the policy may act only when one of `keys` is true.
+ * That must hold for every view; the swarm re-checks it on a sample of the
+ * views it skipped (bot.ts, `checkEvery`), and test/frames.test.ts on real games.
  */
 export interface ViewGate {
   /** The bytes that open the object, e.g. `"legal":{`. */
   marker: Buffer;
-  /** Members that must all be read as booleans, else the view is parsed in full. */
-  keys: readonly string[];
-  mayAct(flags: Record<string, unknown>): boolean;
+  /** Members that must all be read as booleans before the first nested value, else the view is parsed. */
+  keys: readonly Buffer[];
 }
 
 /**
@@ -92,59 +99,68 @@ const ONE_CARD_FLAGS = [
   'canChallenge',
   'canAcceptWild4',
   'mustChooseColor',
-] as const;
+];
 
 export const VIEW_GATES: Record<string, ViewGate> = {
-  'one-card': {
-    marker: Buffer.from('"legal":{'),
-    keys: ONE_CARD_FLAGS,
-    mayAct: (f) => ONE_CARD_FLAGS.some((k) => f[k] === true),
-  },
+  'one-card': { marker: Buffer.from('"legal":{'), keys: ONE_CARD_FLAGS.map((k) => Buffer.from(k)) },
 };
 
-/**
- * The leading scalar members of the object opened by `gate.marker` (up to its
- * first nested array/object), or null when they cannot be read as expected.
- */
-export function readFlags(buf: Buffer, from: number, gate: ViewGate): Record<string, unknown> | null {
-  const at = buf.indexOf(gate.marker, from);
-  if (at < 0) return null;
-  const open = at + gate.marker.length - 1;
-  let lastComma = -1;
-  let end = -1;
-  for (let i = open + 1; i < buf.length; i++) {
-    const c = buf[i];
-    if (c === 0x2c) lastComma = i;
-    else if (c === 0x7d) {
-      end = i + 1;
-      break;
-    } else if (c === 0x5b || c === 0x7b) {
-      end = lastComma;
-      break;
-    }
-  }
-  if (end < 0) return null;
-  let flags: Record<string, unknown>;
-  try {
-    flags = JSON.parse(buf.toString('latin1', open, end) + (buf[end - 1] === 0x7d ? '' : '}'));
-  } catch {
-    return null;
-  }
-  for (const k of gate.keys) if (typeof flags[k] !== 'boolean') return null;
-  return flags;
+export type GateAnswer = 'mayAct' | 'nothingToDo' | 'unread';
+
+function keyIndex(buf: Buffer, at: number, end: number, keys: readonly Buffer[]): number {
+  const len = end - at;
+  for (let k = 0; k < keys.length; k++) if (keys[k].length === len && bytesAt(buf, at, keys[k])) return k;
+  return -1;
 }
 
-const FINISHED_TRUE = Buffer.from('"finished":true');
-const CLOSE_BRACKET = 0x5d;
-const CLOSE_BRACE = 0x7d;
+/**
+ * Walks the members of the object opened by `gate.marker` up to its first
+ * nested array/object, in bytes (no string, no parse): 'mayAct' if one of the
+ * gate's keys is true, 'nothingToDo' if all of them were read and false,
+ * 'unread' if the bytes are not what the gate expects.
+ */
+export function askGate(buf: Buffer, from: number, gate: ViewGate): GateAnswer {
+  let i = buf.indexOf(gate.marker, from);
+  if (i < 0) return 'unread';
+  i += gate.marker.length;
+  let seen = 0;
+  const n = buf.length;
+  while (i < n && buf[i] === QUOTE) {
+    const keyAt = i + 1;
+    const keyEnd = buf.indexOf(QUOTE, keyAt);
+    if (keyEnd < 0 || buf[keyEnd + 1] !== COLON) return 'unread';
+    const k = keyIndex(buf, keyAt, keyEnd, gate.keys);
+    i = keyEnd + 2;
+    const c = buf[i];
+    if (c === LETTER_T || c === LETTER_F) {
+      if (k >= 0) {
+        if (c === LETTER_T) return 'mayAct';
+        seen |= 1 << k;
+      }
+      i += c === LETTER_T ? 4 : 5;
+    } else if (c === OPEN_BRACKET || c === OPEN_BRACE || c === QUOTE) break;
+    else while (i < n && buf[i] !== COMMA && buf[i] !== CLOSE_BRACE) i++; // a number or null
+    if (k >= 0 && c !== LETTER_F) return 'unread';
+    if (buf[i] !== COMMA) break;
+    i++;
+  }
+  return seen === (1 << gate.keys.length) - 1 ? 'nothingToDo' : 'unread';
+}
+
+const FINISHED = Buffer.from('"finished":');
 
 /**
- * Might this frame end the game? Yes when `"finished":true` occurs anywhere
- * (inside JSON text it can only be a member), or when the frame's last member
- * is not an array: the presence list comes last unless a `result` follows it.
+ * Might this frame end the game? Yes unless the frame's last member is an
+ * array (the presence list comes last unless a `result` follows it) and the
+ * view's own `finished` is false. That member is found as the first
+ * `"finished":` after the view opens: every game's view starts with the
+ * GameViewBase members (engine/src/core/types.ts), `finished` among them,
+ * before any game-specific one, so the search stops a few hundred bytes in
+ * rather than scanning the whole frame.
  */
-export function mayFinish(buf: Buffer, from: number): boolean {
+export function mayFinish(buf: Buffer, viewAt: number): boolean {
   const n = buf.length;
   if (n < 2 || buf[n - 1] !== CLOSE_BRACE || buf[n - 2] !== CLOSE_BRACKET) return true;
-  return buf.indexOf(FINISHED_TRUE, from) >= 0;
+  const at = buf.indexOf(FINISHED, viewAt);
+  return at < 0 || buf[at + FINISHED.length] !== LETTER_F;
 }

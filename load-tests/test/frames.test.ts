@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { games, Rng } from '@joke/engine';
-import { mayFinish, readFlags, readViewHeader, VIEW_GATES, type ViewHeader } from '../src/frames.ts';
+import { askGate, mayFinish, readViewHeader, VIEW_GATES, type ViewHeader } from '../src/frames.ts';
 import { TimerWheel, WheelTimer } from '../src/timer-wheel.ts';
 
 const game = games['one-card'];
@@ -88,9 +88,9 @@ describe('the one-card gate', () => {
     for (const f of frames) {
       expect(readViewHeader(f.buf, h)).toBe(true);
       expect([h.roomId, h.seq]).toEqual([f.roomId, f.seq]);
-      const flags = readFlags(f.buf, h.viewAt, gate);
-      expect(flags).not.toBeNull();
-      const skip = !mayFinish(f.buf, h.viewAt) && !gate.mayAct(flags!);
+      const answer = askGate(f.buf, h.viewAt, gate);
+      expect(answer).not.toBe('unread');
+      const skip = !mayFinish(f.buf, h.viewAt) && answer === 'nothingToDo';
       // Several generators: a skipped view must be null for every draw, not just a lucky one.
       const anyAction = [1, 2, 3, 4, 5].some((s) => game.bot(f.view, Rng.fromSeed(`g${s}`)) !== null);
       if (skip) {
@@ -114,13 +114,21 @@ describe('the one-card gate', () => {
     }
   });
 
-  it('reads nothing when a flag is missing or not a boolean', () => {
-    const cut = (legal: string) => Buffer.from(`{"v":1,"t":"view","roomId":"r","seq":1,"role":"player","view":{"legal":${legal}}}`);
-    expect(readFlags(cut('{"canPlay":false,"canDraw":false}'), 0, gate)).toBeNull();
-    expect(readFlags(cut('{"canPlay":"no","canDraw":false,"canPass":false}'), 0, gate)).toBeNull();
-    const all = '{"canPlay":false,"canDraw":false,"canPass":false,"canDeclareOneCard":false,"canChallenge":false,"canAcceptWild4":false,"mustChooseColor":false';
-    expect(gate.mayAct(readFlags(cut(`${all},"ids":[]}`), 0, gate)!)).toBe(false);
-    expect(gate.mayAct(readFlags(cut(`${all.replace('"canPass":false', '"canPass":true')}}`), 0, gate)!)).toBe(true);
+  it('answers only from all of its flags, read as booleans before the first nested value', () => {
+    const ask = (legal: string) =>
+      askGate(Buffer.from(`{"v":1,"t":"view","roomId":"r","seq":1,"role":"player","view":{"legal":${legal}}}`), 0, gate);
+    const all =
+      '"canPlay":false,"canDraw":false,"drawCount":1,"canPass":false,"canDeclareOneCard":false,' +
+      '"oneCardIsCatch":false,"canChallenge":false,"canAcceptWild4":false,"mustChooseColor":false';
+    expect(ask(`{${all},"ids":[],"multiPlay":true}`)).toBe('nothingToDo');
+    expect(ask(`{${all}}`)).toBe('nothingToDo');
+    expect(ask(`{${all.replace('"canPass":false', '"canPass":true')}}`)).toBe('mayAct');
+    expect(ask(`{${all.replace('"mustChooseColor":false', '"mustChooseColor":true')},"ids":[]}`)).toBe('mayAct');
+    expect(ask('{"canPlay":false,"canDraw":false}')).toBe('unread');
+    expect(ask(`{"ids":[],${all}}`)).toBe('unread');
+    expect(ask(`{${all.replace('"canPass":false', '"canPass":"no"')}}`)).toBe('unread');
+    expect(ask(`{${all.replace('"canPass":false', '"canPass":0')}}`)).toBe('unread');
+    expect(ask(`{${all.replace('"canPass"', '"can\\"Pass"')}}`)).toBe('unread');
   });
 });
 
