@@ -124,5 +124,8 @@ for (let r = 0; r < rounds; r++)
     best[k] = Math.min(best[k], runOnce(C));
   });
 const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1));
-for (const [k, m] of modules.entries()) console.log(`${m}: ${best[k].toFixed(1)} µs CPU per action (best of ${rounds})`);
-console.log(`${transitions} transitions × 4 frames + 1 ack; errors ${JSON.stringify(Object.fromEntries(errors))}; load average ${load.join(' ')}`);
+for (const [k, m] of modules.entries())
+  console.log(`${m}: ${best[k].toFixed(1)} µs CPU per action (best of ${rounds})`);
+console.log(
+  `${transitions} transitions × 4 frames + 1 ack; errors ${JSON.stringify(Object.fromEntries(errors))}; load average ${load.join(' ')}`,
+);

@@ -4,10 +4,13 @@
  * own view, measuring each action from send to the first view that reflects it.
  */
 import WebSocket from 'ws';
-import { Rng, type AnyGame } from '@joke/engine';
+import { Rng } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
-import { askGate, mayFinish, readViewHeader, type ViewGate, type ViewHeader } from './frames.ts';
+import type { BotConfig, BotSink, Pending } from './bot-types.ts';
+import { askGate, mayFinish, readViewHeader, type ViewHeader } from './frames.ts';
 import { TimerWheel, WheelTimer } from './timer-wheel.ts';
+
+export type { BotConfig, BotSink } from './bot-types.ts';
 
 const v = PROTOCOL_VERSION;
 /** One header read at a time per process: reused so a frame costs no allocation but its room id. */
@@ -24,38 +27,6 @@ const wheel = new TimerWheel();
  */
 const zeroMask = (): void => {};
 
-/** What the bot reports to the swarm. */
-export interface BotSink {
-  matched(roomId: string, userId: string): void;
-  view(roomId: string, seq: number, at: number): void;
-  finished(roomId: string): void;
-  acked(roomId: string, userId: string, actionId: string, action: unknown, seq: number): void;
-  latency(ms: number): void;
-  /** The game refused an action because another player's move changed the state first (not an error). */
-  raced(): void;
-  error(kind: string, detail?: string): void;
-  /** Socket created → welcome (the gateway accepted the token). */
-  connected(ms: number): void;
-  /** Socket dropped by a reconnect storm → welcome on the new one. */
-  reconnected(ms: number): void;
-  /** A socket of this bot opened (+1) or closed (-1). */
-  socket(delta: 1 | -1): void;
-  /** True once the run is over: no new work starts. */
-  stopping(): boolean;
-}
-
-interface Pending {
-  actionId: string;
-  action: unknown;
-  sentAt: number;
-  /** Views received since the send, until the ack names the seq to wait for. */
-  views: { seq: number; at: number }[];
-  ackSeq: number | null;
-  resends: number;
-  /** seq of the view the action was chosen from. */
-  decidedSeq: number;
-}
-
 /**
  * A rejection counts as a race (someone else moved first, e.g. two players calling
  * 원카드 at once) when a newer view than the one the action was chosen from is
@@ -63,27 +34,6 @@ interface Pending {
  * action on the current state, which is an error.
  */
 const RACE_WINDOW_MS = 1000;
-
-export interface BotConfig {
-  url: string;
-  /** Every gateway of the run: a gateway that closes with the reconnect hint (1012) sends the bot to the next. */
-  urls?: readonly string[];
-  token: string;
-  userId: string;
-  game: AnyGame;
-  gameId: string;
-  mode: string;
-  players: number;
-  /** Think time before each action, drawn from a uniform [0, 1) source. */
-  think: (u: () => number) => number;
-  requeue: boolean;
-  /** Source address of the socket (spreads bots over 127.0.0.x so one address's ports are not the limit). */
-  localAddress?: string;
-  /** Reads from a view's bytes whether this bot may act on it (frames.ts); absent = parse every view. */
-  gate?: ViewGate;
-  /** Of the views the gate lets the bot skip, every this-many-th is parsed and checked instead (1 = all). */
-  checkEvery?: number;
-}
 
 export class Bot {
   private ws: WebSocket | null = null;

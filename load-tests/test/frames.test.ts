@@ -116,7 +116,11 @@ describe('the one-card gate', () => {
 
   it('answers only from all of its flags, read as booleans before the first nested value', () => {
     const ask = (legal: string) =>
-      askGate(Buffer.from(`{"v":1,"t":"view","roomId":"r","seq":1,"role":"player","view":{"legal":${legal}}}`), 0, gate);
+      askGate(
+        Buffer.from(`{"v":1,"t":"view","roomId":"r","seq":1,"role":"player","view":{"legal":${legal}}}`),
+        0,
+        gate,
+      );
     const all =
       '"canPlay":false,"canDraw":false,"drawCount":1,"canPass":false,"canDeclareOneCard":false,' +
       '"oneCardIsCatch":false,"canChallenge":false,"canAcceptWild4":false,"mustChooseColor":false';
