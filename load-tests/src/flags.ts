@@ -157,6 +157,12 @@ export const FLAGS: Flag[] = [
     help: 'Also put every raw action latency into the JSON (to check the merge; large).',
   },
   {
+    name: 'check-every',
+    arg: 'N',
+    default: '16',
+    help: 'Bots read most views by their header only; every N-th of those is parsed and checked in full instead (1 = parse every view).',
+  },
+  {
     name: 'live-ms',
     arg: 'MS',
     default: '1000',
@@ -266,6 +272,7 @@ export function parseCli(argv: string[]): CliOptions {
     ['workers', 'workers'],
     ['warmup', 'warmup'],
     ['live-ms', 'liveMs'],
+    ['check-every', 'checkEvery'],
   ];
   for (const [flag, key] of ints) if (v(flag) !== undefined) raw[key] = num(flag, v(flag)!);
   if (v('interval') !== undefined) raw.intervalMs = Math.round(num('interval', v('interval')!) * 1000);

@@ -86,6 +86,11 @@ export const SwarmOptions = z
     liveMs: z.number().min(0).default(1000),
     /** Keep every acknowledged action (tests compare them with the final game records). */
     collectAcks: z.boolean().default(false),
+    /**
+     * Of the views a bot reads by their header only (nothing for it to do, bot.ts), every this-many-th
+     * is parsed and checked instead: header = body, its own view, and truly nothing to do. 1 = every view.
+     */
+    checkEvery: z.number().int().min(1).max(1_000_000).default(16),
     /** Keep every raw action latency sample too (to check the histogram merge; large). */
     rawSamples: z.boolean().default(false),
     /** Prefix of bot ids and names; unique per run by default. */

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { games, type AnyGame } from '@joke/engine';
 import { lobbyAuthenticator, secretAuthenticator, type Authenticator } from './auth.ts';
 import { Bot, type BotSink } from './bot.ts';
+import { VIEW_GATES } from './frames.ts';
 import { mixOf, SwarmOptions, timelineOf, type SwarmOptionsInput } from './options.ts';
 import { mixAssignment, thinkSampler, type MixEntry } from './scenario.ts';
 import { Spectator, type SpectatorSink } from './spectator.ts';
@@ -190,6 +191,8 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
             think,
             requeue: opts.requeue && !opts.untilFinished,
             localAddress: playerAddrs[n],
+            gate: VIEW_GATES[slot.entry.game],
+            checkEvery: opts.checkEvery,
           },
           botSink(slot),
         );

@@ -106,3 +106,11 @@ describe('flags', () => {
     expect(mine.options.targetIsMine).toBe(true);
   });
 });
+
+describe('--check-every', () => {
+  it('defaults to every 16th skipped view, 1 opens every view, 0 is refused', () => {
+    expect(parseCli([]).options.checkEvery).toBe(16);
+    expect(parseCli(['--check-every', '1']).options.checkEvery).toBe(1);
+    expect(() => parseCli(['--check-every', '0'])).toThrow(/--check-every/);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * CPU of the bots' frame handling alone, without sockets: every player frame
+ * of recorded one-card games (room worker layout) plus one ack per transition,
+ * fed to the four `Bot`s of a table as their sockets would deliver them. Each
+ * module given on the command line (a bot.ts, e.g. an older tree's) runs in
+ * turn, rounds alternating, so their ratio comes from the same minutes of a
+ * shared box. Prints user+system CPU µs per transition (= per action).
+ *
+ *   node --import tsx load-tests/bench/bot-frames.ts [ROUNDS] BOT_TS [BOT_TS…]
+ */
+import { resolve } from 'node:path';
+import { games, Rng } from '@joke/engine';
+import { VIEW_GATES } from '../src/frames.ts';
+
+const game = games['one-card'];
+const [roundsArg, ...modules] = process.argv.slice(2);
+const rounds = Number(roundsArg);
+if (!Number.isInteger(rounds) || modules.length === 0) {
+  process.stderr.write('usage: bot-frames.ts ROUNDS BOT_TS [BOT_TS…]\n');
+  process.exit(2);
+}
+
+const seats = ['u1', 'u2', 'u3', 'u4'];
+/** One transition: the frame of each seat, and the ack to the seat that acted. */
+type Transition = { frames: Buffer[]; ack: Buffer; actor: number };
+
+function record(roomId: string, seed: string): Transition[] {
+  const players = seats.map((id) => ({ id, name: id }));
+  let state = game.setup({ seed, players, options: game.optionsSchema.parse({ mode: 'classic' }), now: 0 });
+  const rng = Rng.fromSeed(seed);
+  const out: Transition[] = [];
+  for (let seq = 1; seq < 600 && game.result(state) === null; seq++) {
+    const actor = seats.findIndex((id) => game.bot(game.view(state, id), rng) !== null);
+    const r =
+      actor >= 0
+        ? game.apply(state, seats[actor], game.bot(game.view(state, seats[actor]), rng), 0)
+        : game.onTimeout(state, game.deadline(state) ?? 0);
+    if (!r.ok) break;
+    state = r.state;
+    const result = game.result(state);
+    const presence = JSON.stringify(seats.map((id) => ({ id, connected: true, away: false, bot: false })));
+    const frames = seats.map((id) =>
+      Buffer.from(
+        `{"v":1,"t":"view","roomId":"${roomId}","seq":${seq},"role":"player","view":${JSON.stringify(game.view(state, id))}` +
+          `,"events":[],"presence":${presence}${result === null ? '}' : `,"result":${JSON.stringify(result)}}`}`,
+      ),
+    );
+    const ack = Buffer.from(`{"v":1,"t":"ack","roomId":"${roomId}","actionId":"x${seq}","seq":${seq}}`);
+    out.push({ frames, ack, actor: Math.max(0, actor) });
+  }
+  return out;
+}
+
+const tables = Array.from({ length: 40 }, (_, i) => ({ roomId: `bench${i}`, log: record(`bench${i}`, `s${i}`) }));
+const transitions = tables.reduce((a, t) => a + t.log.length, 0);
+
+const sink = {
+  matched() {},
+  view() {},
+  finished() {},
+  acked() {},
+  latency() {},
+  raced() {},
+  error(kind: string) {
+    errors.set(kind, (errors.get(kind) ?? 0) + 1);
+  },
+  connected() {},
+  reconnected() {},
+  socket() {},
+  stopping: () => false,
+};
+const errors = new Map<string, number>();
+
+type AnyBot = Record<string, any>;
+async function loadBot(path: string): Promise<new (cfg: object, s: typeof sink) => AnyBot> {
+  return (await import(resolve(path))).Bot;
+}
+
+function runOnce(BotClass: new (cfg: object, s: typeof sink) => AnyBot): number {
+  const started = process.cpuUsage();
+  for (const t of tables) {
+    const bots = seats.map((userId) => {
+      const b = new BotClass(
+        {
+          url: 'ws://127.0.0.1:1/ws',
+          token: 't',
+          userId,
+          game,
+          gameId: 'one-card',
+          mode: 'classic',
+          players: 4,
+          think: () => 1000,
+          requeue: false,
+          // Read by the new Bot only; the old one ignores them.
+          gate: VIEW_GATES['one-card'],
+          checkEvery: 16,
+        },
+        sink,
+      );
+      b.roomId = t.roomId;
+      return b;
+    });
+    for (const step of t.log) {
+      step.frames.forEach((f, i) => feed(bots[i], f));
+      feed(bots[step.actor], step.ack);
+      // The bot would act after its think time and clear its timer: do the latter now.
+      for (const b of bots) b.clearTimers();
+    }
+  }
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / transitions;
+}
+
+// The new Bot takes the frame's bytes; the old one took them decoded.
+function feed(b: AnyBot, f: Buffer): void {
+  if (typeof b.onFrame === 'function') b.onFrame(f);
+  else b.onMessage(String(f));
+}
+
+const classes = await Promise.all(modules.map(loadBot));
+const best = modules.map(() => Infinity);
+for (let r = 0; r < rounds; r++)
+  classes.forEach((C, k) => {
+    best[k] = Math.min(best[k], runOnce(C));
+  });
+const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1));
+for (const [k, m] of modules.entries())
+  console.log(`${m}: ${best[k].toFixed(1)} µs CPU per action (best of ${rounds})`);
+console.log(
+  `${transitions} transitions × 4 frames + 1 ack; errors ${JSON.stringify(Object.fromEntries(errors))}; load average ${load.join(' ')}`,
+);
