@@ -45,14 +45,9 @@ function primitivePart(v: unknown): string | undefined {
   }
 }
 
-/**
- * Objects this walk may take apart: plain objects without toJSON (what the engine produces). Anything
- * else (arrays, boxed primitives, class instances) goes to JSON.stringify whole.
- */
+/** Objects this walk may take apart: plain objects without toJSON (what the engine produces). */
 function walkable(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   return typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
