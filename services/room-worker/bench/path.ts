@@ -79,17 +79,7 @@ const actionUs = time(2_000, () => {
     const frames: wire.DeliveryFrame[] = players.map((v) => ({
       kind: 'view',
       viewer: v.id,
-      bytes: Buffer.from(
-        viewFrame(
-          '"bench-room"',
-          1,
-          'player',
-          JSON.stringify(game.view(state, v.id)),
-          JSON.stringify(r.events),
-          presenceJson,
-          null,
-        ),
-      ),
+      bytes: Buffer.from(viewFrame('"bench-room"', 1, 'player', game.view(state, v.id), r.events, presenceJson, null)),
     }));
     data.state = state;
     snapshot.encode(data);
@@ -102,7 +92,7 @@ const actionUs = time(2_000, () => {
 
 // ---- 2. the envelope ----------------------------------------------------------------------------
 const frameTexts = players.map((p) =>
-  viewFrame('"bench-room"', 7, 'player', JSON.stringify(game.view(data.state, p.id)), '[]', presenceJson, null),
+  viewFrame('"bench-room"', 7, 'player', game.view(data.state, p.id), [], presenceJson, null),
 );
 const oldEnvelope = time(20_000, () => {
   const text = `{"roomId":"bench-room","seq":7,"frames":${JSON.stringify(frameTexts.map((frame, i) => ({ viewer: players[i].id, frame })))}}`;

@@ -6,15 +6,12 @@
 import type { AnyGame, GameEvent } from '@joke/engine';
 import { contract, emit, type bus as wire } from '@joke/protocol';
 import { presenceFrame, viewFrame } from './frames.ts';
-import { SharedMembers } from './shared-json.ts';
 import type { RoomHost, Transition, ViewerMeta } from './room-types.ts';
 
 type PerGateway = Map<string, wire.DeliveryFrame[]>;
 
 export class Deliveries {
   private readonly idJson: string;
-  /** JSON of the view members the viewers of one transition share (cleared after each). */
-  private readonly shared = new SharedMembers();
 
   constructor(
     private readonly host: RoomHost,
@@ -38,8 +35,8 @@ export class Deliveries {
       this.idJson,
       seq,
       role,
-      JSON.stringify(this.game.view(state, viewer)),
-      '[]',
+      this.game.view(state, viewer),
+      [],
       presenceJson,
       result === null ? null : JSON.stringify(result),
     );
@@ -72,7 +69,6 @@ export class Deliveries {
         list.push({ kind: 'view', viewer: null, bytes: spectatorFrame });
       }
     }
-    this.shared.clear();
     this.deliver(perGateway, t.seq);
   }
 
@@ -116,10 +112,8 @@ export class Deliveries {
       if (seen) events.push(seen);
     }
     const role = viewer === null ? 'spectator' : 'player';
-    const { shared } = this;
-    const viewJson = shared.stringify(this.game.view(t.state, viewer));
     return Buffer.from(
-      viewFrame(this.idJson, t.seq, role, viewJson, shared.stringifyList(events), presenceJson, resultJson),
+      viewFrame(this.idJson, t.seq, role, this.game.view(t.state, viewer), events, presenceJson, resultJson),
     );
   }
 

@@ -1,10 +1,8 @@
 /**
- * Frames are built by string concatenation around the JSON of the parts that
- * differ per viewer: the presence list and the result are encoded once per
- * transition and spliced into every viewer's frame, the spectator frame once
- * for all spectators, and the view and events come already encoded (the
- * members viewers share are encoded once, shared-json.ts). The output is
- * exactly a `view` ServerMessage.
+ * Frames are built by string concatenation around JSON.stringify of the parts
+ * that differ per viewer: the presence list and the result are encoded once
+ * per transition and spliced into every viewer's frame, the spectator frame
+ * once for all spectators. The output is exactly a `view` ServerMessage.
  */
 import { PROTOCOL_VERSION } from '@joke/protocol';
 
@@ -12,16 +10,16 @@ export function viewFrame(
   roomIdJson: string,
   seq: number,
   role: 'player' | 'spectator',
-  viewJson: string,
-  eventsJson: string,
+  view: unknown,
+  events: unknown[],
   presenceJson: string,
   resultJson: string | null,
 ): string {
   return (
     `{"v":${PROTOCOL_VERSION},"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":` +
-    viewJson +
+    JSON.stringify(view) +
     ',"events":' +
-    eventsJson +
+    JSON.stringify(events) +
     ',"presence":' +
     presenceJson +
     (resultJson === null ? '}' : `,"result":${resultJson}}`)

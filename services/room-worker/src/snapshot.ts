@@ -1,7 +1,6 @@
 /**
  * The snapshot text of a room. The engine state changes with every transition
- * and is encoded once per write, and of it only the members the transitions
- * since the last write replaced; the room's metadata (seats, viewers, finish
+ * and is encoded once per write; the room's metadata (seats, viewers, finish
  * flags) changes far less often, so its JSON is kept and re-encoded only after
  * the room says it changed. Restores decode the text once, and still read the
  * v1 layout (metadata and state in one object) written before this split.
@@ -9,14 +8,11 @@
  *   v2: {"v":2,"meta":{roomId, game, mode, options, startedAt, seats, viewers, finishedAt, finishedPublished, departures},"state":…}
  */
 import type { RoomData } from './room-types.ts';
-import { ChangedMembers } from './shared-json.ts';
 
 type Meta = Omit<RoomData, 'v' | 'state'>;
 
 export class SnapshotEncoder {
   private metaJson: string | null = null;
-  /** The state's members a transition did not replace keep their JSON (shared-json.ts). */
-  private readonly state = new ChangedMembers();
 
   /** Call after any change to seats, viewers, finishedAt, finishedPublished or departures. */
   metaChanged(): void {
@@ -39,7 +35,7 @@ export class SnapshotEncoder {
       };
       this.metaJson = JSON.stringify(meta);
     }
-    return `{"v":2,"meta":${this.metaJson},"state":${this.state.stringify(data.state)}}`;
+    return `{"v":2,"meta":${this.metaJson},"state":${JSON.stringify(data.state)}}`;
   }
 }
 
