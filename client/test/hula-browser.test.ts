@@ -136,7 +136,13 @@ describe('훌라 in the browser (real platform)', () => {
     await createHulaRoom(page, 'monster', '1판', 3);
     let watching = false;
     const joined = (async () => {
-      await watcher.locator('[data-testid^="spectate-"]').first().click();
+      // Tap once the list shows the game in play: the watcher's list saw the room appear while it was
+      // still 대기 중 / 시작하는 중, and each status change rebuilds the list, which swallows a tap that
+      // lands during the rebuild (on a loaded box the list caught up just as the tap came).
+      await watcher
+        .locator('li.room:has(.badge.playing) [data-testid^="spectate-"]')
+        .first()
+        .click({ timeout: 60_000 });
       await waitFor(
         'spectator table',
         async () => {

@@ -18,7 +18,19 @@ import {
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** NATS hands out bytes, the in-process bus what was published: compare as text. */
 const txt = (d: Wire): string => (typeof d === 'string' ? d : Buffer.from(d).toString('utf8'));
-const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+/** The server has every subscription of these connections (NATS: a PING round trip each; in-process: at once). */
+const ready = async (...buses: Bus[]) => {
+  for (const bus of new Set(buses)) await (bus.flush?.() ?? tick());
+};
+/** Waits for a condition, not a duration: a loaded box delivers late, never out of order. */
+async function until(what: string, cond: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await tick(5);
+  }
+}
 
 function contract(name: string, make: () => Promise<[Bus, Bus]>) {
   describe(name, () => {
@@ -37,10 +49,10 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
       const got2: string[] = [];
       const s1 = b.subscribe('order', (m) => got1.push(txt(m.data)));
       const s2 = b.subscribe('order', (m) => got2.push(txt(m.data)));
-      await tick();
+      await ready(a, b);
       for (let i = 0; i < 50; i++) a.publish('order', String(i));
       expect(got1).toEqual([]); // never delivered inside publish
-      await tick(100);
+      await until('50 messages on both', () => got1.length >= 50 && got2.length >= 50);
       const want = Array.from({ length: 50 }, (_, i) => String(i));
       expect(got1).toEqual(want);
       expect(got2).toEqual(want);
@@ -57,9 +69,11 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
         a.subscribe('work', () => counts[2]++, { queue: 'g' }),
         a.subscribe('work', () => plain++),
       ];
-      await tick();
+      await ready(a, b);
       for (let i = 0; i < 90; i++) a.publish('work', 'x');
-      await tick(150);
+      await until('90 deliveries', () => counts[0] + counts[1] + counts[2] >= 90 && plain >= 90);
+      // One more round trip to each: a duplicate delivery would have arrived by now.
+      await ready(a, b);
       expect(counts[0] + counts[1] + counts[2]).toBe(90);
       expect(counts.filter((c) => c > 0).length).toBeGreaterThan(1);
       expect(plain).toBe(90);
@@ -68,9 +82,9 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
 
     it('answers a request with the first reply and drops later ones', async () => {
       const s1 = b.subscribe('echo', (m) => m.respond?.(`first:${txt(m.data)}`));
-      await tick();
+      await ready(b);
       const s2 = b.subscribe('echo', (m) => setTimeout(() => m.respond?.(`late:${txt(m.data)}`), 30));
-      await tick();
+      await ready(b);
       expect(txt(await a.request('echo', 'hi', 1000))).toBe('first:hi');
       s1.unsubscribe();
       s2.unsubscribe();
@@ -87,7 +101,7 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
 
     it('fails with BusTimeoutError after the timeout when the listener never answers', async () => {
       const s = b.subscribe('silent', () => {});
-      await tick();
+      await ready(b);
       const t0 = Date.now();
       const err = await a.request('silent', 'x', 150).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BusTimeoutError);
@@ -108,13 +122,18 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
     it('stops delivering after unsubscribe, even what was published just before', async () => {
       const got: string[] = [];
       const s = b.subscribe('gone', (m) => got.push(txt(m.data)));
-      await tick();
+      let marked = false;
+      const marker = b.subscribe('gone-marker', () => (marked = true));
+      await ready(b);
       a.publish('gone', '1');
-      await tick(50);
+      await until('the first message', () => got.length > 0);
       s.unsubscribe();
       a.publish('gone', '2');
-      await tick(50);
+      // Published after '2' from the same connection to the same one: had '2' been delivered, it came first.
+      a.publish('gone-marker', 'x');
+      await until('the marker', () => marked);
       expect(got).toEqual(['1']);
+      marker.unsubscribe();
     });
 
     it('keeps delivering when one handler throws', async () => {
@@ -123,10 +142,10 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
         throw new Error('handler bug');
       });
       const s2 = b.subscribe('boom', (m) => got.push(txt(m.data)));
-      await tick();
+      await ready(b);
       a.publish('boom', '1');
       a.publish('boom', '2');
-      await tick(50);
+      await until('both messages', () => got.length >= 2);
       expect(got).toEqual(['1', '2']);
       s1.unsubscribe();
       s2.unsubscribe();
@@ -152,9 +171,14 @@ describe('bus isolation and lifecycle', () => {
     const y = await NatsBus.connect(NATS_URL, { prefix: `t${randomBytes(6).toString('hex')}` });
     const got: string[] = [];
     y.subscribe('same', (m) => got.push(txt(m.data)));
-    await tick();
+    let marked = false;
+    y.subscribe('marker', () => (marked = true));
+    await ready(y);
     x.publish('same', 'leak?');
-    await tick(100);
+    // The same publish under y's own prefix, after x's: it arrives after x's would have.
+    await ready(x);
+    y.publish('marker', 'x');
+    await until('the marker', () => marked);
     await expect(x.request('same', 'q', 500)).rejects.toBeInstanceOf(BusTimeoutError);
     expect(got).toEqual([]);
     await x.close();
