@@ -18,6 +18,24 @@ export interface DurableOptions {
   onHandlerError: (err: unknown, subject: string) => void;
 }
 
+/**
+ * JetStream calls that time out on a cluster busy electing a stream leader (or on a loaded box) are
+ * retried: each is idempotent here — a publish carries its message id (a stored copy makes the retry a
+ * duplicate the stream drops), adding a stream or consumer with the same config is a no-op.
+ */
+async function retryingTimeouts<T>(call: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await call();
+    } catch (err) {
+      const name = (err as { name?: string; cause?: { name?: string } }).name;
+      const cause = (err as { cause?: { name?: string } }).cause?.name;
+      const transient = name === 'TimeoutError' || cause === 'TimeoutError' || cause === 'NoRespondersError';
+      if (!transient || i >= attempts) throw err;
+    }
+  }
+}
+
 /** Stream names allow letters, digits, _ and - only. */
 const streamName = (fullSubject: string) => `EV_${fullSubject.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 const NANOS_PER_MS = 1_000_000;
@@ -49,13 +67,15 @@ export class JetStreamEvents {
       const name = streamName(fullSubject);
       s = this.jsm()
         .then((jsm) =>
-          jsm.streams.add({
-            name,
-            subjects: [fullSubject],
-            num_replicas: this.opts.replicas,
-            max_age: this.opts.maxAgeMs * NANOS_PER_MS,
-            duplicate_window: 2 * 60_000 * NANOS_PER_MS,
-          }),
+          retryingTimeouts(() =>
+            jsm.streams.add({
+              name,
+              subjects: [fullSubject],
+              num_replicas: this.opts.replicas,
+              max_age: this.opts.maxAgeMs * NANOS_PER_MS,
+              duplicate_window: 2 * 60_000 * NANOS_PER_MS,
+            }),
+          ),
         )
         .then(() => name)
         .catch((err: unknown) => {
@@ -80,7 +100,7 @@ export class JetStreamEvents {
 
   async publish(fullSubject: string, data: Wire, id: string): Promise<void> {
     await this.stream(fullSubject);
-    await this.js.publish(fullSubject, data, { msgID: id });
+    await retryingTimeouts(() => this.js.publish(fullSubject, data, { msgID: id }));
   }
 
   async consume(
@@ -90,14 +110,16 @@ export class JetStreamEvents {
   ): Promise<BusSubscription> {
     const stream = await this.stream(fullSubject);
     const jsm = await this.jsm();
-    await jsm.consumers.add(stream, {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: fullSubject,
-      ack_wait: 30_000 * NANOS_PER_MS,
-      max_ack_pending: 256,
-    });
+    await retryingTimeouts(() =>
+      jsm.consumers.add(stream, {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: fullSubject,
+        ack_wait: 30_000 * NANOS_PER_MS,
+        max_ack_pending: 256,
+      }),
+    );
     const consumer = await this.js.consumers.get(stream, durable);
     const messages = await consumer.consume({ max_messages: 64 });
     void (async () => {
