@@ -7,30 +7,17 @@
  * (RoomClosed, durable too) frees its lobby room, but never before its game is
  * recorded: the record links to the lobby room through current_game_id.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
-import { NatsBus } from '@joke/bus';
-import { startLocalCluster, type LocalCluster } from '@joke/bus/local-cluster';
+import { describe, expect, it } from 'vitest';
 import { bus as wire, contract, emitDurable } from '@joke/protocol';
-import { createLobby, type Lobby } from '../src/index.ts';
 import { countGame, playToEnd } from './helpers/count-game.ts';
-import { JWT_SECRET, sql, uniqueSchema } from './helpers/harness.ts';
+import { durableCluster, until } from './helpers/durable-cluster.ts';
+import { sql } from './helpers/harness.ts';
 
-const prefix = `durable_${randomBytes(4).toString('hex')}`;
-const schema = uniqueSchema('durable');
-let cluster: LocalCluster;
-const buses: NatsBus[] = [];
+const { schema, connect, startLobby } = durableCluster('durable');
 const players = [
   { id: 'u_durableplayer01', name: '가', bot: false },
   { id: 'bot_1', name: '봇 똘이', bot: true },
 ];
-
-async function connect(): Promise<NatsBus> {
-  const bus = await NatsBus.connect(cluster.natsUrls.join(','), { prefix, durableReplicas: 3 });
-  buses.push(bus);
-  return bus;
-}
 
 function finished(i: number): wire.RoomFinished {
   const record = playToEnd(countGame, players, { mode: 'duel' }, `durable-${i}`);
@@ -46,24 +33,8 @@ function finished(i: number): wire.RoomFinished {
   };
 }
 
-const startLobby = async (): Promise<Lobby> =>
-  createLobby({
-    bus: await connect(),
-    databaseUrl: schema.url,
-    jwtSecret: JWT_SECRET,
-    games: { count: countGame },
-    log: pino({ level: 'silent' }),
-  });
-
 async function gamesStored(): Promise<string[]> {
   return (await sql<{ id: string }>(schema.schema, 'SELECT id FROM games ORDER BY id')).map((r) => r.id);
-}
-
-async function until(ok: () => Promise<boolean>, what: string): Promise<void> {
-  for (const end = Date.now() + 60_000; !(await ok());) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function waitForGames(n: number): Promise<string[]> {
@@ -74,15 +45,6 @@ async function waitForGames(n: number): Promise<string[]> {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-beforeAll(async () => {
-  cluster = await startLocalCluster();
-});
-afterAll(async () => {
-  for (const b of buses) await b.close().catch(() => {});
-  await schema.drop();
-  await cluster?.stop();
-});
 
 describe('durable game results (JetStream, 3-node NATS cluster)', () => {
   it('games that end while the lobby is down are in the history once it is back, each exactly once', async () => {

@@ -6,42 +6,13 @@
  * runs are applied once by the next lobby, whether the game is still at its
  * lobby room or already ended and freed it; re-sent facts change nothing.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
-import { NatsBus } from '@joke/bus';
-import { startLocalCluster, type LocalCluster } from '@joke/bus/local-cluster';
+import { describe, expect, it } from 'vitest';
 import { bus as wire, contract, emitDurable } from '@joke/protocol';
-import { createLobby, type Lobby } from '../src/index.ts';
 import { countGame, playToEnd } from './helpers/count-game.ts';
-import { JWT_SECRET, sql, uniqueSchema } from './helpers/harness.ts';
+import { durableCluster, until } from './helpers/durable-cluster.ts';
+import { sql } from './helpers/harness.ts';
 
-const prefix = `left_${randomBytes(4).toString('hex')}`;
-const schema = uniqueSchema('left');
-let cluster: LocalCluster;
-const buses: NatsBus[] = [];
-
-async function connect(): Promise<NatsBus> {
-  const bus = await NatsBus.connect(cluster.natsUrls.join(','), { prefix, durableReplicas: 3 });
-  buses.push(bus);
-  return bus;
-}
-
-const startLobby = async (): Promise<Lobby> =>
-  createLobby({
-    bus: await connect(),
-    databaseUrl: schema.url,
-    jwtSecret: JWT_SECRET,
-    games: { count: countGame },
-    log: pino({ level: 'silent' }),
-  });
-
-async function until(ok: () => Promise<boolean>, what: string): Promise<void> {
-  for (const end = Date.now() + 60_000; !(await ok());) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const { schema, connect, startLobby } = durableCluster('left');
 
 /** Each lobby room's host and seated people (bots as `bot:<name>`), by room id. */
 async function rooms(): Promise<Record<string, string>> {
@@ -61,15 +32,6 @@ const fact = (roomId: string, userId: string, at: number, reason: wire.PlayerLef
   userId,
   reason,
   at,
-});
-
-beforeAll(async () => {
-  cluster = await startLocalCluster();
-});
-afterAll(async () => {
-  for (const b of buses) await b.close().catch(() => {});
-  await schema.drop();
-  await cluster?.stop();
 });
 
 describe('durable player-left facts (JetStream, 3-node NATS cluster)', () => {
