@@ -63,6 +63,23 @@ const create = async (bus: CuttableBus, roomId: string) =>
     ),
   );
 
+/** A heartbeat of a worker that only pretends (no room worker behind it): the probe pings it. */
+const fakeHeartbeat = (bus: CuttableBus, workerId: string) =>
+  bus.publish(
+    subjects.workerHeartbeat,
+    JSON.stringify({
+      v: 1,
+      workerId,
+      shard: 9,
+      rooms: 0,
+      actionsPerSec: 0,
+      loopLagMs: 0,
+      draining: false,
+      at: Date.now(),
+      incarnation: 'i1',
+    }),
+  );
+
 describe('failover from the bus (worker ping)', () => {
   it('a worker gone from the bus is failed over at once, not after DEAD_AFTER_MS', async () => {
     const c = await setUp();
@@ -92,21 +109,7 @@ describe('failover from the bus (worker ping)', () => {
     // A stuck worker: it heartbeats, and its ping subject has a subscriber that never answers.
     let pings = 0;
     const sub = c.bus.subscribe(subjects.workerPing('stuck'), () => pings++);
-    const beat = () =>
-      c.bus.publish(
-        subjects.workerHeartbeat,
-        JSON.stringify({
-          v: 1,
-          workerId: 'stuck',
-          shard: 9,
-          rooms: 0,
-          actionsPerSec: 0,
-          loopLagMs: 0,
-          draining: false,
-          at: Date.now(),
-          incarnation: 'i1',
-        }),
-      );
+    const beat = () => fakeHeartbeat(c.bus, 'stuck');
     beat();
     await until(() => c.mm.liveWorkers().some((w) => w.workerId === 'stuck'), 20_000, 'stuck worker seen');
     // Several pings timed out (200 ms each) while it stayed silent.
@@ -128,20 +131,7 @@ describe('failover from the bus (worker ping)', () => {
     let pings = 0;
     // Swallowed, never answered: the worker is alive but too busy to reply (a loaded box).
     const sub = c.bus.subscribe(subjects.workerPing('slow'), () => pings++);
-    c.bus.publish(
-      subjects.workerHeartbeat,
-      JSON.stringify({
-        v: 1,
-        workerId: 'slow',
-        shard: 9,
-        rooms: 0,
-        actionsPerSec: 0,
-        loopLagMs: 0,
-        draining: false,
-        at: Date.now(),
-        incarnation: 'i1',
-      }),
-    );
+    fakeHeartbeat(c.bus, 'slow');
     await until(() => c.mm.liveWorkers().some((w) => w.workerId === 'slow'), 20_000, 'slow worker seen');
     await until(() => pings >= 10, 30_000, 'pings piling up unanswered');
     // Its process dies: the server forgets the subscription, the next ping hears "no responders".
