@@ -135,6 +135,9 @@ export const roomsRouter = router({
     )
     .query(async ({ ctx, input }) => {
       const { db, games, directory, lifecycle } = ctx.deps;
+      // No room has a game we do not offer; answered here so the pages and answers kept per filter stay
+      // bounded by the filters that can match (any 32-character string would otherwise be a new key).
+      if (input.game !== undefined && !Object.hasOwn(games, input.game)) return [];
       // The same for every caller (public rooms only), so one page serves everyone until a change;
       // presence is applied on the way out: counts of present people only, and nobody-present rooms hidden.
       const {
