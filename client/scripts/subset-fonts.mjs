@@ -26,7 +26,10 @@ const VERSION = '1.3.9';
 const NOTICE = `Pretendard ${VERSION} by Kil Hyung-jin (github.com/orioncactus/pretendard), licensed under
 the SIL Open Font License, Version 1.1 (https://openfontlicense.org/open-font-license-official-text/).
 The .woff2 files beside this notice are subsets of the npm package pretendard@${VERSION}, made by
-client/scripts/subset-fonts.mjs; they may be used, bundled and redistributed under that licence.
+client/scripts/subset-fonts.mjs; they may be used, bundled and redistributed under that licence,
+whose full text (the package's own dist/LICENSE.txt, with the copyright notice) follows: the OFL
+asks every copy of the fonts to carry it.
+
 `;
 const FACES = ['Regular', 'SemiBold', 'ExtraBold'];
 const RANGES = [
@@ -81,7 +84,7 @@ try {
     writeFileSync(join(out, `Pretendard-${face}.woff2`), woff2);
     console.log(`Pretendard-${face}.woff2: ${src.length} → ${woff2.length} bytes`);
   }
-  writeFileSync(join(out, 'LICENSE.txt'), NOTICE);
+  writeFileSync(join(out, 'LICENSE.txt'), NOTICE + readFileSync(join(tmp, 'package/dist/LICENSE.txt'), 'utf8'));
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

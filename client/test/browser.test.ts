@@ -6,7 +6,8 @@
  * browser context watches as a spectator and must never receive or draw a
  * hidden card. Screenshots go to test-results/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,14 @@ afterAll(async () => {
 });
 
 describe('원카드 in the browser (real platform)', () => {
+  it("the built bundle carries the fonts' licence beside them (OFL: every copy carries it)", () => {
+    const assets = readdirSync(join(CLIENT_DIST, 'assets'));
+    expect(assets.some((f) => /^Pretendard-Regular.*\.woff2$/.test(f))).toBe(true);
+    const licence = readFileSync(join(CLIENT_DIST, 'assets', 'Pretendard-LICENSE.txt'), 'utf8');
+    expect(licence).toContain('Kil Hyung-jin');
+    expect(licence).toContain('SIL OPEN FONT LICENSE Version 1.1');
+  });
+
   it('signs in, creates a room with three bots, plays a whole game by clicking the table, and a spectator sees no hidden card', async () => {
     const t0 = Date.now();
     const [ctxA, page] = await newPlayerPage(PORTRAIT);
