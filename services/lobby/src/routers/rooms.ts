@@ -1,19 +1,17 @@
 /** Tables: create, browse, sit down, add bots, and hand a full table to the matchmaker. */
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { bus as wire, call, contract } from '@joke/protocol';
-import type { AnyGame } from '@joke/engine';
-import { newCode, newGameRoomId, newRoomId, normalizeCode } from '../ids.ts';
+import { newCode, newRoomId, normalizeCode } from '../ids.ts';
 import { isRawUniqueViolation } from '../db/raw.ts';
 import { createRoom, joinRoom, roomIdByCode, type JoinOutcome } from '../rooms/sql.ts';
 import { BOT_NAMES, MSG } from '../messages.ts';
-import { authedProcedure, rateLimitedProcedure, router, type LobbyDeps } from '../trpc.ts';
-import { reusedOutput } from '../trpc-http.ts';
-import type { ListedPage } from '../rooms/lifecycle.ts';
+import { authedProcedure, rateLimitedProcedure, router } from '../trpc.ts';
+import { detail, gameOf, parseOptions } from '../rooms/game-def.ts';
+import { listRooms } from '../rooms/list.ts';
+import { startGame } from '../rooms/start.ts';
 import {
   ensureUserOnce,
   freeSeat,
-  loadRoom,
   lockRoom,
   markUserSeen,
   requireHost,
@@ -22,59 +20,18 @@ import {
   settleAfterLeave,
   userFresh,
 } from '../rooms/store.ts';
-import {
-  seatName,
-  summaryInclude,
-  toDetail,
-  toSummary,
-  type RoomDetail,
-  type RoomRow,
-  type RoomSummary,
-} from '../rooms/view.ts';
+import { seatName, toDetail, type RoomRow } from '../rooms/view.ts';
 
 const roomId = z.string({ error: MSG.roomNotFound }).min(1, MSG.roomNotFound).max(64, MSG.roomNotFound);
 const RoomRefInput = z
   .object({ roomId: roomId.optional(), code: z.string().max(32, MSG.badCode).optional() })
   .refine((r) => (r.roomId === undefined) !== (r.code === undefined), { message: MSG.roomRef });
 
-function gameOf(games: Record<string, AnyGame>, id: string): AnyGame {
-  const def = Object.hasOwn(games, id) ? games[id] : undefined;
-  if (!def) throw new TRPCError({ code: 'BAD_REQUEST', message: MSG.unknownGame(id) });
-  return def;
-}
-
-/** The engine's own (Korean) message for the first problem; every issue is in `data.issues`. */
-function parseOptions(def: AnyGame, raw: Record<string, unknown>): Record<string, unknown> & { mode: string } {
-  const parsed = def.optionsSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  throw new TRPCError({
-    code: 'BAD_REQUEST',
-    message: parsed.error.issues[0]?.message ?? MSG.optionsInvalid,
-    cause: parsed.error,
-  });
-}
-
-async function detail(deps: LobbyDeps, id: string, viewer: string): Promise<RoomDetail> {
-  const room = toDetail(deps.games, await loadRoom(deps.raw, id), viewer);
-  // The latest transition (a new host, …), for the people in the room.
-  const member = room.you.seat !== null || room.you.spectating;
-  return member ? { ...room, notice: deps.lifecycle.noticeOf(id) } : room;
-}
-
-/** Per lobby (its directory), per filter: the last list answer and what it rests on. */
-const listMemos = new WeakMap<
-  object,
-  Map<string, { stamp: number; page: readonly RoomSummary[]; listed: ListedPage; out: readonly RoomSummary[] }>
->();
-
 /**
  * A join that lost a race looks again; each lost attempt means another join or a start went through,
  * so a handful covers every seat of a table changing hands at once.
  */
 const JOIN_ATTEMPTS = 20;
-
-/** A bot's seat id in the game: unique per table and never a user id (those start with `u_`). */
-const botId = (seat: number): string => `bot_${seat}`;
 
 export const roomsRouter = router({
   create: rateLimitedProcedure('create')
@@ -133,49 +90,7 @@ export const roomsRouter = router({
         })
         .default({ limit: 50 }),
     )
-    .query(async ({ ctx, input }) => {
-      const { db, games, directory, lifecycle } = ctx.deps;
-      // No room has a game we do not offer; answered here so the pages and answers kept per filter stay
-      // bounded by the filters that can match (any 32-character string would otherwise be a new key).
-      if (input.game !== undefined && !Object.hasOwn(games, input.game)) return [];
-      // The same for every caller (public rooms only), so one page serves everyone until a change;
-      // presence is applied on the way out: counts of present people only, and nobody-present rooms hidden.
-      const {
-        rooms: page,
-        stamp,
-        key,
-      } = await directory.shared(input, async () => {
-        const rows = await db.room.findMany({
-          where: {
-            isPrivate: false,
-            ...(input.game !== undefined ? { game: input.game } : {}),
-            ...(input.inProgress === true ? { status: { in: ['starting', 'playing'] } } : {}),
-            ...(input.inProgress === false ? { status: 'waiting' } : {}),
-          },
-          include: summaryInclude,
-          orderBy: { createdAt: 'desc' },
-          // Open seats compare a count with a column, so filter after reading a bounded page.
-          take: input.hasOpenSeats === undefined ? input.limit : 500,
-        });
-        let rooms = rows.map((r) => toSummary(games, r));
-        if (input.hasOpenSeats !== undefined) rooms = rooms.filter((r) => r.openSeats > 0 === input.hasOpenSeats);
-        return rooms.slice(0, input.limit);
-      });
-      // Most list calls find nothing changed since the last one: the same answer (and, in the lean
-      // HTTP path, the same JSON) serves them, checked in one lookup per room (lifecycle.stillListed).
-      const now = ctx.deps.clock();
-      let memo = listMemos.get(directory);
-      if (!memo) listMemos.set(directory, (memo = new Map()));
-      const hit = memo.get(key);
-      // Frozen, since every caller gets the same array (over HTTP each gets its own parsed copy); typed
-      // as the plain array the client has always been given.
-      if (hit && hit.stamp === stamp && hit.page === page && lifecycle.stillListed(page, hit.listed, now))
-        return hit.out as RoomSummary[];
-      const listed = lifecycle.listedPage(page, now);
-      const out = reusedOutput(Object.freeze(listed.rooms));
-      memo.set(key, { stamp, page, listed, out });
-      return out as RoomSummary[];
-    }),
+    .query(({ ctx, input }) => listRooms(ctx.deps, input)),
 
   get: authedProcedure
     .input(z.object({ roomId }))
@@ -299,61 +214,7 @@ export const roomsRouter = router({
    * Host only. Checks the seat count against playerRange(options), asks the
    * matchmaker to place the game, and returns the id to open at the gateway.
    */
-  start: authedProcedure.input(z.object({ roomId })).mutation(async ({ ctx, input }) => {
-    const { db, bus, games, log, metrics, startTimeoutMs } = ctx.deps;
-    const gameRoomId = newGameRoomId();
-    const room = await db.$transaction(async (tx) => {
-      const room = await lockRoom(tx, input.roomId);
-      requireHost(room, ctx.user.id);
-      requireWaiting(room);
-      const def = gameOf(games, room.game);
-      const { min, max } = def.playerRange(parseOptions(def, room.options as Record<string, unknown>));
-      const n = room.seats.length;
-      if (n < min) throw new TRPCError({ code: 'CONFLICT', message: MSG.tooFew(min, n) });
-      if (n > max) throw new TRPCError({ code: 'CONFLICT', message: MSG.tooMany(max, n) });
-      await tx.room.update({ where: { id: room.id }, data: { status: 'starting', currentGameId: gameRoomId } });
-      return room;
-    });
-    const players = room.seats.map((s) => ({
-      id: s.userId ?? botId(s.seat),
-      name: seatName(s),
-      bot: s.userId === null,
-    }));
-    const request = wire.CreateRoomRequest.parse({
-      v: 1,
-      room: { roomId: gameRoomId, game: room.game, options: room.options, players, chat: chatPolicy(room) },
-    });
-    const revert = () =>
-      db.room.updateMany({
-        where: { id: room.id, currentGameId: gameRoomId },
-        data: { status: 'waiting', currentGameId: null },
-      });
-    let reply: wire.CreateRoomReply;
-    try {
-      reply = await call(bus, contract.createRoom, request, startTimeoutMs);
-    } catch (e) {
-      await revert();
-      log.warn({ err: e, roomId: room.id }, 'matchmaker did not answer createRoom');
-      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: MSG.matchmakerDown, cause: e });
-    }
-    if (!reply.ok) {
-      await revert();
-      throw new TRPCError({ code: 'CONFLICT', message: MSG.matchmakerRefused(reply.reason) });
-    }
-    await db.room.updateMany({
-      where: { id: room.id, currentGameId: gameRoomId },
-      data: { status: 'playing', gamesPlayed: { increment: 1 } },
-    });
-    metrics.gamesStarted.inc({ game: room.game });
-    log.info({ roomId: room.id, gameRoomId, workerId: reply.workerId, players: players.length }, 'game started');
-    return { gameRoomId, workerId: reply.workerId, room: await detail(ctx.deps, room.id, ctx.user.id) };
-  }),
+  start: authedProcedure
+    .input(z.object({ roomId }))
+    .mutation(({ ctx, input }) => startGame(ctx.deps, input.roomId, ctx.user.id)),
 });
-
-/**
- * Chat in a private room (friends with an invite code) allows free text and
- * lets spectators speak; public rooms keep to quick phrases and emotes among the players.
- */
-function chatPolicy(room: { isPrivate: boolean }): { freeText: boolean; spectators: boolean } {
-  return { freeText: room.isPrivate, spectators: room.isPrivate };
-}
