@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
+import { systemClock } from '@joke/bus/clock';
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker } from '@joke/room-worker';
 import { startMatchmaker } from '../src/index.ts';
@@ -101,6 +102,7 @@ describe('status rounds under a burst of arrivals', () => {
     const h = {
       bus,
       cfg: { queueStaleMs: 60_000, queueBotFillMs: 0 },
+      clock: systemClock,
       match: {
         waiting: async () => {
           reads++;
