@@ -10,7 +10,7 @@ import { subjects, wireText } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { startStack, type Stack } from '@joke/load-tests';
 import { findLeaks, findStateLeaks, hiddenSet } from '@joke/engine/sim/secrecy';
-import { TestClient, sleep } from './client.ts';
+import { TestClient } from './client.ts';
 
 const game = games['one-card'];
 const adapter = simAdapters['one-card'];
@@ -54,17 +54,6 @@ async function joined(userId: string, roomId: string, spectate = false): Promise
 }
 const lastView = (c: TestClient) => [...c.messages].reverse().find((m) => m.t === 'view');
 
-/** Waits until the room's state stops changing (its bots and timers are quiet). */
-async function settled(roomId: string): Promise<string> {
-  let prev = stateJson(roomId);
-  for (;;) {
-    await sleep(150);
-    const now = stateJson(roomId);
-    if (now === prev) return now;
-    prev = now;
-  }
-}
-
 beforeAll(async () => {
   stack = await startStack({
     natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
@@ -84,6 +73,19 @@ describe('a two-player table behind the gateway', () => {
   let alice: TestClient;
   let bob: TestClient;
   const rng = Rng.fromSeed('worker-test');
+
+  /**
+   * The room at rest as its players see it: both have the view of its current state (each test waits for
+   * the acks of its own actions, so nothing of theirs is in flight; there are no bots here, and the turn
+   * timer is 10 s or more), which is also what `mover()` decides from. Returns that state.
+   */
+  async function atRest(): Promise<string> {
+    for (;;) {
+      const seq = roomOf(roomId).data.state.seq;
+      await Promise.all([alice, bob].map((c) => c.next((m) => m.t === 'view' && m.roomId === roomId && m.seq >= seq)));
+      if (roomOf(roomId).data.state.seq === seq) return stateJson(roomId);
+    }
+  }
 
   /** The seated client whose policy has something to do now, with that action. */
   const mover = () => {
@@ -111,7 +113,7 @@ describe('a two-player table behind the gateway', () => {
   });
 
   it('applies a duplicated actionId once and answers every copy with the same ack', async () => {
-    await settled(roomId);
+    await atRest();
     const { c, action } = mover();
     const before = roomOf(roomId).data.state.seq;
     const msg = { v: 1, t: 'action', roomId, actionId: 'dup-1', action };
@@ -130,7 +132,7 @@ describe('a two-player table behind the gateway', () => {
   });
 
   it('rejects an out-of-turn action with a Korean reason and leaves the state unchanged', async () => {
-    const before = await settled(roomId);
+    const before = await atRest();
     const { other } = mover();
     const view = lastView(other).view;
     expect(game.bot(view, rng)).toBeNull();
@@ -142,7 +144,7 @@ describe('a two-player table behind the gateway', () => {
   });
 
   it('acts as the token user whatever the message claims: a forged player changes nothing', async () => {
-    const before = await settled(roomId);
+    const before = await atRest();
     const { c, other, action } = mover();
     const seen: any[] = [];
     const spy = stack.bus.subscribe(subjects.roomCommand(roomId), (m) => seen.push(JSON.parse(wireText(m.data))));
@@ -168,7 +170,7 @@ describe('a two-player table behind the gateway', () => {
   });
 
   it('answers malformed, oversize and unknown messages and nonsense actions clearly, state unchanged', async () => {
-    const before = await settled(roomId);
+    const before = await atRest();
     const { c } = mover();
     const from = c.messages.length;
     const bad: unknown[] = [
@@ -192,7 +194,7 @@ describe('a two-player table behind the gateway', () => {
   });
 
   it('reconnect-and-resume: the seat shows disconnected, a new socket gets the latest view and plays on', async () => {
-    await settled(roomId);
+    await atRest();
     const seat = mover();
     const userId = lastView(seat.c).view.viewer as string;
     const watcher = seat.other;
@@ -251,7 +253,10 @@ describe('secrecy through the gateway', () => {
           acted = v.seq;
           hero.send({ v: 1, t: 'action', roomId, actionId: `h${i}`, action: a });
           await hero.next((m) => m.actionId === `h${i}`, 15_000);
-        } else await sleep(5);
+        } else {
+          // Nothing to do on this view (not its turn, or its move is in): the next view says what changed.
+          await hero.next((m) => m.t === 'view' && m.seq > v.seq, 60_000);
+        }
       }
     })();
     const record = await finished;

@@ -13,9 +13,11 @@
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { connectRedis, type Bus, type Logger, type RedisClient } from '@joke/bus';
+import { systemClock, type Clock } from '@joke/bus/clock';
 import { PROTOCOL_VERSION, type bus as wire } from '@joke/protocol';
 import type { AutoRebalanceConfig } from './auto-rebalance-config.ts';
 import { planRebalance, rebalance, type WorkerLoad } from './rebalance.ts';
+import { unref } from './util.ts';
 
 export interface AutoRebalanceDeps {
   bus: Bus;
@@ -31,7 +33,8 @@ export interface AutoRebalanceDeps {
   /** The rooms a worker's leases name (read only when a round is due: heartbeats carry counts, not ids). */
   roomsOf(workerId: string): Promise<readonly string[]>;
   registry?: Registry;
-  now?: () => number;
+  /** The rounds' interval, the settle time and the quiet period (the lease's TTL is Redis's). Default: system clock. */
+  clock?: Clock;
 }
 
 export interface AutoRebalancer {
@@ -80,7 +83,8 @@ export function imbalanced(counts: readonly number[], threshold: number): boolea
 }
 
 export async function startAutoRebalance(cfg: AutoRebalanceConfig, deps: AutoRebalanceDeps): Promise<AutoRebalancer> {
-  const now = deps.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
+  const now = () => clock.now();
   const redis: RedisClient = await connectRedis(deps.redisUrl, (err) =>
     deps.log.warn({ err }, 'auto-rebalance redis error'),
   );
@@ -156,15 +160,15 @@ export async function startAutoRebalance(cfg: AutoRebalanceConfig, deps: AutoReb
     return inFlight;
   };
 
-  const timer = cfg.threshold > 0 ? setInterval(() => void round(), cfg.intervalMs) : null;
-  timer?.unref();
+  const timer = cfg.threshold > 0 ? clock.setInterval(() => void round(), cfg.intervalMs) : null;
+  if (timer) unref(timer);
   return {
     isLeader: () => leader,
     round,
     async close() {
       if (closed) return;
       closed = true;
-      if (timer) clearInterval(timer);
+      clock.clearInterval(timer);
       await inFlight;
       try {
         if (leader) await redis.eval(RELEASE, { keys: [key], arguments: [deps.matchmakerId] });

@@ -11,6 +11,7 @@
  */
 import { contract, listen } from '@joke/protocol';
 import type { Bus, BusSubscription, Logger, MatchStore, SnapshotStore } from '@joke/bus';
+import type { Clock, Timer } from '@joke/bus/clock';
 import type { MatchmakerConfig } from './config.ts';
 import type { MatchmakerMetrics } from './metrics.ts';
 import type { Placer } from './placer.ts';
@@ -44,13 +45,15 @@ export interface FailoverHost {
   metrics: MatchmakerMetrics;
   log: Logger;
   placer: Placer;
+  /** Heartbeat ages, the dead check and the orphan sweep; failover durations stay on `performance.now()`. */
+  clock: Clock;
 }
 
 export class Workers {
   readonly live = new Map<string, LiveWorker>();
   private readonly listeners: ((r: FailoverReport) => void)[] = [];
   private readonly subs: BusSubscription[];
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers: Timer[] = [];
   private readonly probe: WorkerProbe;
   private sweeping = false;
   private closed = false;
@@ -69,11 +72,11 @@ export class Workers {
         this.gauge();
       }),
     ];
-    this.timers.push(setInterval(() => this.checkDead(), h.cfg.deadCheckMs));
-    this.timers.push(setInterval(() => void this.sweep(), h.cfg.orphanSweepMs));
+    this.timers.push(h.clock.setInterval(() => this.checkDead(), h.cfg.deadCheckMs));
+    this.timers.push(h.clock.setInterval(() => void this.sweep(), h.cfg.orphanSweepMs));
     this.probe = new WorkerProbe(
       h.bus,
-      { probeMs: h.cfg.probeMs, probeTimeoutMs: h.cfg.probeTimeoutMs, from: h.cfg.matchmakerId },
+      { probeMs: h.cfg.probeMs, probeTimeoutMs: h.cfg.probeTimeoutMs, from: h.cfg.matchmakerId, clock: h.clock },
       () => this.live.values(),
       (t) => this.gone(t.workerId, t.incarnation, 'no responders'),
     );
@@ -113,7 +116,7 @@ export class Workers {
       rooms: hb.rooms,
       // A drain is one-way: once announced it holds until the worker comes back as a new incarnation.
       draining: hb.draining || (prev !== undefined && prev.incarnation === incarnation && prev.draining),
-      seenAt: Date.now(),
+      seenAt: this.h.clock.now(),
       loopLagMs: hb.loopLagMs,
       actionsPerSec: hb.actionsPerSec,
     });
@@ -124,7 +127,7 @@ export class Workers {
   }
 
   private checkDead(): void {
-    const cutoff = Date.now() - this.h.cfg.deadAfterMs;
+    const cutoff = this.h.clock.now() - this.h.cfg.deadAfterMs;
     for (const w of [...this.live.values()])
       if (w.seenAt < cutoff) this.gone(w.workerId, w.incarnation, 'heartbeat timeout');
   }
@@ -236,7 +239,7 @@ export class Workers {
   close(): void {
     this.closed = true;
     this.probe.close();
-    for (const t of this.timers) clearInterval(t);
+    for (const t of this.timers) this.h.clock.clearInterval(t);
     for (const s of this.subs) s.unsubscribe();
   }
 }

@@ -27,6 +27,7 @@ import {
   type MatchStore,
   type SnapshotStore,
 } from '@joke/bus';
+import { systemClock, type Clock } from '@joke/bus/clock';
 import { matchmakerConfig, type MatchmakerConfig } from './config.ts';
 import { createMatchmakerMetrics } from './metrics.ts';
 import { rank } from './placement.ts';
@@ -51,6 +52,12 @@ export interface MatchmakerDeps {
    * QUEUE_RATE_PER_USER per minute; pass a RateLimiterRedis to share one count between replicas.
    */
   queueLimiter?: RateLimiterAbstract | null;
+  /**
+   * The time of the matchmaker's own duties: worker probes, heartbeat ages and the dead check, the orphan
+   * sweep, queue entry times and the bot fill. Default: the system clock; tests pass a FakeClock. Bus request
+   * timeouts (opening a room, a probe's answer) and the stores' TTLs stay on real time.
+   */
+  clock?: Clock;
 }
 
 export interface Matchmaker {
@@ -70,6 +77,7 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
   const cfg = matchmakerConfig.resolve(config);
   const { bus, snapshots, match } = deps;
   const games = deps.games ?? engineGames;
+  const clock = deps.clock ?? systemClock;
   const log = (deps.log ?? createLogger('matchmaker', cfg.logLevel)).child({ matchmakerId: cfg.matchmakerId });
   const registry = deps.registry ?? new Registry();
   const metrics = createMatchmakerMetrics(registry);
@@ -91,8 +99,8 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
     rank: rankFor,
     shardOf: (id) => workers.live.get(id)?.shard ?? -1,
   });
-  const workers: Workers = new Workers({ bus, snapshots, match, cfg, metrics, log, placer });
-  const queueBase = { bus, match, games, cfg, metrics, log, placer, queueLimiter };
+  const workers: Workers = new Workers({ bus, snapshots, match, cfg, metrics, log, placer, clock });
+  const queueBase = { bus, match, games, cfg, metrics, log, placer, queueLimiter, clock };
   const watch = new QueueWatch(queueBase, (key, q, humans, bots) => startTable(queueBase, key, q, humans, bots));
   const queueHost: QueueHost = { ...queueBase, watch };
   const bad = () => refuse('malformed');

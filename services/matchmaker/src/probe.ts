@@ -13,6 +13,7 @@
  * is fenced out of the store on its next write and cannot ack anything after.
  */
 import { BusNoRespondersError, type Bus } from '@joke/bus';
+import type { Clock, Timer } from '@joke/bus/clock';
 import { call, contract } from '@joke/protocol';
 
 export interface ProbeTarget {
@@ -26,11 +27,13 @@ export interface ProbeOptions {
   /** How long a ping waits for its answer (a timeout is not a verdict). */
   probeTimeoutMs: number;
   from: string;
+  /** Schedules the pings (a ping's own timeout is the bus client's, on real time). */
+  clock: Clock;
 }
 
 export class WorkerProbe {
   private readonly pending = new Map<string, number>();
-  private readonly timer: NodeJS.Timeout | null;
+  private readonly timer: Timer | null;
   /**
    * Pings one worker may have unanswered at once: enough for one per period until the first times out.
    * A ping delivered just before the process died is never answered, only timed out; with a smaller cap
@@ -48,7 +51,7 @@ export class WorkerProbe {
     private readonly onGone: (t: ProbeTarget) => void,
   ) {
     this.maxInFlight = opts.probeMs > 0 ? Math.ceil(opts.probeTimeoutMs / opts.probeMs) + 1 : 0;
-    this.timer = opts.probeMs > 0 ? setInterval(() => this.round(), opts.probeMs) : null;
+    this.timer = opts.probeMs > 0 ? opts.clock.setInterval(() => this.round(), opts.probeMs) : null;
   }
 
   private round(): void {
@@ -75,6 +78,6 @@ export class WorkerProbe {
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.opts.clock.clearInterval(this.timer);
   }
 }

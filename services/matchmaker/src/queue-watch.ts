@@ -10,7 +10,9 @@
  */
 import { contract, emit, PROTOCOL_VERSION } from '@joke/protocol';
 import type { QueueEntry } from '@joke/bus';
+import type { Timer } from '@joke/bus/clock';
 import type { QueueBase } from './queues.ts';
+import { unref } from './util.ts';
 
 export interface QueueKey {
   game: string;
@@ -26,7 +28,7 @@ const BOT_NAMES = ['봇 똘이', '봇 순이', '봇 뭉치', '봇 호두', '봇 
 export type StartTable = (key: string, q: QueueKey, humans: QueueEntry[], bots: number) => Promise<boolean>;
 
 export class QueueWatch {
-  private readonly timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
+  private readonly timers = new Map<string, { at: number; timer: Timer }>();
   /** Per queue: the status round in flight, and whether another change came meanwhile. */
   private readonly rounds = new Map<string, { again: boolean; done: Promise<void> }>();
   private closed = false;
@@ -34,8 +36,11 @@ export class QueueWatch {
   constructor(
     private readonly h: QueueBase,
     private readonly startTable: StartTable,
-    private readonly now: () => number = Date.now,
   ) {}
+
+  private now(): number {
+    return this.h.clock.now();
+  }
 
   /**
    * The queue changed (someone came, left, or a table was formed): tell who still waits. Each round
@@ -83,7 +88,7 @@ export class QueueWatch {
 
   close(): void {
     this.closed = true;
-    for (const t of this.timers.values()) clearTimeout(t.timer);
+    for (const t of this.timers.values()) this.h.clock.clearTimeout(t.timer);
     this.timers.clear();
   }
 
@@ -97,15 +102,15 @@ export class QueueWatch {
   private arm(key: string, q: QueueKey, at: number): void {
     const had = this.timers.get(key);
     if (this.closed || (had && had.at <= at)) return;
-    if (had) clearTimeout(had.timer);
-    const timer = setTimeout(
+    if (had) this.h.clock.clearTimeout(had.timer);
+    const timer = this.h.clock.setTimeout(
       () => {
         this.timers.delete(key);
         this.fill(key, q).catch((err: unknown) => this.h.log.warn({ err, key }, 'bot fill failed'));
       },
       Math.max(0, at - this.now()),
     );
-    timer.unref?.();
+    unref(timer);
     this.timers.set(key, { at, timer });
   }
 

@@ -10,6 +10,7 @@ import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, PROTOCOL_VERSION, refuse, type bus as wire } from '@joke/protocol';
 import type { Bus, Logger, MatchStore, QueueEntry } from '@joke/bus';
+import type { Clock } from '@joke/bus/clock';
 import type { MatchmakerConfig } from './config.ts';
 import type { MatchmakerMetrics } from './metrics.ts';
 import type { Placer } from './placer.ts';
@@ -25,6 +26,8 @@ export interface QueueHost {
   placer: Placer;
   /** Counts quick-match requests per user (issue 10); null = unlimited. Cancels are never counted. */
   queueLimiter: RateLimiterAbstract | null;
+  /** Stamps each entry's place in line and times the bot fill (queue-watch.ts). */
+  clock: Clock;
   /** Queue-size announcements and bot fill (queue-watch.ts). */
   watch: QueueWatch;
 }
@@ -62,7 +65,7 @@ export async function onQueue(
     const range = game.playerRange(parsed.data);
     if (q.players < range.min || q.players > range.max) return respond(refuse('players'));
     const key = queueKey(params);
-    const entry = { userId: q.userId, name: q.name, gatewayId: q.gatewayId, at: Date.now() };
+    const entry = { userId: q.userId, name: q.name, gatewayId: q.gatewayId, at: h.clock.now() };
     const table = await match.enqueue(
       key,
       q.bots === false ? { ...entry, bots: false } : entry,

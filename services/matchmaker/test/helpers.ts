@@ -1,6 +1,7 @@
-/** What the matchmaker test files share: the test game, a quiet logger, waiting, and cleanup after each test. */
+/** What the matchmaker test files share: the test game, a quiet logger, waiting (real and fake time), and cleanup after each test. */
 import { afterEach } from 'vitest';
 import { pino } from 'pino';
+import type { FakeClock } from '@joke/bus/clock';
 import { raceGame } from '../../room-worker/test/fixtures/race-game.ts';
 
 export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -13,6 +14,32 @@ export async function until(cond: () => boolean | Promise<boolean>, ms = 20_000,
   while (!(await cond())) {
     if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
     await sleep(5);
+  }
+}
+
+/**
+ * When an interval set at fake time `start` every `period` ms first fires after `t` (a FakeClock fires it
+ * at start + k·period exactly): the dead check, the orphan sweep, the probe and the rebalance rounds.
+ */
+export const tickAfter = (start: number, period: number, t: number): number =>
+  start + period * (Math.floor((t - start) / period) + 1);
+
+/**
+ * Advances fake time in `stepMs` steps until `cond` holds: for what takes several timer firings with bus and
+ * store round trips in between (first heartbeats, a worker letting go of fenced rooms). Fails after `maxMs`
+ * of fake time (the timers never brought it about).
+ */
+export async function advanceUntil(
+  clock: FakeClock,
+  cond: () => boolean | Promise<boolean>,
+  maxMs: number,
+  what = 'condition',
+  stepMs = 10,
+) {
+  const end = clock.now() + maxMs;
+  while (!(await cond())) {
+    if (clock.now() >= end) throw new Error(`fake time ran ${maxMs} ms without ${what}`);
+    await clock.advance(stepMs);
   }
 }
 

@@ -18,7 +18,8 @@ import {
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type FailoverReport, type Matchmaker } from '../src/index.ts';
-import { cleanupAfterEach, games, log, until } from './helpers.ts';
+import { FakeClock } from '@joke/bus/clock';
+import { advanceUntil, cleanupAfterEach, games, log, tickAfter, until } from './helpers.ts';
 
 const cleanup = cleanupAfterEach();
 
@@ -28,31 +29,41 @@ interface Cluster {
   match: MatchStore;
   workers: RoomWorker[];
   mm: Matchmaker;
+  /** The time the matchmaker set its intervals at (its ticks are mmStart + k·period on a FakeClock). */
+  mmStart: number;
 }
 
-async function cluster(nWorkers: number, workerCfg = {}, mmCfg = {}): Promise<Cluster> {
+/**
+ * `clock`: a FakeClock puts the workers, the matchmaker and the memory stores on one fake time, so heartbeats,
+ * leases and the matchmaker's checks agree and move only when the test advances it.
+ */
+async function cluster(nWorkers: number, workerCfg = {}, mmCfg = {}, clock?: FakeClock): Promise<Cluster> {
   const bus = new InProcessBus();
-  const snapshots = new MemorySnapshotStore();
-  const match = new MemoryMatchStore();
+  const now = clock ? () => clock.now() : undefined;
+  const snapshots = new MemorySnapshotStore(now);
+  const match = new MemoryMatchStore(now);
   const workers: RoomWorker[] = [];
   for (let i = 0; i < nWorkers; i++)
     workers.push(
       await startRoomWorker(
         { workerId: `w${i}`, shard: i, heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0, ...workerCfg },
-        { bus, store: snapshots, games, log },
+        { bus, store: snapshots, games, log, clock },
       ),
     );
+  const mmStart = (clock ?? Date).now();
   const mm = await startMatchmaker(
     { matchmakerId: 'mm1', deadAfterMs: 200, deadCheckMs: 20, orphanSweepMs: 200, ...mmCfg },
-    { bus, snapshots, match, games, log },
+    { bus, snapshots, match, games, log, clock },
   );
   cleanup.push(async () => {
     await mm.close();
     for (const w of workers) await w.close();
     await bus.close();
   });
-  await until(() => mm.liveWorkers().length === nWorkers, 20_000, 'heartbeats');
-  return { bus, snapshots, match, workers, mm };
+  const all = () => mm.liveWorkers().length === nWorkers;
+  if (clock) await advanceUntil(clock, all, 5_000, 'heartbeats');
+  else await until(all, 20_000, 'heartbeats');
+  return { bus, snapshots, match, workers, mm, mmStart };
 }
 
 const create = async (bus: Bus, roomId: string, players = [{ id: 'a', name: 'A', bot: false }], options = {}) =>
@@ -89,10 +100,12 @@ describe('matchmaker', () => {
     for (let i = 0; i < 20; i++) expect((await create(c.bus, `d${i}`)).workerId).toBe('w1');
   });
 
-  it("fails a silent worker's rooms over to live workers, which carry on from the snapshot", async () => {
-    const c = await cluster(2);
-    const reports: FailoverReport[] = [];
-    c.mm.onFailover((r) => reports.push(r));
+  it("fails a silent worker's rooms over at the first check after DEAD_AFTER_MS of silence, not one before; they carry on from the snapshot", async () => {
+    const clock = new FakeClock();
+    // Heartbeats only: the probe would notice the closed worker at its next ping, before DEAD_AFTER_MS.
+    // Checks every 10 ms from the start, heartbeats every 50: a check falls exactly DEAD_AFTER_MS after a beat.
+    const c = await cluster(2, {}, { probeMs: 0, deadCheckMs: 10 }, clock);
+    const failedOver = new Promise<FailoverReport>((r) => c.mm.onFailover(r));
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {
       const r = await create(c.bus, `f${i}`, [{ id: 'a', name: 'A', bot: false }], { target: 1000 });
@@ -101,8 +114,19 @@ describe('matchmaker', () => {
     expect(ids.length).toBeGreaterThan(0);
     const epochs = await Promise.all(ids.map(async (id) => (await c.snapshots.lease(id))!.epoch));
     await c.workers[0].close(); // stops heartbeating, like a crash
-    await until(() => reports.length === 1, 20_000, 'failover');
-    expect(reports[0]).toMatchObject({ workerId: 'w0', rooms: ids.length, restored: ids.length, failed: 0 });
+    const live = () => c.mm.liveWorkers().map((w) => w.workerId);
+    const lastBeat = c.mm.liveWorkers().find((w) => w.workerId === 'w0')!.seenAt;
+    // Dead once its last heartbeat is more than 200 ms old at a check: the check when it is exactly 200 ms
+    // old keeps it, the next one drops it.
+    await clock.advanceTo(lastBeat + 200);
+    expect(live()).toEqual(['w0', 'w1']);
+    const due = tickAfter(c.mmStart, 10, lastBeat + 200);
+    await clock.advanceTo(due - 1);
+    expect(live()).toEqual(['w0', 'w1']);
+    await clock.advanceTo(due);
+    expect(live()).toEqual(['w1']);
+    const report = await failedOver;
+    expect(report).toMatchObject({ workerId: 'w0', rooms: ids.length, restored: ids.length, failed: 0 });
     for (const [i, id] of ids.entries()) {
       expect(c.workers[1].roomIds()).toContain(id);
       expect(await c.snapshots.lease(id)).toEqual({ owner: 'w1', epoch: epochs[i] + 1 });
@@ -144,16 +168,33 @@ describe('matchmaker', () => {
     }
   });
 
-  it('the orphan sweep places rooms whose lease lapsed with nobody running them', async () => {
-    const c = await cluster(1);
-    // A room left behind by a worker no matchmaker ever heard of (e.g. all were down when it died).
-    await c.snapshots.createRoom(
-      'orphan',
-      'ghost',
-      { seq: 0, data: renamed((await roomDataLike(c)).data, 'orphan'), steps: [] },
-      50,
-    );
+  it('the orphan sweep places a room at its first sweep after the lease lapsed with nobody running it', async () => {
+    const clock = new FakeClock();
+    const c = await cluster(1, {}, {}, clock);
+    const template = renamed((await roomDataLike(c)).data, 'orphan');
+    // What each sweep found (the sweep reads the store's orphans once per round).
+    const found: string[][] = [];
+    const orphans = c.snapshots.orphans.bind(c.snapshots);
+    c.snapshots.orphans = async (limit) => {
+      const ids = await orphans(limit);
+      found.push(ids);
+      return ids;
+    };
+    const first = tickAfter(c.mmStart, 200, clock.now());
+    const second = first + 200;
+    // A room left behind by a worker no matchmaker ever heard of (e.g. all were down when it died), its
+    // lease running out exactly at the second sweep from now.
+    await c.snapshots.createRoom('orphan', 'ghost', { seq: 0, data: template, steps: [] }, second - clock.now());
+    await clock.advanceTo(first);
+    await until(() => found.length === 1, 20_000, 'the first sweep');
+    expect(found[0]).toEqual([]); // the lease still holds
+    await clock.advanceTo(second - 1);
+    expect(found).toHaveLength(1);
+    expect(c.workers[0].roomIds()).not.toContain('orphan');
+    await clock.advanceTo(second);
     await until(() => c.workers[0].roomIds().includes('orphan'), 20_000, 'sweep');
+    expect(found).toEqual([[], ['orphan']]);
+    expect(clock.now()).toBe(second);
   });
 
   it('quick-match fills a table, starts it and tells each player through their gateway', async () => {

@@ -5,33 +5,38 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
+import { FakeClock, systemClock } from '@joke/bus/clock';
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker } from '@joke/room-worker';
 import { startMatchmaker } from '../src/index.ts';
 import { QueueWatch } from '../src/queue-watch.ts';
 import type { QueueBase } from '../src/queues.ts';
-import { cleanupAfterEach, games, log, until } from './helpers.ts';
+import { advanceUntil, cleanupAfterEach, games, log, until } from './helpers.ts';
 
 const cleanup = cleanupAfterEach();
 
-async function cluster(queueBotFillMs: number) {
+/** A worker and a matchmaker; with `clock`, they and the memory stores run on that fake time. */
+async function cluster(queueBotFillMs: number, clock?: FakeClock, mmCfg = {}) {
   const bus = new InProcessBus();
-  const snapshots = new MemorySnapshotStore();
-  const match = new MemoryMatchStore();
+  const now = clock ? () => clock.now() : undefined;
+  const snapshots = new MemorySnapshotStore(now);
+  const match = new MemoryMatchStore(now);
   const worker = await startRoomWorker(
     { workerId: 'w0', heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
-    { bus, store: snapshots, games, log },
+    { bus, store: snapshots, games, log, clock },
   );
   const mm = await startMatchmaker(
-    { matchmakerId: 'mm1', deadAfterMs: 2000, deadCheckMs: 20, queueBotFillMs },
-    { bus, snapshots, match, games, log },
+    { matchmakerId: 'mm1', deadAfterMs: 2000, deadCheckMs: 20, queueBotFillMs, ...mmCfg },
+    { bus, snapshots, match, games, log, clock },
   );
   cleanup.push(async () => {
     await mm.close();
     await worker.close();
     await bus.close();
   });
-  await until(() => mm.liveWorkers().length === 1, 20_000, 'heartbeats');
+  const one = () => mm.liveWorkers().length === 1;
+  if (clock) await advanceUntil(clock, one, 5_000, 'heartbeats');
+  else await until(one, 20_000, 'heartbeats');
   const heard: any[] = [];
   for (const gw of ['gA', 'gB']) {
     bus.subscribe(subjects.gatewayMatched(gw), (m) => heard.push({ t: 'matched', ...JSON.parse(wireText(m.data)) }));
@@ -64,22 +69,46 @@ describe('quick-match queue status', () => {
   });
 });
 
+describe('stale queue entries', () => {
+  it('a waiting entry counts until QUEUE_STALE_MS has passed, and not 1 ms longer', async () => {
+    const clock = new FakeClock();
+    const c = await cluster(0, clock, { queueStaleMs: 1_000 });
+    const t0 = clock.now();
+    expect(await c.queue('u1', 'gA')).toEqual({ ok: true });
+    await clock.advanceTo(t0 + 1_000);
+    expect(await c.queue('u2', 'gB')).toEqual({ ok: true });
+    await until(() => statusOf(c.heard, 'u2')?.waiting === 2, 20_000, 'u1 still counted');
+    await clock.advanceTo(t0 + 1_001);
+    // Had u1 still counted, this third player would have made a table of three.
+    expect(await c.queue('u3', 'gA')).toEqual({ ok: true });
+    await until(() => statusOf(c.heard, 'u3')?.waiting === 2, 20_000, 'u1 dropped');
+    expect(statusOf(c.heard, 'u2').waiting).toBe(2);
+    expect(c.heard.some((h) => h.t === 'matched')).toBe(false);
+  });
+});
+
 describe('bots after the wait', () => {
-  it('seats the waiting humans who accept bots with bots in the empty seats; the others keep waiting', async () => {
-    const c = await cluster(300);
+  it('seats the waiting humans who accept bots with bots in the empty seats at the announced moment; the others keep waiting', async () => {
+    const clock = new FakeClock();
+    const c = await cluster(300, clock);
+    const queuedAt = clock.now();
     expect(await c.queue('u1', 'gA')).toEqual({ ok: true });
     expect(await c.queue('u2', 'gB', { bots: false })).toEqual({ ok: true });
     await until(() => statusOf(c.heard, 'u2')?.waiting === 2, 20_000, 'both waiting');
     const first = statusOf(c.heard, 'u1');
-    expect(typeof first.botsAt).toBe('number');
+    // u1's place in line is the matchmaker's time of the request; bots come the wait after it.
+    expect(first.botsAt).toBe(queuedAt + 300);
     expect(statusOf(c.heard, 'u2').botsAt).toBeNull();
-    await until(() => c.heard.some((h) => h.t === 'matched'), 20_000, 'bot-filled table');
-    const matched = c.heard.filter((h) => h.t === 'matched');
-    expect(matched.map((m) => m.userId)).toEqual(['u1']);
-    // Not before its time: the table formed no earlier than the announced moment.
-    expect(Date.now()).toBeGreaterThanOrEqual(first.botsAt);
-    const seats = c.worker.room(matched[0].roomId)?.data.seats ?? [];
-    expect(seats.map((s) => s.id)).toEqual(['u1', `${matched[0].roomId}-bot1`, `${matched[0].roomId}-bot2`]);
+    const matched = () => c.heard.filter((h) => h.t === 'matched');
+    await clock.advanceTo(first.botsAt - 1);
+    expect(matched()).toEqual([]);
+    await clock.advanceTo(first.botsAt);
+    await until(() => matched().length > 0, 20_000, 'bot-filled table');
+    expect(clock.now()).toBe(first.botsAt);
+    expect(matched().map((m) => m.userId)).toEqual(['u1']);
+    const roomId = matched()[0].roomId;
+    const seats = c.worker.room(roomId)?.data.seats ?? [];
+    expect(seats.map((s) => s.id)).toEqual(['u1', `${roomId}-bot1`, `${roomId}-bot2`]);
     expect(seats.map((s) => s.bot)).toEqual([false, true, true]);
     await until(() => statusOf(c.heard, 'u2')?.waiting === 1, 20_000, 'u2 told it waits alone');
   });
@@ -101,6 +130,7 @@ describe('status rounds under a burst of arrivals', () => {
     const h = {
       bus,
       cfg: { queueStaleMs: 60_000, queueBotFillMs: 0 },
+      clock: systemClock,
       match: {
         waiting: async () => {
           reads++;
