@@ -97,7 +97,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
           log.warn({ subject, tries }, 'bus request gave up');
           return null;
         }
-        await clock.sleep(wait);
+        await (roomId === undefined ? clock.sleep(wait) : backoff(wait, roomId));
       }
     }
   };
@@ -108,8 +108,34 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     const seen = owner ? workerSeenAt.get(owner) : undefined;
     return seen !== undefined && clock.now() - seen > cfg.ownerSilentMs;
   };
-  /** Per room, what to tell each attempt in flight when the room is seen at a new owner. */
+  /** Per room, what to tell each attempt in flight (or backing off) when the room is seen at a new owner. */
   const inFlight = new Map<string, Set<() => void>>();
+  /** Calls `onMoved` on each move of the room until the returned function is called. */
+  const watch = (roomId: string, onMoved: () => void): (() => void) => {
+    let room = inFlight.get(roomId);
+    if (!room) inFlight.set(roomId, (room = new Set()));
+    const watching = room;
+    watching.add(onMoved);
+    return () => {
+      watching.delete(onMoved);
+      if (watching.size === 0 && inFlight.get(roomId) === watching) inFlight.delete(roomId);
+    };
+  };
+
+  /**
+   * The pause between attempts of a room request ("no responders" while the room is restored):
+   * cut short when the room shows up at its new owner, which is the moment it can answer.
+   */
+  const backoff = (ms: number, roomId: string): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clock.clearTimeout(timer);
+        unwatch();
+        resolve();
+      };
+      const timer = clock.setTimeout(wake, ms);
+      const unwatch = watch(roomId, wake);
+    });
 
   /**
    * A request in flight to a worker that has just died would otherwise wait out the whole
@@ -124,14 +150,10 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     new Promise<T>((resolve, reject) => {
       const sentTo = reg.rooms.get(roomId)?.owner ?? null;
       let timer: Timer | null = null;
-      let waiting = inFlight.get(roomId);
-      if (!waiting) inFlight.set(roomId, (waiting = new Set()));
-      const room = waiting;
       const settle = () => {
         clock.clearTimeout(timer);
         timer = null;
-        room.delete(onMoved);
-        if (room.size === 0 && inFlight.get(roomId) === room) inFlight.delete(roomId);
+        unwatch();
       };
       // An attempt sent before any owner was known has nobody to compare with: only the fallback applies.
       const onMoved = () => {
@@ -140,7 +162,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
         settle();
         reject(new RoomMoved(roomId, sentTo, now));
       };
-      room.add(onMoved);
+      const unwatch = watch(roomId, onMoved);
       const check = () => {
         if (silent(sentTo ?? reg.rooms.get(roomId)?.owner)) {
           settle();
@@ -166,7 +188,10 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     roomMoved: (roomId) => {
       const waiting = inFlight.get(roomId);
       if (!waiting) return;
-      log.info({ roomId, attempts: waiting.size }, 'room moved: requests in flight to its old owner sent again');
+      log.info(
+        { roomId, waiting: waiting.size },
+        'room moved: its requests in flight or backing off go to the new owner now',
+      );
       for (const moved of [...waiting]) moved();
     },
     prune: () => {

@@ -2,8 +2,9 @@
  * A command in flight to a room's worker when the room shows up at another
  * worker (its first delivery from a new owner after a crash failover) is sent
  * again at once, on fake time: no timeout, heartbeat silence or backoff is
- * what triggers it. The late answer of the first attempt is ignored, and both
- * attempts carry the same bytes, so the same actionId (applied at most once).
+ * what triggers it; one backing off after "no responders" goes at once too.
+ * The late answer of the first attempt is ignored, and both attempts carry
+ * the same bytes, so the same actionId (applied at most once).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
@@ -100,6 +101,31 @@ describe('a command in flight when its room changes owner', () => {
       { v: 1, t: 'ack', roomId: 'moved1', actionId: 'mv-1', seq: 5 },
     ]);
     expect(commands.got).toHaveLength(2);
+    commands.close();
+    await c.close();
+  });
+
+  it('backing off after "no responders" (room not restored yet), it goes again the moment the new owner delivers', async () => {
+    const c = await joinedPlayer('moved2', 'max', 'w-a/1');
+    const failed = async () =>
+      (await gw.metrics.busErrors.get()).values.find((x) => x.labels.op === 'command')?.value ?? 0;
+    const before = await failed();
+    // Nobody serves the room's commands (its worker died): the first attempt fails at once, then backs off.
+    c.send({ v: 1, t: 'action', roomId: 'moved2', actionId: 'mv-2', action: { type: 'draw' } });
+    const t0 = Date.now();
+    while ((await failed()) === before) {
+      if (Date.now() - t0 > 10_000) throw new Error('the first attempt never failed');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const frozenAt = clock.now();
+    // Restored on B: B serves the subject and republishes; the backoff (fake time, never advanced) is cut short.
+    const commands = swallowCommands('moved2');
+    await bus.flush!();
+    deliver('moved2', 0, 'max', 'w-b/2');
+    await until(() => commands.got.length === 1, 10_000, 'the attempt after the move');
+    expect(clock.now()).toBe(frozenAt);
+    commands.got[0].respond(JSON.stringify({ ok: true, seq: 1 }));
+    expect(await c.next((m) => m.t === 'ack' && m.actionId === 'mv-2', 10_000)).toMatchObject({ seq: 1 });
     commands.close();
     await c.close();
   });
