@@ -173,7 +173,10 @@ async function killBusiest(tables: ReadonlyMap<string, TableStats>, k: number): 
   const proc = cluster.workers.find((p) => victim === `${cluster.namespace}-w${p.name.slice('worker-'.length)}`)!;
   const killedAt = performance.now();
   proc.child.kill('SIGKILL');
-  log(`[kill] round ${k}: SIGKILL ${victim} (pid ${proc.child.pid}) holding ${affected.length} live tables`);
+  // The wall time lines this up with the services' logs (CLUSTER_LOG_DIR).
+  log(
+    `[kill] round ${k}: SIGKILL ${victim} (pid ${proc.child.pid}) holding ${affected.length} live tables at ${new Date().toISOString()}`,
+  );
   return { victim, proc, incarnation: incarnation.get(victim), killedAt, affected };
 }
 
