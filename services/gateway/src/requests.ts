@@ -144,7 +144,8 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
    * the moment the room is seen at another owner (its restored copy delivers, or answers a join),
    * and retried at once. Fallback when no such sign arrives: the owner it was sent to misses its
    * heartbeats for ownerSilentMs. Checking the CURRENT owner's heartbeats instead missed every
-   * failover: the restored room's first delivery names a live owner long before 1 s of silence.
+   * failover found sooner than that (the matchmaker's ping finds a death in ≈ 0.1 s): the restored
+   * room's first delivery had already made a live worker the owner.
    */
   const unlessRoomLost = <T>(attempt: Promise<T>, roomId: string): Promise<T> =>
     new Promise<T>((resolve, reject) => {
