@@ -44,6 +44,8 @@ export function subscribeInbound(core: Core, requests: Requester, rooms: Members
         detach(rooms.refreshRoom(d.roomId));
       }
       r.owner = d.owner;
+      // Commands still waiting on the old owner (dead, or handing over) go to the new one now, not after a timeout.
+      requests.roomMoved(d.roomId);
     }
     for (const f of d.frames) {
       if (f.viewer === null) toSpectators(r, d.roomId, d.seq, f);

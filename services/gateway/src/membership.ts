@@ -38,7 +38,12 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     );
     if (res?.reply.ok) {
       const r = reg.rooms.get(roomId);
-      if (r) r.owner = res.reply.owner;
+      if (r && r.owner !== res.reply.owner) {
+        const moved = r.owner !== null;
+        r.owner = res.reply.owner;
+        // A join answered by a new owner is the same sign as its first delivery (inbound.ts).
+        if (moved) requests.roomMoved(roomId);
+      }
     }
     return res ? res.reply : null;
   };
