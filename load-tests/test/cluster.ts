@@ -39,20 +39,12 @@ export interface Cluster {
   gatewayUrls: string[];
   /** The lobby's tRPC endpoint, when started. */
   lobbyUrl: string;
-  /**
-   * Starts an exited process again exactly as before (same name, env, so the same WORKER_ID) and puts the
-   * new one in its place in `procs`/`workers`, so `stop` stops it. Resolves on its READY line.
-   */
-  restart(proc: Proc): Promise<Proc>;
   stop(): Promise<void>;
 }
 
 /** The READY line of the realtime services; the lobby has none, so its "listening" log line stands in. */
 const READY = /^READY (\S+) (\d+)$/m;
 const LOBBY_LISTENING = /"url":"http:\/\/[^"]*:(\d+)"[^\n]*"msg":"lobby listening"/;
-
-/** How each process was launched, so `restart` can launch it again the same way. */
-const launches = new WeakMap<Proc, { workspace: string; env: Record<string, string> }>();
 
 function start(name: string, workspace: string, env: Record<string, string>): Promise<Proc> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -74,7 +66,6 @@ function start(name: string, workspace: string, env: Record<string, string>): Pr
     child.once('close', () => file.end());
   }
   const proc: Proc = { name, child, port: 0, output: [] };
-  launches.set(proc, { workspace, env });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output.join('')}`)), 120_000);
     const onData = (d: Buffer) => {
@@ -165,25 +156,12 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     await stop();
     throw (failed as PromiseRejectedResult).reason;
   }
-  const workers = procs.filter((p) => p.name.startsWith('worker-'));
-  const restart = async (old: Proc): Promise<Proc> => {
-    const launch = launches.get(old);
-    if (!launch) throw new Error(`${old.name} is not a process of this cluster`);
-    if (old.child.exitCode === null && old.child.signalCode === null) throw new Error(`${old.name} is still running`);
-    const proc = await start(old.name, launch.workspace, launch.env);
-    for (const list of [procs, workers]) {
-      const i = list.indexOf(old);
-      if (i >= 0) list[i] = proc;
-    }
-    return proc;
-  };
   return {
     namespace,
     natsUrl,
     redisUrl,
     procs,
-    workers,
-    restart,
+    workers: procs.filter((p) => p.name.startsWith('worker-')),
     gatewayUrls: procs.filter((p) => p.name.startsWith('gateway-')).map((p) => `ws://127.0.0.1:${p.port}/ws`),
     lobbyUrl: opts.lobby ? `http://127.0.0.1:${procs.find((p) => p.name === 'lobby')!.port}/trpc` : '',
     stop,
