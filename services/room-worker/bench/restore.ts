@@ -90,7 +90,12 @@ function record(gameId: string, game: AnyGame, i: number): Recorded {
     finishedAt: null,
     finishedPublished: false,
   };
-  return { roomId, text: new SnapshotEncoder().encode(data), steps: steps.map((s) => JSON.stringify(s)), seq: steps.length };
+  return {
+    roomId,
+    text: new SnapshotEncoder().encode(data),
+    steps: steps.map((s) => JSON.stringify(s)),
+    seq: steps.length,
+  };
 }
 
 /** µs per call of `f`, best of `ROUNDS` rounds of `n` calls (the least disturbed by other processes). */
@@ -104,7 +109,8 @@ function time(n: number, f: (i: number) => void): number {
   return best;
 }
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 const stores = await createStores({ redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', namespace: ns });
@@ -114,7 +120,12 @@ const recorded: Recorded[] = [];
 for (const [gameId, game] of Object.entries(games))
   for (let i = 0; i < ROOMS; i++) {
     const r = record(gameId, game, i);
-    const first = await store.createRoom(r.roomId, 'dead-worker', { seq: r.seq, data: r.text, steps: r.steps }, 600_000);
+    const first = await store.createRoom(
+      r.roomId,
+      'dead-worker',
+      { seq: r.seq, data: r.text, steps: r.steps },
+      600_000,
+    );
     if (!first.ok) throw new Error(`room ${r.roomId} exists`);
     recorded.push(r);
   }
