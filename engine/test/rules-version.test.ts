@@ -48,6 +48,44 @@ describe('rules versions and snapshot restore', () => {
     });
   }
 
+  it('a restore copies nothing it does not change and never writes to the snapshot it is given', () => {
+    for (const [id, game] of Object.entries(games)) {
+      const s = game.setup({ seed: `c-${id}`, players: simPlayers(3), options: game.optionsSchema.parse({}), now: T0 });
+      const current = snapshot(s);
+      const same = game.restoreState!(current);
+      // The decoded snapshot is handed over as it is: no clone per restore.
+      expect(same.ok && same.state).toBe(current);
+      const old = unversioned(s);
+      const before = JSON.stringify(old);
+      const migrated = game.restoreState!(old);
+      expect(migrated).toMatchObject({ ok: true, rulesVersion: 1, migrated: true });
+      expect(JSON.stringify(old)).toBe(before);
+      if (!migrated.ok) continue;
+      expect(migrated.state).not.toBe(old);
+      expect((migrated.state as { rulesVersion: number }).rulesVersion).toBe(1);
+      // A newer snapshot is refused whatever it was handed as.
+      expect(game.restoreState!({ ...current, rulesVersion: game.rulesVersion! + 1 })).toMatchObject({
+        ok: false,
+        code: 'newerRules',
+      });
+    }
+  });
+
+  it('포커: a hand without its pot record is filled in on a copy; the snapshot given keeps its own hand', () => {
+    const s = start({ mode: 'holdem' }, 4);
+    const raw = snapshot(s);
+    const hand = raw.hand as Record<string, unknown>;
+    delete hand.potResults;
+    const r = poker.restoreState!(raw);
+    expect(r).toMatchObject({ ok: true, rulesVersion: poker.rulesVersion, migrated: true });
+    if (!r.ok) return;
+    const restored = r.state as PokerState;
+    expect(restored.hand!.potResults).toBeNull();
+    expect('potResults' in hand).toBe(false);
+    // What the migration did not touch is shared, not copied.
+    expect(restored.seats).toBe(raw.seats);
+  });
+
   it('포커: a version-1 snapshot restored after the §5.2 fix keeps the old rule (the lone matched big blind still gets a turn); a version-2 game does not', () => {
     let s = start({ mode: 'holdem' }, 4);
     const [SB, BB, U, D] = order(s);

@@ -6,7 +6,10 @@
  * version). A snapshot is checked before it is trusted: `restoreState`
  * validates its shape with zod, refuses one written under rules newer than
  * this engine knows, and migrates an older shape (missing fields) while
- * keeping its rules version.
+ * keeping its rules version. It copies nothing it does not change: the state
+ * it returns is `raw` itself when nothing was missing (else a new object that
+ * shares what it did not fill in), so the caller hands over what it decoded
+ * and keeps no other reference to it; `raw` is never written to.
  *
  * Version 1 is every state written before versions existed (no field).
  */
@@ -36,8 +39,13 @@ export interface RestoreSpec {
   current: number;
   /** The shape of a state at the current version (after migration). */
   schema: z.ZodType;
-  /** Fills what an older snapshot lacks; `raw` is a fresh copy and may be written to. */
-  migrate(raw: Record<string, unknown>, from: number): void;
+  /**
+   * Fills what an older snapshot lacks. `raw` is the caller's and must not be written to: return a new
+   * state (copying only the objects on the path to what is filled in), or nothing when nothing is missing.
+   * Copy-on-write instead of a clone of every snapshot: most restores are of current shapes, and a
+   * failover restores many rooms back to back on one CPU.
+   */
+  migrate(raw: Readonly<Record<string, unknown>>, from: number): Record<string, unknown> | void;
 }
 
 /** The `restoreState` of a game, from its version, schema and migration. */
@@ -57,11 +65,11 @@ export function makeRestore<S>(spec: RestoreSpec): (raw: unknown) => RestoreResu
         code: 'newerRules',
         reason: `이 서버보다 새 규칙(${version}판, 서버는 ${spec.current}판)으로 만든 스냅샷이에요`,
       };
-    const copy = structuredClone(obj);
-    const migratedShape = needsMigration(copy, version, spec);
-    const migrated = obj.rulesVersion === undefined || migratedShape;
-    copy.rulesVersion = version;
-    const parsed = spec.schema.safeParse(copy);
+    const filled = spec.migrate(obj, version) ?? null;
+    let state = filled ?? obj;
+    // Unversioned: the version is written into the state (a new top-level object; `raw` stays as it was).
+    if (obj.rulesVersion === undefined) state = { ...state, rulesVersion: version };
+    const parsed = spec.schema.safeParse(state);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return {
@@ -70,14 +78,10 @@ export function makeRestore<S>(spec: RestoreSpec): (raw: unknown) => RestoreResu
         reason: `스냅샷 상태가 잘못됐어요: ${issue.path.join('.')} ${issue.message}`,
       };
     }
-    return { ok: true, state: copy as S, rulesVersion: version, migrated };
+    // The validated input, not zod's copy of it: that copy puts known keys first, and the state's own key
+    // order is what the next snapshot writes.
+    return { ok: true, state: state as S, rulesVersion: version, migrated: state !== obj };
   };
-}
-
-function needsMigration(copy: Record<string, unknown>, from: number, spec: RestoreSpec): boolean {
-  const before = JSON.stringify(copy);
-  spec.migrate(copy, from);
-  return JSON.stringify(copy) !== before;
 }
 
 /** Fields every game state has (GameStateBase), as a zod shape to extend per game. */

@@ -77,12 +77,22 @@ export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire
   return { ok: true, epoch: 1, seq: 0 };
 }
 
+/**
+ * The restores of one failover arrive together and their store replies resolve in one tick: built back to
+ * back in it, no room's views would leave before the last room was built (the bus writes what was published
+ * once the tick's microtasks are done). So each restore is built in its own turn of the event loop, and the
+ * bus sends its views before the next room is built: each table resumes as soon as it is ready, not when
+ * the whole batch is.
+ */
+const ownTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.OpenRoomReply> {
   const t0 = performance.now();
   const generation = await currentGeneration(h.store);
   const acq = await h.store.acquire(roomId, h.cfg.workerId, h.cfg.leaseTtlMs);
   if (!acq) return refuse('noSnapshot');
   const storeMs = performance.now() - t0;
+  await ownTurn();
   const data = decodeSnapshot(acq.room.data);
   const game = data && Object.hasOwn(h.games, data.game) ? h.games[data.game] : undefined;
   if (!data || !game || data.roomId !== roomId) {

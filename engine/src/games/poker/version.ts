@@ -81,6 +81,6 @@ export const restoreState = makeRestore<PokerState>({
   // Version 1 hands had no pot record of their own.
   migrate: (raw) => {
     const h = raw.hand as Record<string, unknown> | null | undefined;
-    if (h && !('potResults' in h)) h.potResults = null;
+    if (h && !('potResults' in h)) return { ...raw, hand: { ...h, potResults: null } };
   },
 });
