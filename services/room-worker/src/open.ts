@@ -80,11 +80,17 @@ export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire
 /**
  * The restores of one failover arrive together and their store replies resolve in one tick: built back to
  * back in it, no room's views would leave before the last room was built (the bus writes what was published
- * once the tick's microtasks are done). So each restore is built in its own turn of the event loop, and the
- * bus sends its views before the next room is built: each table resumes as soon as it is ready, not when
- * the whole batch is.
+ * once the tick is done — at the end of its microtasks, or, coalesced, in the next check phase). So each
+ * restore is built in its own turn of the event loop, and the turns are chained per worker: the next
+ * restore's turn is asked for only once this one is built, i.e. after the bus's flush of its views was
+ * scheduled, so that flush comes first. Each table resumes as soon as it is ready, not when the batch is.
  */
-const ownTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const lastTurn = new WeakMap<OpenHost, Promise<void>>();
+function ownTurn(h: OpenHost): Promise<void> {
+  const mine = (lastTurn.get(h) ?? Promise.resolve()).then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  lastTurn.set(h, mine);
+  return mine;
+}
 
 export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.OpenRoomReply> {
   const t0 = performance.now();
@@ -92,7 +98,7 @@ export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.Ope
   const acq = await h.store.acquire(roomId, h.cfg.workerId, h.cfg.leaseTtlMs);
   if (!acq) return refuse('noSnapshot');
   const storeMs = performance.now() - t0;
-  await ownTurn();
+  await ownTurn(h);
   const data = decodeSnapshot(acq.room.data);
   const game = data && Object.hasOwn(h.games, data.game) ? h.games[data.game] : undefined;
   if (!data || !game || data.roomId !== roomId) {
