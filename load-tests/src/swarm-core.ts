@@ -193,6 +193,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
             localAddress: playerAddrs[n],
             gate: VIEW_GATES[slot.entry.game],
             checkEvery: opts.checkEvery,
+            wsClient: opts.wsClient,
           },
           botSink(slot),
         );
