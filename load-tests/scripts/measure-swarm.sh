@@ -31,7 +31,7 @@ logs=$(mktemp -d)
 node --import tsx "$here/load-tests/bench/table-server.ts" "$PORT" >"$logs/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
-until grep -q listening "$logs/server.log"; do sleep 0.2; done
+until grep -qs listening "$logs/server.log"; do sleep 0.2; done
 # utime + stime (field 14 + 15; FIELD=14: user time only) of a process and its children (swarm workers).
 ticks() {
   local t=0 p
