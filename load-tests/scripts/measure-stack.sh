@@ -6,6 +6,7 @@
 #
 # SWARM_WORKERS=N spreads the bots over N swarm processes, each with its own loopback source address
 # (127.0.0.2 …), beyond one address's ≈ 28k ephemeral ports; their latencies merge exactly.
+# SWARM_ARGS adds swarm flags (e.g. "--ws-client ws" to compare the bots' WebSocket clients).
 #
 # MEASURE_CPU_PROF=DIR writes V8 CPU profiles of the gateway, worker w0 and the swarm into DIR/gateway,
 # DIR/w0, DIR/swarm (the whole run, ramp included; one file per thread: tsx's loader thread writes a
@@ -50,10 +51,11 @@ for port in $BASE $((BASE + 1)) $((BASE + 2)) $((BASE + 3)); do
   until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.5; done
 done
 # This script starts the gateway itself with the development secret, so the swarm may sign tokens here.
+# shellcheck disable=SC2086
 node $(prof swarm) --import tsx load-tests/src/swarm.ts --url "ws://127.0.0.1:$((BASE + 3))/ws" --tables "$TABLES" \
   --duration "$DURATION" --ramp-ms $((TABLES * 5)) --warmup "$WARMUP" --live-ms 0 \
   --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "${SWARM_WORKERS:-1}" \
-  --report "$logs/load-report.html" --json "$logs/load-report.json" >"$logs/swarm.out" 2>&1 &
+  --report "$logs/load-report.html" --json "$logs/load-report.json" ${SWARM_ARGS:-} >"$logs/swarm.out" 2>&1 &
 SWARM=$!
 # The servers this stack uses (others may run test clusters on other ports): by their listening port.
 listener() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }

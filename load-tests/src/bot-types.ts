@@ -4,6 +4,7 @@
  */
 import type { AnyGame } from '@joke/engine';
 import type { ViewGate } from './frames.ts';
+import type { WsClient } from './options.ts';
 
 /** What the bot reports to the swarm. */
 export interface BotSink {
@@ -56,4 +57,6 @@ export interface BotConfig {
   gate?: ViewGate;
   /** Of the views the gate lets the bot skip, every this-many-th is parsed and checked instead (1 = all). */
   checkEvery?: number;
+  /** The WebSocket client (bot-socket.ts); lean unless told. */
+  wsClient?: WsClient;
 }

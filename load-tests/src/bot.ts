@@ -1,13 +1,12 @@
 /**
- * One bot player: a `ws` connection that signs in, quick-matches, joins the
+ * One bot player: a WebSocket connection (bot-socket.ts) that signs in, quick-matches, joins the
  * table it was matched to and plays with the game's own bot policy from its
  * own view, measuring each action from send to the first view that reflects it.
  */
-import { connect, type NetConnectOpts, type Socket } from 'node:net';
-import WebSocket from 'ws';
 import { Rng } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
 import type { BotConfig, BotSink, Pending } from './bot-types.ts';
+import { openBotSocket, type BotSocket } from './bot-socket.ts';
 import { askGate, mayFinish, readViewHeader, type ViewHeader } from './frames.ts';
 import { TimerWheel, WheelTimer } from './timer-wheel.ts';
 
@@ -23,34 +22,6 @@ const checkRng = Rng.fromSeed('swarm-gate-check');
 /** Think and ack timers of every bot of this process. */
 const wheel = new TimerWheel();
 /**
- * Client frames must be masked, but the key only protects browsers' proxies:
- * an all-zero key lets ws skip XOR-ing every byte and refilling its random pool.
- */
-const zeroMask = (): void => {};
-/**
- * Every socket of the process reads into this one buffer (net's `onread`)
- * instead of a fresh 64 KB backing store per read, which a 2 KB frame then
- * pinned as external memory and drove the GC (15 % of the swarm's busy time).
- * Each read is copied out at once — into Buffer's shared pool, frames being
- * small — and handed to the HTTP parser / ws as the 'data' it expects.
- */
-const readBuffer = Buffer.allocUnsafe(64 * 1024);
-function connectReadingIntoSharedBuffer(options: NetConnectOpts): Socket {
-  const socket: Socket = connect({
-    ...options,
-    onread: {
-      buffer: readBuffer,
-      callback: (n, buf) => {
-        socket.emit('data', Buffer.from(buf.subarray(0, n)));
-        // Keep reading: ws handles each frame synchronously (no compression), so it never needs to pause us.
-        return true;
-      },
-    },
-  });
-  return socket;
-}
-
-/**
  * A rejection counts as a race (someone else moved first, e.g. two players calling
  * 원카드 at once) when a newer view than the one the action was chosen from is
  * already here or arrives within this window; otherwise the bot chose an illegal
@@ -59,7 +30,7 @@ function connectReadingIntoSharedBuffer(options: NetConnectOpts): Socket {
 const RACE_WINDOW_MS = 1000;
 
 export class Bot {
-  private ws: WebSocket | null = null;
+  private ws: BotSocket | null = null;
   private readonly rng: Rng;
   private roomId: string | null = null;
   /** view null: a view read by its header only, on which the gate found nothing for this bot to do. */
@@ -85,29 +56,25 @@ export class Bot {
   }
 
   start(): void {
-    const ws = new WebSocket(this.url, {
-      perMessageDeflate: false,
-      localAddress: this.cfg.localAddress,
-      generateMask: zeroMask,
-      createConnection: connectReadingIntoSharedBuffer as never,
+    this.connectingSince = performance.now();
+    const ws: BotSocket = openBotSocket(this.cfg.wsClient ?? 'lean', this.url, this.cfg.localAddress, {
+      open: () => {
+        this.opened.add(ws);
+        this.sink.socket(1);
+        this.send({ v, t: 'hello', token: this.cfg.token });
+      },
+      message: (data) => this.onFrame(data),
+      error: (err) => this.sink.error('socket', String(err)),
+      close: (code) => {
+        if (this.opened.has(ws)) this.sink.socket(-1);
+        this.onClose(ws, code);
+      },
     });
     this.ws = ws;
-    this.connectingSince = performance.now();
-    ws.on('open', () => {
-      this.opened.add(ws);
-      this.sink.socket(1);
-      this.send({ v, t: 'hello', token: this.cfg.token });
-    });
-    ws.on('message', (data: Buffer) => this.onFrame(data));
-    ws.on('error', (err) => this.sink.error('socket', String(err)));
-    ws.on('close', (code) => {
-      if (this.opened.has(ws)) this.sink.socket(-1);
-      this.onClose(ws, code);
-    });
   }
 
   /** Sockets that reached 'open' (only those count in the open-sockets gauge when they close). */
-  private readonly opened = new WeakSet<WebSocket>();
+  private readonly opened = new WeakSet<BotSocket>();
 
   /**
    * Reconnect storm: the socket dies at once (no close handshake, as when a
@@ -115,7 +82,7 @@ export class Bot {
    * resumes its table, as the browser client does.
    */
   drop(): boolean {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || this.closedByUs) return false;
+    if (!this.ws?.isOpen || this.closedByUs) return false;
     this.stormDropAt = performance.now();
     this.ws.terminate();
     return true;
@@ -135,7 +102,7 @@ export class Bot {
     wheel.cancel(this.ackTimer);
   }
 
-  private onClose(ws: WebSocket, code: number): void {
+  private onClose(ws: BotSocket, code: number): void {
     if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
     this.clearTimers();
     if (code === 1012) {
@@ -156,9 +123,10 @@ export class Bot {
 
   private send(msg: object): void {
     if (this.closedByUs) return;
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    if (this.ws?.isOpen) this.ws.send(JSON.stringify(msg));
   }
 
+  /** `buf` may be a slice of the socket's read buffer: nothing here keeps it past the call. */
   private onFrame(buf: Buffer): void {
     // Frames can still arrive while our close handshake runs: a stopped bot must not act on them.
     if (this.closedByUs) return;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { z } from 'zod';
-import { AUTH_MODES, SwarmOptions } from './options.ts';
+import { AUTH_MODES, SwarmOptions, WS_CLIENTS } from './options.ts';
 import { METRIC_DOC, METRICS } from './stats.ts';
 import { parseDuration, parseMix, parseStages, parseStorm, STAGE_DOC, THINK_DISTS } from './scenario.ts';
 import { THRESHOLD_DOC, parseThreshold } from './thresholds.ts';
@@ -163,6 +163,12 @@ export const FLAGS: Flag[] = [
     help: 'Bots read most views by their header only; every N-th of those is parsed and checked in full instead (1 = parse every view).',
   },
   {
+    name: 'ws-client',
+    arg: WS_CLIENTS.join('|'),
+    default: 'lean',
+    help: "The bots' WebSocket client: lean (a minimal RFC 6455 client on net, ws:// only) or the ws package (also used for wss://).",
+  },
+  {
     name: 'live-ms',
     arg: 'MS',
     default: '1000',
@@ -260,6 +266,7 @@ export function parseCli(argv: string[]): CliOptions {
     ['game', 'game'],
     ['mode', 'mode'],
     ['run-id', 'runId'],
+    ['ws-client', 'wsClient'],
   ];
   for (const [flag, key] of str) if (v(flag) !== undefined) raw[key] = v(flag);
   const ints: [string, string][] = [

@@ -7,6 +7,10 @@
 import { z } from 'zod';
 import { MixEntry, Stage, Storm, Think, Timeline, type TimedStage } from './scenario.ts';
 
+/** The bots' WebSocket clients (bot-socket.ts). */
+export const WS_CLIENTS = ['lean', 'ws'] as const;
+export type WsClient = (typeof WS_CLIENTS)[number];
+
 const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|::1)$/;
 
 export function isLoopback(url: string): boolean {
@@ -91,6 +95,8 @@ export const SwarmOptions = z
      * is parsed and checked instead: header = body, its own view, and truly nothing to do. 1 = every view.
      */
     checkEvery: z.number().int().min(1).max(1_000_000).default(16),
+    /** The bots' WebSocket client (bot-socket.ts): the lean one, or the `ws` package to compare with. */
+    wsClient: z.enum(WS_CLIENTS).default('lean'),
     /** Keep every raw action latency sample too (to check the histogram merge; large). */
     rawSamples: z.boolean().default(false),
     /** Prefix of bot ids and names; unique per run by default. */

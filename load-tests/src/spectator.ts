@@ -4,8 +4,9 @@
  * room when a game ends. It only counts the frames it receives: spectators are
  * fan-out load on the gateway, not actors.
  */
-import WebSocket from 'ws';
 import { PROTOCOL_VERSION } from '@joke/protocol';
+import { openBotSocket, type BotSocket } from './bot-socket.ts';
+import type { WsClient } from './options.ts';
 
 const v = PROTOCOL_VERSION;
 
@@ -19,41 +20,42 @@ export interface SpectatorSink {
 }
 
 export class Spectator {
-  private ws: WebSocket | null = null;
+  private ws: BotSocket | null = null;
   private roomId: string | null = null;
   private welcomed = false;
   private closedByUs = false;
   private connectingSince = 0;
   private stormDropAt: number | null = null;
   private reconnects = 0;
-  private readonly opened = new WeakSet<WebSocket>();
+  private readonly opened = new WeakSet<BotSocket>();
 
   constructor(
-    private readonly cfg: { url: string; token: string; localAddress?: string },
+    private readonly cfg: { url: string; token: string; localAddress?: string; wsClient?: WsClient },
     private readonly sink: SpectatorSink,
   ) {}
 
   start(): void {
-    const ws = new WebSocket(this.cfg.url, { perMessageDeflate: false, localAddress: this.cfg.localAddress });
-    this.ws = ws;
     this.welcomed = false;
     this.connectingSince = performance.now();
-    ws.on('open', () => {
-      this.opened.add(ws);
-      this.sink.socket(1);
-      this.send({ v, t: 'hello', token: this.cfg.token });
+    const ws: BotSocket = openBotSocket(this.cfg.wsClient ?? 'lean', this.cfg.url, this.cfg.localAddress, {
+      open: () => {
+        this.opened.add(ws);
+        this.sink.socket(1);
+        this.send({ v, t: 'hello', token: this.cfg.token });
+      },
+      message: (data) => this.onMessage(String(data)),
+      error: (err) => this.sink.error('socket', String(err)),
+      close: () => {
+        if (this.opened.has(ws)) this.sink.socket(-1);
+        if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
+        if (this.stormDropAt === null) {
+          this.sink.error('disconnected');
+          if (this.reconnects++ >= 5) return;
+        }
+        setTimeout(() => !this.sink.stopping() && !this.closedByUs && this.start(), Math.random() * 1000);
+      },
     });
-    ws.on('message', (data) => this.onMessage(String(data)));
-    ws.on('error', (err) => this.sink.error('socket', String(err)));
-    ws.on('close', () => {
-      if (this.opened.has(ws)) this.sink.socket(-1);
-      if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
-      if (this.stormDropAt === null) {
-        this.sink.error('disconnected');
-        if (this.reconnects++ >= 5) return;
-      }
-      setTimeout(() => !this.sink.stopping() && !this.closedByUs && this.start(), Math.random() * 1000);
-    });
+    this.ws = ws;
   }
 
   /** Watch this room from now on (the slot's players were matched into it). */
@@ -65,7 +67,7 @@ export class Spectator {
   }
 
   drop(): boolean {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || this.closedByUs) return false;
+    if (!this.ws?.isOpen || this.closedByUs) return false;
     this.stormDropAt = performance.now();
     this.ws.terminate();
     return true;
@@ -77,7 +79,7 @@ export class Spectator {
   }
 
   private send(msg: object): void {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    if (this.ws?.isOpen) this.ws.send(JSON.stringify(msg));
   }
 
   private onMessage(text: string): void {

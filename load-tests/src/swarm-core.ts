@@ -193,6 +193,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
             localAddress: playerAddrs[n],
             gate: VIEW_GATES[slot.entry.game],
             checkEvery: opts.checkEvery,
+            wsClient: opts.wsClient,
           },
           botSink(slot),
         );
@@ -200,7 +201,12 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
       slot.spectators = watchers.map(
         (id, n) =>
           new Spectator(
-            { url: urls[(slot.index + n) % urls.length], token: id.token, localAddress: watcherAddrs[n] },
+            {
+              url: urls[(slot.index + n) % urls.length],
+              token: id.token,
+              localAddress: watcherAddrs[n],
+              wsClient: opts.wsClient,
+            },
             spectatorSink,
           ),
       );
