@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { createClient } from 'redis';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 
@@ -88,6 +89,8 @@ function start(name: string, workspace: string, env: Record<string, string>): Pr
   });
 }
 
+const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const namespace = `cl${randomBytes(4).toString('hex')}`;
   const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -120,7 +123,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         HOST: '127.0.0.1',
         PORT: '0',
         JWT_SECRET: DEV_JWT_SECRET,
-        DATABASE_URL: '',
+        // The real PostgreSQL, on a schema of this run's own (migrated by the lobby at start, dropped by
+        // stop): an in-process PGlite answered 200 bots' sign-ins and the gateways' room-access checks too
+        // slowly on a loaded box (joins refused as unavailable after the 10 s retry budget).
+        DATABASE_URL: `${PG_BASE}?schema=${namespace}`,
         LOG_LEVEL: 'info',
         // 200 bots sign in from one address within seconds: the per-address sign-in limit
         // (60 a minute by default) is for browsers, so this test stack turns it off (0 = off).
@@ -144,6 +150,11 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
           }),
       ),
     );
+    if (opts.lobby) {
+      const db = new pg.Client({ connectionString: PG_BASE });
+      await db.connect();
+      await db.query(`DROP SCHEMA IF EXISTS "${namespace}" CASCADE`).finally(() => db.end());
+    }
     // Leave nothing of this run in Redis.
     const redis = createClient({ url: redisUrl });
     await redis.connect();
