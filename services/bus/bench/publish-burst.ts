@@ -44,7 +44,7 @@ function writeSpy(nc: NatsConnection) {
 const ns = `burstbench-${randomBytes(4).toString('hex')}`;
 const buses = {
   client: await NatsBus.connect(NATS_URL, { prefix: ns, coalesceWrites: false }),
-  coalesced: await NatsBus.connect(NATS_URL, { prefix: ns }),
+  coalesced: await NatsBus.connect(NATS_URL, { prefix: ns, coalesceWrites: true }),
 };
 if (!buses.coalesced.writesCoalesced) throw new Error('the client internals changed: nothing to compare');
 const spies = { client: writeSpy(buses.client.nc), coalesced: writeSpy(buses.coalesced.nc) };

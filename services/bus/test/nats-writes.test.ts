@@ -49,7 +49,7 @@ describe('NatsBus writes per event-loop turn', () => {
   let client: NatsBus;
   let receiver: NatsBus;
   beforeAll(async () => {
-    coalesced = await NatsBus.connect(NATS_URL, { prefix });
+    coalesced = await NatsBus.connect(NATS_URL, { prefix, coalesceWrites: true });
     client = await NatsBus.connect(NATS_URL, { prefix, coalesceWrites: false });
     receiver = await NatsBus.connect(NATS_URL, { prefix });
   });
@@ -108,7 +108,7 @@ describe('NatsBus writes per event-loop turn', () => {
 
   it('close() and nc.close() send what the turn published before them', async () => {
     for (const how of ['bus', 'nc'] as const) {
-      const bus = await NatsBus.connect(NATS_URL, { prefix });
+      const bus = await NatsBus.connect(NATS_URL, { prefix, coalesceWrites: true });
       const got = receive(receiver, `closing.${how}`, 10);
       await receiver.flush();
       for (let i = 0; i < 10; i++) bus.publish(`closing.${how}`, String(i));
