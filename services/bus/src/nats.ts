@@ -8,6 +8,7 @@ import type { Bus, BusMessage, BusSubscription, Wire } from './types.ts';
 import { natsServers } from './nats-url.ts';
 import { JetStreamEvents } from './nats-durable.ts';
 import { ReplyInbox } from './nats-replies.ts';
+import { coalesceWrites } from './nats-writes.ts';
 
 export interface NatsBusOptions {
   /**
@@ -18,6 +19,12 @@ export interface NatsBusOptions {
   onHandlerError?: (err: unknown, subject: string) => void;
   /** Replicas of the durable-event streams (JETSTREAM_REPLICAS; 3 on a 3-node cluster). */
   durableReplicas?: number;
+  /**
+   * One socket write per event-loop turn instead of one per message (nats-writes.ts). Off unless
+   * NATS_COALESCE_WRITES=1: the whole stack has not yet shown a gain from it (docs/architecture.md,
+   * issue 9), so the services keep the client's own per-microtask writes until a quiet-box pair does.
+   */
+  coalesceWrites?: boolean;
 }
 
 export class NatsBus implements Bus {
@@ -27,6 +34,8 @@ export class NatsBus implements Bus {
   private readonly replies: ReplyInbox;
   private up = true;
   private readonly connectionListeners = new Set<(up: boolean) => void>();
+  /** Whether this connection's writes are coalesced per turn (false: asked not to, or the client's internals changed). */
+  readonly writesCoalesced: boolean;
 
   constructor(
     readonly nc: NatsConnection,
@@ -40,6 +49,7 @@ export class NatsBus implements Bus {
       onHandlerError: this.onHandlerError,
     });
     this.replies = new ReplyInbox(nc);
+    this.writesCoalesced = (opts.coalesceWrites ?? process.env.NATS_COALESCE_WRITES === '1') && coalesceWrites(nc);
     void this.watchStatus();
   }
 

@@ -1,0 +1,81 @@
+/**
+ * One socket write per event-loop turn instead of one per message.
+ *
+ * Why: the NATS client (@nats-io/nats-core 3.x, lib/protocol.js `sendCommand`) queues a `flushPending`
+ * microtask whenever its outbound buffer was empty. Microtasks run after every native callback, so each
+ * uWS message callback in the gateway (one client action → one bus request) and each reply the worker
+ * sends from a Redis callback leaves as its own socket write — a syscall and a deferred promise in the
+ * transport each (`writeBuffer` was 25 % of the gateway's busy samples under the bot swarm). Flushing
+ * from `setImmediate` instead sends everything the turn's poll phase produced in one write: the check
+ * phase comes right after the poll phase of the same loop iteration, and a pending immediate keeps the
+ * loop from blocking in poll, so no message waits beyond the current turn.
+ *
+ * Bounded as the client is: past its `pendingLimit` (32 KB) the buffer is written at once. The client's
+ * own `flush()` (PING) and `drain()` write the buffer synchronously, so they still send everything, and
+ * `close()` is wrapped to write it first (the client's microtask ran before its close got that far).
+ *
+ * This replaces a method of the client's internal ProtocolHandler, so it first checks the shape it
+ * relies on and leaves the client alone (its own per-microtask flush) when anything differs; the
+ * bus tests fail in that case (test/nats-writes.test.ts), so an upgrade of @nats-io cannot silently
+ * lose the coalescing or the messages.
+ */
+import type { NatsConnection } from '@nats-io/transport-node';
+
+/** The parts of nats-core's ProtocolHandler this relies on (lib/protocol.js, 3.4.0). */
+interface Outbound {
+  fill(buf: Uint8Array, ...payloads: Uint8Array[]): void;
+  size(): number;
+}
+interface ProtocolInternals {
+  outbound: Outbound;
+  pendingLimit: number;
+  flushPending(): void;
+  sendCommand(cmd: string | Uint8Array, ...payloads: Uint8Array[]): void;
+}
+
+const encoder = new TextEncoder();
+
+/** The client's protocol handler when it has the shape this module was written against, else undefined. */
+export function protocolInternals(nc: NatsConnection): ProtocolInternals | undefined {
+  const p = (nc as unknown as { protocol?: Partial<ProtocolInternals> }).protocol;
+  if (!p || typeof p !== 'object') return undefined;
+  const o = p.outbound as Partial<Outbound> | undefined;
+  if (!o || typeof o.fill !== 'function' || typeof o.size !== 'function') return undefined;
+  if (typeof p.pendingLimit !== 'number' || !(p.pendingLimit > 0)) return undefined;
+  if (typeof p.flushPending !== 'function' || typeof p.sendCommand !== 'function') return undefined;
+  // sendCommand(cmd, ...payloads) is what publish/sub/unsub call; a different arity means a different design.
+  if (p.sendCommand.length !== 1) return undefined;
+  return p as ProtocolInternals;
+}
+
+/**
+ * Makes `nc` write its outbound buffer once per event-loop turn. Returns false, changing nothing, when
+ * the client's internals are not the expected ones (the client then keeps its per-microtask writes).
+ */
+export function coalesceWrites(nc: NatsConnection): boolean {
+  const p = protocolInternals(nc);
+  if (!p) return false;
+  let scheduled: NodeJS.Immediate | undefined;
+  const flushTurn = () => {
+    scheduled = undefined;
+    // Not connected: flushPending keeps the buffer, and the client writes it itself once it is back.
+    p.flushPending();
+  };
+  p.sendCommand = (cmd, ...payloads) => {
+    p.outbound.fill(typeof cmd === 'string' ? encoder.encode(cmd) : cmd, ...payloads);
+    if (p.outbound.size() >= p.pendingLimit) p.flushPending();
+    else scheduled ??= setImmediate(flushTurn);
+  };
+  // close() without drain() sends nothing more after it; the client's microtask would have run first.
+  const close = nc.close.bind(nc);
+  nc.close = () => {
+    p.flushPending();
+    return close();
+  };
+  // A closed connection has nothing left to write; do not keep a closing process alive for it.
+  void nc.closed().then(() => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+  });
+  return true;
+}
