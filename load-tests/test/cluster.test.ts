@@ -203,6 +203,9 @@ describe('2 gateways, 5 room workers, 2 matchmakers as separate processes', () =
   it('50 concurrent one-card tables of swarm bots play to the end', async () => {
     const run = await play('[steady]');
     log(`[steady] ${JSON.stringify(run.report)}`);
+    // A run with errors says which service complained (the swarm sees only the code it was sent).
+    if (run.report.errors > 0)
+      for (const p of cluster.procs) for (const w of p.warnings.slice(-10)) log(`[steady] ${p.name}: ${w}`);
     // Taken before this test's checks: the kill test compares its sign-ins with these, not with a failure here.
     firstIdentities = new Set(Object.values(cached()).map((i) => i.userId));
     expect(run.report.tables).toBe(TABLES);

@@ -20,6 +20,8 @@ export interface Proc {
   /** The port printed on its READY line (gateway: WebSocket port; others: ops port). */
   port: number;
   output: string[];
+  /** The process's latest warning and error log lines (pino level ≥ 40), to print when a run goes wrong. */
+  warnings: string[];
 }
 
 export interface ClusterOptions {
@@ -66,12 +68,17 @@ function start(name: string, workspace: string, env: Record<string, string>): Pr
     child.stderr!.pipe(file, { end: false });
     child.once('close', () => file.end());
   }
-  const proc: Proc = { name, child, port: 0, output: [] };
+  const proc: Proc = { name, child, port: 0, output: [], warnings: [] };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output.join('')}`)), 120_000);
     const onData = (d: Buffer) => {
       const text = String(d);
       if (proc.output.length < 200) proc.output.push(text);
+      for (const line of text.split('\n'))
+        if (/"level":[4-6]0/.test(line)) {
+          proc.warnings.push(line.slice(0, 400));
+          if (proc.warnings.length > 50) proc.warnings.shift();
+        }
       const m = READY.exec(text);
       const lobby = LOBBY_LISTENING.exec(text);
       if ((m || lobby) && proc.port === 0) {
