@@ -148,3 +148,22 @@ export class FakeClock implements Clock {
     for (let i = 0; i < this.settleTurns; i++) await new Promise<void>((r) => setImmediate(r));
   }
 }
+
+/**
+ * Advances `clock` in `stepMs` steps until `cond` holds: for what takes several timer firings with bus and
+ * store round trips in between (first heartbeats, a worker letting go of fenced rooms). Fails after `maxMs`
+ * of fake time (the timers never brought it about). Shared by the services' fake-time tests.
+ */
+export async function advanceUntil(
+  clock: FakeClock,
+  cond: () => boolean | Promise<boolean>,
+  maxMs: number,
+  what = 'condition',
+  stepMs = 10,
+): Promise<void> {
+  const end = clock.now() + maxMs;
+  while (!(await cond())) {
+    if (clock.now() >= end) throw new Error(`fake time ran ${maxMs} ms without ${what}`);
+    await clock.advance(stepMs);
+  }
+}

@@ -1,7 +1,6 @@
 /** What the matchmaker test files share: the test game, a quiet logger, waiting (real and fake time), and cleanup after each test. */
 import { afterEach } from 'vitest';
 import { pino } from 'pino';
-import type { FakeClock } from '@joke/bus/clock';
 import { raceGame } from '../../room-worker/test/fixtures/race-game.ts';
 
 export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -24,24 +23,8 @@ export async function until(cond: () => boolean | Promise<boolean>, ms = 20_000,
 export const tickAfter = (start: number, period: number, t: number): number =>
   start + period * (Math.floor((t - start) / period) + 1);
 
-/**
- * Advances fake time in `stepMs` steps until `cond` holds: for what takes several timer firings with bus and
- * store round trips in between (first heartbeats, a worker letting go of fenced rooms). Fails after `maxMs`
- * of fake time (the timers never brought it about).
- */
-export async function advanceUntil(
-  clock: FakeClock,
-  cond: () => boolean | Promise<boolean>,
-  maxMs: number,
-  what = 'condition',
-  stepMs = 10,
-) {
-  const end = clock.now() + maxMs;
-  while (!(await cond())) {
-    if (clock.now() >= end) throw new Error(`fake time ran ${maxMs} ms without ${what}`);
-    await clock.advance(stepMs);
-  }
-}
+/** Fake time forward until a condition holds (one copy, beside FakeClock). */
+export { advanceUntil } from '@joke/bus/clock';
 
 /** Registers this file's cleanup list; each test pushes what it started, undone in reverse after it. */
 export function cleanupAfterEach(): (() => Promise<void> | void)[] {

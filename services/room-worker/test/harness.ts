@@ -1,6 +1,6 @@
 /** Test helpers: a worker on an in-process bus and memory store, and a fake gateway. */
 import { InProcessBus, MemorySnapshotStore, type Bus, type SnapshotStore } from '@joke/bus';
-import type { Clock, FakeClock } from '@joke/bus/clock';
+import type { Clock } from '@joke/bus/clock';
 import { bus as wire, call, contract, emit, listen, wireText, PROTOCOL_VERSION } from '@joke/protocol';
 import { pino } from 'pino';
 import type { AnyGame } from '@joke/engine';
@@ -153,21 +153,5 @@ export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 
   }
 }
 
-/**
- * Moves `clock` forward `stepMs` at a time until `cond` holds: for work that
- * takes several timer firings with store and bus round trips in between. Fails
- * after `maxMs` of fake time (the timers never brought it about).
- */
-export async function advanceUntil(
-  clock: FakeClock,
-  cond: () => boolean | Promise<boolean>,
-  maxMs: number,
-  what = 'condition',
-  stepMs = 10,
-) {
-  const end = clock.now() + maxMs;
-  while (!(await cond())) {
-    if (clock.now() >= end) throw new Error(`fake time ran ${maxMs} ms without ${what}`);
-    await clock.advance(stepMs);
-  }
-}
+/** Fake time forward until a condition holds (one copy, beside FakeClock). */
+export { advanceUntil } from '@joke/bus/clock';
