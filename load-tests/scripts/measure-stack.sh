@@ -39,12 +39,17 @@ W1=$!
 JWT_SECRET=joke-app-dev-secret-not-for-production PORT=$((BASE + 3)) OPS_PORT=$((BASE + 4)) GATEWAY_ID=g0 GATEWAY_MAX_SOCKETS_PER_IP=0 GATEWAY_ROOM_ACCESS=open \
   node $(prof gateway) --import tsx services/gateway/src/main.ts >"$logs/gw.log" 2>&1 &
 GW=$!
-# With profiles, give the services up to 3 min to exit (a profile is written at exit; SIGTERM drains and exits).
+# SIGTERM drains and exits; with profiles, give the services up to 3 min (a profile is written at exit),
+# else 15 s. Then the run's keys and streams go (drop-namespace.ts), so that the next run's orphan sweep
+# does not SCAN this one's thousands of keys too: without it each run of a back-to-back pair found a
+# different Redis.
 finish() {
   kill $MM $W0 $W1 $GW 2>/dev/null || true
-  [[ -n "${MEASURE_CPU_PROF:-}" ]] || return 0
-  for _ in $(seq 360); do kill -0 $W0 $GW 2>/dev/null || break; sleep 0.5; done
+  local waits=30
+  [[ -z "${MEASURE_CPU_PROF:-}" ]] || waits=360
+  for _ in $(seq $waits); do kill -0 $MM $W0 $W1 $GW 2>/dev/null || break; sleep 0.5; done
   kill -9 $MM $W0 $W1 $GW 2>/dev/null || true
+  node --import tsx load-tests/scripts/drop-namespace.ts "$JOKE_NAMESPACE" || true
 }
 trap finish EXIT
 for port in $BASE $((BASE + 1)) $((BASE + 2)) $((BASE + 3)); do
