@@ -8,28 +8,34 @@
 import { contract, refuse, serve } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
 import type { Logger } from 'pino';
-import type { Db } from './db/open.ts';
+import type { Raw, Stmt } from './db/raw.ts';
 
-export async function mayJoin(db: Db, userId: string, gameRoomId: string): Promise<boolean> {
-  const room = await db.room.findUnique({
-    where: { currentGameId: gameRoomId },
-    select: {
-      isPrivate: true,
-      hostId: true,
-      seats: { where: { userId }, select: { seat: true } },
-      spectators: { where: { userId }, select: { userId: true } },
-    },
-  });
-  if (!room || !room.isPrivate) return true;
-  return room.hostId === userId || room.seats.length > 0 || room.spectators.length > 0;
+/**
+ * One statement, straight on the pool (db/raw.ts), not a Prisma `findUnique` with two relation reads:
+ * Prisma ran that as an implicit transaction whose start waits at most 2 s for a connection, and on a
+ * starved box (the swarm cluster test under two busy loops) hundreds of checks failed with P2028
+ * "Unable to start a transaction in the given time" — each one a bot refused `unavailable`.
+ */
+const MAY_JOIN: Stmt = {
+  name: 'lobby_room_access',
+  text: `SELECT r."is_private" AS "isPrivate",
+    (r."host_id" = $2
+      OR EXISTS (SELECT 1 FROM "seats" s WHERE s."room_id" = r."id" AND s."user_id" = $2)
+      OR EXISTS (SELECT 1 FROM "spectators" p WHERE p."room_id" = r."id" AND p."user_id" = $2)) AS "member"
+    FROM "rooms" r WHERE r."current_game_id" = $1`,
+};
+
+export async function mayJoin(raw: Raw, userId: string, gameRoomId: string): Promise<boolean> {
+  const [room] = await raw.rows<{ isPrivate: boolean; member: boolean }>(MAY_JOIN, [gameRoomId, userId]);
+  return !room || !room.isPrivate || room.member;
 }
 
-export function serveAccess(bus: Bus, db: Db, log: Logger): BusSubscription {
+export function serveAccess(bus: Bus, raw: Raw, log: Logger): BusSubscription {
   return serve(
     bus,
     contract.roomAccess,
     (req, reply) => {
-      mayJoin(db, req.userId, req.roomId).then(
+      mayJoin(raw, req.userId, req.roomId).then(
         (allowed) => reply({ ok: true, allowed }),
         (err) => {
           log.error({ err, gameId: req.roomId }, 'room access check failed');

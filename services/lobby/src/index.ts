@@ -185,7 +185,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     }),
   ]);
   const lost = subscribeLost(opts.bus, deps.db, log, metrics);
-  const access = serveAccess(opts.bus, deps.db, log);
+  const access = serveAccess(opts.bus, deps.raw, log);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_BASE_PATH,
