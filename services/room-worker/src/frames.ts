@@ -19,14 +19,17 @@ export function viewFrame(
   presenceJson: string,
   resultJson: string | null,
 ): string {
+  return frameHead(roomIdJson, seq, role) + viewJson + frameTail(eventsJson, presenceJson, resultJson);
+}
+
+/** Everything before the view's first byte: the header the bots read by bytes. */
+function frameHead(roomIdJson: string, seq: number, role: 'player' | 'spectator'): string {
+  return `{"v":${PROTOCOL_VERSION},"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":`;
+}
+
+function frameTail(eventsJson: string, presenceJson: string, resultJson: string | null): string {
   return (
-    `{"v":${PROTOCOL_VERSION},"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":` +
-    viewJson +
-    ',"events":' +
-    eventsJson +
-    ',"presence":' +
-    presenceJson +
-    (resultJson === null ? '}' : `,"result":${resultJson}}`)
+    ',"events":' + eventsJson + ',"presence":' + presenceJson + (resultJson === null ? '}' : `,"result":${resultJson}}`)
   );
 }
 
@@ -45,11 +48,14 @@ export function joinObjects(firstJson: string, secondJson: string): string {
 
 /**
  * The views of one state as JSON: the shared members are encoded at the first
- * viewer's request and reused for every other one. A game without `viewParts`
- * (test games) is encoded whole per viewer.
+ * viewer's request and reused for every other one — as text for `json`, and
+ * as UTF-8 bytes (`,"game":…}`) that `viewFrameBytes` copies into each frame
+ * rather than encoding them again per viewer. A game without `viewParts` (test
+ * games) is encoded whole per viewer.
  */
 export class StateViews {
   private sharedJson: string | null = null;
+  private sharedTail: Buffer | null = null;
 
   constructor(
     private readonly game: AnyGame,
@@ -59,8 +65,27 @@ export class StateViews {
   json(viewer: PlayerId | null): string {
     const parts = this.game.viewParts;
     if (parts === undefined) return JSON.stringify(this.game.view(this.state, viewer));
-    this.sharedJson ??= JSON.stringify(parts.shared(this.state));
-    return joinObjects(JSON.stringify(parts.own(this.state, viewer)), this.sharedJson);
+    return joinObjects(JSON.stringify(parts.own(this.state, viewer)), this.shared());
+  }
+
+  /**
+   * The viewer's own members as an open object (`{"viewer":…` without its `}`), to be followed
+   * by `sharedBytes()`; null when the view cannot be cut there (no parts, or an empty part).
+   */
+  ownOpen(viewer: PlayerId | null): string | null {
+    const parts = this.game.viewParts;
+    if (parts === undefined || this.shared().length === 2) return null;
+    const own = JSON.stringify(parts.own(this.state, viewer));
+    return own.length === 2 ? null : own.slice(0, -1);
+  }
+
+  /** `,` + the shared members + `}`, as UTF-8, encoded once per state. */
+  sharedBytes(): Buffer {
+    return (this.sharedTail ??= Buffer.from(',' + this.shared().slice(1)));
+  }
+
+  private shared(): string {
+    return (this.sharedJson ??= JSON.stringify(this.game.viewParts!.shared(this.state)));
   }
 }
 
@@ -82,9 +107,22 @@ export function viewFrameBytes(game: AnyGame, c: FrameContext, viewer: PlayerId 
     if (seen) events.push(seen);
   }
   const role = viewer === null ? 'spectator' : 'player';
-  return Buffer.from(
-    viewFrame(c.roomIdJson, c.seq, role, c.views.json(viewer), JSON.stringify(events), c.presenceJson, c.resultJson),
-  );
+  const eventsJson = JSON.stringify(events);
+  const ownOpen = c.views.ownOpen(viewer);
+  if (ownOpen === null)
+    return Buffer.from(
+      viewFrame(c.roomIdJson, c.seq, role, c.views.json(viewer), eventsJson, c.presenceJson, c.resultJson),
+    );
+  // The same text as viewFrame's, written in three pieces: the shared members' bytes are copied.
+  const first = frameHead(c.roomIdJson, c.seq, role) + ownOpen;
+  const rest = frameTail(eventsJson, c.presenceJson, c.resultJson);
+  const shared = c.views.sharedBytes();
+  const n1 = Buffer.byteLength(first);
+  const out = Buffer.allocUnsafe(n1 + shared.length + Buffer.byteLength(rest));
+  out.write(first, 0);
+  out.set(shared, n1);
+  out.write(rest, n1 + shared.length);
+  return out;
 }
 
 export function presenceFrame(roomIdJson: string, presenceJson: string): string {
