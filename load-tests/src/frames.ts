@@ -153,11 +153,13 @@ const FINISHED = Buffer.from('"finished":');
  * Might this frame end the game? Yes unless the frame's last member is an
  * array (the presence list comes last unless a `result` follows it) and the
  * view's own `finished` is false. That member is found as the first
- * `"finished":` after the view opens: one-card's view (the one game with a
- * gate) starts with the GameViewBase members (engine/src/core/types.ts),
- * `finished` among them, before its own, so the search stops a few hundred
- * bytes in rather than scanning the whole frame. A game given a gate must
- * keep that order (test/frames.test.ts checks it on finished games).
+ * `"finished":` after the view opens: the worker writes a view as the
+ * viewer's own members (one-card: viewer, phase, hand, legal…, none of them
+ * holding a `finished` key) followed by the members all viewers share, which
+ * start with the GameViewBase ones (engine/src/core/types.ts), `finished`
+ * among them, so the search stops a few hundred bytes in rather than scanning
+ * the whole frame. A game given a gate must keep that order
+ * (test/frames.test.ts checks it on finished games, with the worker's encoder).
  */
 export function mayFinish(buf: Buffer, viewAt: number): boolean {
   const n = buf.length;

@@ -1,13 +1,15 @@
 /**
  * The bots' header-only reading (src/frames.ts) against real one-card games:
  * every frame the gate lets a bot skip must be one its policy has nothing to
- * do on and that does not end the game. Frames are built in the room worker's
- * layout (services/room-worker/src/frames.ts); the cluster test runs the bots
+ * do on and that does not end the game. Frames of played games are built by
+ * the room worker's own encoder (`@joke/room-worker/frames`: the viewer's own
+ * view members first, then the shared ones); the cluster test runs the bots
  * against the real workers and gateways, where a wrong skip or header shows as
  * a swarm error (gateMissed, frameHeader).
  */
 import { describe, expect, it } from 'vitest';
 import { games, Rng } from '@joke/engine';
+import { StateViews, viewFrameBytes } from '@joke/room-worker/frames';
 import { askGate, mayFinish, readViewHeader, VIEW_GATES, type ViewHeader } from '../src/frames.ts';
 import { TimerWheel, WheelTimer } from '../src/timer-wheel.ts';
 
@@ -33,9 +35,17 @@ function playedFrames(gamesToPlay: number, options: Record<string, unknown>) {
     const rng = Rng.fromSeed(`frames-${g}`);
     for (let seq = 1; seq < 600; seq++) {
       const result = game.result(state);
+      const c = {
+        roomIdJson: JSON.stringify(roomId),
+        seq,
+        events: [{ type: 'played', by: 'u1' }],
+        views: new StateViews(game, state),
+        presenceJson: JSON.stringify([{ id: 'u1', connected: true, away: false, bot: false }]),
+        resultJson: result === null ? null : JSON.stringify(result),
+      };
       for (const p of players) {
         const view = game.view(state, p.id);
-        out.push({ buf: frame(roomId, seq, view, result), view, result, seq, roomId });
+        out.push({ buf: Buffer.from(viewFrameBytes(game, c, p.id)), view, result, seq, roomId });
       }
       if (result !== null) break;
       const actor = players.find((p) => game.bot(game.view(state, p.id), rng) !== null);

@@ -143,6 +143,20 @@ export interface SubstitutePolicy<S extends GameStateBase = GameStateBase, A ext
  */
 export type BotRandom = Rng | string | number;
 
+/**
+ * A game's view cut in two: `shared(state)` holds the members every viewer of that state sees
+ * alike — public by construction (no hand, no draw pile, no RNG state), since it is given no
+ * viewer — and `own(state, viewer)` the few that depend on who looks (their hand, legal
+ * actions, …). The two have no member in common and `view(state, viewer)` is
+ * `{ ...shared(state), ...own(state, viewer) }`. The room worker encodes `shared` once per
+ * transition and splices each viewer's `own` into it as text, instead of encoding every view
+ * whole (most of a view is the same for every viewer). Each game builds both in its `view.ts`.
+ */
+export interface ViewParts<S, V> {
+  shared(state: S): Partial<V>;
+  own(state: S, viewer: PlayerId | null): Partial<V>;
+}
+
 export interface GameDefinition<
   S extends GameStateBase = GameStateBase,
   A extends GameAction = GameAction,
@@ -184,6 +198,11 @@ export interface GameDefinition<
   apply(state: S, actor: PlayerId, action: unknown, now: number): ApplyResult<S>;
   /** What `viewer` may see, including their legal actions. null = spectator. */
   view(state: S, viewer: PlayerId | null): V;
+  /**
+   * The same view cut in two (see `ViewParts`), so a runtime can encode the part every viewer
+   * shares once per state. Every platform game has it; `view` is defined as the join of the two.
+   */
+  viewParts?: ViewParts<S, V>;
   /** The part of `event` that `viewer` may see, or null to drop it. */
   eventView(event: GameEvent, viewer: PlayerId | null): GameEvent | null;
   /** Absolute ms when `onTimeout` should run, or null. */

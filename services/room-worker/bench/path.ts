@@ -17,7 +17,7 @@
  */
 import { games, Rng } from '@joke/engine';
 import { bus as wire, contract, decodeDelivery, encodeDelivery } from '@joke/protocol';
-import { viewFrame } from '../src/frames.ts';
+import { StateViews, viewFrame, viewFrameBytes } from '../src/frames.ts';
 import { SnapshotEncoder } from '../src/snapshot.ts';
 import { heartbeatMessage } from '../src/upkeep.ts';
 import type { RoomData } from '../src/room-types.ts';
@@ -76,10 +76,18 @@ const actionUs = time(2_000, () => {
     if (!r.ok) continue;
     state = r.state;
     moved = true;
+    const c = {
+      roomIdJson: '"bench-room"',
+      seq: 1,
+      events: r.events,
+      views: new StateViews(game, state),
+      presenceJson,
+      resultJson: null,
+    };
     const frames: wire.DeliveryFrame[] = players.map((v) => ({
       kind: 'view',
       viewer: v.id,
-      bytes: Buffer.from(viewFrame('"bench-room"', 1, 'player', game.view(state, v.id), r.events, presenceJson, null)),
+      bytes: viewFrameBytes(game, c, v.id),
     }));
     data.state = state;
     snapshot.encode(data);
@@ -92,7 +100,7 @@ const actionUs = time(2_000, () => {
 
 // ---- 2. the envelope ----------------------------------------------------------------------------
 const frameTexts = players.map((p) =>
-  viewFrame('"bench-room"', 7, 'player', game.view(data.state, p.id), [], presenceJson, null),
+  viewFrame('"bench-room"', 7, 'player', JSON.stringify(game.view(data.state, p.id)), '[]', presenceJson, null),
 );
 const oldEnvelope = time(20_000, () => {
   const text = `{"roomId":"bench-room","seq":7,"frames":${JSON.stringify(frameTexts.map((frame, i) => ({ viewer: players[i].id, frame })))}}`;

@@ -1,11 +1,13 @@
 /**
  * What a room sends to gateways after a write: each connected viewer's frame,
  * encoded once, and ONE `Delivery` per gateway carrying only the frames of the
- * viewers that gateway hosts. Spectators share one frame per transition.
+ * viewers that gateway hosts. Spectators share one frame per transition, and
+ * every frame of a transition shares one encode of the view's common members
+ * (`StateViews`, frames.ts).
  */
-import type { AnyGame, GameEvent } from '@joke/engine';
+import type { AnyGame } from '@joke/engine';
 import { contract, emit, type bus as wire } from '@joke/protocol';
-import { presenceFrame, viewFrame } from './frames.ts';
+import { presenceFrame, StateViews, viewFrame, viewFrameBytes, type FrameContext } from './frames.ts';
 import type { RoomHost, Transition, ViewerMeta } from './room-types.ts';
 
 type PerGateway = Map<string, wire.DeliveryFrame[]>;
@@ -35,8 +37,8 @@ export class Deliveries {
       this.idJson,
       seq,
       role,
-      this.game.view(state, viewer),
-      [],
+      new StateViews(this.game, state).json(viewer),
+      '[]',
       presenceJson,
       result === null ? null : JSON.stringify(result),
     );
@@ -52,6 +54,14 @@ export class Deliveries {
     const playerFrames = new Map<string, Uint8Array>();
     let spectatorFrame: Uint8Array | null = null;
     const spectatorSent = new Set<string>();
+    const c: FrameContext = {
+      roomIdJson: this.idJson,
+      seq: t.seq,
+      events: t.events,
+      views: new StateViews(this.game, t.state),
+      presenceJson,
+      resultJson,
+    };
     for (const v of viewers.values()) {
       if (!v.connected) continue;
       let list = perGateway.get(v.gatewayId);
@@ -59,12 +69,12 @@ export class Deliveries {
       if (v.role === 'player') {
         let frame = playerFrames.get(v.userId);
         if (frame === undefined) {
-          frame = this.encodeView(t, v.userId, presenceJson, resultJson);
+          frame = viewFrameBytes(this.game, c, v.userId);
           playerFrames.set(v.userId, frame);
         }
         list.push({ kind: 'view', viewer: v.userId, bytes: frame });
       } else if (!spectatorSent.has(v.gatewayId)) {
-        spectatorFrame ??= this.encodeView(t, null, presenceJson, resultJson);
+        spectatorFrame ??= viewFrameBytes(this.game, c, null);
         spectatorSent.add(v.gatewayId);
         list.push({ kind: 'view', viewer: null, bytes: spectatorFrame });
       }
@@ -97,24 +107,6 @@ export class Deliveries {
       }
     }
     this.deliver(perGateway, seq);
-  }
-
-  /** The viewer's frame as UTF-8 bytes: encoded here once, forwarded as they are by the gateway. */
-  private encodeView(
-    t: Transition,
-    viewer: string | null,
-    presenceJson: string,
-    resultJson: string | null,
-  ): Uint8Array {
-    const events: GameEvent[] = [];
-    for (const e of t.events) {
-      const seen = this.game.eventView(e, viewer);
-      if (seen) events.push(seen);
-    }
-    const role = viewer === null ? 'spectator' : 'player';
-    return Buffer.from(
-      viewFrame(this.idJson, t.seq, role, this.game.view(t.state, viewer), events, presenceJson, resultJson),
-    );
   }
 
   private deliver(perGateway: PerGateway, seq: number): void {

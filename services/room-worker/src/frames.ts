@@ -1,29 +1,128 @@
 /**
- * Frames are built by string concatenation around JSON.stringify of the parts
- * that differ per viewer: the presence list and the result are encoded once
- * per transition and spliced into every viewer's frame, the spectator frame
- * once for all spectators. The output is exactly a `view` ServerMessage.
+ * Frames are built by string concatenation around JSON text encoded once per
+ * transition wherever viewers share it: the presence list, the result, and the
+ * members of the view every viewer of the state sees alike (the engine's
+ * `viewParts.shared`); only each viewer's own members (hand, legal actions, …)
+ * and events are encoded per viewer. The output is exactly a `view`
+ * ServerMessage: the header comes first and always in one order, which the
+ * bots read byte by byte (load-tests/src/frames.ts).
  */
+import type { AnyGame, GameEvent, PlayerId } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
 
 export function viewFrame(
   roomIdJson: string,
   seq: number,
   role: 'player' | 'spectator',
-  view: unknown,
-  events: unknown[],
+  viewJson: string,
+  eventsJson: string,
   presenceJson: string,
   resultJson: string | null,
 ): string {
+  return frameHead(roomIdJson, seq, role) + viewJson + frameTail(eventsJson, presenceJson, resultJson);
+}
+
+/** Everything before the view's first byte: the header the bots read by bytes. */
+function frameHead(roomIdJson: string, seq: number, role: 'player' | 'spectator'): string {
+  return `{"v":${PROTOCOL_VERSION},"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":`;
+}
+
+function frameTail(eventsJson: string, presenceJson: string, resultJson: string | null): string {
   return (
-    `{"v":${PROTOCOL_VERSION},"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":` +
-    JSON.stringify(view) +
-    ',"events":' +
-    JSON.stringify(events) +
-    ',"presence":' +
-    presenceJson +
-    (resultJson === null ? '}' : `,"result":${resultJson}}`)
+    ',"events":' + eventsJson + ',"presence":' + presenceJson + (resultJson === null ? '}' : `,"result":${resultJson}}`)
   );
+}
+
+/**
+ * One object's JSON from the JSON of two objects with no member in common:
+ * members are spliced as text, `{` + the first's + `,` + the second's + `}`.
+ * The viewer's own members go first, so a bot reading bytes finds its `legal`
+ * flags a few hundred bytes in (load-tests/src/frames.ts); JSON.parse does not
+ * care about member order.
+ */
+export function joinObjects(firstJson: string, secondJson: string): string {
+  if (firstJson.length === 2) return secondJson;
+  if (secondJson.length === 2) return firstJson;
+  return firstJson.slice(0, -1) + ',' + secondJson.slice(1);
+}
+
+/**
+ * The views of one state as JSON: the shared members are encoded at the first
+ * viewer's request and reused for every other one — as text for `json`, and
+ * as UTF-8 bytes (`,"game":…}`) that `viewFrameBytes` copies into each frame
+ * rather than encoding them again per viewer. A game without `viewParts` (test
+ * games) is encoded whole per viewer.
+ */
+export class StateViews {
+  private sharedJson: string | null = null;
+  private sharedTail: Buffer | null = null;
+
+  constructor(
+    private readonly game: AnyGame,
+    private readonly state: unknown,
+  ) {}
+
+  json(viewer: PlayerId | null): string {
+    const parts = this.game.viewParts;
+    if (parts === undefined) return JSON.stringify(this.game.view(this.state, viewer));
+    return joinObjects(JSON.stringify(parts.own(this.state, viewer)), this.shared());
+  }
+
+  /**
+   * The viewer's own members as an open object (`{"viewer":…` without its `}`), to be followed
+   * by `sharedBytes()`; null when the view cannot be cut there (no parts, or an empty part).
+   */
+  ownOpen(viewer: PlayerId | null): string | null {
+    const parts = this.game.viewParts;
+    if (parts === undefined || this.shared().length === 2) return null;
+    const own = JSON.stringify(parts.own(this.state, viewer));
+    return own.length === 2 ? null : own.slice(0, -1);
+  }
+
+  /** `,` + the shared members + `}`, as UTF-8, encoded once per state. */
+  sharedBytes(): Buffer {
+    return (this.sharedTail ??= Buffer.from(',' + this.shared().slice(1)));
+  }
+
+  private shared(): string {
+    return (this.sharedJson ??= JSON.stringify(this.game.viewParts!.shared(this.state)));
+  }
+}
+
+/** What every frame of one transition shares: the room, the seq, the state's views, presence and result. */
+export interface FrameContext {
+  roomIdJson: string;
+  seq: number;
+  events: readonly GameEvent[];
+  views: StateViews;
+  presenceJson: string;
+  resultJson: string | null;
+}
+
+/** The viewer's frame as UTF-8 bytes: encoded here once, forwarded as they are by the gateway. */
+export function viewFrameBytes(game: AnyGame, c: FrameContext, viewer: PlayerId | null): Uint8Array {
+  const events: GameEvent[] = [];
+  for (const e of c.events) {
+    const seen = game.eventView(e, viewer);
+    if (seen) events.push(seen);
+  }
+  const role = viewer === null ? 'spectator' : 'player';
+  const eventsJson = JSON.stringify(events);
+  const ownOpen = c.views.ownOpen(viewer);
+  if (ownOpen === null)
+    return Buffer.from(
+      viewFrame(c.roomIdJson, c.seq, role, c.views.json(viewer), eventsJson, c.presenceJson, c.resultJson),
+    );
+  // The same text as viewFrame's, written in three pieces: the shared members' bytes are copied.
+  const first = frameHead(c.roomIdJson, c.seq, role) + ownOpen;
+  const rest = frameTail(eventsJson, c.presenceJson, c.resultJson);
+  const shared = c.views.sharedBytes();
+  const n1 = Buffer.byteLength(first);
+  const out = Buffer.allocUnsafe(n1 + shared.length + Buffer.byteLength(rest));
+  out.write(first, 0);
+  out.set(shared, n1);
+  out.write(rest, n1 + shared.length);
+  return out;
 }
 
 export function presenceFrame(roomIdJson: string, presenceJson: string): string {

@@ -226,6 +226,11 @@ export interface MyLegal {
   mustAct: boolean;
 }
 
+/** The members of a view that depend on the viewer (view.ts `ownView`); `sharedView` builds the rest once per state. */
+export type HulaOwnKey = 'viewer' | 'hand' | 'me';
+export type HulaOwnView = Pick<HulaView, HulaOwnKey>;
+export type HulaSharedView = Omit<HulaView, HulaOwnKey>;
+
 export interface HulaView extends GameViewBase {
   rulesVersion: number;
   game: 'hula';

@@ -2,6 +2,8 @@
  * What each viewer may see (docs/games/hula.md §8.3): their own hand, public
  * table facts, and counts for everything hidden. Other hands and the stock
  * order never leave the state until a round's settlement reveals the hands.
+ * A view is the join of the members every viewer shares (`sharedView`) and
+ * the viewer's own (`ownView`).
  */
 import type { GameEvent, PlayerId } from '../../core/types.ts';
 import { playersInRound, stockCount } from './flow.ts';
@@ -9,11 +11,16 @@ import { findThankYouCards } from './melds.ts';
 import { handScore, specialOf, stopLimit } from './scoring.ts';
 import { HAND_LIMIT } from './setup.ts';
 import { GRACE_MS } from './timers.ts';
-import type { HulaState, HulaView, MyLegal, PhaseView } from './types.ts';
+import type { HulaOwnView, HulaSharedView, HulaState, HulaView, MyLegal, PhaseView } from './types.ts';
 
 export function view(s: HulaState, viewer: PlayerId | null): HulaView {
-  let seat = -1;
-  if (viewer !== null) for (let i = 0; i < s.seats.length; i++) if (s.seats[i].id === viewer) seat = i;
+  // Assigned onto the fresh shared object, not spread: a spread of ~30 members built a slow
+  // object here (≈ 60 µs against ≈ 4 µs, one-card, bench/views.ts's set-up).
+  return Object.assign(sharedView(s), ownView(s, viewer));
+}
+
+/** Every viewer's members: built once per state by the room worker, so nothing here may depend on who looks. */
+export function sharedView(s: HulaState): HulaSharedView {
   const p = s.phase;
   const ids = (seats: number[]): PlayerId[] => seats.map((i) => s.seats[i].id);
   let phase: PhaseView;
@@ -51,13 +58,11 @@ export function view(s: HulaState, viewer: PlayerId | null): HulaView {
   }
   const finished = p.kind === 'finished';
   const revealed = finished || p.kind === 'roundEnd';
-  const inHand = seat >= 0 && s.inRound[seat] && s.seats[seat].status === 'playing';
   return {
     game: 'hula',
     rulesVersion: s.rulesVersion,
     seq: s.seq,
     seedCommit: s.seedCommit,
-    viewer,
     players: s.players,
     deadline: finished ? null : p.deadline,
     finished,
@@ -83,13 +88,23 @@ export function view(s: HulaState, viewer: PlayerId | null): HulaView {
     discardTop: s.discard.length ? s.discard[s.discard.length - 1] : null,
     discardCount: s.discard.length,
     melds: s.melds,
-    hand: inHand ? s.hands[seat].slice() : null,
-    me: inHand && !finished ? legal(s, seat) : null,
     bonus: s.bonus,
     feeTotal: s.feeTotal,
     graceMs: GRACE_MS,
     lastRound: revealed ? s.lastRound : null,
     history: s.history,
+  };
+}
+
+/** The viewer's members: their hand and what they may do, null for spectators and players out of the round. */
+export function ownView(s: HulaState, viewer: PlayerId | null): HulaOwnView {
+  let seat = -1;
+  if (viewer !== null) for (let i = 0; i < s.seats.length; i++) if (s.seats[i].id === viewer) seat = i;
+  const inHand = seat >= 0 && s.inRound[seat] && s.seats[seat].status === 'playing';
+  return {
+    viewer,
+    hand: inHand ? s.hands[seat].slice() : null,
+    me: inHand && s.phase.kind !== 'finished' ? legal(s, seat) : null,
   };
 }
 

@@ -172,6 +172,11 @@ export interface OneCardView extends GameViewBase {
   reveal: { of: PlayerId; cards: Card[] } | null;
 }
 
+/** The members of a view that depend on the viewer (view.ts `ownView`); `sharedView` builds the rest once per state. */
+export type OneCardOwnKey = 'viewer' | 'phase' | 'hand' | 'legalCardIds' | 'legal' | 'reveal';
+export type OneCardOwnView = Pick<OneCardView, OneCardOwnKey>;
+export type OneCardSharedView = Omit<OneCardView, OneCardOwnKey>;
+
 export type PlayAction = {
   type: 'play';
   cardIds: string[];

@@ -291,6 +291,14 @@ export interface SeatView {
   away: boolean;
 }
 
+/**
+ * The members of a view that depend on the viewer (view.ts `ownView`); `sharedView` builds the rest
+ * once per state. `hand` is one of them whole: its players' cards are seen per viewer.
+ */
+export type PokerOwnKey = 'viewer' | 'hand' | 'legalActions' | 'myHand';
+export type PokerOwnView = Pick<PokerView, PokerOwnKey>;
+export type PokerSharedView = Omit<PokerView, PokerOwnKey>;
+
 export interface PokerView extends GameViewBase {
   rulesVersion: number;
   game: 'poker';
