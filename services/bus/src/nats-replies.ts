@@ -97,29 +97,27 @@ export class ReplyInbox {
     });
   }
 
-  /** The bus is closing: nobody will answer what is still waiting. */
+  /** The bus is closing: nobody will answer what is still waiting, and no timer may hold the process. */
   endAll(): void {
     const all = [...this.waiting.values()];
     this.waiting.clear();
-    this.idle();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerAt = Infinity;
+    this.queues.clear();
     for (const w of all) {
       w.done = true;
       w.reject(new BusNoRespondersError(w.subject));
     }
   }
 
-  private idle(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.timerAt = Infinity;
-    this.queues.clear();
-  }
-
   private arm(at: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
-    // +1: a timer may fire a fraction of a millisecond early by performance.now().
+    // +1: a timer may fire a fraction of a millisecond early by performance.now(). Unref'd: it may outlive
+    // the last request (see onReply), and a waiting request has the NATS socket holding the process anyway.
     this.timer = setTimeout(() => this.expire(), Math.max(0, Math.ceil(at - performance.now())) + 1);
+    this.timer.unref();
   }
 
   private expire(): void {
@@ -148,8 +146,9 @@ export class ReplyInbox {
     if (!w) return;
     this.waiting.delete(token);
     w.done = true;
-    // Nothing left to time out: no timer holds the process, and the queues hold no answered requests.
-    if (this.waiting.size === 0) this.idle();
+    // Nothing left to time out: the queues need not hold answered requests. The timer stays armed (it
+    // finds nothing, or arms itself for a later request), so a request at a time arms no timer of its own.
+    if (this.waiting.size === 0) this.queues.clear();
     if (m.data.length === 0 && m.headers?.code === 503) w.reject(new BusNoRespondersError(w.subject));
     else w.resolve(m.data);
   }
