@@ -110,6 +110,30 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
       s.unsubscribe();
     });
 
+    it('times out each request at its own length, mixed lengths, while answered ones in between resolve', async () => {
+      const s = b.subscribe('mixed', (m) => {
+        if (txt(m.data) === 'answer') m.respond?.('ok');
+      });
+      await ready(b);
+      const t0 = Date.now();
+      const ended: string[] = [];
+      const ask = (body: string, ms: number) =>
+        a.request('mixed', body, ms).then(
+          (r) => void ended.push(`${body}:${txt(r)}`),
+          (e: unknown) => void ended.push(`${body}:${e instanceof BusTimeoutError ? 'timeout' : String(e)}`),
+        );
+      // The long one is asked first: the short one behind it must still time out first.
+      const long = ask('long', 600);
+      const short = ask('short', 150);
+      const answered = ask('answer', 600);
+      await short;
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+      await Promise.all([long, answered]);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(590);
+      expect(ended).toEqual(['answer:ok', 'short:timeout', 'long:timeout']);
+      s.unsubscribe();
+    });
+
     it('a subscription is reachable from another connection as soon as flush resolves', async () => {
       for (let i = 0; i < 20; i++) {
         const s = b.subscribe(`fresh.${i}`, (m) => m.respond?.('here'));

@@ -3,7 +3,7 @@
  * turning join/leave/action/queue into bus requests as the token's user.
  */
 import { performance } from 'node:perf_hooks';
-import { ClientMessage, contract, ERRORS, PROTOCOL_VERSION } from '@joke/protocol';
+import { ackText, ClientMessage, contract, ERRORS, isClientAction, PROTOCOL_VERSION } from '@joke/protocol';
 import { verifyPlayerToken } from '@joke/protocol/auth';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
@@ -30,7 +30,7 @@ export function createClientHandlers(
   limits: SocketLimits,
   clock: Clock,
 ): ClientHandlers {
-  const { cfg, log, metrics, reg, detach, sendJson, protoError } = core;
+  const { cfg, log, metrics, reg, detach, send, sendJson, protoError } = core;
   const requestWithRetry = requests.request;
   const { refreshRoom, leave } = rooms;
   const onJoin = rooms.join;
@@ -60,7 +60,7 @@ export function createClientHandlers(
       return;
     }
     const reply = res.reply;
-    if (reply.ok) sendJson(ws, { v, t: 'ack', roomId, actionId, seq: reply.seq });
+    if (reply.ok) send(ws, ackText(roomId, actionId, reply.seq));
     // A full room queue is not a refusal of the move: nothing was applied, the same actionId may come again.
     else if (reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId, actionId });
     else {
@@ -145,13 +145,19 @@ export function createClientHandlers(
       metrics.messagesIn.inc({ type: 'invalid' });
       return protoError(ws, 'malformed', `알 수 없는 종류: ${String(raw.t).slice(0, 24)}`);
     }
-    const parsed = ClientMessage.safeParse(raw);
-    if (!parsed.success) {
-      metrics.messagesIn.inc({ type: 'invalid' });
-      const issue = parsed.error.issues[0];
-      return protoError(ws, 'malformed', `${raw.t}: ${issue ? issue.path.join('.') || '형식' : '형식'} 확인 필요`);
+    let msg: ClientMessage;
+    // An action in its plain shape skips the zod union (one per action); anything else, and every
+    // refusal's reason, comes from the schema. The action itself is validated where it is applied.
+    if (isClientAction(raw)) msg = raw;
+    else {
+      const parsed = ClientMessage.safeParse(raw);
+      if (!parsed.success) {
+        metrics.messagesIn.inc({ type: 'invalid' });
+        const issue = parsed.error.issues[0];
+        return protoError(ws, 'malformed', `${raw.t}: ${issue ? issue.path.join('.') || '형식' : '형식'} 확인 필요`);
+      }
+      msg = parsed.data;
     }
-    const msg = parsed.data;
     metrics.messagesIn.inc({ type: msg.t });
     if (msg.t === 'hello') return detach(onHello(ws, msg.token));
     if (!d.user) return protoError(ws, 'unauthenticated');

@@ -20,11 +20,43 @@ export interface GatewayMetrics {
   socketsRefused: Counter<'scope'>;
 }
 
+type Labels = Record<string, string>;
+type Counted = {
+  inc(labels?: Labels | number, n?: number): void;
+  dec?(labels?: Labels | number, n?: number): void;
+  collect?: () => void;
+};
+
+/**
+ * prom-client hashes and validates the labels on every inc (measured here: ≈ 0.5 µs for a labelled
+ * counter, ≈ 1 µs for a gauge's inc + dec), and the gateway counts several things per action (issue 9).
+ * The metrics counted per message add to plain numbers instead and hand them to prom-client when the
+ * metric is read (a scrape, or `get()`): same series, same values, read the same way.
+ */
+function countLocally<T>(metric: T, label: string | null): T {
+  const m = metric as unknown as Counted;
+  const inc = m.inc.bind(m);
+  const counts = new Map<string, number>();
+  const add = (labels: Labels | number | undefined, n: number | undefined, sign: number): void => {
+    const key = typeof labels === 'object' ? labels[label!] : '';
+    const by = typeof labels === 'object' ? (n ?? 1) : (labels ?? 1);
+    counts.set(key, (counts.get(key) ?? 0) + sign * by);
+  };
+  m.inc = (labels, n) => add(labels, n, 1);
+  if (m.dec) m.dec = (labels, n) => add(labels, n, -1);
+  m.collect = () => {
+    // A gauge's delta may be negative: prom-client's inc takes any finite delta on a gauge.
+    for (const [key, n] of counts) inc(label === null ? n : { [label]: key }, n);
+    counts.clear();
+  };
+  return metric;
+}
+
 export function createMetrics(gatewayId: string, defaultMetrics: boolean): GatewayMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ gateway: gatewayId });
   if (defaultMetrics) collectDefaultMetrics({ register: registry });
-  return {
+  const metrics = {
     registry,
     sockets: new Gauge({ name: 'gateway_sockets', help: 'Open WebSockets', registers: [registry] }),
     messagesIn: new Counter({
@@ -86,4 +118,10 @@ export function createMetrics(gatewayId: string, defaultMetrics: boolean): Gatew
       registers: [registry],
     }),
   };
+  // Counted per client message, per socket write and per bus request.
+  countLocally(metrics.messagesIn, 'type');
+  countLocally(metrics.messagesOut, null);
+  countLocally(metrics.requests, 'op');
+  countLocally(metrics.requestsInFlight, 'op');
+  return metrics;
 }

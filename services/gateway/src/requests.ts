@@ -30,6 +30,20 @@ export interface Requester {
   prune(): void;
 }
 
+/** A room request's attempt in flight, until its reply, the room showing up at another owner, or its owner's silence. */
+interface Attempt {
+  roomId: string;
+  /** The owner it went to (null: none known yet, so only the silence fallback applies). */
+  sentTo: string | null;
+  sentAt: number;
+  fail: (err: Error) => void;
+}
+
+const always = (): boolean => true;
+/** An attempt is first checked for a silent owner this long after it was sent, then at every sweep. */
+const FIRST_CHECK_MS = 250;
+const SWEEP_MS = 50;
+
 export function createRequester(core: Core, clock: Clock = systemClock): Requester {
   const { bus, cfg, metrics, log, reg } = core;
 
@@ -42,13 +56,16 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
    * room): checked before every attempt, so a join to a room nobody serves stops being retried the
    * moment its socket leaves or closes instead of running out its budget (issue 10: 55–60 failed
    * requests per abandoned join, 150 such sockets took a gateway to 85 % CPU).
+   *
+   * One async function, no closure of its own: this runs once per player action (issue 9: the
+   * layers of promises, closures and a timer per attempt were ≈ 8 % of the gateway's busy samples).
    */
   const requestWithRetry = async <Q, R>(
     route: RequestRoute<Q, R>,
     req: Q,
     op: string,
     roomId?: string,
-    wanted: () => boolean = () => true,
+    wanted: () => boolean = always,
   ): Promise<{ reply: R; tries: number } | null> => {
     const deadline = clock.now() + cfg.retryBudgetMs;
     // Encoded once: every retry carries the same bytes, so the same actionId.
@@ -56,49 +73,38 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     const subject = route.subject;
     metrics.requestsInFlight.inc({ op });
     try {
-      return await attempts(route, data, subject, op, deadline, roomId, wanted);
+      for (let tries = 1; ; tries++) {
+        if (!wanted()) {
+          metrics.requestsAbandoned.inc({ op });
+          return null;
+        }
+        try {
+          metrics.requests.inc({ op });
+          const raw = await (roomId === undefined
+            ? bus.request(subject, data, cfg.commandTimeoutMs)
+            : roomAttempt(subject, data, roomId));
+          return { reply: route.reply.decode(raw), tries };
+        } catch (err) {
+          metrics.busErrors.inc({ op });
+          if (err instanceof ProtocolError) {
+            log.warn({ subject, err: err.message }, 'reply did not decode');
+            return null;
+          }
+          if (tries === 1) log.debug({ subject, err: String(err) }, 'bus request failed, retrying');
+          // The new owner has the room restored already (it just delivered from it): no backoff.
+          if (err instanceof RoomMoved && !core.closing() && clock.now() < deadline) continue;
+          // Capped low: the room usually reappears on another worker within DEAD_AFTER_MS, and every
+          // ms of backoff past that moment adds to the resume pause (a "no responders" retry is cheap).
+          const wait = Math.min(25 * 2 ** tries, 150);
+          if (core.closing() || clock.now() + wait >= deadline) {
+            log.warn({ subject, tries }, 'bus request gave up');
+            return null;
+          }
+          await (roomId === undefined ? clock.sleep(wait) : backoff(wait, roomId));
+        }
+      }
     } finally {
       metrics.requestsInFlight.dec({ op });
-    }
-  };
-
-  const attempts = async <Q, R>(
-    route: RequestRoute<Q, R>,
-    data: Wire,
-    subject: string,
-    op: string,
-    deadline: number,
-    roomId: string | undefined,
-    wanted: () => boolean,
-  ): Promise<{ reply: R; tries: number } | null> => {
-    for (let tries = 1; ; tries++) {
-      if (!wanted()) {
-        metrics.requestsAbandoned.inc({ op });
-        return null;
-      }
-      try {
-        metrics.requests.inc({ op });
-        const attempt = bus.request(subject, data, cfg.commandTimeoutMs);
-        const raw = await (roomId === undefined ? attempt : unlessRoomLost(attempt, roomId));
-        return { reply: route.reply.decode(raw), tries };
-      } catch (err) {
-        metrics.busErrors.inc({ op });
-        if (err instanceof ProtocolError) {
-          log.warn({ subject, err: err.message }, 'reply did not decode');
-          return null;
-        }
-        if (tries === 1) log.debug({ subject, err: String(err) }, 'bus request failed, retrying');
-        // The new owner has the room restored already (it just delivered from it): no backoff.
-        if (err instanceof RoomMoved && !core.closing() && clock.now() < deadline) continue;
-        // Capped low: the room usually reappears on another worker within DEAD_AFTER_MS, and every
-        // ms of backoff past that moment adds to the resume pause (a "no responders" retry is cheap).
-        const wait = Math.min(25 * 2 ** tries, 150);
-        if (core.closing() || clock.now() + wait >= deadline) {
-          log.warn({ subject, tries }, 'bus request gave up');
-          return null;
-        }
-        await (roomId === undefined ? clock.sleep(wait) : backoff(wait, roomId));
-      }
     }
   };
 
@@ -108,92 +114,90 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     const seen = owner ? workerSeenAt.get(owner) : undefined;
     return seen !== undefined && clock.now() - seen > cfg.ownerSilentMs;
   };
-  /** Per room, what to tell each attempt in flight (or backing off) when the room is seen at a new owner. */
-  const inFlight = new Map<string, Set<() => void>>();
-  /** Calls `onMoved` on each move of the room until the returned function is called. */
-  const watch = (roomId: string, onMoved: () => void): (() => void) => {
-    let room = inFlight.get(roomId);
-    if (!room) inFlight.set(roomId, (room = new Set()));
-    const watching = room;
-    watching.add(onMoved);
-    return () => {
-      watching.delete(onMoved);
-      if (watching.size === 0 && inFlight.get(roomId) === watching) inFlight.delete(roomId);
-    };
-  };
 
+  /**
+   * A request in flight to a worker that has just died would otherwise wait out the whole
+   * commandTimeoutMs (2 s). The attempt is abandoned — its late answer, if any, is ignored: the
+   * retry carries the same bytes, so the same actionId, which the worker applies at most once —
+   * the moment the room is seen at another owner (its restored copy delivers, or answers a join:
+   * `roomMoved`), and retried at once. Fallback when no such sign arrives: the owner it was sent to
+   * misses its heartbeats for ownerSilentMs (checked from FIRST_CHECK_MS after sending, by one sweep
+   * of every attempt each SWEEP_MS rather than a timer per attempt). Checking the CURRENT owner's
+   * heartbeats instead missed every failover found sooner than that (the matchmaker's ping finds a
+   * death in ≈ 0.1 s): the restored room's first delivery had already made a live worker the owner.
+   */
+  const attempts = new Set<Attempt>();
+  let sweeper: Timer | null = null;
+  const sweep = (): void => {
+    if (attempts.size === 0) {
+      clock.clearInterval(sweeper);
+      sweeper = null;
+      return;
+    }
+    const now = clock.now();
+    for (const a of attempts)
+      if (now - a.sentAt >= FIRST_CHECK_MS && silent(a.sentTo ?? reg.rooms.get(a.roomId)?.owner)) {
+        attempts.delete(a);
+        a.fail(new Error('room owner stopped sending heartbeats'));
+      }
+  };
+  const roomAttempt = (subject: string, data: Wire, roomId: string): Promise<Wire> =>
+    new Promise<Wire>((resolve, reject) => {
+      const a: Attempt = { roomId, sentTo: reg.rooms.get(roomId)?.owner ?? null, sentAt: clock.now(), fail: reject };
+      attempts.add(a);
+      sweeper ??= clock.setInterval(sweep, SWEEP_MS);
+      bus.request(subject, data, cfg.commandTimeoutMs).then(
+        (v) => {
+          attempts.delete(a);
+          resolve(v);
+        },
+        (e) => {
+          attempts.delete(a);
+          reject(e);
+        },
+      );
+    });
+
+  /** Per room, the backoffs to cut short when the room is seen at a new owner. */
+  const backingOff = new Map<string, Set<() => void>>();
   /**
    * The pause between attempts of a room request ("no responders" while the room is restored):
    * cut short when the room shows up at its new owner, which is the moment it can answer.
    */
   const backoff = (ms: number, roomId: string): Promise<void> =>
     new Promise<void>((resolve) => {
+      let room = backingOff.get(roomId);
+      if (!room) backingOff.set(roomId, (room = new Set()));
+      const waiting = room;
       const wake = () => {
         clock.clearTimeout(timer);
-        unwatch();
+        waiting.delete(wake);
+        if (waiting.size === 0 && backingOff.get(roomId) === waiting) backingOff.delete(roomId);
         resolve();
       };
       const timer = clock.setTimeout(wake, ms);
-      const unwatch = watch(roomId, wake);
-    });
-
-  /**
-   * A request in flight to a worker that has just died would otherwise wait out the whole
-   * commandTimeoutMs (2 s). The attempt is abandoned — its late answer, if any, is ignored: the
-   * retry carries the same bytes, so the same actionId, which the worker applies at most once —
-   * the moment the room is seen at another owner (its restored copy delivers, or answers a join),
-   * and retried at once. Fallback when no such sign arrives: the owner it was sent to misses its
-   * heartbeats for ownerSilentMs. Checking the CURRENT owner's heartbeats instead missed every
-   * failover found sooner than that (the matchmaker's ping finds a death in ≈ 0.1 s): the restored
-   * room's first delivery had already made a live worker the owner.
-   */
-  const unlessRoomLost = <T>(attempt: Promise<T>, roomId: string): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const sentTo = reg.rooms.get(roomId)?.owner ?? null;
-      let timer: Timer | null = null;
-      const settle = () => {
-        clock.clearTimeout(timer);
-        timer = null;
-        unwatch();
-      };
-      // An attempt sent before any owner was known has nobody to compare with: only the fallback applies.
-      const onMoved = () => {
-        const now = reg.rooms.get(roomId)?.owner ?? null;
-        if (sentTo === null || now === null || now === sentTo) return;
-        settle();
-        reject(new RoomMoved(roomId, sentTo, now));
-      };
-      const unwatch = watch(roomId, onMoved);
-      const check = () => {
-        if (silent(sentTo ?? reg.rooms.get(roomId)?.owner)) {
-          settle();
-          reject(new Error('room owner stopped sending heartbeats'));
-        } else timer = clock.setTimeout(check, 100);
-      };
-      timer = clock.setTimeout(check, 250);
-      attempt.then(
-        (v) => {
-          settle();
-          resolve(v);
-        },
-        (e) => {
-          settle();
-          reject(e);
-        },
-      );
+      waiting.add(wake);
     });
 
   return {
     request: requestWithRetry,
     workerSeen: (owner) => workerSeenAt.set(owner, clock.now()),
     roomMoved: (roomId) => {
-      const waiting = inFlight.get(roomId);
-      if (!waiting) return;
+      const now = reg.rooms.get(roomId)?.owner ?? null;
+      const moved: Attempt[] = [];
+      for (const a of attempts)
+        if (a.roomId === roomId && a.sentTo !== null && now !== null && now !== a.sentTo) moved.push(a);
+      const waking = backingOff.get(roomId);
+      if (moved.length === 0 && !waking) return;
       log.info(
-        { roomId, waiting: waiting.size },
+        { roomId, waiting: moved.length + (waking?.size ?? 0) },
         'room moved: its requests in flight or backing off go to the new owner now',
       );
-      for (const moved of [...waiting]) moved();
+      for (const a of moved) {
+        attempts.delete(a);
+        a.fail(new RoomMoved(roomId, a.sentTo!, now!));
+      }
+      if (waking) for (const wake of [...waking]) wake();
     },
     prune: () => {
       const cutoff = clock.now() - 60_000;

@@ -4,6 +4,8 @@
  */
 import { SignJWT, jwtVerify } from 'jose';
 
+type CryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
 export interface PlayerClaims {
   sub: string;
   name: string;
@@ -33,9 +35,25 @@ export async function signPlayerToken(
     .sign(enc.encode(secret));
 }
 
+/**
+ * The secret imported as an HMAC key once, not at every check: given the raw bytes, jose imports them
+ * anew per token, ≈ 2 % of the gateway's busy samples while the swarm signed in (issue 9). One secret
+ * per process in practice; the cache is dropped if it ever holds more.
+ */
+const keys = new Map<string, Promise<CryptoKey>>();
+function verifyKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 4) keys.clear();
+    key = crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /** Throws on a bad signature, wrong issuer, expiry or missing claims. */
 export async function verifyPlayerToken(secret: string, token: string): Promise<PlayerClaims> {
-  const { payload } = await jwtVerify(token, enc.encode(secret), { issuer: ISSUER, algorithms: ['HS256'] });
+  const { payload } = await jwtVerify(token, await verifyKey(secret), { issuer: ISSUER, algorithms: ['HS256'] });
   if (typeof payload.sub !== 'string' || typeof payload.name !== 'string') throw new Error('token lacks sub/name');
   return { sub: payload.sub, name: payload.name };
 }

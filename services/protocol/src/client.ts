@@ -34,6 +34,25 @@ export const ClientMessage = z.discriminatedUnion('t', [
   ChatSend,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
+export type ClientAction = Extract<ClientMessage, { t: 'action' }>;
+
+const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * The per-action client message in its plain shape, checked by hand: the gateway skips the zod union for
+ * it (one per action; the union's walk showed in its profile). Anything this refuses still goes through
+ * `ClientMessage`, which gives the reason; `contract.test.ts` checks it never accepts what that refuses.
+ */
+export const isClientAction = (r: any): r is ClientAction =>
+  r !== null &&
+  typeof r === 'object' &&
+  r.v === PROTOCOL_VERSION &&
+  r.t === 'action' &&
+  typeof r.roomId === 'string' &&
+  ROOM_ID.test(r.roomId) &&
+  typeof r.actionId === 'string' &&
+  r.actionId.length >= 1 &&
+  r.actionId.length <= 64 &&
+  'action' in r;
 
 export const PresenceEntry = z.object({
   id: z.string(),
@@ -106,6 +125,13 @@ export const ServerMessage = z.discriminatedUnion('t', [
   ChatMessage,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
+
+/**
+ * The `ack` text, byte for byte what `JSON.stringify({ v, t: 'ack', roomId, actionId, seq })` writes, without
+ * building the object and walking it (one per action on the gateway; `contract.test.ts` compares the two).
+ */
+export const ackText = (roomId: string, actionId: string, seq: number): string =>
+  `{"v":${PROTOCOL_VERSION},"t":"ack","roomId":${JSON.stringify(roomId)},"actionId":${JSON.stringify(actionId)},"seq":${JSON.stringify(seq)}}`;
 
 /** Error codes of `error` messages; the Korean text is what players see. */
 export const ERRORS = {

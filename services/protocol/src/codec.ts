@@ -34,13 +34,21 @@ function parseJson(data: Wire): unknown {
 
 /**
  * JSON text checked by `schema` on decode. `fast` is an optional hand-written
- * guard for the per-action messages: when it accepts, the schema is skipped
- * (`codec.test.ts` checks that it never accepts what the schema refuses).
+ * guard for the per-action messages: when it accepts, the schema is skipped;
+ * `peek` optionally reads the commonest exact bytes of a message without
+ * decoding the text at all (undefined = not that form: decoded as JSON).
+ * `contract.test.ts` checks that neither accepts what the schema refuses.
  */
-export function jsonCodec<S extends z.ZodType>(schema: S, fast?: (raw: any) => boolean): Codec<z.output<S>> {
+export function jsonCodec<S extends z.ZodType>(
+  schema: S,
+  fast?: (raw: any) => boolean,
+  peek?: (data: Wire) => z.output<S> | undefined,
+): Codec<z.output<S>> {
   return {
     encode: (value) => JSON.stringify(value),
     decode: (data) => {
+      const seen = peek?.(data);
+      if (seen !== undefined) return seen;
       const raw = parseJson(data);
       if (fast?.(raw)) return raw as z.output<S>;
       const p = schema.safeParse(raw);

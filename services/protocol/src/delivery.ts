@@ -72,43 +72,70 @@ export function encodeDelivery(d: Delivery): Uint8Array {
   return out;
 }
 
-/** Frames are views into `data` (no copy): use them before the buffer is reused. */
+function need(data: Uint8Array, o: number, n: number): void {
+  if (o + n > data.length) throw new ProtocolError('delivery truncated');
+}
+
+/**
+ * The header's short strings (room, owner, viewer ids) are ASCII in practice: read byte by byte instead
+ * of a TextDecoder call each, which cost more than the rest of the header (6 per delivery at a 4-seat
+ * table; this module also loads in browsers, so no Buffer). Anything else is decoded as UTF-8, checked.
+ */
+function shortText(data: Uint8Array, o: number, n: number): string {
+  let s = '';
+  for (let i = o; i < o + n; i++) {
+    const c = data[i];
+    if (c < 0x80) s += String.fromCharCode(c);
+    else
+      try {
+        return text.decode(data.subarray(o, o + n));
+      } catch {
+        throw new ProtocolError('delivery header is not UTF-8');
+      }
+  }
+  return s;
+}
+
+/**
+ * Frames are views into `data` (no copy): use them before the buffer is reused. No closures: this runs
+ * once per delivery, and under tsx every named closure costs a defineProperty as it is created.
+ */
 export function decodeDelivery(data: string | Uint8Array): Delivery {
   if (typeof data === 'string') throw new ProtocolError('delivery must be binary');
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const need = (o: number, n: number): void => {
-    if (o + n > data.length) throw new ProtocolError('delivery truncated');
-  };
-  need(0, 9);
+  need(data, 0, 9);
   if (data[0] !== MAGIC || data[1] !== VERSION) throw new ProtocolError('not a delivery');
   let o = 2;
   const seq = dv.getUint32(o);
   o += 4;
-  const str = (): string => {
-    need(o, 1);
-    const n = data[o++];
-    need(o, n);
-    const s = text.decode(data.subarray(o, o + n));
-    o += n;
-    return s;
-  };
-  const roomId = str();
-  const owner = str();
-  need(o, 2);
+  let n = data[o++];
+  need(data, o, n);
+  const roomId = shortText(data, o, n);
+  o += n;
+  need(data, o, 1);
+  n = data[o++];
+  need(data, o, n);
+  const owner = shortText(data, o, n);
+  o += n;
+  need(data, o, 2);
   const count = dv.getUint16(o);
   o += 2;
   const frames: DeliveryFrame[] = [];
   for (let i = 0; i < count; i++) {
-    need(o, 2);
+    need(data, o, 2);
     const k = data[o++];
     if (k !== 1 && k !== 2) throw new ProtocolError('unknown frame kind');
     let viewer: string | null = null;
-    if (data[o] === SPECTATORS) o++;
-    else viewer = str();
-    need(o, 4);
-    const n = dv.getUint32(o);
+    n = data[o++];
+    if (n !== SPECTATORS) {
+      need(data, o, n);
+      viewer = shortText(data, o, n);
+      o += n;
+    }
+    need(data, o, 4);
+    n = dv.getUint32(o);
     o += 4;
-    need(o, n);
+    need(data, o, n);
     frames.push({ kind: k === 1 ? 'view' : 'presence', viewer, bytes: data.subarray(o, o + n) });
     o += n;
   }

@@ -10,10 +10,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  ackText,
   bus as wire,
+  ClientMessage,
   contract,
   decodeDelivery,
   encodeDelivery,
+  isClientAction,
   ProtocolError,
   REFUSAL_CODES,
   REFUSALS,
@@ -163,6 +166,80 @@ describe('codecs', () => {
     }
   });
 
+  it("the ok-reply read from its bytes decodes exactly as JSON would, and only JSON's own form", () => {
+    const reply = contract.roomCommand.at('r1').reply;
+    const bytes = (t: string) => new TextEncoder().encode(t);
+    for (const text of [
+      '{"ok":true,"seq":0}',
+      '{"ok":true,"seq":7}',
+      '{"ok":true,"seq":4000000000}',
+      '{"ok":true,"seq":999999999999999}',
+      '{"ok":true,"seq":9999999999999999}',
+      '{"ok":true,"seq":-3}',
+      '{"ok":true,"seq":01}',
+      '{"ok":true,"seq":1.5}',
+      '{"ok":true,"seq":1e3}',
+      '{"ok":true,"seq":}',
+      '{"ok":true,"seq":12',
+      '{"ok":true,"seq":12} ',
+      '{"ok":true, "seq":12}',
+      '{"ok":true,"seq":"12"}',
+      '{"ok":false,"seq":12}',
+    ]) {
+      const schema = wire.CommandReply.safeParse(
+        (() => {
+          try {
+            return JSON.parse(text);
+          } catch {
+            return undefined;
+          }
+        })(),
+      );
+      let got: unknown;
+      try {
+        got = reply.decode(bytes(text));
+      } catch (e) {
+        expect(e, text).toBeInstanceOf(ProtocolError);
+        got = 'refused';
+      }
+      expect(got, text).toEqual(schema.success ? schema.data : 'refused');
+      expect(reply.decode(bytes(JSON.stringify({ ok: true, seq: 42 })))).toEqual({ ok: true, seq: 42 });
+    }
+  });
+
+  it("the client action's hand check accepts nothing ClientMessage refuses", () => {
+    const ok = { v: 1, t: 'action', roomId: 'r-1_A', actionId: 'a1', action: { type: 'draw' } };
+    const samples: Record<string, unknown>[] = [
+      ok,
+      { ...ok, action: null },
+      { ...ok, extra: 1 },
+      { ...ok, v: 2 },
+      { ...ok, t: 'join' },
+      { ...ok, roomId: 'r 1' },
+      { ...ok, roomId: '' },
+      { ...ok, roomId: 'r'.repeat(65) },
+      { ...ok, roomId: 5 },
+      { ...ok, actionId: '' },
+      { ...ok, actionId: 'a'.repeat(64) },
+      { ...ok, actionId: 'a'.repeat(65) },
+      { ...ok, actionId: '가'.repeat(64) },
+      { ...ok, actionId: 7 },
+      { v: 1, t: 'action', roomId: 'r', actionId: 'a' },
+    ];
+    for (const s of samples)
+      if (isClientAction(s)) expect(ClientMessage.safeParse(s).success, JSON.stringify(s)).toBe(true);
+    expect(isClientAction(ok)).toBe(true);
+    expect(isClientAction(null)).toBe(false);
+  });
+
+  it('the ack text is what JSON.stringify of the ack object writes', () => {
+    for (const actionId of ['a1', 'say "hi"\\', '가나다 🂡', '\u0000\u001f\u2028', '\ud800'])
+      for (const seq of [0, 7, 4_000_000_000])
+        expect(ackText('room-1', actionId, seq)).toBe(
+          JSON.stringify({ v: 1, t: 'ack', roomId: 'room-1', actionId, seq }),
+        );
+  });
+
   it('decoding garbage throws ProtocolError, never anything else', () => {
     for (const def of Object.values(contract)) {
       const codecs = def.kind === 'request' ? [def.request, def.reply] : [def.message];
@@ -188,5 +265,9 @@ describe('the delivery envelope', () => {
     );
     expect(() => decodeDelivery(bytes.subarray(0, bytes.length - 1))).toThrow(ProtocolError);
     expect(() => decodeDelivery(new Uint8Array([...bytes, 0]))).toThrow(ProtocolError);
+    // A header string that is not UTF-8 is a malformed delivery, not a TypeError out of the decoder.
+    const bad = encodeDelivery({ roomId: 'r\u00e9', seq: 1, owner: 'w', frames: [] });
+    bad[bad.indexOf(0xc3)] = 0xff;
+    expect(() => decodeDelivery(bad)).toThrow(ProtocolError);
   });
 });
