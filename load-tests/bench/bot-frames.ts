@@ -25,7 +25,8 @@ const seats = ['u1', 'u2', 'u3', 'u4'];
 type Transition = { frames: Buffer[]; ack: Buffer; actor: number };
 
 function record(roomId: string, seed: string): Transition[] {
-  const players = seats.map((id) => ({ id, name: id }));
+  // Names as the swarm's own (auth.ts): Korean, so the frames are not all ASCII, as against the real stack.
+  const players = seats.map((id, i) => ({ id, name: `봇${roomId.slice(5)}0${i}` }));
   let state = game.setup({ seed, players, options: game.optionsSchema.parse({ mode: 'classic' }), now: 0 });
   const rng = Rng.fromSeed(seed);
   const out: Transition[] = [];
