@@ -7,7 +7,7 @@ import { Rng } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
 import type { BotConfig, BotSink, Pending } from './bot-types.ts';
 import { openBotSocket, type BotSocket } from './bot-socket.ts';
-import { askGate, mayFinish, readViewHeader, type ViewHeader } from './frames.ts';
+import { askGate, frameText, mayFinish, readViewHeader, type ViewHeader } from './frames.ts';
 import { TimerWheel, WheelTimer } from './timer-wheel.ts';
 
 export type { BotConfig, BotSink } from './bot-types.ts';
@@ -143,7 +143,7 @@ export class Bot {
     }
     let m: any;
     try {
-      m = JSON.parse(buf.toString());
+      m = JSON.parse(frameText(buf));
     } catch {
       return this.sink.error('badFrame');
     }
