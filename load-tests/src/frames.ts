@@ -35,7 +35,9 @@ const PLAYER_VIEW = Buffer.from(',"role":"player","view":');
 const MAX_ROOM_ID = 64;
 
 export interface ViewHeader {
-  roomId: string;
+  /** The room id's bytes: [roomAt, roomEnd). Kept as offsets, so a frame for this bot's room costs no string. */
+  roomAt: number;
+  roomEnd: number;
   seq: number;
   /** Offset of the view object's first byte. */
   viewAt: number;
@@ -69,9 +71,22 @@ export function readViewHeader(buf: Buffer, out: ViewHeader): boolean {
   // Up to 15 digits stay exact in a double.
   for (; i < buf.length && i - seqAt < 15 && buf[i] >= 0x30 && buf[i] <= 0x39; i++) seq = seq * 10 + buf[i] - 0x30;
   if (i === seqAt || !bytesAt(buf, i, PLAYER_VIEW)) return false;
-  out.roomId = buf.toString('latin1', roomAt, roomEnd);
+  out.roomAt = roomAt;
+  out.roomEnd = roomEnd;
   out.seq = seq;
   out.viewAt = i + PLAYER_VIEW.length;
+  return true;
+}
+
+/** The room id of a header read from `buf` (its bytes are printable ASCII: latin1 reads them as they are). */
+export function headerRoom(buf: Buffer, h: ViewHeader): string {
+  return buf.toString('latin1', h.roomAt, h.roomEnd);
+}
+
+/** headerRoom(buf, h) === roomId, without making the string. */
+export function isHeaderRoom(buf: Buffer, h: ViewHeader, roomId: string | null): boolean {
+  if (roomId === null || roomId.length !== h.roomEnd - h.roomAt) return false;
+  for (let i = 0; i < roomId.length; i++) if (buf[h.roomAt + i] !== roomId.charCodeAt(i)) return false;
   return true;
 }
 
