@@ -8,9 +8,8 @@
  *
  *   node --import tsx load-tests/bench/bot-frames.ts [ROUNDS] BOT_TS [BOT_TS…]
  */
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { games, Rng } from '@joke/engine';
-import { VIEW_GATES } from '../src/frames.ts';
 
 const game = games['one-card'];
 const [roundsArg, ...modules] = process.argv.slice(2);
@@ -25,7 +24,8 @@ const seats = ['u1', 'u2', 'u3', 'u4'];
 type Transition = { frames: Buffer[]; ack: Buffer; actor: number };
 
 function record(roomId: string, seed: string): Transition[] {
-  const players = seats.map((id) => ({ id, name: id }));
+  // Names as the swarm's own (auth.ts): Korean, so the frames are not all ASCII, as against the real stack.
+  const players = seats.map((id, i) => ({ id, name: `봇${roomId.slice(5)}0${i}` }));
   let state = game.setup({ seed, players, options: game.optionsSchema.parse({ mode: 'classic' }), now: 0 });
   const rng = Rng.fromSeed(seed);
   const out: Transition[] = [];
@@ -72,11 +72,15 @@ const sink = {
 const errors = new Map<string, number>();
 
 type AnyBot = Record<string, any>;
-async function loadBot(path: string): Promise<new (cfg: object, s: typeof sink) => AnyBot> {
-  return (await import(resolve(path))).Bot;
+type BotModule = { Bot: new (cfg: object, s: typeof sink) => AnyBot; gate: unknown };
+/** A bot.ts and the one-card gate of its own tree (the gate's shape may differ between trees). */
+async function loadBot(path: string): Promise<BotModule> {
+  const { Bot } = await import(resolve(path));
+  const { VIEW_GATES } = await import(join(dirname(resolve(path)), 'frames.ts'));
+  return { Bot, gate: VIEW_GATES['one-card'] };
 }
 
-function runOnce(BotClass: new (cfg: object, s: typeof sink) => AnyBot): number {
+function runOnce({ Bot: BotClass, gate }: BotModule): number {
   const started = process.cpuUsage();
   for (const t of tables) {
     const bots = seats.map((userId) => {
@@ -92,7 +96,7 @@ function runOnce(BotClass: new (cfg: object, s: typeof sink) => AnyBot): number 
           think: () => 1000,
           requeue: false,
           // Read by the new Bot only; the old one ignores them.
-          gate: VIEW_GATES['one-card'],
+          gate,
           checkEvery: 16,
         },
         sink,

@@ -24,7 +24,7 @@ interface Table {
 
 const port = Number(process.argv[2] ?? 19790);
 const tables = new Map<string, Table>();
-const waiting = new Map<string, { userId: string; ws: WebSocket }[]>();
+const waiting = new Map<string, { userId: string; name: string; ws: WebSocket }[]>();
 let nextTable = 0;
 
 const send = (ws: WebSocket, m: object) => ws.send(JSON.stringify(m));
@@ -49,18 +49,18 @@ function transition(t: Table, state: unknown, events: unknown[]): void {
   for (const [id, ws] of t.sockets) ws.send(viewFrame(t, id, events));
 }
 
-function queue(ws: WebSocket, userId: string, m: { game: string; mode: string; players: number }): void {
+function queue(ws: WebSocket, userId: string, name: string, m: { game: string; mode: string; players: number }): void {
   const game = games[m.game];
   if (!game) return send(ws, { v, t: 'error', code: 'noRoom', message: m.game });
   // Bots of different swarm runs (measure-swarm.sh runs two side by side) never share a table: runId is in the id.
   const key = `${m.game}/${m.mode}/${m.players}/${userId.split('-')[1]}`;
   const list = waiting.get(key) ?? [];
-  if (!list.some((w) => w.userId === userId)) list.push({ userId, ws });
+  if (!list.some((w) => w.userId === userId)) list.push({ userId, name, ws });
   waiting.set(key, list);
   if (list.length < m.players) return;
   waiting.delete(key);
   const id = `bench${nextTable++}`;
-  const players = list.map((w) => ({ id: w.userId, name: w.userId.slice(-8) }));
+  const players = list.map((w) => ({ id: w.userId, name: w.name }));
   const state = game.setup({
     seed: id,
     players,
@@ -84,16 +84,21 @@ function action(ws: WebSocket, userId: string, m: { roomId: string; actionId: st
 const wss = new WebSocketServer({ port, host: '127.0.0.1', perMessageDeflate: false });
 wss.on('connection', (ws) => {
   let userId: string | null = null;
+  let name = '';
   const joined = new Set<Table>();
   ws.on('message', (data) => {
     const m = JSON.parse(String(data));
     if (m.t === 'hello') {
-      // The bench trusts the token: only its subject is read (the real gateway checks the signature).
-      userId = JSON.parse(Buffer.from(String(m.token).split('.')[1], 'base64url').toString()).sub as string;
-      return send(ws, { v, t: 'welcome', userId, name: userId, serverTime: Date.now() });
+      // The bench trusts the token: its claims are read, not checked (the real gateway checks the signature).
+      // Its name goes into the views as the real stack's does: the swarm's are Korean (봇…), so its frames are
+      // not all ASCII, and decoding them costs the bots what it costs them against the real stack.
+      const claims = JSON.parse(Buffer.from(String(m.token).split('.')[1], 'base64url').toString());
+      userId = claims.sub as string;
+      name = String(claims.name ?? userId);
+      return send(ws, { v, t: 'welcome', userId, name, serverTime: Date.now() });
     }
     if (userId === null) return;
-    if (m.t === 'queue') return queue(ws, userId, m);
+    if (m.t === 'queue') return queue(ws, userId, name, m);
     if (m.t === 'action') return action(ws, userId, m);
     const t = tables.get(m.roomId);
     if (!t) return;

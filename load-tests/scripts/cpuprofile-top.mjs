@@ -1,6 +1,10 @@
 // Self time by function in V8 CPU profiles (node --cpu-prof), heaviest first, as % of the profile's samples.
 //
-//   node load-tests/scripts/cpuprofile-top.mjs FILE.cpuprofile [...] [--top N]
+//   node load-tests/scripts/cpuprofile-top.mjs FILE.cpuprofile [...] [--top N] [--from S] [--to S]
+//
+// --from S counts only the samples taken S seconds or more after the profile started: a swarm's
+// profile covers its ramp (connects, module compiling) too, and the steady state is what a
+// measured window sees; --to S ends the count there (before the end-of-run report, say).
 //
 // Functions are keyed by name + file:line (node_modules paths shortened to the package), so the
 // same function seen in several places of the call tree adds up. `(program)`, `(idle)` and
@@ -10,12 +14,20 @@ import { readFileSync } from 'node:fs';
 const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 25;
+const fromAt = args.indexOf('--from');
+const fromUs = fromAt >= 0 ? Number(args.splice(fromAt, 2)[1]) * 1e6 : 0;
+const toAt = args.indexOf('--to');
+const toUs = toAt >= 0 ? Number(args.splice(toAt, 2)[1]) * 1e6 : Infinity;
 
 for (const file of args) {
   const p = JSON.parse(readFileSync(file, 'utf8'));
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const hits = new Map();
-  for (const id of p.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+  let at = 0;
+  p.samples.forEach((id, i) => {
+    at += p.timeDeltas[i];
+    if (at >= fromUs && at < toUs) hits.set(id, (hits.get(id) ?? 0) + 1);
+  });
   const self = new Map();
   let total = 0;
   let idle = 0;

@@ -7,14 +7,14 @@ import { Rng } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
 import type { BotConfig, BotSink, Pending } from './bot-types.ts';
 import { openBotSocket, type BotSocket } from './bot-socket.ts';
-import { askGate, mayFinish, readViewHeader, type ViewHeader } from './frames.ts';
+import { askGate, frameText, headerRoom, isHeaderRoom, mayFinish, readViewHeader, type ViewHeader } from './frames.ts';
 import { TimerWheel, WheelTimer } from './timer-wheel.ts';
 
 export type { BotConfig, BotSink } from './bot-types.ts';
 
 const v = PROTOCOL_VERSION;
-/** One header read at a time per process: reused so a frame costs no allocation but its room id. */
-const header: ViewHeader = { roomId: '', seq: 0, viewAt: 0 };
+/** One header read at a time per process: reused so a frame read by its header allocates nothing. */
+const header: ViewHeader = { roomAt: 0, roomEnd: 0, seq: 0, viewAt: 0 };
 /** Views skipped by a gate in this process, so every `checkEvery`-th is parsed and checked instead. */
 let skippedViews = 0;
 /** The gate check runs the policy on a view it expects nothing from: a fixed generator keeps the bot's own untouched. */
@@ -134,7 +134,7 @@ export class Bot {
     const headed = readViewHeader(buf, header);
     let sampled = false;
     if (headed) {
-      if (header.roomId !== this.roomId) return;
+      if (!isHeaderRoom(buf, header, this.roomId)) return;
       const gate = this.cfg.gate;
       if (gate && !mayFinish(buf, header.viewAt) && askGate(buf, header.viewAt, gate) === 'nothingToDo') {
         sampled = ++skippedViews % (this.cfg.checkEvery ?? 1) === 0;
@@ -143,11 +143,11 @@ export class Bot {
     }
     let m: any;
     try {
-      m = JSON.parse(buf.toString());
+      m = JSON.parse(frameText(buf));
     } catch {
       return this.sink.error('badFrame');
     }
-    if (m.t === 'view' && !this.checkView(m, headed, sampled)) return;
+    if (m.t === 'view' && !this.checkView(m, headed ? headerRoom(buf, header) : null, sampled)) return;
     this.onMessage(m, now);
   }
 
@@ -157,9 +157,9 @@ export class Bot {
    * seat's), and — for a view the gate would have skipped — that the policy
    * indeed has nothing to do on it and the game goes on.
    */
-  private checkView(m: any, headed: boolean, sampled: boolean): boolean {
-    if (headed && (m.roomId !== header.roomId || m.seq !== header.seq)) {
-      this.sink.error('frameHeader', `${header.roomId}#${header.seq} vs ${m.roomId}#${m.seq}`);
+  private checkView(m: any, headerRoomId: string | null, sampled: boolean): boolean {
+    if (headerRoomId !== null && (m.roomId !== headerRoomId || m.seq !== header.seq)) {
+      this.sink.error('frameHeader', `${headerRoomId}#${header.seq} vs ${m.roomId}#${m.seq}`);
       return false;
     }
     if (m.role === 'player' && m.view?.viewer !== this.cfg.userId) {

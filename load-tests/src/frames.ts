@@ -14,6 +14,9 @@
  * end the game, or any byte that does not match the expected shape.
  */
 import { PROTOCOL_VERSION } from '@joke/protocol';
+import { findMarker, marker, type Marker } from './bytes.ts';
+
+export { frameText } from './bytes.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -32,7 +35,9 @@ const PLAYER_VIEW = Buffer.from(',"role":"player","view":');
 const MAX_ROOM_ID = 64;
 
 export interface ViewHeader {
-  roomId: string;
+  /** The room id's bytes: [roomAt, roomEnd). Kept as offsets, so a frame for this bot's room costs no string. */
+  roomAt: number;
+  roomEnd: number;
   seq: number;
   /** Offset of the view object's first byte. */
   viewAt: number;
@@ -66,9 +71,22 @@ export function readViewHeader(buf: Buffer, out: ViewHeader): boolean {
   // Up to 15 digits stay exact in a double.
   for (; i < buf.length && i - seqAt < 15 && buf[i] >= 0x30 && buf[i] <= 0x39; i++) seq = seq * 10 + buf[i] - 0x30;
   if (i === seqAt || !bytesAt(buf, i, PLAYER_VIEW)) return false;
-  out.roomId = buf.toString('latin1', roomAt, roomEnd);
+  out.roomAt = roomAt;
+  out.roomEnd = roomEnd;
   out.seq = seq;
   out.viewAt = i + PLAYER_VIEW.length;
+  return true;
+}
+
+/** The room id of a header read from `buf` (its bytes are printable ASCII: latin1 reads them as they are). */
+export function headerRoom(buf: Buffer, h: ViewHeader): string {
+  return buf.toString('latin1', h.roomAt, h.roomEnd);
+}
+
+/** headerRoom(buf, h) === roomId, without making the string. */
+export function isHeaderRoom(buf: Buffer, h: ViewHeader, roomId: string | null): boolean {
+  if (roomId === null || roomId.length !== h.roomEnd - h.roomAt) return false;
+  for (let i = 0; i < roomId.length; i++) if (buf[h.roomAt + i] !== roomId.charCodeAt(i)) return false;
   return true;
 }
 
@@ -80,8 +98,8 @@ export function readViewHeader(buf: Buffer, out: ViewHeader): boolean {
  * views it skipped (bot.ts, `checkEvery`), and test/frames.test.ts on real games.
  */
 export interface ViewGate {
-  /** The bytes that open the object, e.g. `"legal":{`. */
-  marker: Buffer;
+  /** The bytes that open the object, e.g. `"legal":{` (bytes.ts: found by a rare byte of them). */
+  marker: Marker;
   /** Members that must all be read as booleans before the first nested value, else the view is parsed. */
   keys: readonly Buffer[];
 }
@@ -102,7 +120,7 @@ const ONE_CARD_FLAGS = [
 ];
 
 export const VIEW_GATES: Record<string, ViewGate> = {
-  'one-card': { marker: Buffer.from('"legal":{'), keys: ONE_CARD_FLAGS.map((k) => Buffer.from(k)) },
+  'one-card': { marker: marker('"legal":{'), keys: ONE_CARD_FLAGS.map((k) => Buffer.from(k)) },
 };
 
 export type GateAnswer = 'mayAct' | 'nothingToDo' | 'unread';
@@ -120,9 +138,9 @@ function keyIndex(buf: Buffer, at: number, end: number, keys: readonly Buffer[])
  * 'unread' if the bytes are not what the gate expects.
  */
 export function askGate(buf: Buffer, from: number, gate: ViewGate): GateAnswer {
-  let i = buf.indexOf(gate.marker, from);
+  let i = findMarker(buf, gate.marker, from);
   if (i < 0) return 'unread';
-  i += gate.marker.length;
+  i += gate.marker.bytes.length;
   let seen = 0;
   const n = buf.length;
   while (i < n && buf[i] === QUOTE) {
@@ -147,7 +165,7 @@ export function askGate(buf: Buffer, from: number, gate: ViewGate): GateAnswer {
   return seen === (1 << gate.keys.length) - 1 ? 'nothingToDo' : 'unread';
 }
 
-const FINISHED = Buffer.from('"finished":');
+const FINISHED = marker('"finished":');
 
 /**
  * Might this frame end the game? Yes unless the frame's last member is an
@@ -164,6 +182,6 @@ const FINISHED = Buffer.from('"finished":');
 export function mayFinish(buf: Buffer, viewAt: number): boolean {
   const n = buf.length;
   if (n < 2 || buf[n - 1] !== CLOSE_BRACE || buf[n - 2] !== CLOSE_BRACKET) return true;
-  const at = buf.indexOf(FINISHED, viewAt);
-  return at < 0 || buf[at + FINISHED.length] !== LETTER_F;
+  const at = findMarker(buf, FINISHED, viewAt);
+  return at < 0 || buf[at + FINISHED.bytes.length] !== LETTER_F;
 }

@@ -10,7 +10,15 @@
 import { describe, expect, it } from 'vitest';
 import { games, Rng } from '@joke/engine';
 import { StateViews, viewFrameBytes } from '@joke/room-worker/frames';
-import { askGate, mayFinish, readViewHeader, VIEW_GATES, type ViewHeader } from '../src/frames.ts';
+import {
+  askGate,
+  headerRoom,
+  isHeaderRoom,
+  mayFinish,
+  readViewHeader,
+  VIEW_GATES,
+  type ViewHeader,
+} from '../src/frames.ts';
 import { TimerWheel, WheelTimer } from '../src/timer-wheel.ts';
 
 const game = games['one-card'];
@@ -60,13 +68,21 @@ function playedFrames(gamesToPlay: number, options: Record<string, unknown>) {
 }
 
 describe('view headers', () => {
-  const h: ViewHeader = { roomId: '', seq: 0, viewAt: 0 };
+  const h: ViewHeader = { roomAt: 0, roomEnd: 0, seq: 0, viewAt: 0 };
 
   it('reads room, seq and where the view starts', () => {
     const buf = frame('abc-9_Z', 1234567, { a: 1 }, null);
     expect(readViewHeader(buf, h)).toBe(true);
-    expect(h).toMatchObject({ roomId: 'abc-9_Z', seq: 1234567 });
+    expect([headerRoom(buf, h), h.seq]).toEqual(['abc-9_Z', 1234567]);
     expect(buf.toString('latin1', h.viewAt, h.viewAt + 7)).toBe('{"a":1}');
+  });
+
+  it('tells whether the header is for a room by its bytes, as comparing the strings would', () => {
+    const buf = frame('abc-9_Z', 1, {}, null);
+    expect(readViewHeader(buf, h)).toBe(true);
+    expect(isHeaderRoom(buf, h, 'abc-9_Z')).toBe(true);
+    for (const other of [null, '', 'abc-9_', 'abc-9_Z1', 'abc-9_z', 'Abc-9_Z', 'xbc-9_Z', 'abc-9_Zabc-9_Z'])
+      expect(isHeaderRoom(buf, h, other), String(other)).toBe(false);
   });
 
   it('declines whatever is not a player view in the worker layout', () => {
@@ -85,7 +101,7 @@ describe('view headers', () => {
 
 describe('the one-card gate', () => {
   const gate = VIEW_GATES['one-card'];
-  const h: ViewHeader = { roomId: '', seq: 0, viewAt: 0 };
+  const h: ViewHeader = { roomAt: 0, roomEnd: 0, seq: 0, viewAt: 0 };
   const frames = [
     ...playedFrames(6, { mode: 'classic' }),
     ...playedFrames(3, { mode: 'uno-style' }),
@@ -97,7 +113,8 @@ describe('the one-card gate', () => {
     let acting = 0;
     for (const f of frames) {
       expect(readViewHeader(f.buf, h)).toBe(true);
-      expect([h.roomId, h.seq]).toEqual([f.roomId, f.seq]);
+      expect([headerRoom(f.buf, h), h.seq]).toEqual([f.roomId, f.seq]);
+      expect(isHeaderRoom(f.buf, h, f.roomId)).toBe(true);
       const answer = askGate(f.buf, h.viewAt, gate);
       expect(answer).not.toBe('unread');
       const skip = !mayFinish(f.buf, h.viewAt) && answer === 'nothingToDo';
