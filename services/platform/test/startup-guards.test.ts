@@ -6,7 +6,7 @@
  * without JWT_SECRET signs with a random secret; and with NODE_ENV unset the
  * lobby answers errors without stack traces or internal messages.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,10 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const schemas: string[] = [];
+// Each test starts a service process (tsx compiles it; the lobby migrates a fresh schema) and waits for
+// its exit or its "listening" line: a bound, not a sleep. Under two busy loops inside npm test a lobby
+// start took over the default 30 s (2026-12-03), so the bound is 120 s here and 110 s per exit.
+vi.setConfig({ testTimeout: 120_000 });
 const children: ChildProcess[] = [];
 
 function schemaUrl(): string {
@@ -52,7 +56,7 @@ function runToExit(service: string, env: Record<string, string>): Promise<{ code
     execFile(
       process.execPath,
       ['--import', 'tsx', `services/${service}/src/main.ts`],
-      { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+      { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 110_000 },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, out: `${stdout}\n${stderr}` }),
     );
