@@ -56,25 +56,24 @@ const checks = [];
 // Every Node workspace in ONE tsc program (tsconfig.check.json): the workspaces import each other's
 // sources, so one tsc per workspace (turbo's `typecheck`, still there for a single workspace) checked the
 // engine eleven times; 39 s of CPU instead of about 200 on this box. The client (DOM lib) and the k6
-// scripts have their own compiler options and run beside it. The lobby's Prisma client is generated
-// first, as its own `pretypecheck` does.
-checks.push([
-  'typecheck',
-  step('prisma generate (lobby)', 'npm', ['run', 'generate', '--silent', '-w', '@joke/lobby']) &&
-    (
-      await Promise.all([
-        lane('typecheck: Node workspaces (tsconfig.check.json)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.check.json']),
-        lane('typecheck: client and k6', 'sh', [
-          '-c',
-          `"${bin('tsc')}" --noEmit -p client && "${bin('tsc')}" --noEmit -p load-tests/k6`,
-        ]),
-      ])
-    ).every(Boolean),
+// scripts have their own compiler options. The lobby's Prisma client is generated first, as its own
+// `pretypecheck` does. eslint and prettier run beside the two type-checks: each of the four is one
+// single-threaded process, and one after the other they took ≈ 130 s of the suite's wall time on 2 cores.
+const generated = step('prisma generate (lobby)', 'npm', ['run', 'generate', '--silent', '-w', '@joke/lobby']);
+const [typedNode, typedClient, linted, formatted] = await Promise.all([
+  generated
+    ? lane('typecheck: Node workspaces (tsconfig.check.json)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.check.json'])
+    : false,
+  lane('typecheck: client and k6', 'sh', [
+    '-c',
+    `"${bin('tsc')}" --noEmit -p client && "${bin('tsc')}" --noEmit -p load-tests/k6`,
+  ]),
+  lane('eslint', bin('eslint'), ['.']),
+  lane('prettier --check', bin('prettier'), ['--check', '.', '--log-level', 'warn']),
 ]);
-checks.push(['eslint', step('eslint', bin('eslint'), ['.'])]);
-checks.push(['prettier', step('prettier --check', bin('prettier'), ['--check', '.', '--log-level', 'warn'])]);
+checks.push(['typecheck', generated && typedNode && typedClient], ['eslint', linted], ['prettier', formatted]);
 
-// Three lanes on two cores: the browser tests (one file at a time, mostly waiting on Chromium and on bots'
+// Three lanes on two cores: the browser tests (two files at a time, mostly waiting on Chromium and on bots
 // think time), the platform's multi-process tests (mostly waiting on process start-ups, failovers and
 // clusters), and every other workspace in turn. Run one after the other they took 28 min of a 20-minute
 // budget (CI, 2026-12-01). JOKE_TEST_LANES=1 runs everything in one lane.
