@@ -73,7 +73,7 @@ const [typedNode, typedClient, linted, formatted] = await Promise.all([
 ]);
 checks.push(['typecheck', generated && typedNode && typedClient], ['eslint', linted], ['prettier', formatted]);
 
-// Three lanes on two cores: the browser tests (two files at a time, mostly waiting on Chromium and on bots
+// Three lanes on two cores: the browser tests (two files at a time, mostly waiting on Chromium and on the bots'
 // think time), the platform's multi-process tests (mostly waiting on process start-ups, failovers and
 // clusters), and every other workspace in turn. Run one after the other they took 28 min of a 20-minute
 // budget (CI, 2026-12-01). JOKE_TEST_LANES=1 runs everything in one lane.
