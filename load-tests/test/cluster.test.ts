@@ -114,7 +114,7 @@ function lostAcks(run: SwarmRun): string[] {
 async function play(
   label: string,
   during?: (tables: ReadonlyMap<string, TableStats>) => Promise<void>,
-  { thinkMs = 40 } = {},
+  { thinkMs = 40, durationS = 150 } = {},
 ): Promise<SwarmRun> {
   let live: ReadonlyMap<string, TableStats> = new Map();
   const swarm = runSwarm(
@@ -129,7 +129,7 @@ async function play(
       mode: 'classic',
       players: 4,
       tables: TABLES,
-      duration: 150,
+      duration: durationS,
       think: { meanMs: thinkMs },
       rampMs: 1000,
       untilFinished: true,
@@ -144,6 +144,21 @@ async function play(
   for (let i = 0; i < 50 && [...run.tables.keys()].some((id) => !records.has(id)); i++)
     await new Promise((r) => setTimeout(r, 100));
   return run;
+}
+
+/**
+ * The tables a run left unfinished, for a failure message: a table still moving when the swarm's time ran
+ * out (a slow box) reads differently from one that stopped (its last transition long before the end).
+ */
+function unfinished(run: SwarmRun): string {
+  const end = Math.max(...[...run.tables.values()].map((t) => t.lastSeqAt));
+  return [...run.tables.values()]
+    .filter((t) => t.finishedAt === null)
+    .map(
+      (t) =>
+        `${t.roomId}: seq ${t.lastSeq}, last transition ${Math.round(end - t.lastSeqAt)} ms before the run's last, ${t.advances.length} advances, longest gap ${Math.round(t.maxGapMs)} ms`,
+    )
+    .join('; ');
 }
 
 /** Polls a condition (the swarm's live table stats, the heartbeats seen) until it holds. */
@@ -251,7 +266,8 @@ describe('2 gateways, 5 room workers, 2 matchmakers as separate processes', () =
           );
         }
       },
-      { thinkMs: 80 },
+      // The swarm stops at its duration: on a box loaded past 25 one table of 50 had not finished after 150 s.
+      { thinkMs: 80, durationS: 240 },
     );
     log(`[kill] ${JSON.stringify(run.report)}`);
     // Resume pause: for each table of the killed worker that was still playing, the gap between the last
@@ -277,10 +293,10 @@ describe('2 gateways, 5 room workers, 2 matchmakers as separate processes', () =
     expect(new Set(Object.values(cached()).map((i) => i.userId))).toEqual(firstIdentities);
     for (const a of run.acks) expect(firstIdentities.has(a.userId)).toBe(true);
     expect(run.report.tables).toBe(TABLES);
-    expect(run.report.finished).toBe(TABLES);
+    expect(run.report.finished, unfinished(run)).toBe(TABLES);
     expect(run.report.errors).toBe(0);
     expect(lostAcks(run)).toEqual([]);
     for (const id of run.tables.keys()) expect(verifyRecord(game, records.get(id)!).ok).toBe(true);
     // Every affected table moved on again (it finished, checked above); the figure itself is printed, not asserted.
-  }, 300_000);
+  }, 330_000);
 });
