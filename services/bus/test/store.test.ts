@@ -35,11 +35,19 @@ async function waitUntil(ok: () => Promise<boolean>, timeoutMs = 10_000) {
   }
 }
 
-function snapshotContract(name: string, make: () => Promise<{ store: SnapshotStore; done: () => Promise<void> }>) {
+interface SnapshotFixture {
+  store: SnapshotStore;
+  done: () => Promise<void>;
+  /** Deletes a room's entry of the lease-expiry index behind the store's back (an update lost in a store failover). */
+  loseExpiry?: (roomId: string) => Promise<void>;
+}
+
+function snapshotContract(name: string, make: () => Promise<SnapshotFixture>) {
   describe(name, () => {
     let store: SnapshotStore;
     let done: () => Promise<void>;
-    beforeAll(async () => ({ store, done } = await make()));
+    let loseExpiry: SnapshotFixture['loseExpiry'];
+    beforeAll(async () => ({ store, done, loseExpiry } = await make()));
     afterAll(() => done());
 
     it('creates a room once, at epoch 1, owned by its creator', async () => {
@@ -126,6 +134,46 @@ function snapshotContract(name: string, make: () => Promise<{ store: SnapshotSto
       expect(await store.write(id, 1, 'w1', snap(2), TTL)).toBe('ok');
       expect(await store.lease(id)).toEqual({ owner: 'w1', epoch: 1 });
       expect(await store.orphans(10_000)).not.toContain(id);
+    });
+
+    it('lapsed (the cheap sweep) names a lease once it ran out or was released, never a live, written or dropped room', async () => {
+      if (!store.lapsed) return;
+      const [ranOut, written, live, released, dropped] = [rid(), rid(), rid(), rid(), rid()];
+      await store.createRoom(ranOut, 'w1', snap(1), 80);
+      await store.createRoom(written, 'w1', snap(1), 80);
+      await store.createRoom(live, 'w1', snap(1), TTL);
+      await store.createRoom(released, 'w1', snap(1), TTL);
+      await store.createRoom(dropped, 'w1', snap(1), 80);
+      // A write renews the lease without touching the index: the sweep must read the lease, not trust the index.
+      expect(await store.write(written, 1, 'w1', snap(2), TTL)).toBe('ok');
+      expect(await store.release(released, 'w1', 1)).toBe(true);
+      expect(await store.drop(dropped, 1)).toBe(true);
+      // Only this test's rooms (the suite shares one namespace); on a slow store `ranOut` may be due already.
+      const mine = async () =>
+        (await store.lapsed!(10_000)).filter((id) => [ranOut, written, live, released, dropped].includes(id)).sort();
+      // Released: due at once, with no wait for its old lease's end.
+      expect(await mine()).toContain(released);
+      expect(await mine()).not.toContain(written);
+      await waitUntil(async () => (await store.lease(ranOut)) === null);
+      // The first call after the lease ran out finds it; a room stays found until someone takes it.
+      expect(await mine()).toEqual([ranOut, released].sort());
+      expect(await mine()).toEqual([ranOut, released].sort());
+      expect((await store.acquire(ranOut, 'w2', TTL))?.epoch).toBe(2);
+      expect(await mine()).toEqual([released]);
+      expect(await store.orphans(10_000)).not.toContain(written);
+    });
+
+    it('a room the expiry index lost is found by the full scan, which puts it back in the index', async () => {
+      if (!store.lapsed || !loseExpiry) return;
+      const id = rid();
+      await store.createRoom(id, 'w1', snap(1), 80);
+      await loseExpiry(id);
+      await waitUntil(async () => (await store.lease(id)) === null);
+      expect(await store.lapsed(10_000)).not.toContain(id);
+      expect(await store.orphans(10_000)).toContain(id);
+      expect(await store.lapsed(10_000)).toContain(id);
+      expect((await store.acquire(id, 'w2', TTL))?.epoch).toBe(2);
+      expect(await store.lapsed(10_000)).not.toContain(id);
     });
 
     it('renews the leases still held and names the lost ones', async () => {
@@ -292,7 +340,11 @@ async function redisCleanup(client: Awaited<ReturnType<typeof connectRedis>>) {
 }
 snapshotContract('RedisSnapshotStore (real Redis)', async () => {
   const client = await connectRedis(REDIS_URL);
-  return { store: new RedisSnapshotStore(client, ns), done: () => redisCleanup(client) };
+  return {
+    store: new RedisSnapshotStore(client, ns),
+    done: () => redisCleanup(client),
+    loseExpiry: async (id) => void (await client.zRem(`${ns}:lease-expiry`, id)),
+  };
 });
 matchContract('RedisMatchStore (real Redis)', async () => {
   const client = await connectRedis(REDIS_URL);
@@ -311,7 +363,12 @@ async function clusterCleanup(conn: RedisConn) {
 }
 snapshotContract('RedisSnapshotStore (Redis Cluster, 3 primaries + 3 replicas)', async () => {
   const conn = await connectRedisConn({ clusterUrls: cluster.redisClusterUrls });
-  return { store: new RedisSnapshotStore(conn, ns), done: () => clusterCleanup(conn) };
+  return {
+    store: new RedisSnapshotStore(conn, ns),
+    done: () => clusterCleanup(conn),
+    loseExpiry: async (id) =>
+      void (await conn.eval(`return redis.call('ZREM', KEYS[1], ARGV[1])`, [`${ns}:lease-expiry`], [id])),
+  };
 });
 snapshotContract('RedisSnapshotStore (Redis Cluster, each write confirmed by 1 replica)', async () => {
   const conn = await connectRedisConn({ clusterUrls: cluster.redisClusterUrls });

@@ -34,7 +34,13 @@ export const matchmakerConfig = defineConfig({
     'ORPHAN_SWEEP_MS',
     int(100, 3_600_000),
     5_000,
-    'How often one replica looks for rooms whose lease lapsed with nobody running them (safety net behind heartbeats).',
+    'How often one replica looks for rooms whose lease lapsed with nobody running them (safety net behind heartbeats); on Redis it reads only the leases that came due.',
+  ),
+  orphanScanMs: opt(
+    'ORPHAN_SCAN_MS',
+    int(1_000, 86_400_000),
+    600_000,
+    'How often one replica walks every room instead (also at start): finds rooms the lease-expiry index lost in a store failover, and puts them back.',
   ),
   openTimeoutMs: opt(
     'OPEN_TIMEOUT_MS',

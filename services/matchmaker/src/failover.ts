@@ -4,7 +4,10 @@
  * workers to restore each room the store's leases say the dead worker held;
  * restoring takes the lease at the next epoch, which fences the old owner out
  * even if it was not dead after all. An orphan sweep places rooms whose lease
- * lapsed with nobody running them (e.g. every matchmaker was down at the time).
+ * lapsed with nobody running them (e.g. every matchmaker was down at the time):
+ * every ORPHAN_SWEEP_MS from the leases that came due (the store's expiry
+ * index, so its cost does not grow with the tables), every ORPHAN_SCAN_MS by
+ * walking every room, for any the index lost.
  *
  * Heartbeats carry no room lists (their size must not grow with the tables):
  * ownership is read from the fenced leases, only when a failover needs it.
@@ -56,6 +59,8 @@ export class Workers {
   private readonly timers: Timer[] = [];
   private readonly probe: WorkerProbe;
   private sweeping = false;
+  /** When this replica next tries the full scan (0: at its first sweep, so rooms from before are indexed). */
+  private nextFullScan = 0;
   private closed = false;
 
   constructor(private readonly h: FailoverHost) {
@@ -221,7 +226,8 @@ export class Workers {
     try {
       if (this.candidates().length === 0) return;
       if (!(await match.claim('orphan-sweep', cfg.matchmakerId, Math.floor(cfg.orphanSweepMs * 0.8)))) return;
-      const orphans = await snapshots.orphans(5_000);
+      const cheap = snapshots.lapsed?.bind(snapshots);
+      const orphans = cheap && !(await this.fullScanDue()) ? await cheap(5_000) : await snapshots.orphans(5_000);
       if (orphans.length === 0) return;
       log.warn({ rooms: orphans.length }, 'orphaned rooms found; placing them');
       await pool(orphans, cfg.failoverConcurrency, async (roomId) => {
@@ -234,6 +240,18 @@ export class Workers {
     } finally {
       this.sweeping = false;
     }
+  }
+
+  /**
+   * Whether this sweep walks every room (`orphans`) rather than only the leases that came due (`lapsed`; a store
+   * without it is always walked): once per ORPHAN_SCAN_MS across replicas (claim `orphan-scan`), for a room the
+   * expiry index lost. The claim outlives most of the period, so a replica restarted meanwhile skips it.
+   */
+  private async fullScanDue(): Promise<boolean> {
+    const { match, cfg, clock } = this.h;
+    if (clock.now() < this.nextFullScan) return false;
+    this.nextFullScan = clock.now() + cfg.orphanScanMs;
+    return match.claim('orphan-scan', cfg.matchmakerId, Math.floor(cfg.orphanScanMs * 0.8));
   }
 
   close(): void {

@@ -197,6 +197,48 @@ describe('matchmaker', () => {
     expect(clock.now()).toBe(second);
   });
 
+  it("between full scans the sweep reads only the store's lapsed leases, and places one at its first sweep after the lapse", async () => {
+    const clock = new FakeClock();
+    const c = await cluster(1, {}, { orphanScanMs: 60_000 }, clock);
+    const template = renamed((await roomDataLike(c)).data, 'lapsed');
+    const calls: ('scan' | 'lapsed')[] = [];
+    const orphans = c.snapshots.orphans.bind(c.snapshots);
+    c.snapshots.orphans = async (limit) => (calls.push('scan'), orphans(limit));
+    c.snapshots.lapsed = async (limit) => (calls.push('lapsed'), orphans(limit));
+    // The first sweep with the cheap form at hand walks every room (rooms indexed before this replica started).
+    await advanceUntil(clock, () => calls.length === 1, 5_000, 'the first sweep');
+    expect(calls).toEqual(['scan']);
+    const next = tickAfter(c.mmStart, 200, clock.now());
+    await c.snapshots.createRoom('lapsed', 'ghost', { seq: 0, data: template, steps: [] }, next + 200 - clock.now());
+    await clock.advanceTo(next);
+    await until(() => calls.length === 2, 20_000, 'the second sweep');
+    expect(c.workers[0].roomIds()).not.toContain('lapsed');
+    await clock.advanceTo(next + 200);
+    await until(() => c.workers[0].roomIds().includes('lapsed'), 20_000, 'the lapsed room placed');
+    expect(calls).toEqual(['scan', 'lapsed', 'lapsed']);
+  });
+
+  it('a room the lease-expiry index lost is placed by the next full scan, ORPHAN_SCAN_MS after the previous one', async () => {
+    const clock = new FakeClock();
+    const c = await cluster(1, {}, { orphanScanMs: 2_000 }, clock);
+    const template = renamed((await roomDataLike(c)).data, 'lost');
+    const scans: number[] = [];
+    const orphans = c.snapshots.orphans.bind(c.snapshots);
+    c.snapshots.orphans = async (limit) => (scans.push(clock.now()), orphans(limit));
+    // The index lost this room (say, in a store failover): the cheap sweep never reports it.
+    c.snapshots.lapsed = async (limit) => (await orphans(limit)).filter((id) => id !== 'lost');
+    await advanceUntil(clock, () => scans.length === 1, 5_000, 'the first full scan');
+    const t0 = scans[0];
+    await c.snapshots.createRoom('lost', 'ghost', { seq: 0, data: template, steps: [] }, 1);
+    const dueScan = tickAfter(c.mmStart, 200, t0 + 2_000 - 1);
+    await clock.advanceTo(dueScan - 1);
+    expect(scans).toEqual([t0]);
+    expect(c.workers[0].roomIds()).not.toContain('lost');
+    await clock.advanceTo(dueScan);
+    await until(() => c.workers[0].roomIds().includes('lost'), 20_000, 'the lost room placed');
+    expect(scans).toEqual([t0, dueScan]);
+  });
+
   it('quick-match fills a table, starts it and tells each player through their gateway', async () => {
     const c = await cluster(1);
     const matched: any[] = [];

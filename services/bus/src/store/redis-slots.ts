@@ -56,3 +56,20 @@ export function slotTag(slot: number): string {
   }
   return tags[slot];
 }
+
+/**
+ * `items` in chunks of at most `max`, each of one slot on a cluster (a script may touch one slot only); on a
+ * single Redis any mix goes together, so the chunks are as big as `max` allows.
+ */
+export function bySlot<T>(cluster: boolean, items: T[], keyOf: (t: T) => string, max: number): T[][] {
+  const groups = new Map<number, T[]>();
+  for (const t of items) {
+    const slot = cluster ? keySlot(keyOf(t)) : 0;
+    const g = groups.get(slot);
+    if (g) g.push(t);
+    else groups.set(slot, [t]);
+  }
+  const out: T[][] = [];
+  for (const g of groups.values()) for (let i = 0; i < g.length; i += max) out.push(g.slice(i, i + max));
+  return out;
+}

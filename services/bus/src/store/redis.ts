@@ -13,6 +13,8 @@
  *   N:rooms:{tag}      set of the rooms that exist (not dropped) in the slot `tag` hashes to
  *                      (`slotTag`): the room index lives beside the rooms, one set per used slot,
  *                      found by SCAN on each primary
+ *   N:lease-expiry     zset room → a time at or before which its lease may lapse (`redis-expiry.ts`): the
+ *                      orphan sweep reads the rooms that came due, not every room
  *   N:owned:{owner}    hint: the rooms `owner` created or acquired (`redis-owned.ts`), checked against
  *                      the leases before use; makes a failover's first pass a read, not a scan
  *   N:generation       random id set once when missing: a new value means the store was wiped
@@ -34,9 +36,10 @@ import {
   RENEW,
   REQUEUE,
 } from './redis-scripts.ts';
-import { keySlot, slotTag } from './redis-slots.ts';
+import { bySlot, keySlot, slotTag } from './redis-slots.ts';
 import { CoalescedWrites, type ReplicaConfirm } from './redis-writes.ts';
 import { OwnedRooms } from './redis-owned.ts';
+import { LeaseExpiries } from './redis-expiry.ts';
 import type {
   CreateResult,
   LeaseInfo,
@@ -65,6 +68,7 @@ export class RedisSnapshotStore implements SnapshotStore {
   private readonly writes: CoalescedWrites;
   private readonly ownsClient: boolean;
   private readonly owned: OwnedRooms;
+  private readonly expiries: LeaseExpiries;
 
   constructor(
     client: RedisConn | RedisClient,
@@ -76,6 +80,10 @@ export class RedisSnapshotStore implements SnapshotStore {
     this.ownsClient = o.ownsClient ?? false;
     this.writes = new CoalescedWrites(this.conn, o.confirm);
     this.owned = new OwnedRooms(this.conn, ns, (roomId) => this.keys(roomId)[1]);
+    this.expiries = new LeaseExpiries(this.conn, ns, (roomId) => {
+      const k = this.keys(roomId);
+      return { owner: k[1], snap: k[2] };
+    });
   }
 
   private keys(roomId: string): [string, string, string, string] {
@@ -89,21 +97,28 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async createRoom(roomId: string, owner: string, first: SnapshotWrite, ttlMs: number): Promise<CreateResult> {
+    // Indexed before the room exists (in flight together), so no crash can leave a room the sweep cannot see;
+    // an entry of a create that failed leaves at its first sweep (no snapshot). Best effort: an entry lost to an
+    // error is put back by the next full scan.
+    const indexed = this.expiries.taken(roomId, ttlMs, Date.now(), true).catch(() => {});
     const r = await CREATE.run(
       this.conn,
       [...this.keys(roomId), this.roomIndex(roomId)],
       [owner, String(ttlMs), String(first.seq), first.data, roomId, ...first.steps],
     );
+    await indexed;
     if (Number(r) !== 1) return { ok: false, reason: 'exists' };
     await this.owned.add(owner, roomId);
     return { ok: true, epoch: 1 };
   }
 
   async acquire(roomId: string, owner: string, ttlMs: number): Promise<{ epoch: number; room: StoredRoom } | null> {
+    const since = Date.now();
     const r = (await ACQUIRE.run(this.conn, this.keys(roomId), [owner, String(ttlMs)])) as
       [number, string, string, string, string[]] | null;
     if (!r) return null;
-    await this.owned.add(owner, roomId);
+    // Best effort: a lost update leaves the old (lower) score, which only costs an early re-read.
+    await Promise.all([this.owned.add(owner, roomId), this.expiries.taken(roomId, ttlMs, since).catch(() => {})]);
     return {
       epoch: Number(r[0]),
       room: { roomId, seq: Number(r[1]), epoch: Number(r[2]), data: r[3], steps: r[4] },
@@ -120,7 +135,7 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   async renew(owner: string, leases: { roomId: string; epoch: number }[], ttlMs: number): Promise<string[]> {
     const lost: string[] = [];
-    for (const chunk of this.bySlot(leases, (l) => this.keys(l.roomId)[0], RENEW_BATCH)) {
+    for (const chunk of bySlot(this.conn.cluster, leases, (l) => this.keys(l.roomId)[0], RENEW_BATCH)) {
       const keys: string[] = [];
       const args = [String(ttlMs), owner];
       for (const l of chunk) {
@@ -134,27 +149,14 @@ export class RedisSnapshotStore implements SnapshotStore {
     return lost;
   }
 
-  /** Chunks of at most `max`, each of one slot on a cluster (any mix on a single Redis). */
-  private bySlot<T>(items: T[], keyOf: (t: T) => string, max: number): T[][] {
-    const groups = new Map<number, T[]>();
-    for (const t of items) {
-      const slot = this.conn.cluster ? keySlot(keyOf(t)) : 0;
-      const g = groups.get(slot);
-      if (g) g.push(t);
-      else groups.set(slot, [t]);
-    }
-    const out: T[][] = [];
-    for (const g of groups.values()) for (let i = 0; i < g.length; i += max) out.push(g.slice(i, i + max));
-    return out;
-  }
-
   async generation(): Promise<string> {
     return String(await GENERATION.run(this.conn, [`${this.ns}:generation`], [randomUUID()]));
   }
 
   async release(roomId: string, owner: string, epoch: number): Promise<boolean> {
     const released = Number(await RELEASE.run(this.conn, [this.keys(roomId)[1]], [`${owner}#${epoch}`])) === 1;
-    if (released) await this.owned.remove(owner, roomId);
+    // Due at once, so the next sweep places it (a lost update: found when its old score comes due).
+    if (released) await Promise.all([this.owned.remove(owner, roomId), this.expiries.released(roomId).catch(() => {})]);
     return released;
   }
 
@@ -162,8 +164,13 @@ export class RedisSnapshotStore implements SnapshotStore {
     // Whose hint to clean: read before the script deletes the lease (the hint is in another slot).
     const holder = await this.lease(roomId).catch(() => null);
     const r = await DROP.run(this.conn, [...this.keys(roomId), this.roomIndex(roomId)], [String(epoch), roomId]);
-    if (Number(r) === 1 && holder) await this.owned.remove(holder.owner, roomId);
-    return Number(r) === 1;
+    if (Number(r) !== 1) return false;
+    // A leftover entry is harmless: the sweep drops it when it comes due (no snapshot).
+    await Promise.all([
+      holder ? this.owned.remove(holder.owner, roomId) : undefined,
+      this.expiries.dropped(roomId).catch(() => {}),
+    ]);
+    return true;
   }
 
   async load(roomId: string): Promise<StoredRoom | null> {
@@ -183,8 +190,22 @@ export class RedisSnapshotStore implements SnapshotStore {
     return { owner: v.slice(0, i), epoch: Number(v.slice(i + 1)) };
   }
 
-  orphans(limit: number): Promise<string[]> {
-    return this.scanOwners(limit, (owner) => owner === null);
+  /** The full scan: every room index of every primary; it also puts back any room the expiry index lost. */
+  async orphans(limit: number): Promise<string[]> {
+    const walked: string[] = [];
+    const found = await this.scanOwners(
+      limit,
+      (owner) => owner === null,
+      (ids) => walked.push(...ids),
+    );
+    // One ZADD NX per 500 rooms after the walk, not one per room index (≈ one per room: most hold one).
+    await this.expiries.repair(walked);
+    return found;
+  }
+
+  /** Lapsed leases from the expiry index: costs the rooms that came due since the last call, not all rooms. */
+  lapsed(limit: number): Promise<string[]> {
+    return this.expiries.lapsed(limit);
   }
 
   /** The owner's hinted rooms whose lease still names it: fast, but may miss some (`ownedBy` does not). */
@@ -206,14 +227,18 @@ export class RedisSnapshotStore implements SnapshotStore {
    * (pipelined), each 500 rooms at a time with one MGET of the lease holders per page of rooms (they
    * share the index's slot).
    */
-  private async scanOwners(limit: number, keep: (owner: string | null) => boolean): Promise<string[]> {
+  private async scanOwners(
+    limit: number,
+    keep: (owner: string | null) => boolean,
+    seen?: (roomIds: string[]) => void,
+  ): Promise<string[]> {
     const out: string[] = [];
     for (const node of await this.conn.nodes()) {
       let cursor = '0';
       do {
         const page = await node.scan(cursor, `${this.ns}:rooms:{*}`, 'set');
         cursor = page.cursor;
-        const found = await Promise.all(page.keys.map((index) => this.scanIndex(index, limit, keep)));
+        const found = await Promise.all(page.keys.map((index) => this.scanIndex(index, limit, keep, seen)));
         for (const ids of found) for (const id of ids) if (out.length < limit) out.push(id);
         if (out.length >= limit) return out;
       } while (cursor !== '0');
@@ -221,13 +246,19 @@ export class RedisSnapshotStore implements SnapshotStore {
     return out;
   }
 
-  private async scanIndex(index: string, limit: number, keep: (o: string | null) => boolean): Promise<string[]> {
+  private async scanIndex(
+    index: string,
+    limit: number,
+    keep: (o: string | null) => boolean,
+    seen?: (roomIds: string[]) => void,
+  ): Promise<string[]> {
     const out: string[] = [];
     let cursor = '0';
     do {
       const r = await this.conn.sScan(index, cursor, 500);
       cursor = r.cursor;
       if (r.members.length === 0) continue;
+      seen?.(r.members);
       const owners = await this.conn.mGet(r.members.map((id) => this.keys(id)[1]));
       for (let i = 0; i < owners.length && out.length < limit; i++) if (keep(owners[i])) out.push(r.members[i]);
     } while (cursor !== '0' && out.length < limit);

@@ -73,8 +73,14 @@ export interface SnapshotStore {
   load(roomId: string): Promise<StoredRoom | null>;
   /** The live lease, if any. */
   lease(roomId: string): Promise<LeaseInfo | null>;
-  /** Rooms that exist (not dropped) but whose lease has lapsed: nobody is running them. */
+  /** Rooms that exist (not dropped) but whose lease has lapsed: nobody is running them. A full scan of every room. */
   orphans(limit: number): Promise<string[]>;
+  /**
+   * Optional cheap form of `orphans` for the frequent sweep (Redis: a lease-expiry index, so the cost follows the
+   * leases that came due, not the number of rooms). It may miss a room its index lost (a store failover); then
+   * `orphans`, run now and then, finds it and puts it back.
+   */
+  lapsed?(limit: number): Promise<string[]>;
   /** Rooms whose live lease names `owner` (what a dead worker was running, whatever its last heartbeat said). */
   ownedBy(owner: string, limit: number): Promise<string[]>;
   /**
