@@ -2,10 +2,17 @@
  * The worker's encodes per transition, this tree's against another tree's (the
  * untouched base tree), alternating in one process: the snapshot text
  * (SnapshotEncoder), and the 4 seats' view frames as bytes (StateViews +
- * viewFrameBytes, as Deliveries builds them) — unchanged by the snapshot cut,
- * so their ratio shows how far the box's noise moves a ratio in this run.
+ * viewFrameBytes, as Deliveries builds them), each alone and hot in its own
+ * loop, then --rooms rooms' transitions interleaved (snapshot + frames), which
+ * is what a worker holding many tables sees.
  *
- *   node --import tsx services/room-worker/bench/snapshot.ts [--tree /work/wt/base]
+ * Read the interleaved line first. An incremental state encoder (members the
+ * transition left alone kept as text by identity, 2026-12-03) measured 0.53 of
+ * JSON.stringify alone and hot, 0.92 interleaved over 64 rooms, but 1.36 over
+ * 1,000 rooms (its per-room memo maps out of cache), and the worker's profile
+ * under bench/capacity.ts at 1,000 tables did not shrink: it was reverted.
+ *
+ *   node --import tsx services/room-worker/bench/snapshot.ts [--tree /work/wt/base] [--rooms 64]
  *
  * Each game is played once with the engine bots (4 seats); the encoders then
  * write the snapshot of every state in order, as a room does after each
@@ -23,6 +30,9 @@ import type { RoomData } from '../src/room-types.ts';
 
 const at = process.argv.indexOf('--tree');
 const other = resolve(at >= 0 ? process.argv[at + 1] : '/work/wt/base');
+const roomsAt = process.argv.indexOf('--rooms');
+/** Rooms interleaved in the last measurement (a worker holds hundreds to thousands). */
+const ROOMS = roomsAt >= 0 ? Number(process.argv[roomsAt + 1]) : 64;
 const base: typeof import('../src/snapshot.ts') = await import(resolve(other, 'services/room-worker/src/snapshot.ts'));
 const baseFrames: typeof import('../src/frames.ts') = await import(
   resolve(other, 'services/room-worker/src/frames.ts')
@@ -138,10 +148,10 @@ for (const [name, raw] of [
   console.log(
     `${name} 4 frames: base ${ft.toFixed(2)} µs, this ${fm.toFixed(2)} µs, this/base ${(fm / ft).toFixed(3)}; snapshot + frames this/base ${((m + fm) / (t + ft)).toFixed(3)}`,
   );
-  // As in a worker: 64 rooms' transitions interleaved, each its snapshot then its 4 frames, so the
+  // As in a worker: --rooms rooms' transitions interleaved, each its snapshot then its 4 frames, so the
   // encoder runs between other code rather than hot in a loop of its own.
   const interleaved = (Encoder: typeof SnapshotEncoder, Views: typeof StateViews, bytes: typeof viewFrameBytes) => {
-    const encoders = Array.from({ length: 64 }, () => new Encoder());
+    const encoders = Array.from({ length: ROOMS }, () => new Encoder());
     let n = 0;
     const t0 = cpuNow();
     for (let i = 0; i < rooms.length; i++)
@@ -170,6 +180,6 @@ for (const [name, raw] of [
   }
   const [im, it] = [median(iMine), median(iTheirs)];
   console.log(
-    `${name} 64 rooms interleaved, snapshot + 4 frames: base ${it.toFixed(2)} µs, this ${im.toFixed(2)} µs, this/base ${(im / it).toFixed(3)}`,
+    `${name} ${ROOMS} rooms interleaved, snapshot + 4 frames: base ${it.toFixed(2)} µs, this ${im.toFixed(2)} µs, this/base ${(im / it).toFixed(3)}`,
   );
 }

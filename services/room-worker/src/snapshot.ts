@@ -1,7 +1,6 @@
 /**
  * The snapshot text of a room. The engine state changes with every transition
- * and is encoded once per write, reusing the text of the members the transition
- * left alone (state-json.ts); the room's metadata (seats, viewers, finish
+ * and is encoded once per write; the room's metadata (seats, viewers, finish
  * flags) changes far less often, so its JSON is kept and re-encoded only after
  * the room says it changed. Restores decode the text once, and still read the
  * v1 layout (metadata and state in one object) written before this split.
@@ -9,13 +8,11 @@
  *   v2: {"v":2,"meta":{roomId, game, mode, options, startedAt, seats, viewers, finishedAt, finishedPublished, departures},"state":…}
  */
 import type { RoomData } from './room-types.ts';
-import { StateJson } from './state-json.ts';
 
 type Meta = Omit<RoomData, 'v' | 'state'>;
 
 export class SnapshotEncoder {
   private metaJson: string | null = null;
-  private readonly state = new StateJson();
 
   /** Call after any change to seats, viewers, finishedAt, finishedPublished or departures. */
   metaChanged(): void {
@@ -38,7 +35,7 @@ export class SnapshotEncoder {
       };
       this.metaJson = JSON.stringify(meta);
     }
-    return `{"v":2,"meta":${this.metaJson},"state":${this.state.encode(data.state)}}`;
+    return `{"v":2,"meta":${this.metaJson},"state":${JSON.stringify(data.state)}}`;
   }
 }
 
