@@ -4,6 +4,7 @@
  * one slot and is routed by its first key; scans go node by node.
  */
 import { createClient, createCluster } from 'redis';
+import { CommandDeadlines } from './redis-deadline.ts';
 import { keySlot } from './redis-slots.ts';
 
 const reconnectStrategy = (retries: number) => Math.min(50 * 2 ** retries, 1000);
@@ -58,9 +59,14 @@ const nodeOf = (c: RedisClient): RedisNode => ({
 /** A single Redis (embedded tests, small installs). */
 export class SingleRedis implements RedisConn {
   readonly cluster = false;
-  constructor(readonly client: RedisClient) {}
-  evalSha = (sha: string, keys: string[], args: string[]) => this.client.evalSha(sha, { keys, arguments: args });
-  eval = (src: string, keys: string[], args: string[]) => this.client.eval(src, { keys, arguments: args });
+  /** The scripts (every store write, per player action) bounded by a shared signal, not a timer each. */
+  private readonly scripts: CommandDeadlines<RedisClient>;
+  constructor(readonly client: RedisClient) {
+    this.scripts = new CommandDeadlines((options) => client.withCommandOptions(options) as RedisClient);
+  }
+  evalSha = (sha: string, keys: string[], args: string[]) =>
+    this.scripts.current().evalSha(sha, { keys, arguments: args });
+  eval = (src: string, keys: string[], args: string[]) => this.scripts.current().eval(src, { keys, arguments: args });
   get = (key: string) => this.client.get(key);
   mGet = (keys: string[]) => this.client.mGet(keys);
   hmGet = (key: string, fields: string[]) => this.client.hmGet(key, fields);
