@@ -100,9 +100,19 @@ export class SingleRedis implements RedisConn {
 /** A Redis Cluster (node-redis follows MOVED/ASK and failovers; one connection per primary). */
 export class ClusterRedis implements RedisConn {
   readonly cluster = true;
-  constructor(readonly client: RedisClusterClient) {}
-  evalSha = (sha: string, keys: string[], args: string[]) => this.client.evalSha(sha, { keys, arguments: args });
-  eval = (src: string, keys: string[], args: string[]) => this.client.eval(src, { keys, arguments: args });
+  /**
+   * The scripts bounded by a shared signal, as on a single Redis. The cluster's own `withCommandOptions`
+   * (@redis/client 6.3) hands these options to whichever node the key's slot, a MOVED or an ASK leads to,
+   * where they override that node's default 5 s timeout; a redirected script keeps its first slot's
+   * deadline instead of getting a fresh 5 s per attempt.
+   */
+  private readonly scripts: CommandDeadlines<RedisClusterClient>;
+  constructor(readonly client: RedisClusterClient) {
+    this.scripts = new CommandDeadlines((options) => client.withCommandOptions(options) as RedisClusterClient);
+  }
+  evalSha = (sha: string, keys: string[], args: string[]) =>
+    this.scripts.current().evalSha(sha, { keys, arguments: args });
+  eval = (src: string, keys: string[], args: string[]) => this.scripts.current().eval(src, { keys, arguments: args });
   get = (key: string) => this.client.get(key);
   mGet = (keys: string[]) => this.client.mGet(keys);
   hmGet = (key: string, fields: string[]) => this.client.hmGet(key, fields);

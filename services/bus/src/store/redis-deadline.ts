@@ -23,6 +23,10 @@
  * still dropped after at most 5 s (4.9 s at least). Only the error differs —
  * `AbortError` instead of `TimeoutError`; the stores treat both as a failed
  * write and retry.
+ *
+ * Both connections use it (redis-conn.ts): a single client's and a cluster
+ * client's `withCommandOptions` proxies, the cluster's passing the options on
+ * to the node connection each script is routed (or redirected) to.
  */
 import { setMaxListeners } from 'node:events';
 
