@@ -10,6 +10,7 @@ import { HulaScene } from './hula/HulaScene.ts';
 import { installTestHook } from './testhook.ts';
 import { sound } from './sound/player.ts';
 import { followResolution, scaleConfig } from './display.ts';
+import { paceRendering } from './render-pace.ts';
 
 export async function startGame(
   extraScenes: Phaser.Types.Scenes.SceneType[] = [],
@@ -36,7 +37,8 @@ export async function startGame(
     callbacks: { preBoot: (g) => g.registry.set('firstScene', first) },
   });
   followResolution(game, 'game');
-  installTestHook(game);
+  // Frames are drawn only when the picture changed (render-pace.ts): a still table costs next to nothing.
+  installTestHook(game, paceRendering(game));
   // Audio starts on the first tap anywhere (lobby included), as mobile browsers require.
   sound.install();
   return game;

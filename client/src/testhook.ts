@@ -9,6 +9,7 @@ import { currentChat } from './table/lively-source.ts';
 import type { ChatState } from './chat/chat-overlay.ts';
 import { sound, type SoundState } from './sound/player.ts';
 import { shownLabels, type ShownLabel } from './table/labels.ts';
+import type { RenderPace } from './render-pace.ts';
 /** What a table scene (원카드, 포커 or 훌라) offers the hook. */
 interface HookedTable {
   snapshot(): Record<string, unknown>;
@@ -31,6 +32,8 @@ export interface JokeHook {
   labels(): ShownLabel[];
   /** Holds the game loop still (true) or lets it run again (false): a screenshot of a tween mid-way. */
   freeze(on: boolean): void;
+  /** Frames drawn and frames skipped because the picture had not changed (render-pace.ts). */
+  renderCounts(): { drawn: number; skipped: number };
 }
 
 declare global {
@@ -39,7 +42,7 @@ declare global {
   }
 }
 
-export function installTestHook(game: Phaser.Game): void {
+export function installTestHook(game: Phaser.Game, pace: RenderPace): void {
   const tableScene = (): Phaser.Scene | null => {
     for (const key of ['table', 'poker', 'hula']) if (game.scene.isActive(key)) return game.scene.getScene(key);
     return null;
@@ -76,6 +79,9 @@ export function installTestHook(game: Phaser.Game): void {
     freeze(on) {
       if (on) game.loop.sleep();
       else game.loop.wake();
+    },
+    renderCounts() {
+      return pace.counts();
     },
   };
 }

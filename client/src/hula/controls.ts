@@ -8,6 +8,7 @@
 import { classifyMeld, layOffMany } from '@joke/engine/games/hula/melds';
 import { cardName, nameOf, points, type Card, type HulaAction, type HulaView } from './model.ts';
 import { jokerChoices, withJokerChoice } from './joker-choice.ts';
+import { clockStep } from '../table/clock-steps.ts';
 
 export const ACTION_KEYS = [
   'draw',
@@ -181,7 +182,7 @@ export function buildAction(
 /** Fraction of the turn timer left (1 → 0), or null when nothing is timed. */
 export function timerFraction(view: HulaView, now: number, totalMs: number): number | null {
   if (view.deadline === null) return null;
-  return Math.max(0, Math.min(1, (view.deadline - now) / totalMs));
+  return clockStep(Math.max(0, Math.min(1, (view.deadline - now) / totalMs)));
 }
 
 export { points };

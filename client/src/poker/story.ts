@@ -7,6 +7,7 @@
  * the screen draws.
  */
 import { chips, nameOf, type Card, type PokerView } from './model.ts';
+import { clockStep } from '../table/clock-steps.ts';
 
 export const DRAW_NAMES = ['아침', '점심', '저녁'] as const;
 
@@ -174,7 +175,7 @@ export function countdown(v: PokerView, now: number): Countdown | null {
   ];
   return {
     seconds,
-    frac: Math.min(1, left / totalMs),
+    frac: clockStep(Math.min(1, left / totalMs)),
     urgent: left <= 5000,
     seat: phase === 'betting' ? (h?.toAct ?? null) : null,
     label: `${word ? `${word} ` : ''}${seconds}초`,

@@ -9,6 +9,7 @@ import { initialOf, type SeatInfo } from './controller.ts';
 export type { SeatInfo };
 import type { Rect } from './layout.ts';
 import { C, SEAT_COLORS, textStyle } from './theme.ts';
+import { clockStep } from './clock-steps.ts';
 
 export class SeatBadge {
   readonly container: Phaser.GameObjects.Container;
@@ -131,7 +132,7 @@ export class SeatBadge {
 
   /** Turn timer ring; null hides it. Redraws only when it visibly changes. */
   setTimer(frac: number | null): void {
-    const q = frac === null ? null : Math.round(frac * 120) / 120;
+    const q = frac === null ? null : clockStep(frac);
     if (q === this.lastFrac) return;
     this.lastFrac = q;
     this.ring.clear();

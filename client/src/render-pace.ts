@@ -1,0 +1,189 @@
+/**
+ * Drawing a frame only when the picture changed.
+ *
+ * Why: Phaser redraws the whole canvas on every animation frame, 60 times a second, even when a
+ * table sits still waiting for someone to think. On a phone that is battery and heat for nothing; in
+ * headless Chromium (software WebGL) one still table page cost 1.86 CPU cores, and 0.07 with the loop
+ * held (2026-12-03, `client/test/render-pace.test.ts` measures it again). The game loop still runs
+ * every frame — input, tweens, timers and each scene's update() keep their timing — but the render
+ * half of Phaser's step runs only when a cheap signature of what would be drawn changed: every active
+ * scene's cameras and display list (position, scale, angle, alpha, visibility, depth, texture frame,
+ * tint, shape colours, graphics commands, each text redraw), the scenes' status and a canvas resize.
+ * A frame that draws nothing leaves the last picture on the canvas (WebGL presents only drawn frames).
+ * At least one frame in SAFETY_MS is drawn anyway, so a change of a kind the signature does not see
+ * shows late, never stays wrong.
+ *
+ * `?pace=off` draws every frame, as Phaser does by default (a debug switch, like ?renderer=canvas).
+ */
+import Phaser from 'phaser';
+
+/** The longest a still canvas goes without a drawn frame. */
+const SAFETY_MS = 2000;
+
+/** Counts Text redraws (content, style or size): Phaser uploads the new texture there, outside render. */
+let textRedraws = 0;
+let textHooked = false;
+function hookTextRedraws(): void {
+  if (textHooked) return;
+  textHooked = true;
+  const proto = Phaser.GameObjects.Text.prototype as unknown as { updateText: (this: unknown) => unknown };
+  const updateText = proto.updateText;
+  proto.updateText = function (this: unknown) {
+    textRedraws++;
+    return updateText.call(this);
+  };
+}
+
+// FNV-1a style mixing on 32-bit integers; coordinates at 1/256 px, which is below what a screen shows.
+let h = 0;
+const mix = (n: number): void => {
+  h = Math.imul(h ^ n, 0x01000193);
+};
+const mixFloat = (v: number | undefined): void => mix(v === undefined ? 0x7fff : (v * 256) | 0);
+
+type Shown = Phaser.GameObjects.GameObject & Record<string, unknown>;
+
+function mixObject(o: Shown): void {
+  const visible = o.visible as boolean | undefined;
+  mix(visible === false ? 1 : 2);
+  if (visible === false) return;
+  mixFloat(o.x as number);
+  mixFloat(o.y as number);
+  mixFloat(o.scaleX as number);
+  mixFloat(o.scaleY as number);
+  mixFloat(o.rotation as number);
+  mixFloat(o.alpha as number);
+  mixFloat(o.depth as number);
+  mixFloat(o.width as number);
+  mixFloat(o.height as number);
+  mixFloat(o.originX as number);
+  mixFloat(o.originY as number);
+  const frame = o.frame as { name?: string | number; texture?: { key: string } } | undefined;
+  if (frame) {
+    mixString(frame.texture?.key);
+    mixString(String(frame.name));
+  }
+  if (o.flipX) mix(3);
+  if (o.flipY) mix(4);
+  if (typeof o.tintTopLeft === 'number') {
+    mix(o.tintTopLeft as number);
+    mix(o.tintBottomRight as number);
+  }
+  if (typeof o.fillColor === 'number') {
+    mix(o.fillColor as number);
+    mixFloat(o.fillAlpha as number);
+    mix(o.strokeColor as number);
+    mixFloat(o.strokeAlpha as number);
+    mixFloat(o.lineWidth as number);
+    mix(o.isFilled ? 5 : 6);
+    mix(o.isStroked ? 7 : 8);
+  }
+  const commands = o.commandBuffer as unknown[] | undefined;
+  if (commands) {
+    mix(commands.length);
+    for (let i = 0; i < commands.length; i++) {
+      const c = commands[i];
+      if (typeof c === 'number') mixFloat(c);
+    }
+  }
+  if (o.mask) mix(9);
+  const list = o.list as Shown[] | undefined;
+  if (Array.isArray(list)) {
+    mix(list.length);
+    for (let i = 0; i < list.length; i++) mixObject(list[i]);
+  }
+}
+
+function mixString(s: string | undefined): void {
+  if (s === undefined) return mix(0);
+  for (let i = 0; i < s.length; i++) mix(s.charCodeAt(i));
+}
+
+/** The signature of what the next render would draw. */
+function signature(game: Phaser.Game): number {
+  h = 0x811c9dc5;
+  mix(textRedraws);
+  mixFloat(game.scale.width);
+  mixFloat(game.scale.height);
+  const scenes = game.scene.scenes as Phaser.Scene[];
+  for (let s = 0; s < scenes.length; s++) {
+    const sys = scenes[s].sys;
+    mix(sys.settings.status);
+    mix(sys.settings.visible ? 1 : 0);
+    if (!sys.settings.visible || sys.settings.status !== Phaser.Scenes.RUNNING) continue;
+    for (const cam of sys.cameras.cameras) {
+      mixFloat(cam.scrollX);
+      mixFloat(cam.scrollY);
+      mixFloat(cam.zoom);
+      mixFloat(cam.x);
+      mixFloat(cam.y);
+      mixFloat(cam.width);
+      mixFloat(cam.height);
+      mixFloat(cam.alpha);
+      mix(cam.visible ? 1 : 0);
+      mix(cam.backgroundColor.color32);
+      const running =
+        cam.fadeEffect.isRunning || cam.flashEffect.isRunning || cam.shakeEffect.isRunning || cam.panEffect.isRunning;
+      if (running) mix(performance.now() | 0);
+    }
+    const list = sys.displayList.list as Shown[];
+    mix(list.length);
+    for (let i = 0; i < list.length; i++) mixObject(list[i]);
+  }
+  return h;
+}
+
+export interface RenderPace {
+  /** Frames drawn and frames skipped since the game started (the pace test reads them). */
+  counts(): { drawn: number; skipped: number };
+  /** Draw the next frame whatever the signature says (e.g. after the canvas was resized). */
+  invalidate(): void;
+}
+
+/** Replaces the game's step with one that renders only when the picture changed. */
+export function paceRendering(game: Phaser.Game): RenderPace {
+  let drawn = 0;
+  let skipped = 0;
+  const off = new URLSearchParams(globalThis.location?.search ?? '').get('pace') === 'off';
+  const pace: RenderPace = {
+    counts: () => ({ drawn, skipped }),
+    invalidate: () => {
+      force = true;
+    },
+  };
+  if (off) return pace;
+  hookTextRedraws();
+  let last = NaN;
+  let lastDrawnAt = -Infinity;
+  let force = true;
+  game.scale.on(Phaser.Scale.Events.RESIZE, pace.invalidate);
+  game.canvas?.addEventListener('webglcontextrestored', pace.invalidate);
+  const events = game.events;
+  const C = Phaser.Core.Events;
+  // The body of Phaser.Game#step (phaser 4.2), with the render half behind the signature check.
+  const internals = game as unknown as { pendingDestroy: boolean; runDestroy(): void };
+  game.step = function (time: number, delta: number) {
+    if (internals.pendingDestroy) return internals.runDestroy();
+    if (game.isPaused) return;
+    events.emit(C.PRE_STEP, time, delta);
+    events.emit(C.STEP, time, delta);
+    game.scene.update(time, delta);
+    events.emit(C.POST_STEP, time, delta);
+    const sig = signature(game);
+    if (!force && sig === last && time - lastDrawnAt < SAFETY_MS) {
+      skipped++;
+      return;
+    }
+    force = false;
+    last = sig;
+    lastDrawnAt = time;
+    drawn++;
+    const renderer = game.renderer;
+    renderer.preRender();
+    events.emit(C.PRE_RENDER, renderer, time, delta);
+    game.scene.render(renderer);
+    renderer.postRender();
+    events.emit(C.POST_RENDER, renderer, time, delta);
+  };
+  return pace;
+}
