@@ -7,6 +7,9 @@ import { workspaceConfig } from '../vitest.shared.ts';
 // of `npm test` (19m50s in CI). Two files at once overlap those waits; three at once, with other work
 // on the box, pushed the load past 20 and a whole-game test ran out of time. The client is built once
 // per run (test/support/build-once.ts) and shared by every file.
-export default mergeConfig(workspaceConfig('client'), {
+// A test may take 90 s, not the repository's 30: a browser test only waits on what the page shows, and
+// on a box shared with the other lanes a page was starved for minutes in CI (2026-12-03), so six harness
+// tests of 3–20 s each ran out one after another. See PAGE_TIMEOUT_MS in test/support/browser.ts.
+export default mergeConfig(workspaceConfig('client', { testTimeout: 90_000 }), {
   test: { maxWorkers: 2, globalSetup: ['test/support/build-once.ts'] },
 });

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** How long a page action (click, screenshot, waitFor) may wait; see launchBrowser. */
+export const PAGE_TIMEOUT_MS = 90_000;
 
 export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'joke-chromium-'));
@@ -27,6 +29,16 @@ export async function launchBrowser(): Promise<{ browser: Browser; close: () => 
       '--enable-unsafe-swiftshader',
     ],
   });
+  // Every page of this browser waits up to PAGE_TIMEOUT_MS for an action or a screenshot (Playwright's own
+  // default is 30 s). A screenshot waits for a drawn frame and a click for the page to answer; on a box
+  // shared with the other test lanes a page was starved that long (CI, 2026-12-03: one screenshot and six
+  // harness tests in a row ran out at 30 s while another lane's load test ran) and then went on normally.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const ctx = await newContext(options);
+    ctx.setDefaultTimeout(PAGE_TIMEOUT_MS);
+    return ctx;
+  };
   return {
     browser,
     close: async () => {
