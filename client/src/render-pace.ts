@@ -3,15 +3,16 @@
  *
  * Why: Phaser redraws the whole canvas on every animation frame, 60 times a second, even when a
  * table sits still waiting for someone to think. On a phone that is battery and heat for nothing; in
- * headless Chromium (software WebGL) one still table page cost 1.86 CPU cores, and 0.07 with the loop
- * held (2026-12-03, `client/test/render-pace.test.ts` measures it again). The game loop still runs
- * every frame — input, tweens, timers and each scene's update() keep their timing — but the render
- * half of Phaser's step runs only when a cheap signature of what would be drawn changed: every active
- * scene's cameras and display list (position, scale, angle, alpha, visibility, depth, texture frame,
- * tint, shape colours, graphics commands, each text redraw), the scenes' status and a canvas resize.
- * A frame that draws nothing leaves the last picture on the canvas (WebGL presents only drawn frames).
- * At least one frame in SAFETY_MS is drawn anyway, so a change of a kind the signature does not see
- * shows late, never stays wrong.
+ * headless Chromium (software WebGL) a still table page cost 1.63 CPU cores drawn every frame and 0.57
+ * drawn on change (`npx tsx client/bench/render-pace.ts`, same run, 2026-12-03). While cards fly every
+ * second the saving is small: three whole-game browser test files took 423 CPU-seconds drawn every
+ * frame and 399 paced. The game loop still runs every frame — input, tweens, timers and each scene's
+ * update() keep their timing — but the render half of Phaser's step runs only when a cheap signature
+ * (≈ 0.26 ms) of what would be drawn changed: every active scene's cameras and display list (position,
+ * scale, angle, alpha, visibility, depth, origin, texture frame, tint, blend, shape colours, graphics
+ * commands, each text redraw), the scenes' status and the canvas size. A frame that draws nothing leaves
+ * the last picture on the canvas (WebGL presents only drawn frames). At least one frame in SAFETY_MS is
+ * drawn anyway, so a change of a kind the signature does not see shows late, never stays wrong.
  *
  * `?pace=off` draws every frame, as Phaser does by default (a debug switch, like ?renderer=canvas).
  */
@@ -67,8 +68,12 @@ function mixObject(o: Shown): void {
   if (o.flipY) mix(4);
   if (typeof o.tintTopLeft === 'number') {
     mix(o.tintTopLeft as number);
+    mix(o.tintTopRight as number);
+    mix(o.tintBottomLeft as number);
     mix(o.tintBottomRight as number);
+    mix(o.tintMode as number);
   }
+  if (typeof o.blendMode === 'number') mix(o.blendMode as number);
   if (typeof o.fillColor === 'number') {
     mix(o.fillColor as number);
     mixFloat(o.fillAlpha as number);
