@@ -36,7 +36,9 @@ beforeAll(async () => {
     '--jwt-secret',
     DEV_JWT_SECRET,
     '--stages',
-    'ramp:4:1s,hold:5s',
+    // 15 s, not 5: in a clean-clone run at load 40 the four tables had connected but not yet made a move
+    // when a 5 s hold ended, and every figure below was 0. The tables start within a second on a quiet box.
+    'ramp:4:1s,hold:15s',
     '--think-ms',
     '40',
     '--spectators',
