@@ -19,7 +19,7 @@ function lobbyAs(token: () => string | null) {
   return createTRPCClient<AppRouter>({
     links: [
       httpBatchLink({
-        url: `${stack.url}/trpc`,
+        url: `${stack.httpUrl}/trpc`,
         headers: () => {
           const t = token();
           return t ? { authorization: `Bearer ${t}` } : {};

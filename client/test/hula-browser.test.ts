@@ -206,7 +206,9 @@ describe('훌라 in the browser (real platform)', () => {
 
     // The spectator: no hand, no legal hints, and no card face outside the table's public places.
     const frames = (await watcher.evaluate(() => window.__joke!.frames())).map((t) => JSON.parse(t) as Frame);
-    expect(frames.length).toBeGreaterThan(5);
+    // It joined mid-round, so how many frames it saw depends on how much of the round was left (a
+    // clean-clone run at load 40 saw 3); each one is checked below.
+    expect(frames.length).toBeGreaterThan(0);
     for (const f of frames) {
       expect(f.role).toBe('spectator');
       expect(f.view.hand).toBeNull();

@@ -39,9 +39,16 @@ async function createRoom(p: Page): Promise<string> {
 }
 
 /** The room's line in this page's room list ('' while it is not listed). */
+/**
+ * The room's line in the list as it reads now ('' when absent), in one read: a count() then a
+ * textContent() raced the list's refresh, and the second then waited the page's whole action timeout
+ * for a line that had just gone — longer than the wait around it.
+ */
 async function listLine(p: Page, roomId: string): Promise<string> {
-  const li = p.locator(`[data-testid="room-list"] li[data-room="${roomId}"]`);
-  return (await li.count()) ? ((await li.textContent()) ?? '') : '';
+  return p.evaluate(
+    (id) => document.querySelector(`[data-testid="room-list"] li[data-room="${id}"]`)?.textContent ?? '',
+    roomId,
+  );
 }
 
 describe('room lifecycle in the browser (issue 15)', () => {

@@ -42,9 +42,12 @@ export async function clickBox(page: Page, s: PokerSnap, b: Box): Promise<void> 
 async function tapCard(page: Page, s: PokerSnap, i: number): Promise<PokerSnap> {
   const c = s.cards[i];
   await page.mouse.click(s.canvas.left + c.tap!.x, s.canvas.top + c.tap!.y);
+  // Answered when the card's mark flips or the prompt changes — or when the table moved on meanwhile
+  // (my draw's clock ran out on a loaded box, and the tap landed on a hand that was no longer mine to draw
+  // from): the caller then acts on what the table shows now.
   return waitFor('card marked', async () => {
     const x = await pokerSnap(page);
-    return x.cards[i]?.selected !== c.selected || x.prompt !== s.prompt ? x : null;
+    return x.cards[i]?.selected !== c.selected || x.prompt !== s.prompt || x.seq !== s.seq ? x : null;
   });
 }
 
@@ -60,7 +63,7 @@ export async function takePokerTurn(page: Page, s: PokerSnap): Promise<string | 
     s = await tapCard(page, s, 1);
   } else if (s.legal.includes('draw')) {
     s = await tapCard(page, s, 0);
-    if (!enabled().has('draw')) s = await tapCard(page, s, 0);
+    if (!enabled().has('draw') && s.legal.includes('draw')) s = await tapCard(page, s, 0);
   }
   const order = ['choose', 'draw', 'high', 'ready', 'k.check', 'k.call', 'check', 'call', 'k.ping', 'rebuy'];
   const e = enabled();

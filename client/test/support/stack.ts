@@ -11,7 +11,17 @@ export { buildClient } from './build.ts';
 export const builtClient = (): string => inject('clientDir');
 
 export interface Stack {
+  /**
+   * The page a player opens, drawn with Phaser's Canvas renderer (`?renderer=canvas`). Headless
+   * Chromium has no GPU: its software WebGL cost 3.2× the CPU for the same whole games (browser,
+   * poker-modes and hula-browser tests: 568 CPU-seconds and 291 s of wall on WebGL, 175 and 99 on
+   * Canvas, same box, 2026-12-03), and on a loaded box that starved pages into timeouts. These tests
+   * are about the flows through the real platform; what WebGL draws is checked over the harness
+   * (harness, table-shots, table-fit, display, render-pace and poker-story tests stay on WebGL).
+   */
   url: string;
+  /** The platform's HTTP base (tRPC at /trpc, the client at /). */
+  httpUrl: string;
   gatewayUrl: string;
   platform: Product;
   close(): Promise<void>;
@@ -59,5 +69,11 @@ export async function startStack(
     await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await c.end();
   };
-  return { url: platform.httpUrl, gatewayUrl: platform.gatewayUrl, platform, close };
+  return {
+    url: `${platform.httpUrl}/?renderer=canvas`,
+    httpUrl: platform.httpUrl,
+    gatewayUrl: platform.gatewayUrl,
+    platform,
+    close,
+  };
 }
