@@ -11,5 +11,6 @@ import { workspaceConfig } from '../vitest.shared.ts';
 // on a box shared with the other lanes a page was starved for minutes in CI (2026-12-03), so six harness
 // tests of 3–20 s each ran out one after another. See PAGE_TIMEOUT_MS in test/support/browser.ts.
 export default mergeConfig(workspaceConfig('client', { testTimeout: 90_000 }), {
-  test: { maxWorkers: 2, globalSetup: ['test/support/build-once.ts'] },
+  // Set-up hooks (a platform, a Chromium, a build) likewise may take 300 s.
+  test: { maxWorkers: 2, hookTimeout: 300_000, globalSetup: ['test/support/build-once.ts'] },
 });

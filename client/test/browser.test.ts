@@ -69,7 +69,9 @@ beforeAll(async () => {
   await timed('build', async () => buildClient(CLIENT_DIST));
   stack = await timed('stack', () => startStack({ pglite: true }));
   ({ browser, close: closeBrowser } = await timed('browser', () => launchBrowser()));
-}, 120_000);
+  // 300 s: a vite build and the embedded PGlite's start-up (8–30 s on a quiet box) took more than 120 s
+  // together in a clean-clone run under two busy loops at load 33 (build 27 s, then PGlite).
+}, 300_000);
 
 afterAll(async () => {
   await closeBrowser?.();

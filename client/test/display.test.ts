@@ -22,7 +22,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await startHarnessServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
-}, 120_000);
+});
 
 afterAll(async () => {
   await closeBrowser?.();

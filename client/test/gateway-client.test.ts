@@ -49,7 +49,7 @@ function connect(token: string): { gw: GatewayClient; views: ViewFrame[]; status
 beforeAll(async () => {
   // Slow bots, so the test can take its own turn between theirs.
   stack = await startStack({ botDelayMs: 400, botJitterMs: 100 });
-}, 120_000);
+});
 
 afterAll(async () => {
   await stack?.close();

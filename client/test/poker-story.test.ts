@@ -90,7 +90,7 @@ async function openPoker(
 beforeAll(async () => {
   server = await startHarnessServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
-}, 120_000);
+});
 
 afterAll(async () => {
   await closeBrowser?.();

@@ -57,7 +57,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await startHarnessServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
-}, 120_000);
+});
 
 afterAll(async () => {
   await closeBrowser?.();
