@@ -101,8 +101,16 @@ describe('event-loop liveness', () => {
         503,
         expect.stringMatching(/^event loop stuck: lag \d+ ms > 200 ms/),
       ]);
-      await until(() => loop.healthy(), 'the loop to recover');
-      expect((await fetch(`${ops.url}/healthz`)).status).toBe(200);
+      // Recovered, the probe passes again. Asked until it does: on a loaded box (two busy loops, load 33)
+      // the loop can stall past 200 ms again on its own between the recovery and the probe — which the
+      // probe then rightly fails.
+      let status = 0;
+      const t0 = performance.now();
+      while (status !== 200 && performance.now() - t0 < 30_000) {
+        await until(() => loop.healthy(), 'the loop to recover');
+        status = (await fetch(`${ops.url}/healthz`)).status;
+      }
+      expect(status).toBe(200);
     } finally {
       loop.stop();
       await ops.close();

@@ -119,7 +119,9 @@ export class Cluster {
     service: 'room-worker' | 'matchmaker' | 'gateway' | 'lobby',
     env: Record<string, string>,
     /** How long it may take to print READY (a lobby migrating its schema on a loaded box takes long). */
-    startMs = 60_000,
+    // 180 s: five processes loading their TypeScript at once under two busy loops (load 33) took more than
+    // 60 s for one of them to print READY. A process that exits first still fails at once.
+    startMs = 180_000,
   ): Promise<Proc> {
     const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
       cwd: root,

@@ -36,10 +36,10 @@ beforeAll(async () => {
     c.matchmaker('mm1', MM_ENV),
     c.matchmaker('mm2', MM_ENV),
   ]);
-  await until(() => ['w1', 'w2', 'w3'].every((w) => c.heartbeats.has(w)), 10_000, 'worker heartbeats');
+  await until(() => ['w1', 'w2', 'w3'].every((w) => c.heartbeats.has(w)), 60_000, 'worker heartbeats');
   // Matchmakers learn the workers from the same heartbeats: wait until both count all three.
   await c.matchmakersSee(['mm1', 'mm2'], 3);
-}, 90_000);
+}, 300_000);
 afterAll(() => c.stop(), 60_000);
 
 const bots = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `bot${i}`, name: `봇${i}`, bot: true }));
