@@ -60,11 +60,18 @@ describe('CommandDeadlines', () => {
 
   it('answers as before, from one proxy per 100 ms slot', async () => {
     let made = 0;
-    const d = new CommandDeadlines((o) => (made++, client.withCommandOptions(o)), 5000);
+    // The slot's clock is the test's: under two busy loops one awaited SET took longer than a real 100 ms slot.
+    let now = 0;
+    const d = new CommandDeadlines(
+      (o) => (made++, client.withCommandOptions(o)),
+      5000,
+      () => now,
+    );
     expect(await d.current().set('k', 'v')).toBe('OK');
+    now = 99;
     expect(await d.current().set('k', 'v')).toBe('OK');
     expect(made).toBe(1);
-    await new Promise((r) => setTimeout(r, 120));
+    now = 100;
     expect(await d.current().set('k', 'v')).toBe('OK');
     expect(made).toBe(2);
   });
