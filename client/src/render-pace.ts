@@ -44,6 +44,10 @@ const mixFloat = (v: number | undefined): void => mix(v === undefined ? 0x7fff :
 
 type Shown = Phaser.GameObjects.GameObject & Record<string, unknown>;
 
+/** Tint and shape properties read for the signature (colours are integers, so mixFloat keeps them exact). */
+const TINT = ['tintTopLeft', 'tintTopRight', 'tintBottomLeft', 'tintBottomRight', 'tintMode'] as const;
+const SHAPE = ['fillColor', 'fillAlpha', 'strokeColor', 'strokeAlpha', 'lineWidth'] as const;
+
 function mixObject(o: Shown): void {
   const visible = o.visible as boolean | undefined;
   mix(visible === false ? 1 : 2);
@@ -66,20 +70,10 @@ function mixObject(o: Shown): void {
   }
   if (o.flipX) mix(3);
   if (o.flipY) mix(4);
-  if (typeof o.tintTopLeft === 'number') {
-    mix(o.tintTopLeft as number);
-    mix(o.tintTopRight as number);
-    mix(o.tintBottomLeft as number);
-    mix(o.tintBottomRight as number);
-    mix(o.tintMode as number);
-  }
+  if (typeof o.tintTopLeft === 'number') for (const k of TINT) mix(o[k] as number);
   if (typeof o.blendMode === 'number') mix(o.blendMode as number);
   if (typeof o.fillColor === 'number') {
-    mix(o.fillColor as number);
-    mixFloat(o.fillAlpha as number);
-    mix(o.strokeColor as number);
-    mixFloat(o.strokeAlpha as number);
-    mixFloat(o.lineWidth as number);
+    for (const k of SHAPE) mixFloat(o[k] as number);
     mix(o.isFilled ? 5 : 6);
     mix(o.isStroked ? 7 : 8);
   }

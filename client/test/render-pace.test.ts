@@ -5,20 +5,16 @@
  * The CPU this saves is a benchmark's figure, not a test's: `npx tsx client/bench/render-pace.ts`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientHandler } from '@joke/web';
 import { CLOCK_STEPS } from '../src/table/clock-steps.ts';
 import { launchBrowser } from './support/browser.ts';
-import { builtClient } from './support/stack.ts';
+import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
 import { clickAt, snapshot, waitFor, type TableSnapshot } from './support/table-driver.ts';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
-let server: Server;
-let base: string;
+let server: HarnessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
@@ -31,7 +27,7 @@ const SAFETY_MS = 2000;
 async function open(query: string): Promise<[Page, TableSnapshot]> {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
   page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
-  await page.goto(`${base}/harness.html?${query}`);
+  await page.goto(`${server.base}/harness.html?${query}`);
   const snap = await waitFor('harness table', async () => {
     const s = await snapshot(page);
     return s.scene === 'table' && s.frames > 0 && !s.busy && s.myTurn ? s : null;
@@ -43,17 +39,13 @@ const frames = (page: Page) => page.evaluate(() => ({ ...window.__joke!.renderCo
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  const handler = clientHandler({ dir: builtClient(), gatewayUrl: 'ws://127.0.0.1:9/ws' });
-  server = createServer(handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startHarnessServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
 });
 
 afterAll(async () => {
   await closeBrowser?.();
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
+  await server?.close();
 });
 
 describe('drawing only what changed', () => {
