@@ -78,7 +78,7 @@ export class InProcessBus implements Bus {
     if (this.durable.hasStream(full)) void this.durable.publish(full, data, `core:${++this.plainIds}`);
   }
 
-  request(subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
+  request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire> {
     this.assertOpen();
     const full = this.prefix + subject;
     if (!this.hasSubscribers(full)) return Promise.reject(new BusNoRespondersError(subject));
@@ -94,7 +94,10 @@ export class InProcessBus implements Bus {
         done = true;
         clearTimeout(timer);
         // Replies travel through the bus too: the requester sees them on a later tick, as over a socket.
-        setImmediate(() => resolve(reply));
+        setImmediate(() => {
+          arrived?.(reply);
+          resolve(reply);
+        });
       };
       this.route(full, { subject, data, respond });
     });

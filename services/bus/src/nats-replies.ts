@@ -21,6 +21,7 @@ interface Waiting {
   subject: string;
   resolve: (data: Wire) => void;
   reject: (err: Error) => void;
+  arrived: ((data: Wire) => void) | undefined;
   /** performance.now() ms past which nobody waits. */
   deadline: number;
   /** Answered, failed or timed out: its entry in its deadline queue is skipped. */
@@ -78,11 +79,17 @@ export class ReplyInbox {
   }
 
   /** `subject` (without the bus prefix) names the request in its BusTimeoutError. */
-  request(fullSubject: string, subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
+  request(
+    fullSubject: string,
+    subject: string,
+    data: Wire,
+    timeoutMs: number,
+    arrived?: (data: Wire) => void,
+  ): Promise<Wire> {
     const token = (++this.next).toString(36);
     return new Promise((resolve, reject) => {
       const deadline = performance.now() + timeoutMs;
-      const w: Waiting = { token, subject, resolve, reject, deadline, done: false };
+      const w: Waiting = { token, subject, resolve, reject, arrived, deadline, done: false };
       try {
         this.nc.publish(fullSubject, data, { reply: `${this.inbox}.${token}` });
       } catch (err) {
@@ -150,6 +157,9 @@ export class ReplyInbox {
     // finds nothing, or arms itself for a later request), so a request at a time arms no timer of its own.
     if (this.waiting.size === 0) this.queues.clear();
     if (m.data.length === 0 && m.headers?.code === 503) w.reject(new BusNoRespondersError(w.subject));
-    else w.resolve(m.data);
+    else {
+      w.arrived?.(m.data);
+      w.resolve(m.data);
+    }
   }
 }

@@ -104,8 +104,8 @@ export class NatsBus implements Bus {
   }
 
   /** Over this connection's own reply inbox (nats-replies.ts: the client's request() costs an Error each). */
-  request(subject: string, data: Wire, timeoutMs: number): Promise<Wire> {
-    return this.replies.request(this.prefix + subject, subject, data, timeoutMs);
+  request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire> {
+    return this.replies.request(this.prefix + subject, subject, data, timeoutMs, arrived);
   }
 
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts: { queue?: string } = {}): BusSubscription {

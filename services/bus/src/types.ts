@@ -21,8 +21,13 @@ export interface BusSubscription {
 export interface Bus {
   /** Fire-and-forget. */
   publish(subject: string, data: Wire): void;
-  /** Request/reply; rejects with BusTimeoutError after `timeoutMs` or when nobody is subscribed. */
-  request(subject: string, data: Wire, timeoutMs: number): Promise<Wire>;
+  /**
+   * Request/reply; rejects with BusTimeoutError after `timeoutMs` or when nobody is subscribed.
+   * `arrived`, if given, sees the reply synchronously as it comes in, before the promise settles (whose
+   * continuation runs only after the rest of the socket read is handled): the gateway forwards frames
+   * that ride on a reply in order with the deliveries that came in the same read.
+   */
+  request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire>;
   /** With `queue`, each message goes to one member of the group (load-balanced services). */
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts?: { queue?: string }): BusSubscription;
   /**

@@ -90,6 +90,26 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
       s2.unsubscribe();
     });
 
+    it('hands a reply to `arrived` before any message the responder sent after it', async () => {
+      const order: string[] = [];
+      const s1 = b.subscribe('ask', (m) => {
+        m.respond?.(`re:${txt(m.data)}`);
+        b.publish('after', txt(m.data));
+      });
+      const s2 = a.subscribe('after', (m) => order.push(`after:${txt(m.data)}`));
+      await ready(a, b);
+      // Twenty rounds: the reply and the next message usually share one socket read, where only
+      // a synchronous hook (not the promise's continuation) comes before the second message.
+      for (let i = 0; i < 20; i++) {
+        const reply = await a.request('ask', String(i), 2000, (d) => order.push(`arrived:${txt(d)}`));
+        expect(txt(reply)).toBe(`re:${i}`);
+      }
+      await until('every message after', () => order.filter((o) => o.startsWith('after')).length === 20);
+      for (let i = 0; i < 20; i++) expect(order.indexOf(`arrived:re:${i}`)).toBeLessThan(order.indexOf(`after:${i}`));
+      s1.unsubscribe();
+      s2.unsubscribe();
+    });
+
     it('fails at once with BusTimeoutError when nobody listens (no responders)', async () => {
       const t0 = Date.now();
       const err = await a.request('nobody-here', 'x', 5000).catch((e: unknown) => e);

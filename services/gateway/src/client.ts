@@ -3,7 +3,15 @@
  * turning join/leave/action/queue into bus requests as the token's user.
  */
 import { performance } from 'node:perf_hooks';
-import { ackText, ClientMessage, contract, ERRORS, isClientAction, PROTOCOL_VERSION } from '@joke/protocol';
+import {
+  ackText,
+  ClientMessage,
+  contract,
+  ERRORS,
+  isClientAction,
+  PROTOCOL_VERSION,
+  type bus as wire,
+} from '@joke/protocol';
 import { verifyPlayerToken } from '@joke/protocol/auth';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
@@ -12,6 +20,7 @@ import type { QueueParams, Sock, SocketData } from './rooms.ts';
 import type { GatewayChat } from './chat.ts';
 import type { SocketLimits } from './limits.ts';
 import type { Clock } from '@joke/bus/clock';
+import type { Deliver } from './inbound.ts';
 
 const KNOWN_TYPES = new Set(['hello', 'join', 'leave', 'action', 'queue', 'unqueue', 'ping', 'chat']);
 
@@ -29,6 +38,7 @@ export function createClientHandlers(
   chat: GatewayChat,
   limits: SocketLimits,
   clock: Clock,
+  deliver: Deliver,
 ): ClientHandlers {
   const { cfg, log, metrics, reg, detach, send, sendJson, protoError } = core;
   const requestWithRetry = requests.request;
@@ -51,16 +61,34 @@ export function createClientHandlers(
     const t0 = performance.now();
     // userId is always the token's subject: a client cannot act for anyone else. The action itself is
     // validated once, by the game where it is applied.
-    const cmd = { v, userId: d.user!.sub, actionId, action, gatewayId: cfg.gatewayId, at: clock.now() };
+    const cmd: wire.RoomCommand = {
+      v: PROTOCOL_VERSION,
+      userId: d.user!.sub,
+      actionId,
+      action,
+      gatewayId: cfg.gatewayId,
+      at: clock.now(),
+      framesInReply: cfg.framesInReply,
+    };
+    // The frames that ride on the reply go out as it arrives, in order with the deliveries around it;
+    // the actor's socket gets its ack and view in one write.
+    let ackSent = false;
+    const arrived = (reply: wire.CommandReply): void => {
+      if ('delivery' in reply)
+        ackSent = deliver(reply.delivery, { ws, text: ackText(roomId, actionId, reply.seq) }) || ackSent;
+    };
     // A closed socket's action is not retried: the client resends it (same actionId) after reconnecting.
-    const res = await requestWithRetry(contract.roomCommand.at(roomId), cmd, 'command', roomId, () => !d.closed);
+    const route = contract.roomCommand.at(roomId);
+    const res = await requestWithRetry(route, cmd, 'command', roomId, () => !d.closed, arrived);
     if (d.closed) return;
     if (!res) {
       protoError(ws, 'unavailable', undefined, { roomId, actionId });
       return;
     }
     const reply = res.reply;
-    if (reply.ok) send(ws, ackText(roomId, actionId, reply.seq));
+    if (reply.ok) {
+      if (!ackSent) send(ws, ackText(roomId, actionId, reply.seq));
+    }
     // A full room queue is not a refusal of the move: nothing was applied, the same actionId may come again.
     else if (reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId, actionId });
     else {

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { LIMITS } from '@joke/protocol';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { ConfigError, connectionOptions, defineConfig, int, livenessOptions, opt } from '@joke/bus';
+import { bool, ConfigError, connectionOptions, defineConfig, int, livenessOptions, opt } from '@joke/bus';
 import { games, socketIdleTimeoutSec } from '@joke/engine';
 
 /** A silently dead client is noticed within the shortest disconnection rule of any game (hula §8.5: 30 s). */
@@ -43,6 +43,12 @@ export const GatewayConfig = z.object({
    * the room's restore elsewhere) before the client gets `error unavailable`.
    */
   retryBudgetMs: z.number().int().positive().default(10_000),
+  /**
+   * Ask room workers for this gateway's frames of an accepted action in the command's reply
+   * (RoomCommand.framesInReply): one bus message and one socket write to the actor less per action.
+   * Off: plain replies and a separate delivery (what an older gateway gets).
+   */
+  framesInReply: z.boolean().default(true),
   heartbeatMs: z.number().int().positive().default(2_000),
   /**
    * A room's worker silent for this long (no heartbeat; workers beat every 500 ms by default)
@@ -141,6 +147,12 @@ export const gatewayEnv = defineConfig({
     int(1),
     10_000,
     'Total retry time of an action/join (same actionId) before error unavailable.',
+  ),
+  framesInReply: opt(
+    'GATEWAY_FRAMES_IN_REPLY',
+    bool(),
+    true,
+    "An accepted action's frames for this gateway come in the command's reply (off: as a separate delivery).",
   ),
   heartbeatMs: opt('GATEWAY_HEARTBEAT_MS', int(100), 2_000, 'Gateway heartbeat period.'),
   ownerSilentMs: opt(

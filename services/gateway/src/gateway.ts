@@ -16,7 +16,7 @@ import { createCore, v } from './core.ts';
 import { createRequester } from './requests.ts';
 import { createMemberships } from './membership.ts';
 import { createClientHandlers } from './client.ts';
-import { subscribeInbound } from './inbound.ts';
+import { createDeliver, subscribeInbound } from './inbound.ts';
 import { createChat } from './chat.ts';
 import { createSocketLimits } from './limits.ts';
 
@@ -66,7 +66,16 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   const rooms = createMemberships(core, requests);
   const chat = createChat(core);
   const limits = createSocketLimits(core);
-  const { handleText, takeToken, cancelQueue } = createClientHandlers(core, requests, rooms, chat, limits, clock);
+  const deliver = createDeliver(core, requests, rooms);
+  const { handleText, takeToken, cancelQueue } = createClientHandlers(
+    core,
+    requests,
+    rooms,
+    chat,
+    limits,
+    clock,
+    deliver,
+  );
   const { publishPresence } = rooms;
   subs.push(
     listen(bus, contract.gatewayChat.at(cfg.gatewayId), chat.onChatDelivery, () =>
@@ -92,7 +101,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
 
   const app = uws.App();
   core.publishTopic = (topic, frame) => void app.publish(topic, frame, false, false);
-  subs.push(...subscribeInbound(core, requests, rooms));
+  subs.push(...subscribeInbound(core, requests, deliver));
   heartbeat();
   const heartbeatTimer = clock.setInterval(heartbeat, cfg.heartbeatMs);
 

@@ -16,12 +16,34 @@ import type { Memberships } from './membership.ts';
 import type { RoomEntry, Sock } from './rooms.ts';
 import { spectatorTopic } from './topics.ts';
 
-export function subscribeInbound(core: Core, requests: Requester, rooms: Memberships): BusSubscription[] {
-  const { cfg, log, metrics, reg, detach, send, sendView } = core;
+/** The acknowledgement of the action a delivery answers, for the acting socket. */
+export interface ActorAck {
+  ws: Sock;
+  text: string;
+}
 
-  const toSocket = (ws: Sock, roomId: string, seq: number, f: wire.DeliveryFrame): void => {
+/**
+ * Hands a delivery's frames to the sockets. With `ack` (the delivery came as the reply to that socket's
+ * action, RoomCommand.framesInReply), the acting socket gets the ack and its view in one corked write;
+ * returns whether the ack went out that way (else the caller sends it on its own).
+ */
+export type Deliver = (d: wire.Delivery, ack?: ActorAck) => boolean;
+
+export function createDeliver(core: Core, requests: Requester, rooms: Memberships): Deliver {
+  const { log, metrics, reg, detach, send, sendView } = core;
+
+  const toSocket = (ws: Sock, roomId: string, seq: number, f: wire.DeliveryFrame, ack: ActorAck | undefined) => {
     const m = ws.getUserData().rooms.get(roomId);
-    if (m) ws.cork(() => sendView(ws, m, seq, f.kind, f.bytes));
+    if (!m) return false;
+    if (ack?.ws !== ws) {
+      ws.cork(() => sendView(ws, m, seq, f.kind, f.bytes));
+      return false;
+    }
+    ws.cork(() => {
+      send(ws, ack.text);
+      sendView(ws, m, seq, f.kind, f.bytes);
+    });
+    return true;
   };
 
   const toSpectators = (r: RoomEntry, roomId: string, seq: number, f: wire.DeliveryFrame): void => {
@@ -34,9 +56,10 @@ export function subscribeInbound(core: Core, requests: Requester, rooms: Members
     metrics.messagesOut.inc(r.spectators.size);
   };
 
-  const onDelivery = (d: wire.Delivery): void => {
+  return (d, ack) => {
+    let acked = false;
     const r = reg.rooms.get(d.roomId);
-    if (!r) return;
+    if (!r) return false;
     if (r.owner !== d.owner) {
       // A room that changed hands (failover, migration): the new owner may have lost a frame in the move.
       if (r.owner !== null) {
@@ -51,7 +74,7 @@ export function subscribeInbound(core: Core, requests: Requester, rooms: Members
       if (f.viewer === null) toSpectators(r, d.roomId, d.seq, f);
       else {
         const socks = r.players.get(f.viewer);
-        if (socks) for (const ws of socks) toSocket(ws, d.roomId, d.seq, f);
+        if (socks) for (const ws of socks) if (toSocket(ws, d.roomId, d.seq, f, acked ? undefined : ack)) acked = true;
       }
       if (r.joining.size > 0)
         for (const ws of r.joining) {
@@ -60,7 +83,13 @@ export function subscribeInbound(core: Core, requests: Requester, rooms: Members
             m.early.push({ viewer: f.viewer, seq: d.seq, kind: f.kind, frame: f.bytes.slice() });
         }
     }
+    return acked;
   };
+}
+
+export function subscribeInbound(core: Core, requests: Requester, deliver: Deliver): BusSubscription[] {
+  const { cfg, metrics, reg, send } = core;
+  const onDelivery = (d: wire.Delivery): void => void deliver(d);
 
   const onMatched = (q: wire.QueueMatched): void => {
     const socks = reg.users.get(q.userId);

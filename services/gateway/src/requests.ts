@@ -11,6 +11,8 @@ export interface Requester {
   /**
    * The decoded reply; null = gave up after retryBudgetMs (or the reply did not decode), or
    * `wanted()` turned false. `roomId` lets an attempt be abandoned when the room's owner dies.
+   * `arrived` sees the decoded reply synchronously as it comes off the bus (Bus.request), before
+   * anything that came in after it; an error it throws is logged, the request still resolves.
    */
   request<Q, R>(
     route: RequestRoute<Q, R>,
@@ -18,6 +20,7 @@ export interface Requester {
     op: string,
     roomId?: string,
     wanted?: () => boolean,
+    arrived?: (reply: R) => void,
   ): Promise<{ reply: R; tries: number } | null>;
   /** A heartbeat from `owner` (`workerId/incarnation`) arrived. */
   workerSeen(owner: string): void;
@@ -66,11 +69,29 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     op: string,
     roomId?: string,
     wanted: () => boolean = always,
+    arrived?: (reply: R) => void,
   ): Promise<{ reply: R; tries: number } | null> => {
     const deadline = clock.now() + cfg.retryBudgetMs;
     // Encoded once: every retry carries the same bytes, so the same actionId.
     const data = route.request.encode(req);
     const subject = route.subject;
+    // Decoded as it arrives when someone must see it then; a reply that does not decode is left to the
+    // decode after the await, which reports it as before.
+    let decoded: R | undefined;
+    const onArrival =
+      arrived &&
+      ((raw: Wire): void => {
+        try {
+          decoded = route.reply.decode(raw);
+        } catch {
+          return;
+        }
+        try {
+          arrived(decoded);
+        } catch (err) {
+          log.error({ subject, err: String(err) }, 'reply handler failed');
+        }
+      });
     metrics.requestsInFlight.inc({ op });
     try {
       for (let tries = 1; ; tries++) {
@@ -80,10 +101,11 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
         }
         try {
           metrics.requests.inc({ op });
+          decoded = undefined;
           const raw = await (roomId === undefined
-            ? bus.request(subject, data, cfg.commandTimeoutMs)
-            : roomAttempt(subject, data, roomId));
-          return { reply: route.reply.decode(raw), tries };
+            ? bus.request(subject, data, cfg.commandTimeoutMs, onArrival)
+            : roomAttempt(subject, data, roomId, onArrival));
+          return { reply: decoded ?? route.reply.decode(raw), tries };
         } catch (err) {
           metrics.busErrors.inc({ op });
           if (err instanceof ProtocolError) {
@@ -141,12 +163,19 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
         a.fail(new Error('room owner stopped sending heartbeats'));
       }
   };
-  const roomAttempt = (subject: string, data: Wire, roomId: string): Promise<Wire> =>
+  const roomAttempt = (
+    subject: string,
+    data: Wire,
+    roomId: string,
+    arrived: ((raw: Wire) => void) | undefined,
+  ): Promise<Wire> =>
     new Promise<Wire>((resolve, reject) => {
       const a: Attempt = { roomId, sentTo: reg.rooms.get(roomId)?.owner ?? null, sentAt: clock.now(), fail: reject };
       attempts.add(a);
       sweeper ??= clock.setInterval(sweep, SWEEP_MS);
-      bus.request(subject, data, cfg.commandTimeoutMs).then(
+      // An attempt abandoned (room moved, owner silent) must not hand its late reply's frames on.
+      const seen = arrived && ((raw: Wire) => attempts.has(a) && arrived(raw));
+      bus.request(subject, data, cfg.commandTimeoutMs, seen).then(
         (v) => {
           attempts.delete(a);
           resolve(v);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games, simAdapters, Rng, verifyRecord, type GameRecord } from '@joke/engine';
-import { subjects, wireText } from '@joke/protocol';
+import { contract, listen, subjects, wireText } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { startStack, type Stack } from '@joke/load-tests';
 import { findLeaks, findStateLeaks, hiddenSet } from '@joke/engine/sim/secrecy';
@@ -129,6 +129,26 @@ describe('a two-player table behind the gateway', () => {
     expect(roomOf(roomId).data.state.seq).toBe(before + 1);
     // Both players got the view of that one transition.
     for (const p of [alice, bob]) await p.next((m) => m.t === 'view' && m.seq >= acks[0].seq);
+  });
+
+  it("takes an accepted action's frames from its reply: the ack right before the view, no separate delivery", async () => {
+    await atRest();
+    const { c, other, action } = mover();
+    const delivered: number[] = [];
+    const spy = listen(stack.bus, contract.gatewayDeliver.at(stack.gateways[0].gatewayId), (d) => {
+      if (d.roomId === roomId) delivered.push(d.seq);
+    });
+    const from = c.messages.length;
+    c.send({ v: 1, t: 'action', roomId, actionId: 'fold-1', action });
+    const ack = await c.next((m) => m.t === 'ack' && m.actionId === 'fold-1');
+    const view = await c.next((m) => m.t === 'view' && m.seq === ack.seq, 5000, from);
+    const mine = c.messages.slice(from);
+    expect(mine.indexOf(view)).toBe(mine.indexOf(ack) + 1);
+    await other.next((m) => m.t === 'view' && m.seq === ack.seq);
+    // One connection carries the worker's publishes and this flush: a delivery sent would be here by now.
+    await stack.bus.flush?.();
+    spy.unsubscribe();
+    expect(delivered).not.toContain(ack.seq);
   });
 
   it('rejects an out-of-turn action with a Korean reason and leaves the state unchanged', async () => {

@@ -57,10 +57,21 @@ export const RoomCommand = z.object({
   gatewayId: z.string(),
   /** Gateway receive time, for latency metrics. */
   at: z.number(),
+  /**
+   * The gateway takes the frames the accepted action produced for its own viewers IN the reply
+   * (`CommandReply.delivery`): one bus message and one socket write less per action. A gateway that
+   * leaves it out (an older one, during a rolling upgrade) gets plain replies and a separate Delivery.
+   */
+  framesInReply: z.boolean().optional(),
 });
 export type RoomCommand = z.infer<typeof RoomCommand>;
 export const CommandReply = z.union([z.object({ ok: z.literal(true), seq: z.number().int() }), Refused]);
-export type CommandReply = z.infer<typeof CommandReply>;
+/**
+ * With `delivery`: the action was accepted at `seq`, and these are the requesting gateway's frames of
+ * that transition (`delivery.seq === seq`), which it would otherwise get as a `gatewayDeliver` message.
+ * Only sent to a command that asked for it (`framesInReply`); travels as the binary envelope (delivery.ts).
+ */
+export type CommandReply = z.infer<typeof CommandReply> | { ok: true; seq: number; delivery: Delivery };
 
 export const JoinRequest = z.object({
   v,

@@ -9,7 +9,7 @@
  */
 import * as wire from './bus.ts';
 import { binaryCodec, jsonCodec, ProtocolError, type Codec, type Wire } from './codec.ts';
-import { decodeDelivery, encodeDelivery } from './delivery.ts';
+import { ACCEPTED_REPLY, decodeDelivery, encodeDelivery, isAcceptedReply } from './delivery.ts';
 import { ChatDelivery, ChatReply, ChatRequest, chatSubjects } from './chat.ts';
 import { LobbySeen, RoomOccupancy, lifecycleSubjects } from './lifecycle.ts';
 import { QUEUE_GROUPS, subjects } from './subjects.ts';
@@ -17,7 +17,7 @@ import { QUEUE_GROUPS, subjects } from './subjects.ts';
 /** What the contract needs from a bus (`@joke/bus` implements it). */
 export interface BusLike {
   publish(subject: string, data: Wire): void;
-  request(subject: string, data: Wire, timeoutMs: number): Promise<Wire>;
+  request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire>;
   subscribe(
     subject: string,
     handler: (m: { data: Wire; respond?: (data: Wire) => void }) => void,
@@ -91,6 +91,7 @@ const isRoomCommand = (r: any): boolean =>
   str(r.actionId) &&
   str(r.gatewayId) &&
   typeof r.at === 'number' &&
+  (r.framesInReply === undefined || typeof r.framesInReply === 'boolean') &&
   'action' in r;
 const OK_REPLY = new TextEncoder().encode('{"ok":true,"seq":');
 /**
@@ -119,12 +120,30 @@ const isCommandReply = (r: any): boolean =>
     ? Number.isSafeInteger(r.seq) // zod 4 .int() means a safe integer
     : r.ok === false && str(r.reason) && str(r.code) && REFUSAL_CODES.has(r.code));
 
+const commandReplyJson = jsonCodec(wire.CommandReply, isCommandReply, peekCommandOk);
+/**
+ * A command's reply: JSON, or — an accepted action whose requester asked for its frames
+ * (`RoomCommand.framesInReply`) — the binary delivery envelope marked as that reply, its seq the reply's.
+ */
+const commandReply: Codec<wire.CommandReply> = {
+  encode: (r) => {
+    if (!('delivery' in r)) return commandReplyJson.encode(r);
+    if (r.delivery.seq !== r.seq) throw new ProtocolError('a reply carries the frames of its own seq only');
+    return encodeDelivery(r.delivery, ACCEPTED_REPLY);
+  },
+  decode: (data) => {
+    if (!isAcceptedReply(data)) return commandReplyJson.decode(data);
+    const delivery = decodeDelivery(data, ACCEPTED_REPLY);
+    return { ok: true, seq: delivery.seq, delivery };
+  },
+};
+
 export const contract = {
   roomCommand: keyedRequest(
     'roomCommand',
     subjects.roomCommand,
     jsonCodec(wire.RoomCommand, isRoomCommand),
-    jsonCodec(wire.CommandReply, isCommandReply, peekCommandOk),
+    commandReply,
   ),
   roomJoin: keyedRequest('roomJoin', subjects.roomJoin, jsonCodec(wire.JoinRequest), jsonCodec(wire.JoinReply)),
   roomPresence: keyedPublish('roomPresence', subjects.roomPresence, jsonCodec(wire.PresenceChange)),

@@ -6,7 +6,8 @@
  * or re-encoded on the way (docs/architecture.md has the measured comparison
  * with the JSON envelope this replaced).
  *
- *   u8  magic 0x4A ('J')   u8 version 1
+ *   u8  magic 0x4A ('J')   u8 version: 1 a Delivery, 2 an accepted command's reply carrying one
+ *                                 (`CommandReply.delivery`: the action was accepted at this seq)
  *   u32 seq (big endian)
  *   u8  roomId length, roomId (UTF-8)
  *   u8  owner length, owner (UTF-8)
@@ -19,7 +20,10 @@ import type { Delivery, DeliveryFrame } from './bus.ts';
 import { ProtocolError } from './codec.ts';
 
 const MAGIC = 0x4a;
-const VERSION = 1;
+/** The second byte: what the envelope is. The layout is the same for both. */
+export const DELIVERY = 1;
+export const ACCEPTED_REPLY = 2;
+type Version = typeof DELIVERY | typeof ACCEPTED_REPLY;
 const SPECTATORS = 255;
 const utf8 = new TextEncoder();
 const text = new TextDecoder('utf-8', { fatal: true });
@@ -30,7 +34,7 @@ function shortBytes(s: string, what: string): Uint8Array {
   return b;
 }
 
-export function encodeDelivery(d: Delivery): Uint8Array {
+export function encodeDelivery(d: Delivery, version: Version = DELIVERY): Uint8Array {
   const room = shortBytes(d.roomId, 'roomId');
   const owner = shortBytes(d.owner, 'owner');
   const viewers: (Uint8Array | null)[] = [];
@@ -44,7 +48,7 @@ export function encodeDelivery(d: Delivery): Uint8Array {
   const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let o = 0;
   out[o++] = MAGIC;
-  out[o++] = VERSION;
+  out[o++] = version;
   dv.setUint32(o, d.seq);
   o += 4;
   out[o++] = room.length;
@@ -100,11 +104,11 @@ function shortText(data: Uint8Array, o: number, n: number): string {
  * Frames are views into `data` (no copy): use them before the buffer is reused. No closures: this runs
  * once per delivery, and under tsx every named closure costs a defineProperty as it is created.
  */
-export function decodeDelivery(data: string | Uint8Array): Delivery {
+export function decodeDelivery(data: string | Uint8Array, version: Version = DELIVERY): Delivery {
   if (typeof data === 'string') throw new ProtocolError('delivery must be binary');
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   need(data, 0, 9);
-  if (data[0] !== MAGIC || data[1] !== VERSION) throw new ProtocolError('not a delivery');
+  if (data[0] !== MAGIC || data[1] !== version) throw new ProtocolError('not a delivery');
   let o = 2;
   const seq = dv.getUint32(o);
   o += 4;
@@ -141,4 +145,9 @@ export function decodeDelivery(data: string | Uint8Array): Delivery {
   }
   if (o !== data.length) throw new ProtocolError('trailing bytes after delivery');
   return { roomId, seq, owner, frames };
+}
+
+/** Whether a command's reply is the binary envelope of an accepted action with its frames (else it is JSON). */
+export function isAcceptedReply(data: string | Uint8Array): data is Uint8Array {
+  return typeof data !== 'string' && data.length > 1 && data[0] === MAGIC && data[1] === ACCEPTED_REPLY;
 }

@@ -270,4 +270,29 @@ describe('the delivery envelope', () => {
     bad[bad.indexOf(0xc3)] = 0xff;
     expect(() => decodeDelivery(bad)).toThrow(ProtocolError);
   });
+
+  it("carries an accepted command's frames as its reply, and every other reply as JSON", () => {
+    const route = contract.roomCommand;
+    const frames: wire.DeliveryFrame[] = [
+      { kind: 'view', viewer: 'u1', bytes: new TextEncoder().encode('{"t":"view"}') },
+    ];
+    const delivery = { roomId: 'r1', seq: 7, owner: 'w0/i', frames };
+    const bytes = route.reply.encode({ ok: true, seq: 7, delivery });
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    const back = route.reply.decode(bytes);
+    expect(back).toMatchObject({ ok: true, seq: 7, delivery: { roomId: 'r1', seq: 7, owner: 'w0/i' } });
+    expect('delivery' in back && [...back.delivery.frames[0].bytes]).toEqual([...frames[0].bytes]);
+    // Not mistaken for a delivery, nor a delivery for it: the version byte says which it is.
+    expect(() => decodeDelivery(bytes)).toThrow(ProtocolError);
+    expect(() => route.reply.decode(encodeDelivery(delivery))).toThrow(ProtocolError);
+    // The frames of another seq never ride on a reply.
+    expect(() => route.reply.encode({ ok: true, seq: 8, delivery })).toThrow(ProtocolError);
+    // Plain replies stay JSON, as an older gateway reads them.
+    expect(route.reply.encode({ ok: true, seq: 7 })).toBe('{"ok":true,"seq":7}');
+    expect(route.reply.decode(route.reply.encode({ ok: false, code: 'illegal', reason: '안 돼요' }))).toEqual({
+      ok: false,
+      code: 'illegal',
+      reason: '안 돼요',
+    });
+  });
 });

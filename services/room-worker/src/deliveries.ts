@@ -45,9 +45,18 @@ export class Deliveries {
     return { ok: true, role, seq, owner: this.host.owner, frame };
   }
 
-  /** Each connected viewer's frame, encoded once, one publish per gateway. */
-  views(viewers: ReadonlyMap<string, ViewerMeta>, t: Transition, presenceJson: string): void {
-    if (viewers.size === 0) return;
+  /**
+   * Each connected viewer's frame, encoded once, one publish per gateway — except the gateway `held`
+   * names: its delivery is returned unsent (null if it has no frames), to travel as the reply to the
+   * command it answers (Reply.withFrames).
+   */
+  views(
+    viewers: ReadonlyMap<string, ViewerMeta>,
+    t: Transition,
+    presenceJson: string,
+    held?: string,
+  ): wire.Delivery | null {
+    if (viewers.size === 0) return null;
     const result = this.game.result(t.state);
     const resultJson = result === null ? null : JSON.stringify(result);
     const perGateway: PerGateway = new Map();
@@ -79,7 +88,14 @@ export class Deliveries {
         list.push({ kind: 'view', viewer: null, bytes: spectatorFrame });
       }
     }
+    let kept: wire.Delivery | null = null;
+    if (held !== undefined) {
+      const frames = perGateway.get(held);
+      if (frames !== undefined && frames.length > 0) kept = this.delivery(t.seq, frames);
+      perGateway.delete(held);
+    }
     this.deliver(perGateway, t.seq);
+    return kept;
   }
 
   /** A presence-only frame (nothing in the game moved) to every connected viewer. */
@@ -109,16 +125,15 @@ export class Deliveries {
     this.deliver(perGateway, seq);
   }
 
+  private delivery(seq: number, frames: wire.DeliveryFrame[]): wire.Delivery {
+    return { roomId: this.roomId, seq, owner: this.host.owner, frames };
+  }
+
   private deliver(perGateway: PerGateway, seq: number): void {
     for (const [gatewayId, frames] of perGateway) {
       if (frames.length === 0) continue;
       try {
-        emit(this.host.bus, contract.gatewayDeliver.at(gatewayId), {
-          roomId: this.roomId,
-          seq,
-          owner: this.host.owner,
-          frames,
-        });
+        emit(this.host.bus, contract.gatewayDeliver.at(gatewayId), this.delivery(seq, frames));
       } catch (err) {
         this.host.metrics.errors.inc({ kind: 'bus' });
         this.host.log.warn({ err, roomId: this.roomId }, 'delivery publish failed');

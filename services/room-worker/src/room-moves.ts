@@ -85,9 +85,16 @@ export class RoomMoves {
           seat.timeouts = 0;
           out.metaChanged = true;
         }
-        const data = okReply(room.seq);
+        const seq = room.seq;
+        const data = okReply(seq);
         this.replies.acknowledged(cmd.userId, cmd.actionId, data);
-        out.replies.push({ send: () => item.respond(data), at: item.at });
+        const reply: Reply = { send: () => item.respond(data), at: item.at };
+        if (cmd.framesInReply)
+          reply.withFrames = {
+            gatewayId: cmd.gatewayId,
+            send: (delivery) => item.respond({ ok: true, seq, delivery }),
+          };
+        out.replies.push(reply);
         metrics.transitions.inc({ kind: 'action' });
         return;
       }

@@ -93,6 +93,11 @@ export interface Reply {
   send(): void;
   /** performance.now() when the command arrived (latency metric). */
   at?: number;
+  /**
+   * An accepted command whose gateway asked for its frames in the reply (`RoomCommand.framesInReply`):
+   * sends that gateway's delivery of the transition as the reply instead of a reply and a delivery.
+   */
+  withFrames?: { gatewayId: string; send(delivery: wire.Delivery): void };
 }
 
 export interface Transition {

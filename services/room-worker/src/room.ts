@@ -239,11 +239,15 @@ export class Room implements QueueOwner, MovingRoom {
     this.data.viewers = [...this.viewers.values()];
     if (!(await this.persist())) return;
 
-    this.sendReplies(replies);
-    if (this.data.departures) this.departures.flush();
     const presenceNow = presenceKey(this.data.seats, this.viewers);
     const presenceJson = this.presenceJson(presenceNow);
-    for (const t of transitions) this.deliveries.views(this.viewers, t, presenceJson);
+    // One accepted command made the batch's one transition: its gateway's frames ride on its reply.
+    const folded = transitions.length === 1 ? replies.find((r) => r.withFrames !== undefined) : undefined;
+    const held =
+      folded && this.deliveries.views(this.viewers, transitions[0], presenceJson, folded.withFrames!.gatewayId);
+    this.sendReplies(replies, folded, held ?? null);
+    if (this.data.departures) this.departures.flush();
+    if (!folded) for (const t of transitions) this.deliveries.views(this.viewers, t, presenceJson);
     const presenceMoved = presenceNow !== presenceBefore;
     if (transitions.length === 0 && presenceMoved) this.deliveries.presence(this.viewers, this.seq, presenceJson);
     if (transitions.length > 0 || rearm) {
@@ -287,11 +291,13 @@ export class Room implements QueueOwner, MovingRoom {
     return true;
   }
 
-  private sendReplies(replies: Reply[]): void {
+  /** `folded` (if any) is sent with `held`, its gateway's frames of the transition, when there are some. */
+  private sendReplies(replies: Reply[], folded?: Reply, held: wire.Delivery | null = null): void {
     const now = performance.now();
     for (const r of replies) {
       try {
-        r.send();
+        if (r === folded && held !== null) r.withFrames!.send(held);
+        else r.send();
       } catch (err) {
         this.host.metrics.errors.inc({ kind: 'bus' });
         this.host.log.warn({ err, roomId: this.id }, 'reply failed');

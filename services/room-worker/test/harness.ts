@@ -93,12 +93,13 @@ export class FakeGateway {
     );
     return { ...r, view: r.ok ? (JSON.parse(r.frame) as Frame) : undefined } as any;
   }
-  async act(roomId: string, userId: string, actionId: string, action: unknown) {
+  /** `framesInReply`: as the gateway asks, this gateway's frames of an accepted action come in the reply. */
+  async act(roomId: string, userId: string, actionId: string, action: unknown, framesInReply?: boolean) {
     return loose(
       await call(
         this.bus,
         contract.roomCommand.at(roomId),
-        { v: PROTOCOL_VERSION, userId, actionId, action, gatewayId: this.id, at: Date.now() },
+        { v: PROTOCOL_VERSION, userId, actionId, action, gatewayId: this.id, at: Date.now(), framesInReply },
         2000,
       ),
     );
