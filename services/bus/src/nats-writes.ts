@@ -52,19 +52,32 @@ export function protocolInternals(nc: NatsConnection): ProtocolInternals | undef
  * Makes `nc` write its outbound buffer once per event-loop turn. Returns false, changing nothing, when
  * the client's internals are not the expected ones (the client then keeps its per-microtask writes).
  */
-export function coalesceWrites(nc: NatsConnection): boolean {
+export function coalesceWrites(nc: NatsConnection, gapMs = 0): boolean {
   const p = protocolInternals(nc);
   if (!p) return false;
-  let scheduled: NodeJS.Immediate | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let lastWrite = -Infinity;
   const flushTurn = () => {
-    scheduled = undefined;
+    immediate = undefined;
+    timer = undefined;
+    if (gapMs > 0) lastWrite = performance.now();
     // Not connected: flushPending keeps the buffer, and the client writes it itself once it is back.
     p.flushPending();
   };
   p.sendCommand = (cmd, ...payloads) => {
     p.outbound.fill(typeof cmd === 'string' ? encoder.encode(cmd) : cmd, ...payloads);
-    if (p.outbound.size() >= p.pendingLimit) p.flushPending();
-    else scheduled ??= setImmediate(flushTurn);
+    if (p.outbound.size() >= p.pendingLimit) {
+      if (gapMs > 0) lastWrite = performance.now();
+      p.flushPending();
+      return;
+    }
+    if (immediate !== undefined || timer !== undefined) return;
+    // With a gap: a write at most every gapMs, so under load one write carries the messages of several
+    // turns (each loopback write also wakes the server); a write after a quiet spell still goes at once.
+    const wait = gapMs > 0 ? lastWrite + gapMs - performance.now() : 0;
+    if (wait <= 0) immediate = setImmediate(flushTurn);
+    else timer = setTimeout(flushTurn, wait);
   };
   // close() without drain() sends nothing more after it; the client's microtask would have run first.
   const close = nc.close.bind(nc);
@@ -74,8 +87,10 @@ export function coalesceWrites(nc: NatsConnection): boolean {
   };
   // A closed connection has nothing left to write; do not keep a closing process alive for it.
   void nc.closed().then(() => {
-    if (scheduled) clearImmediate(scheduled);
-    scheduled = undefined;
+    if (immediate) clearImmediate(immediate);
+    if (timer) clearTimeout(timer);
+    immediate = undefined;
+    timer = undefined;
   });
   return true;
 }

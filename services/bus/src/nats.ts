@@ -25,6 +25,8 @@ export interface NatsBusOptions {
    * with it, and 19 % less CPU per action (docs/architecture.md, issue 9).
    */
   coalesceWrites?: boolean;
+  /** With coalesced writes: at most one socket write per this many ms (NATS_WRITE_GAP_MS; 0 = every turn). */
+  writeGapMs?: number;
 }
 
 export class NatsBus implements Bus {
@@ -49,7 +51,9 @@ export class NatsBus implements Bus {
       onHandlerError: this.onHandlerError,
     });
     this.replies = new ReplyInbox(nc);
-    this.writesCoalesced = (opts.coalesceWrites ?? process.env.NATS_COALESCE_WRITES !== '0') && coalesceWrites(nc);
+    this.writesCoalesced =
+      (opts.coalesceWrites ?? process.env.NATS_COALESCE_WRITES !== '0') &&
+      coalesceWrites(nc, opts.writeGapMs ?? Number(process.env.NATS_WRITE_GAP_MS ?? 0));
     void this.watchStatus();
   }
 

@@ -87,6 +87,31 @@ describe('NatsBus writes per event-loop turn', () => {
     expect(mine).toBeLessThanOrEqual(2);
   });
 
+  it('with a write gap, writes the first message of a quiet spell at once and the next turns together after the gap', async () => {
+    const gapped = await NatsBus.connect(NATS_URL, { prefix, coalesceWrites: true, writeGapMs: 2000 });
+    try {
+      const got = receive(receiver, 'gap', 6);
+      await receiver.flush();
+      await gapped.flush();
+      const writes = countWrites(gapped.nc);
+      const turn = () => new Promise<void>((r) => setImmediate(r));
+      gapped.publish('gap', '0');
+      await turn();
+      expect(writes.count()).toBe(1);
+      // The next five turns' messages wait out the gap and leave in one write.
+      for (let i = 1; i < 6; i++) {
+        gapped.publish('gap', String(i));
+        await turn();
+      }
+      // (+1 allowed each for the client's keep-alive PING landing in the window; without the gap: 6.)
+      expect(writes.count()).toBeLessThanOrEqual(2);
+      expect(await got).toEqual(upTo(6));
+      expect(writes.count()).toBeLessThanOrEqual(3);
+    } finally {
+      await gapped.close();
+    }
+  });
+
   it('writes at once past the pending limit, so one turn never holds more than ≈ 32 KB', async () => {
     const got = receive(receiver, 'big', 100);
     await receiver.flush();
