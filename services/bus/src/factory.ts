@@ -47,6 +47,18 @@ export const connectionOptions = (defaults: { natsUrl: string; redisUrl: string 
     500,
     'How long a snapshot write waits for SNAPSHOT_REPLICAS confirmations; unconfirmed, it is retried and not acknowledged.',
   ),
+  snapshotWriteGapMs: opt(
+    'SNAPSHOT_WRITE_GAP_MS',
+    z.coerce.number().int().min(0).max(50),
+    0,
+    'At most one coalesced snapshot write to Redis per this many ms (0 = every event-loop turn); fewer writes under load, each ack up to this much later.',
+  ),
+  natsWriteGapMs: opt(
+    'NATS_WRITE_GAP_MS',
+    z.coerce.number().int().min(0).max(50),
+    0,
+    'At most one socket write to NATS per this many ms (0 = every event-loop turn); fewer writes under load, each message up to this much later.',
+  ),
   namespace: opt(
     'JOKE_NAMESPACE',
     namespace,
@@ -94,6 +106,8 @@ export interface StoreTarget {
   /** SNAPSHOT_REPLICAS: replicas confirming each snapshot write before it resolves. */
   snapshotReplicas?: number;
   snapshotReplicaTimeoutMs?: number;
+  /** SNAPSHOT_WRITE_GAP_MS: at most one coalesced snapshot write per this many ms. */
+  snapshotWriteGapMs?: number;
   namespace?: string;
   /** Without Redis: keep room snapshots in this folder (kept across restarts) instead of in memory. */
   snapshotDir?: string;
@@ -114,6 +128,7 @@ export async function createStores(target: StoreTarget = {}): Promise<Stores> {
   const ns = target.namespace ?? process.env.JOKE_NAMESPACE ?? '';
   const replicas = target.snapshotReplicas ?? Number(process.env.SNAPSHOT_REPLICAS || 0);
   const timeoutMs = target.snapshotReplicaTimeoutMs ?? Number(process.env.SNAPSHOT_REPLICA_TIMEOUT_MS || 500);
+  const writeGapMs = target.snapshotWriteGapMs ?? Number(process.env.SNAPSHOT_WRITE_GAP_MS || 0);
   if (!url && clusterUrls.length === 0) {
     const snapshots = target.snapshotDir ? new FileSnapshotStore(target.snapshotDir) : new MemorySnapshotStore();
     const match = new MemoryMatchStore();
@@ -128,7 +143,7 @@ export async function createStores(target: StoreTarget = {}): Promise<Stores> {
   const conn = await connectRedisConn({ url, clusterUrls, onError: target.onError });
   const prefix = ns ? `joke:${ns}` : 'joke';
   return {
-    snapshots: new RedisSnapshotStore(conn, prefix, { confirm: { replicas, timeoutMs } }),
+    snapshots: new RedisSnapshotStore(conn, prefix, { confirm: { replicas, timeoutMs }, writeGapMs }),
     match: new RedisMatchStore(conn, prefix),
     kind: 'redis',
     connected: () => conn.connected(),

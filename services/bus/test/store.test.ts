@@ -347,6 +347,47 @@ snapshotContract('RedisSnapshotStore (real Redis)', async () => {
     loseExpiry: async (id) => void (await client.zRem(`${ns}:lease-expiry`, id)),
   };
 });
+snapshotContract('RedisSnapshotStore (real Redis, writes spaced 5 ms apart)', async () => {
+  const client = await connectRedis(REDIS_URL);
+  return {
+    store: new RedisSnapshotStore(client, `${ns}:gap`, { writeGapMs: 5 }),
+    done: () => redisCleanup(client),
+    loseExpiry: async (id) => void (await client.zRem(`${ns}:gap:lease-expiry`, id)),
+  };
+});
+
+describe('snapshot writes spaced by a gap (SNAPSHOT_WRITE_GAP_MS)', () => {
+  it('sends the first write of a quiet spell at once and the next turns’ writes in one script call', async () => {
+    const conn = await connectRedisConn({ url: REDIS_URL });
+    let calls = 0;
+    const counting: RedisConn = Object.create(conn);
+    counting.evalSha = (sha, keys, args) => {
+      calls++;
+      return conn.evalSha(sha, keys, args);
+    };
+    const store = new RedisSnapshotStore(counting, `${ns}:gap2`, { writeGapMs: 3_000 });
+    try {
+      for (const id of ['a', 'b', 'c']) await store.createRoom(id, 'w1', snap(1), TTL);
+      calls = 0;
+      expect(await store.write('a', 1, 'w1', snap(2), TTL)).toBe('ok');
+      expect(calls).toBe(1);
+      const turn = () => new Promise<void>((r) => setImmediate(r));
+      const b = store.write('b', 1, 'w1', snap(2), TTL);
+      await turn();
+      const c = store.write('c', 1, 'w1', snap(2), TTL);
+      await turn();
+      // Both wait for the gap after the first write's flush, then leave together.
+      expect(calls).toBe(1);
+      expect(await Promise.all([b, c])).toEqual(['ok', 'ok']);
+      expect(calls).toBe(2);
+      expect((await store.load('c'))?.seq).toBe(2);
+    } finally {
+      await conn.close();
+      await redisCleanup(await connectRedis(REDIS_URL));
+    }
+  });
+});
+
 matchContract('RedisMatchStore (real Redis)', async () => {
   const client = await connectRedis(REDIS_URL);
   return { store: new RedisMatchStore(client, ns), done: () => redisCleanup(client) };

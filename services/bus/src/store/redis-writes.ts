@@ -61,9 +61,19 @@ export class CoalescedWrites {
   /** roomId → "epoch:seq" of its write applied on the primary but not confirmed by the replicas. */
   private readonly unconfirmed = new Map<string, string>();
 
+  /** performance.now() of the last flush (only kept with a gap). */
+  private lastFlush = -Infinity;
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * `gapMs` > 0: at most one flush per gapMs. Under load one script call (one socket write, one wake-up of
+   * redis-server) then carries the writes of several turns; the first write after a quiet spell still
+   * leaves in its own turn. Each write waits at most gapMs longer before its ack.
+   */
   constructor(
     private readonly conn: RedisConn,
     private readonly confirm: ReplicaConfirm = { replicas: 0, timeoutMs: 0 },
+    private readonly gapMs = 0,
   ) {}
 
   write(
@@ -75,12 +85,20 @@ export class CoalescedWrites {
     ttlMs: number,
   ): Promise<WriteResult> {
     return new Promise<WriteResult>((resolve, reject) => {
-      if (this.queued.length === 0) queueMicrotask(this.flush);
+      if (this.queued.length === 0) this.schedule();
       this.queued.push({ keys, roomId, epoch, owner, w, ttlMs, resolve, reject });
     });
   }
 
+  private schedule(): void {
+    const wait = this.gapMs > 0 ? this.lastFlush + this.gapMs - performance.now() : 0;
+    if (wait <= 0) queueMicrotask(this.flush);
+    else this.flushTimer = setTimeout(this.flush, wait);
+  }
+
   private readonly flush = (): void => {
+    this.flushTimer = undefined;
+    if (this.gapMs > 0) this.lastFlush = performance.now();
     const all = this.queued;
     this.queued = [];
     if (!this.conn.cluster) return void this.writeAll(this.batches(all));

@@ -61,6 +61,8 @@ export interface SnapshotStoreOptions {
   ownsClient?: boolean;
   /** Replica confirmation of every snapshot write (default none). */
   confirm?: ReplicaConfirm;
+  /** At most one coalesced snapshot write per this many ms (redis-writes.ts; default 0 = every turn). */
+  writeGapMs?: number;
 }
 
 export class RedisSnapshotStore implements SnapshotStore {
@@ -78,7 +80,7 @@ export class RedisSnapshotStore implements SnapshotStore {
     const o = typeof opts === 'boolean' ? { ownsClient: opts } : opts;
     this.conn = asConn(client);
     this.ownsClient = o.ownsClient ?? false;
-    this.writes = new CoalescedWrites(this.conn, o.confirm);
+    this.writes = new CoalescedWrites(this.conn, o.confirm, o.writeGapMs);
     this.owned = new OwnedRooms(this.conn, ns, (roomId) => this.keys(roomId)[1]);
     this.expiries = new LeaseExpiries(this.conn, ns, (roomId) => {
       const k = this.keys(roomId);
