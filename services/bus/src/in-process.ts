@@ -84,13 +84,22 @@ export class InProcessBus implements Bus {
     if (!this.hasSubscribers(full)) return Promise.reject(new BusNoRespondersError(subject));
     return new Promise<Wire>((resolve, reject) => {
       let done = false;
+      let timedOut = false;
       const timer = setTimeout(() => {
         if (done) return;
         done = true;
+        timedOut = true;
         reject(new BusTimeoutError(subject));
       }, timeoutMs);
       const respond = (reply: Wire): void => {
-        if (done) return;
+        if (done) {
+          // As over NATS: a reply after the timeout is still shown to `arrived` (once).
+          if (timedOut && arrived) {
+            timedOut = false;
+            setImmediate(() => arrived(reply));
+          }
+          return;
+        }
         done = true;
         clearTimeout(timer);
         // Replies travel through the bus too: the requester sees them on a later tick, as over a socket.

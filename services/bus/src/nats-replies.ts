@@ -16,6 +16,10 @@ import { performance } from 'node:perf_hooks';
 import { createInbox, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { BusNoRespondersError, BusTimeoutError, type Wire } from './types.ts';
 
+/** How long after its timeout a request's reply is still handed to its `arrived` hook, and how many such. */
+const LATE_MS = 30_000;
+const MAX_LATE = 10_000;
+
 interface Waiting {
   token: string;
   subject: string;
@@ -69,6 +73,7 @@ class DeadlineQueue {
 export class ReplyInbox {
   private readonly inbox = createInbox();
   private readonly waiting = new Map<string, Waiting>();
+  private readonly late = new Map<string, { arrived: (data: Wire) => void; until: number }>();
   private readonly queues = new Map<number, DeadlineQueue>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
@@ -108,6 +113,7 @@ export class ReplyInbox {
   endAll(): void {
     const all = [...this.waiting.values()];
     this.waiting.clear();
+    this.late.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.timerAt = Infinity;
@@ -138,6 +144,7 @@ export class ReplyInbox {
         q.pop();
         w.done = true;
         this.waiting.delete(w.token);
+        if (w.arrived) this.keepLate(w.token, w.arrived, now);
         w.reject(new BusTimeoutError(w.subject));
         w = q.first();
       }
@@ -147,10 +154,29 @@ export class ReplyInbox {
     if (earliest < Infinity) this.arm(earliest);
   }
 
+  /**
+   * A timed-out request's `arrived` hook still sees a reply that comes within LATE_MS (Bus.request): what a
+   * late reply carries (an applied action's frames) is still true. Kept in timeout order, so the oldest go
+   * first; bounded in number.
+   */
+  private keepLate(token: string, arrived: (data: Wire) => void, now: number): void {
+    for (const [t, l] of this.late) {
+      if (l.until > now && this.late.size < MAX_LATE) break;
+      this.late.delete(t);
+    }
+    this.late.set(token, { arrived, until: now + LATE_MS });
+  }
+
   private onReply(m: Msg): void {
     const token = m.subject.slice(this.inbox.length + 1);
     const w = this.waiting.get(token);
-    if (!w) return;
+    if (!w) {
+      const l = this.late.get(token);
+      if (l === undefined) return;
+      this.late.delete(token);
+      if (l.until > performance.now() && m.data.length > 0) l.arrived(m.data);
+      return;
+    }
     this.waiting.delete(token);
     w.done = true;
     // Nothing left to time out: the queues need not hold answered requests. The timer stays armed (it

@@ -25,7 +25,8 @@ export interface Bus {
    * Request/reply; rejects with BusTimeoutError after `timeoutMs` or when nobody is subscribed.
    * `arrived`, if given, sees the reply synchronously as it comes in, before the promise settles (whose
    * continuation runs only after the rest of the socket read is handled): the gateway forwards frames
-   * that ride on a reply in order with the deliveries that came in the same read.
+   * that ride on a reply in order with the deliveries that came in the same read. It also sees a reply
+   * that comes after the timeout (within 30 s, once): the frames of an action applied late are still true.
    */
   request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire>;
   /** With `queue`, each message goes to one member of the group (load-balanced services). */

@@ -110,6 +110,26 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
       s2.unsubscribe();
     });
 
+    it('shows a reply that comes after the timeout to `arrived` once, while the request has failed', async () => {
+      let answer: (() => void) | undefined;
+      const s1 = b.subscribe('slow', (m) => {
+        answer = () => {
+          m.respond?.('late');
+          m.respond?.('again');
+        };
+      });
+      await ready(a, b);
+      const seen: string[] = [];
+      const err = await a.request('slow', 'x', 50, (d) => seen.push(txt(d))).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BusTimeoutError);
+      await until('the request at the responder', () => answer !== undefined);
+      answer!();
+      await until('the late reply', () => seen.length > 0);
+      await ready(a, b);
+      expect(seen).toEqual(['late']);
+      s1.unsubscribe();
+    });
+
     it('fails at once with BusTimeoutError when nobody listens (no responders)', async () => {
       const t0 = Date.now();
       const err = await a.request('nobody-here', 'x', 5000).catch((e: unknown) => e);

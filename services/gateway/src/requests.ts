@@ -40,6 +40,8 @@ interface Attempt {
   sentTo: string | null;
   sentAt: number;
   fail: (err: Error) => void;
+  /** Given up on because the room moved or its owner went silent (not a mere timeout). */
+  abandoned?: boolean;
 }
 
 const always = (): boolean => true;
@@ -75,23 +77,22 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     // Encoded once: every retry carries the same bytes, so the same actionId.
     const data = route.request.encode(req);
     const subject = route.subject;
-    // Decoded as it arrives when someone must see it then; a reply that does not decode is left to the
-    // decode after the await, which reports it as before.
-    let decoded: R | undefined;
-    const onArrival =
-      arrived &&
-      ((raw: Wire): void => {
-        try {
-          decoded = route.reply.decode(raw);
-        } catch {
-          return;
-        }
-        try {
-          arrived(decoded);
-        } catch (err) {
-          log.error({ subject, err: String(err) }, 'reply handler failed');
-        }
-      });
+    // Decoded as it arrives when someone must see it then (also a reply that comes after its attempt
+    // timed out); a reply that does not decode is left to the decode after the await, which reports it.
+    const onArrival = (raw: Wire, got: { reply?: R }): void => {
+      let reply: R;
+      try {
+        reply = route.reply.decode(raw);
+      } catch {
+        return;
+      }
+      got.reply = reply;
+      try {
+        arrived!(reply);
+      } catch (err) {
+        log.error({ subject, err: String(err) }, 'reply handler failed');
+      }
+    };
     metrics.requestsInFlight.inc({ op });
     try {
       for (let tries = 1; ; tries++) {
@@ -101,11 +102,13 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
         }
         try {
           metrics.requests.inc({ op });
-          decoded = undefined;
+          // Per attempt: a late reply to an earlier one is shown to `arrived` but never taken for this one's.
+          const got: { reply?: R } = {};
+          const seen = arrived && ((raw: Wire) => onArrival(raw, got));
           const raw = await (roomId === undefined
-            ? bus.request(subject, data, cfg.commandTimeoutMs, onArrival)
-            : roomAttempt(subject, data, roomId, onArrival));
-          return { reply: decoded ?? route.reply.decode(raw), tries };
+            ? bus.request(subject, data, cfg.commandTimeoutMs, seen)
+            : roomAttempt(subject, data, roomId, seen));
+          return { reply: got.reply ?? route.reply.decode(raw), tries };
         } catch (err) {
           metrics.busErrors.inc({ op });
           if (err instanceof ProtocolError) {
@@ -160,6 +163,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     for (const a of attempts)
       if (now - a.sentAt >= FIRST_CHECK_MS && silent(a.sentTo ?? reg.rooms.get(a.roomId)?.owner)) {
         attempts.delete(a);
+        a.abandoned = true;
         a.fail(new Error('room owner stopped sending heartbeats'));
       }
   };
@@ -173,8 +177,9 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
       const a: Attempt = { roomId, sentTo: reg.rooms.get(roomId)?.owner ?? null, sentAt: clock.now(), fail: reject };
       attempts.add(a);
       sweeper ??= clock.setInterval(sweep, SWEEP_MS);
-      // An attempt abandoned (room moved, owner silent) must not hand its late reply's frames on.
-      const seen = arrived && ((raw: Wire) => attempts.has(a) && arrived(raw));
+      // An attempt abandoned because the room moved or its owner went silent must not hand the old owner's
+      // late reply on (its owner would pass for the room's); one that merely timed out may.
+      const seen = arrived && ((raw: Wire) => !a.abandoned && arrived(raw));
       bus.request(subject, data, cfg.commandTimeoutMs, seen).then(
         (v) => {
           attempts.delete(a);
@@ -224,6 +229,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
       );
       for (const a of moved) {
         attempts.delete(a);
+        a.abandoned = true;
         a.fail(new RoomMoved(roomId, a.sentTo!, now!));
       }
       if (waking) for (const wake of [...waking]) wake();

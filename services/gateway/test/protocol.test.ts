@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { NatsBus, type Bus } from '@joke/bus';
 import { FakeClock } from '@joke/bus/clock';
-import { encodeDelivery, ERRORS, subjects, wireText, type bus as wire } from '@joke/protocol';
+import { contract, encodeDelivery, ERRORS, subjects, wireText, type bus as wire } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, uwsNative, type Gateway } from '../src/index.ts';
@@ -463,6 +463,44 @@ describe('actions', () => {
     expect(await c.nextNew('ack')).toEqual({ v: 1, t: 'ack', roomId: 'retry1', actionId: 'x-1', seq: 1 });
     expect(commands.length).toBe(2);
     for (const cmd of commands) expect(cmd).toMatchObject({ v: 1, userId: 'dave', actionId: 'x-1', gatewayId: 'gw-a' });
+    sub.unsubscribe();
+    await c.close();
+    room.close();
+  });
+
+  it('hands on the frames of an attempt answered after its timeout, and acks the action once', async () => {
+    const room = standInRoom('late1', ['erin']);
+    const c = await signedIn('erin');
+    c.send({ v: 1, t: 'join', roomId: 'late1' });
+    await c.next((m) => m.t === 'view');
+    const attempts: { respond?: (d: Uint8Array | string) => void; data: any }[] = [];
+    const sub = bus.subscribe(subjects.roomCommand('late1'), (m) => {
+      attempts.push({ respond: m.respond, data: JSON.parse(wireText(m.data)) });
+      if (attempts.length < 2) return;
+      // The first attempt's answer comes late (after its 300 ms timeout), with the frames of the applied
+      // action; the retry gets the worker's remembered plain reply.
+      const accepted = contract.roomCommand.reply.encode({
+        ok: true,
+        seq: 5,
+        delivery: {
+          roomId: 'late1',
+          seq: 5,
+          owner: 'stand-in/1',
+          frames: [{ kind: 'view', viewer: 'erin', bytes: new TextEncoder().encode(frame('late1', 5, 'erin')) }],
+        },
+      });
+      attempts[0].respond!(accepted);
+      m.respond!(JSON.stringify({ ok: true, seq: 5 }));
+    });
+    c.send({ v: 1, t: 'action', roomId: 'late1', actionId: 'late-1', action: { type: 'draw' } });
+    expect(await c.nextNew('ack')).toEqual({ v: 1, t: 'ack', roomId: 'late1', actionId: 'late-1', seq: 5 });
+    expect((await c.next((m) => m.t === 'view' && m.seq === 5)).view.viewer).toBe('erin');
+    expect(attempts.map((a) => a.data.framesInReply)).toEqual([true, true]);
+    // A round trip on the gateway's connection after the retry's reply: a second ack would be here by now.
+    await bus.flush!();
+    c.send({ v: 1, t: 'ping', at: 1 });
+    await c.nextNew('pong');
+    expect(c.messages.filter((m) => m.actionId === 'late-1' && m.t === 'ack')).toHaveLength(1);
     sub.unsubscribe();
     await c.close();
     room.close();
