@@ -11,7 +11,7 @@ import { refuse, type bus as wire } from '@joke/protocol';
 import type { SnapshotStore } from '@joke/bus';
 import type { WorkerConfig } from './config.ts';
 import { Room, type RoomData, type RoomHost } from './room.ts';
-import { encodeSnapshot } from './snapshot.ts';
+import { SnapshotEncoder } from './snapshot.ts';
 import { roomFromStore } from './stored-room.ts';
 import { currentGeneration } from './store-loss.ts';
 
@@ -69,7 +69,8 @@ export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire
   const room = new Room(h.room, game, data, 1, 0, []);
   // Read before the room exists in the store: a wipe after this point changes the marker.
   room.generation = await currentGeneration(h.store);
-  const first = { seq: 0, data: encodeSnapshot(data, 0), steps: [] };
+  // In the layout the worker is set to write (v2 with SNAPSHOT_BASE_STEPS=0: see snapshot.ts).
+  const first = { seq: 0, data: new SnapshotEncoder(h.cfg.snapshotBaseSteps).whole(data, 0), steps: [] };
   const r = await h.store.createRoom(spec.roomId, h.cfg.workerId, first, h.cfg.leaseTtlMs);
   if (!r.ok) return refuse('roomExists');
   h.adopt(room);

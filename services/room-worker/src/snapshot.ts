@@ -11,8 +11,11 @@
  * The metadata (seats, viewers, finish flags) changes far less often than the state, so its JSON is kept
  * and re-encoded only after the room says it changed. Restores decode the text once, and still read v2
  * and v1 (metadata and state in one object), which were written whole at every write: at the stored seq.
+ * With `baseSteps` 0 every write is whole and is written as v2, which workers from before steps-only
+ * writes read: setting SNAPSHOT_BASE_STEPS=0 for a write per room makes a rollback to them safe.
  *
  *   v3: {"v":3,"at":SEQ,"meta":{roomId, game, mode, options, startedAt, seats, viewers, finishedAt, finishedPublished, departures},"state":…}
+ *   v2: {"v":2,"meta":{…},"state":…}
  */
 import type { RoomData } from './room-types.ts';
 
@@ -50,28 +53,33 @@ export class SnapshotEncoder {
   whole(data: RoomData, seq: number): string {
     this.baseDue = false;
     this.sinceBase = 0;
-    if (this.metaJson === null) {
-      const meta: Meta = {
-        roomId: data.roomId,
-        game: data.game,
-        mode: data.mode,
-        options: data.options,
-        startedAt: data.startedAt,
-        seats: data.seats,
-        viewers: data.viewers,
-        finishedAt: data.finishedAt,
-        finishedPublished: data.finishedPublished,
-        departures: data.departures,
-      };
-      this.metaJson = JSON.stringify(meta);
-    }
-    return `{"v":3,"at":${seq},"meta":${this.metaJson},"state":${JSON.stringify(data.state)}}`;
+    this.metaJson ??= metaJson(data);
+    const state = JSON.stringify(data.state);
+    return this.baseSteps > 0 ? v3(seq, this.metaJson, state) : `{"v":2,"meta":${this.metaJson},"state":${state}}`;
   }
 }
 
-/** One whole snapshot text of a room at `seq` (a new room's first write, tests, tools). */
+const v3 = (seq: number, meta: string, state: string) => `{"v":3,"at":${seq},"meta":${meta},"state":${state}}`;
+
+function metaJson(data: RoomData): string {
+  const meta: Meta = {
+    roomId: data.roomId,
+    game: data.game,
+    mode: data.mode,
+    options: data.options,
+    startedAt: data.startedAt,
+    seats: data.seats,
+    viewers: data.viewers,
+    finishedAt: data.finishedAt,
+    finishedPublished: data.finishedPublished,
+    departures: data.departures,
+  };
+  return JSON.stringify(meta);
+}
+
+/** One whole snapshot text of a room at `seq`, in the current layout (tests, benches, tools). */
 export function encodeSnapshot(data: RoomData, seq: number): string {
-  return new SnapshotEncoder().whole(data, seq);
+  return v3(seq, metaJson(data), JSON.stringify(data.state));
 }
 
 /** A decoded snapshot: the room at `at` (null: a v1/v2 text, always written whole, so at the stored seq). */

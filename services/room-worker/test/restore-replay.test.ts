@@ -89,6 +89,35 @@ describe.each(STORES)('steps-only writes (%s)', (_, makeStore) => {
     expect(stored.data.state).toEqual(w.room('r')!.data.state);
   });
 
+  it('with K = 0 every write is whole in the v2 layout, and a worker with K > 0 restores it and goes on', async (ctx) => {
+    const { bus, store } = env(ctx, makeStore);
+    const texts: (string | null)[] = [];
+    const logged: SnapshotStore = Object.create(store);
+    logged.write = async (roomId, epoch, owner, w, ttl) => (
+      texts.push(w.data),
+      store.write(roomId, epoch, owner, w, ttl)
+    );
+    const w1 = await worker(bus, logged, { snapshotBaseSteps: 0 });
+    ctx.onTestFinished(() => w1.close());
+    await openRoom(bus, w1.id, 'r0', [seat('a'), seat('b')], { target: 1000, turnMs: 600_000 });
+    const gw = new FakeGateway(bus, 'gw0');
+    ctx.onTestFinished(() => gw.close());
+    let turn: string = (await gw.join('r0', 'a')).view.view.current;
+    for (let i = 0; i < 5; i++) {
+      expect((await gw.act('r0', turn, `y${i}`, { type: 'add', n: 2 })).ok).toBe(true);
+      turn = turn === 'a' ? 'b' : 'a';
+    }
+    expect(texts.map((t) => t && JSON.parse(t).v)).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(JSON.parse((await store.load('r0'))!.data).v).toBe(2);
+    await w1.close();
+    const w2 = await worker(bus, store, { snapshotBaseSteps: K });
+    ctx.onTestFinished(() => w2.close());
+    expect(await restoreRoom(bus, w2.id, 'r0')).toMatchObject({ ok: true, epoch: 2 });
+    expect(w2.room('r0')!.data.state.total).toBe(10);
+    expect((await gw.act('r0', turn, 'z', { type: 'add', n: 1 })).ok).toBe(true);
+    expect((await storedRoom(store, 'r0'))!.data.state.total).toBe(11);
+  });
+
   it.for(GAMES)(
     '%s restored from a whole snapshot and the steps after it is the live room exactly',
     { timeout: 120_000 },

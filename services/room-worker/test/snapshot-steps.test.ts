@@ -53,9 +53,13 @@ describe('SnapshotEncoder: whole or steps only', () => {
     expect(enc.next(seated, 5, 0)).not.toBeNull();
   });
 
-  it('with K = 0 writes every write whole', () => {
+  it('with K = 0 writes every write whole, in the v2 layout workers from before steps-only writes read', () => {
     const enc = new SnapshotEncoder(0);
-    for (let s = 1; s <= 5; s++) expect(decodeBase(enc.next(room(s), s, 1)!)?.at).toBe(s);
+    for (let s = 1; s <= 5; s++) {
+      const text = enc.next(room(s), s, 1)!;
+      expect(JSON.parse(text).v).toBe(2);
+      expect(decodeBase(text)).toEqual({ data: room(s), at: null });
+    }
   });
 
   it('reads v3 with its seq, v2 and v1 as written whole at the stored seq, and nothing else', () => {
