@@ -16,7 +16,7 @@
  * rounds) per game, for each checkout. `--profile DIR`: the workers run with --cpu-prof into DIR.
  * `--behind K`: each room's whole snapshot is written K steps before its last one (steps-only writes,
  * issue 9), so every restore replays K steps (the decode-and-check figure leaves the replay out:
- * bench/replay.ts has it); 0 writes the v2 layout, which every checkout reads.
+ * bench/steps-only.ts has it); 0 writes the v2 layout, which every checkout reads.
  * Figures, not assertions: compare figures of one run, with the load average printed next to them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -2,20 +2,25 @@
  * What steps-only snapshot writes (issue 9) cost and save in one worker process, per game, for several
  * SNAPSHOT_BASE_STEPS values K:
  *
- *   node --import tsx services/room-worker/bench/replay.ts [--ks 0,8,16,32,64] [--rounds 9]
+ *   node --import tsx services/room-worker/bench/steps-only.ts [--ks 0,8,16,32,64] [--rounds 9]
  *
  * - write: CPU µs and bytes per action of the write's text in a room whose metadata does not change —
  *   the step's JSON (every write carries it) and, once K steps followed the last whole snapshot, the whole
  *   snapshot (SnapshotEncoder.next; K = 0 is a whole snapshot at every write, as before issue 9);
  * - restore: CPU µs of `roomFromStore` for a room whose whole snapshot is K steps behind its last step —
- *   decode, the game's state check and the replay of K steps, what a restore adds before it builds the room.
+ *   decode, the game's state check and the replay of K steps, what a restore adds before it builds the room;
+ * - Redis: this process's CPU µs per write on the real Redis (RedisSnapshotStore: the coalesced script
+ *   call, its arguments encoded and written to the socket), 128 rooms writing in one tick as a busy
+ *   worker's do, a whole write (the game's last snapshot and a step) against a steps-only one (the step).
  *
  * Games are played by the engine bots with 4 seats (every 7th step a deadline that passed instead), the
  * longest of a few seeds. CPU time (process.cpuUsage), median of `--rounds` rounds of ≈ 30 ms each, every
  * figure of a game measured in turn in each round.
  * Figures, not assertions. The worker's whole-process figures on the real NATS and Redis: bench/ratio.ts.
  */
+import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
+import { connectRedis, RedisSnapshotStore, type SnapshotWrite } from '@joke/bus';
 import { games, Rng, type AnyGame } from '@joke/engine';
 import { encodeSnapshot, SnapshotEncoder } from '../src/snapshot.ts';
 import { roomFromStore } from '../src/stored-room.ts';
@@ -103,6 +108,35 @@ function timeAll(fs: ((i: number) => void)[]): number[] {
 }
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
+const redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+const WRITERS = 128;
+
+/** CPU µs of this process per write on the real Redis, whole and steps-only, alternating in each round. */
+async function redisWrites(whole: string, step: string): Promise<{ whole: number; steps: number }> {
+  const ns = `bench-steps-${randomBytes(4).toString('hex')}`;
+  const store = new RedisSnapshotStore(redis, ns);
+  const ids = Array.from({ length: WRITERS }, (_, i) => `r${i}`);
+  await Promise.all(ids.map((id) => store.createRoom(id, 'bench', { seq: 0, data: whole, steps: [] }, 600_000)));
+  let seq = 0;
+  const runs = { whole: [] as number[], steps: [] as number[] };
+  for (let r = 0; r < ROUNDS; r++)
+    for (const kind of ['whole', 'steps'] as const) {
+      const t0 = cpu();
+      for (let b = 0; b < 10; b++) {
+        seq++;
+        const w: SnapshotWrite =
+          kind === 'whole' ? { seq, data: whole, steps: [step] } : { seq, data: null, after: seq - 1, steps: [step] };
+        const answers = await Promise.all(ids.map((id) => store.write(id, 1, 'bench', w, 600_000)));
+        if (answers.some((a) => a !== 'ok')) throw new Error(`write answered ${answers.find((a) => a !== 'ok')}`);
+      }
+      runs[kind].push((cpu() - t0) / (10 * WRITERS));
+    }
+  for await (const keys of redis.scanIterator({ MATCH: `${ns}:*`, COUNT: 1000 }))
+    if (keys.length) await redis.del(keys);
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  return { whole: median(runs.whole), steps: median(runs.steps) };
+}
+
 console.log(`load average ${loadavg().map((x) => x.toFixed(2))}; CPU µs and bytes per action / per restore`);
 console.log('game      steps  whole B    K   write µs   write B   restore µs');
 for (const [name, game] of Object.entries(all)) {
@@ -140,4 +174,9 @@ for (const [name, game] of Object.entries(all)) {
     const text = cells.map((x, i) => String(x).padStart(i ? 10 : 4)).join(' ');
     console.log(`${name.padEnd(9)} ${String(S).padStart(5)} ${String(wholeBytes).padStart(8)} ${text}`);
   });
+  const onRedis = await redisWrites(encodeSnapshot(rooms[S], S), stepTexts[S - 1]);
+  console.log(
+    `${name.padEnd(9)} on the real Redis, CPU µs per write: whole ${r1(onRedis.whole)}, steps only ${r1(onRedis.steps)}`,
+  );
 }
+await redis.close();

@@ -2,4 +2,3 @@ export { startRoomWorker, type RoomWorker, type RoomWorkerDeps, type DrainReport
 export { workerConfig, type WorkerConfig } from './config.ts';
 export type { Room, RoomData, SeatMeta, ViewerMeta, StepRec } from './room.ts';
 export { roomFromStore, type StoredState } from './stored-room.ts';
-export { decodeSnapshot, encodeSnapshot } from './snapshot.ts';
