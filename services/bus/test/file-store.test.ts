@@ -36,6 +36,15 @@ describe('FileSnapshotStore', () => {
     await a.close();
   });
 
+  it('a steps-only write is on disk with the snapshot it builds on', async () => {
+    const a = new FileSnapshotStore(join(dir, 'steps'));
+    await a.createRoom('s1', 'w1', { seq: 1, data: 'd1', steps: ['x1'] }, TTL);
+    expect(await a.write('s1', 1, 'w1', { seq: 2, data: null, after: 1, steps: ['x2'] }, TTL)).toBe('ok');
+    const b = new FileSnapshotStore(join(dir, 'steps'));
+    expect(await b.load('s1')).toEqual({ roomId: 's1', epoch: 1, seq: 2, data: 'd1', steps: ['x1', 'x2'] });
+    await Promise.all([a.close(), b.close()]);
+  });
+
   it('writes of one turn share one file write per room', async () => {
     const s = new FileSnapshotStore(join(dir, 'batch'));
     await s.createRoom('b1', 'w1', { seq: 1, data: 'd', steps: [] }, TTL);

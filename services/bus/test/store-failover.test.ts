@@ -73,6 +73,23 @@ describe('snapshot writes confirmed by a replica (SNAPSHOT_REPLICAS=1)', () => {
     await expect(store.write(id, 1, 'w1', { seq: 2, data: 'c', steps: [] }, TTL)).rejects.toThrow(/seq/);
   });
 
+  it('a steps-only write its replica did not confirm is retried the same way: its steps land once', async () => {
+    const store = new RedisSnapshotStore(conn, ns, { confirm: { replicas: 1, timeoutMs: 300 } });
+    const id = `steps-${randomBytes(3).toString('hex')}`;
+    await store.createRoom(id, 'w1', { seq: 1, data: 'a', steps: ['s1'] }, TTL);
+    const w = { seq: 3, data: null, after: 1, steps: ['s2', 's3'] };
+    const replica = await cluster.replicaOf(conn.client.slots[keySlot(epochKey(id))].master.port);
+    await cluster.pauseRedis(replica);
+    try {
+      await expect(store.write(id, 1, 'w1', w, TTL)).rejects.toBeInstanceOf(ReplicaTimeoutError);
+    } finally {
+      await cluster.resumeRedis(replica);
+    }
+    // Applied on the primary already: the retry (its `after` no longer the stored seq) is recognised, not a gap.
+    expect(await store.write(id, 1, 'w1', w, TTL)).toBe('ok');
+    expect(await store.load(id)).toEqual({ roomId: id, epoch: 1, seq: 3, data: 'a', steps: ['s1', 's2', 's3'] });
+  });
+
   it("a primary that stops answering stalls only its own slots' writes, not another shard's of the same tick", async () => {
     const store = new RedisSnapshotStore(conn, ns, { confirm: { replicas: 1, timeoutMs: 1_000 } });
     const tag = randomBytes(3).toString('hex');

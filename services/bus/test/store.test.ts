@@ -26,6 +26,8 @@ import {
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TTL = 10_000;
 const snap = (seq: number, data = `d${seq}`, steps: string[] = []) => ({ seq, data, steps });
+/** A steps-only write: no data, continuing the stored seq `after`. */
+const stepsOnly = (seq: number, after: number, steps: string[]) => ({ seq, data: null, after, steps });
 let n = 0;
 const rid = () => `r${++n}-${randomBytes(3).toString('hex')}`;
 async function waitUntil(ok: () => Promise<boolean>, timeoutMs = 10_000) {
@@ -89,6 +91,77 @@ function snapshotContract(name: string, make: () => Promise<SnapshotFixture>) {
       });
       expect((await store.load(ids[7]))?.data).toBe('a');
       expect((await store.load(ids[200]))?.data).toBe('a');
+    });
+
+    it('a write without data keeps the stored snapshot, appends its steps and renews the lease', async () => {
+      const id = rid();
+      const control = rid();
+      await store.createRoom(id, 'w1', snap(1, 'a', ['s1']), 80);
+      await store.createRoom(control, 'w1', snap(1), 80);
+      expect(await store.write(id, 1, 'w1', stepsOnly(3, 1, ['s2', 's3']), TTL)).toBe('ok');
+      expect(await store.load(id)).toEqual({ roomId: id, epoch: 1, seq: 3, data: 'a', steps: ['s1', 's2', 's3'] });
+      // Renewed: still held once a lease of the same length, not renewed, has run out.
+      await waitUntil(async () => (await store.lease(control)) === null);
+      expect(await store.lease(id)).toEqual({ owner: 'w1', epoch: 1 });
+      // The next owner reads the snapshot and every step, and goes on the same way under its own epoch.
+      const taken = await store.acquire(id, 'w2', TTL);
+      expect(taken?.room).toEqual({ roomId: id, epoch: 1, seq: 3, data: 'a', steps: ['s1', 's2', 's3'] });
+      expect(await store.write(id, 2, 'w2', stepsOnly(4, 3, ['s4']), TTL)).toBe('ok');
+      expect(await store.load(id)).toEqual({
+        roomId: id,
+        epoch: 2,
+        seq: 4,
+        data: 'a',
+        steps: ['s1', 's2', 's3', 's4'],
+      });
+      // A full write replaces the data again.
+      expect(await store.write(id, 2, 'w2', snap(5, 'b', ['s5']), TTL)).toBe('ok');
+      expect((await store.load(id))?.data).toBe('b');
+    });
+
+    it('a write without data that does not continue the stored seq is refused as a gap and changes nothing', async () => {
+      const id = rid();
+      await store.createRoom(id, 'w1', snap(2, 'a', ['s1', 's2']), TTL);
+      // Say the write of seq 3 was lost in a store failover: seq 4 would leave a hole in the steps.
+      expect(await store.write(id, 1, 'w1', stepsOnly(4, 3, ['s4']), TTL)).toBe('gap');
+      expect(await store.load(id)).toEqual({ roomId: id, epoch: 1, seq: 2, data: 'a', steps: ['s1', 's2'] });
+      // The writer then sends the whole snapshot at the same seq.
+      expect(await store.write(id, 1, 'w1', snap(4, 'whole', ['s4']), TTL)).toBe('ok');
+      expect(await store.load(id)).toEqual({ roomId: id, epoch: 1, seq: 4, data: 'whole', steps: ['s1', 's2', 's4'] });
+      // Fencing and the seq check come first, as for a full write.
+      await store.acquire(id, 'w2', TTL);
+      expect(await store.write(id, 1, 'w1', stepsOnly(5, 4, ['z']), TTL)).toBe('stale');
+      await expect(store.write(id, 2, 'w2', stepsOnly(4, 4, []), TTL)).rejects.toThrow(/seq/);
+      expect((await store.load(id))?.steps).toEqual(['s1', 's2', 's4']);
+    });
+
+    it('full and steps-only writes of many rooms in one tick each apply on their own', async () => {
+      const ids = Array.from({ length: 150 }, rid);
+      for (const id of ids) await store.createRoom(id, 'w1', snap(1, 'a'), TTL);
+      const steps = (i: number) => Array.from({ length: 1 + (i % 4) }, (_, k) => `s${i}.${k}`);
+      const results = await Promise.all(
+        ids.map((id, i) =>
+          store.write(
+            id,
+            1,
+            'w1',
+            // Every third room full, one in seven steps-only after a seq it does not hold, the rest steps-only.
+            i % 3 === 0 ? snap(2, `b${i}`, [`s${i}`]) : stepsOnly(1 + steps(i).length, i % 7 === 0 ? 0 : 1, steps(i)),
+            TTL,
+          ),
+        ),
+      );
+      for (const [i, id] of ids.entries()) {
+        const gap = i % 3 !== 0 && i % 7 === 0;
+        expect(results[i]).toBe(gap ? 'gap' : 'ok');
+        const want =
+          i % 3 === 0
+            ? { seq: 2, data: `b${i}`, steps: [`s${i}`] }
+            : gap
+              ? { seq: 1, data: 'a', steps: [] }
+              : { seq: 1 + steps(i).length, data: 'a', steps: steps(i) };
+        expect(await store.load(id)).toEqual({ roomId: id, epoch: 1, ...want });
+      }
     });
 
     it('fences a stale epoch: its write is refused and changes nothing', async () => {

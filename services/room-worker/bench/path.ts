@@ -6,8 +6,9 @@
  *   node --import tsx services/room-worker/bench/path.ts
  *
  * 1. The worker alone, per one-card action with 4 player viewers: engine apply,
- *    the snapshot text (state encoded, metadata cached), 4 view frames as bytes
- *    and the binary Delivery envelope.
+ *    the snapshot write's text (the record step, and the whole snapshot once
+ *    SNAPSHOT_BASE_STEPS steps followed the last whole one, metadata cached),
+ *    4 view frames as bytes and the binary Delivery envelope.
  * 2. The Delivery envelope: the JSON envelope this replaced (frames as escaped
  *    strings, parsed by the gateway, re-encoded to UTF-8 by the socket) against
  *    the binary one (header read, frame bytes handed on as they are).
@@ -19,6 +20,7 @@ import { games, Rng } from '@joke/engine';
 import { bus as wire, contract, decodeDelivery, encodeDelivery } from '@joke/protocol';
 import { StateViews, viewFrame, viewFrameBytes } from '../src/frames.ts';
 import { SnapshotEncoder } from '../src/snapshot.ts';
+import { workerConfig } from '../src/config.ts';
 import { heartbeatMessage } from '../src/upkeep.ts';
 import type { RoomData } from '../src/room-types.ts';
 
@@ -63,7 +65,8 @@ const data: RoomData = {
   finishedAt: null,
   finishedPublished: false,
 };
-const snapshot = new SnapshotEncoder();
+const snapshot = new SnapshotEncoder(workerConfig.resolve().snapshotBaseSteps);
+let seq = 0;
 const presenceJson = JSON.stringify(data.seats.map((s) => ({ id: s.id, connected: true, away: false, bot: false })));
 let actions = 0;
 const actionUs = time(2_000, () => {
@@ -90,7 +93,8 @@ const actionUs = time(2_000, () => {
       bytes: viewFrameBytes(game, c, v.id),
     }));
     data.state = state;
-    snapshot.encode(data);
+    JSON.stringify({ s: ++seq, n: 1, a: p.id, x: action, i: `a${seq}` });
+    snapshot.next(data, seq, 1);
     encodeDelivery({ roomId: 'bench-room', seq: 1, owner: 'w/1', frames });
     actions++;
     break;
@@ -139,7 +143,7 @@ console.log(
       actionUs: r2(actionUs),
       actions,
       xStringify2kView: r2(actionUs / floorStringify),
-      note: 'apply + snapshot text + 4 view frames as bytes + binary delivery, one-card, 4 player viewers',
+      note: 'apply + snapshot write text (step; whole every K steps) + 4 view frames as bytes + binary delivery, one-card, 4 player viewers',
     },
     envelope: {
       jsonUs: r2(oldEnvelope),

@@ -4,6 +4,7 @@
  * survives a shared, noisy 2-core box.
  *
  *   node --import tsx services/room-worker/bench/ratio.ts --tree /work/wt/base [--tables 500] [--rounds 7] [--seconds 10]
+ *        [--this-env K=V,K=V] [--base-env K=V,K=V]
  *
  * Two worker processes run at the same time, each its own tree's
  * `services/room-worker/src/main.ts` on the real NATS and Redis in its own
@@ -14,10 +15,20 @@
  * view), finished tables replaced. Each round reads both workers' utime+stime
  * (/proc) over --seconds and prints µs per action and this/base; the last line
  * is the median ratio of the rounds. Figures, not assertions.
+ *
+ * `--this-env` / `--base-env` add environment variables to one side's worker, so one tree can be set against
+ * itself under two settings: steps-only snapshot writes (issue 9) against a whole snapshot at every write,
+ *
+ *   node --import tsx services/room-worker/bench/ratio.ts --tree . --base-env SNAPSHOT_BASE_STEPS=0
+ *
+ * Each round also prints the snapshot bytes each worker wrote per action (its joke_worker_snapshot_bytes
+ * sum: the whole text when a write carries it, plus the steps; a tree from before issue 9 counts only the
+ * whole text, which was then every write).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +51,25 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const GW = 'ratio-gw';
 const game = games['one-card'];
 const here = fileURLToPath(new URL('../../..', import.meta.url));
+const envOf = (list: string): Record<string, string> =>
+  Object.fromEntries(list ? list.split(',').map((kv) => kv.split('=', 2) as [string, string]) : []);
+const THIS_ENV = envOf(arg('this-env', ''));
+const BASE_ENV = envOf(arg('base-env', ''));
+
+/** A free TCP port for a worker's ops server (its /metrics is read each round). */
+const freePort = (): Promise<number> =>
+  new Promise((ok) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => ok(port));
+    });
+  });
+
+/** The sum of a worker's snapshot-write bytes so far, from its /metrics. */
+async function snapshotBytes(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return Number(/^joke_worker_snapshot_bytes_sum (\S+)$/m.exec(text)?.[1] ?? NaN);
+}
 
 const cpuTicks = (pid: number): number => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -65,14 +95,18 @@ class Side {
   private nextId = 0;
   private readonly rng: Rng;
 
+  opsPort = 0;
+
   constructor(
     readonly name: string,
     readonly root: string,
+    readonly env: Record<string, string>,
   ) {
     this.rng = Rng.fromSeed(`ratio-${name}`);
   }
 
   async start(): Promise<void> {
+    this.opsPort = await freePort();
     this.worker = spawn(process.execPath, ['--import', 'tsx', 'services/room-worker/src/main.ts'], {
       cwd: this.root,
       env: {
@@ -81,11 +115,12 @@ class Side {
         REDIS_URL,
         JOKE_NAMESPACE: this.ns,
         WORKER_ID: 'ratio-w',
-        OPS_PORT: '0',
+        OPS_PORT: String(this.opsPort),
         LOG_LEVEL: 'warn',
         JOKE_READY_LINE: '1',
         MAX_ROOMS: '1000000',
         FINISHED_LINGER_MS: '1000',
+        ...this.env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -177,7 +212,7 @@ class Side {
   }
 }
 
-const sides = [new Side('this', here), new Side('base', OTHER)];
+const sides = [new Side('this', here, THIS_ENV), new Side('base', OTHER, BASE_ENV)];
 process.on('exit', () => sides.forEach((s) => s.worker?.kill('SIGKILL')));
 const load = () =>
   loadavg()
@@ -186,7 +221,9 @@ const load = () =>
 console.log(
   `worker CPU per action, this (${here}) / base (${OTHER}); ${TABLES} tables each, 1 action / ${INTERVAL} ms / table`,
 );
-console.log(`load average at start: ${load()}`);
+console.log(
+  `load average at start: ${load()}; this env ${JSON.stringify(THIS_ENV)}, base env ${JSON.stringify(BASE_ENV)}`,
+);
 await Promise.all(sides.map((s) => s.start()));
 const beat = setInterval(() => sides.forEach((s) => s.heartbeat()), 1000);
 sides.forEach((s) => s.heartbeat());
@@ -194,18 +231,26 @@ await Promise.all(sides.map((s) => s.fill(TABLES)));
 await new Promise((r) => setTimeout(r, WARMUP * 1000));
 
 const ratios: number[] = [];
+const bytesPerAction: number[][] = [];
 for (let round = 1; round <= ROUNDS; round++) {
   const c0 = sides.map((s) => cpuTicks(s.worker.pid!));
   const a0 = sides.map((s) => s.actions);
+  const b0 = await Promise.all(sides.map((s) => snapshotBytes(s.opsPort)));
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  const us = sides.map((s, i) => ((cpuTicks(s.worker.pid!) - c0[i]) * 1e4) / Math.max(1, s.actions - a0[i]));
-  const n = sides.map((s, i) => s.actions - a0[i]);
+  const n = sides.map((s, i) => Math.max(1, s.actions - a0[i]));
+  const us = sides.map((s, i) => ((cpuTicks(s.worker.pid!) - c0[i]) * 1e4) / n[i]);
+  const bytes = (await Promise.all(sides.map((s) => snapshotBytes(s.opsPort)))).map((b, i) => (b - b0[i]) / n[i]);
   ratios.push(us[0] / us[1]);
+  bytesPerAction.push(bytes);
   console.log(
-    `round ${round}: this ${us[0].toFixed(0)} µs/action (${n[0]} actions), base ${us[1].toFixed(0)} µs/action (${n[1]}), this/base ${(us[0] / us[1]).toFixed(3)}, load ${load()}`,
+    `round ${round}: this ${us[0].toFixed(0)} µs/action (${n[0]} actions, ${bytes[0].toFixed(0)} B written/action), base ${us[1].toFixed(0)} µs/action (${n[1]}, ${bytes[1].toFixed(0)} B/action), this/base ${(us[0] / us[1]).toFixed(3)}, load ${load()}`,
   );
 }
 ratios.sort((a, b) => a - b);
+const medianBytes = (i: number) => bytesPerAction.map((b) => b[i]).sort((a, b) => a - b)[bytesPerAction.length >> 1];
+console.log(
+  `median snapshot bytes written per action: this ${medianBytes(0).toFixed(0)}, base ${medianBytes(1).toFixed(0)}`,
+);
 console.log(
   `median this/base ${ratios[Math.floor(ratios.length / 2)].toFixed(3)} (min ${ratios[0].toFixed(3)}, max ${ratios[ratios.length - 1].toFixed(3)}); failures this ${sides[0].failures}, base ${sides[1].failures}; load average at end: ${load()}`,
 );

@@ -2,7 +2,7 @@
  * What a failover's restores cost the worker that takes the rooms over, on the real NATS and Redis.
  *
  *   node --import tsx services/room-worker/bench/restore.ts [--rooms 100] [--steps 40] [--rounds 5]
- *        [--old /path/to/an/older/checkout] [--profile /tmp/prof]
+ *        [--old /path/to/an/older/checkout] [--behind 0] [--profile /tmp/prof]
  *
  * `--rooms` recorded rooms of each game (4 human seats, all connected as player viewers, `--steps`
  * moves chosen by the engine bot and recorded as the worker records them) are written to Redis under
@@ -14,6 +14,9 @@
  * CPU µs per restore (/proc, 10 ms ticks), wall ms, first/p50/max of the views' arrival; best of rounds
  * per worker. Then, in this process, the CPU of decoding and checking one snapshot alone (µs, best of
  * rounds) per game, for each checkout. `--profile DIR`: the workers run with --cpu-prof into DIR.
+ * `--behind K`: each room's whole snapshot is written K steps before its last one (steps-only writes,
+ * issue 9), so every restore replays K steps (the decode-and-check figure leaves the replay out:
+ * bench/steps-only.ts has it); 0 writes the v2 layout, which every checkout reads.
  * Figures, not assertions: compare figures of one run, with the load average printed next to them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,7 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createStores, NatsBus } from '@joke/bus';
 import { games, Rng, type AnyGame } from '@joke/engine';
 import { call, contract, listen } from '@joke/protocol';
-import { SnapshotEncoder } from '../src/snapshot.ts';
+import { encodeSnapshot } from '../src/snapshot.ts';
 import type { RoomData, StepRec } from '../src/room-types.ts';
 
 const argv = (name: string): string | undefined => {
@@ -39,6 +42,8 @@ const CONCURRENCY = arg('concurrency', 64);
 /** 0: leave out the decode-and-check loop. */
 const PIECES = arg('pieces', 1);
 const OLD = argv('old');
+const BEHIND = arg('behind', 0);
+if (OLD && BEHIND > 0) throw new Error('--behind needs a checkout with steps-only writes: not with --old');
 const PROFILE = argv('profile');
 const GW = 'bench-gw';
 const ns = `rbench${randomBytes(4).toString('hex')}`;
@@ -65,6 +70,7 @@ function record(prefix: string, game: AnyGame, i: number): Recorded {
   const options = game.optionsSchema.parse({}) as Record<string, unknown> & { mode?: string };
   const rng = Rng.fromSeed(`${roomId}:bots`);
   let state = game.setup({ seed: randomBytes(32).toString('hex'), players, options, now: T0 });
+  const states = [state];
   const steps: StepRec[] = [];
   let now = T0;
   for (let s = 1; s <= STEPS && game.result(state) === null; s++) {
@@ -75,7 +81,7 @@ function record(prefix: string, game: AnyGame, i: number): Recorded {
       if (action === null) continue;
       const r = game.apply(state, p.id, action, now);
       if (!r.ok) continue;
-      state = r.state;
+      states.push((state = r.state));
       steps.push({ s, n: now, a: p.id, x: action, i: `a${s}` });
       moved = true;
       break;
@@ -84,10 +90,11 @@ function record(prefix: string, game: AnyGame, i: number): Recorded {
       now = Math.max(now, game.deadline(state) ?? now);
       const r = game.onTimeout(state, now);
       if (!r.ok) break;
-      state = r.state;
+      states.push((state = r.state));
       steps.push({ s, n: now, t: 1 });
     }
   }
+  const at = Math.max(0, steps.length - BEHIND);
   const data: RoomData = {
     v: 1,
     roomId,
@@ -95,7 +102,7 @@ function record(prefix: string, game: AnyGame, i: number): Recorded {
     mode: String(options.mode ?? gameId),
     options,
     startedAt: T0,
-    state,
+    state: states[at],
     seats: players.map((p) => ({ ...p, bot: false, away: false, timeouts: 0, disconnectedSince: null })),
     viewers: players.map((p) => ({ userId: p.id, gatewayId: GW, role: 'player' as const, connected: true })),
     finishedAt: null,
@@ -103,7 +110,10 @@ function record(prefix: string, game: AnyGame, i: number): Recorded {
   };
   return {
     roomId,
-    text: new SnapshotEncoder().encode(data),
+    text:
+      BEHIND > 0
+        ? encodeSnapshot(data, at)
+        : JSON.stringify({ v: 2, meta: { ...data, v: undefined, state: undefined }, state }),
     steps: steps.map((s) => JSON.stringify(s)),
     seq: steps.length,
   };

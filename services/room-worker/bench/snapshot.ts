@@ -24,7 +24,7 @@
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { games, Rng, type AnyGame, type GameEvent } from '@joke/engine';
-import { SnapshotEncoder } from '../src/snapshot.ts';
+import * as mine from '../src/snapshot.ts';
 import { StateViews, viewFrameBytes } from '../src/frames.ts';
 import type { RoomData } from '../src/room-types.ts';
 
@@ -33,10 +33,23 @@ const other = resolve(at >= 0 ? process.argv[at + 1] : '/work/wt/base');
 const roomsAt = process.argv.indexOf('--rooms');
 /** Rooms interleaved in the last measurement (a worker holds hundreds to thousands). */
 const ROOMS = roomsAt >= 0 ? Number(process.argv[roomsAt + 1]) : 64;
-const base: typeof import('../src/snapshot.ts') = await import(resolve(other, 'services/room-worker/src/snapshot.ts'));
+const base: SnapshotModule = await import(resolve(other, 'services/room-worker/src/snapshot.ts'));
 const baseFrames: typeof import('../src/frames.ts') = await import(
   resolve(other, 'services/room-worker/src/frames.ts')
 );
+
+type SnapshotModule = typeof mine;
+/**
+ * A new encoder of `mod`, as (data, seq) → the whole text: this tree's `whole`, or `encode` of a tree from
+ * before steps-only writes (issue 9). Both encode the whole room, which is what is compared here.
+ */
+function encoderOf(mod: SnapshotModule): (d: RoomData, seq: number) => string {
+  const enc = new mod.SnapshotEncoder() as unknown as {
+    whole?(d: RoomData, seq: number): string;
+    encode?(d: RoomData): string;
+  };
+  return enc.whole ? (d, seq) => enc.whole!(d, seq) : (d) => enc.encode!(d);
+}
 
 const seats = ['p1', 'p2', 'p3', 'p4'];
 interface Step {
@@ -97,24 +110,24 @@ for (const [name, raw] of [
   });
   const rooms = all.map((s) => data(s.state));
   // One room's encoder over its states in order, as many times as it takes to fill ~50 ms.
-  const run = (Encoder: typeof SnapshotEncoder): number => {
+  const run = (mod: SnapshotModule): number => {
     let n = 0;
     const t0 = cpuNow();
     while (cpuNow() - t0 < 50_000) {
-      const enc = new Encoder();
-      for (const d of rooms) enc.encode(d);
+      const encode = encoderOf(mod);
+      for (const [i, d] of rooms.entries()) encode(d, i);
       n += rooms.length;
     }
     return (cpuNow() - t0) / n;
   };
-  const mine: number[] = [];
+  const ours: number[] = [];
   const theirs: number[] = [];
   for (let i = 0; i < 9; i++) {
-    theirs.push(run(base.SnapshotEncoder));
-    mine.push(run(SnapshotEncoder));
+    theirs.push(run(base));
+    ours.push(run(mine));
   }
-  const [m, t] = [median(mine), median(theirs)];
-  const bytes = Math.round(rooms.reduce((s, d) => s + new SnapshotEncoder().encode(d).length, 0) / rooms.length);
+  const [m, t] = [median(ours), median(theirs)];
+  const bytes = Math.round(rooms.reduce((s, d) => s + mine.encodeSnapshot(d, 1).length, 0) / rooms.length);
   console.log(
     `${name} snapshot: ${all.length} states, ≈ ${bytes} B per snapshot; base ${t.toFixed(2)} µs, this ${m.toFixed(2)} µs, this/base ${(m / t).toFixed(3)}`,
   );
@@ -150,15 +163,15 @@ for (const [name, raw] of [
   );
   // As in a worker: --rooms rooms' transitions interleaved, each its snapshot then its 4 frames, so the
   // encoder runs between other code rather than hot in a loop of its own.
-  const interleaved = (Encoder: typeof SnapshotEncoder, Views: typeof StateViews, bytes: typeof viewFrameBytes) => {
-    const encoders = Array.from({ length: ROOMS }, () => new Encoder());
+  const interleaved = (mod: SnapshotModule, Views: typeof StateViews, bytes: typeof viewFrameBytes) => {
+    const encoders = Array.from({ length: ROOMS }, () => encoderOf(mod));
     let n = 0;
     const t0 = cpuNow();
     for (let i = 0; i < rooms.length; i++)
       for (let r = 0; r < encoders.length; r++) {
         // Room r is r steps behind, so the rooms are at different states, as tables are.
         const k = (i + r) % rooms.length;
-        encoders[r].encode(rooms[k]);
+        encoders[r](rooms[k], k);
         const c = {
           roomIdJson: '"bench-room"',
           seq: 1,
@@ -175,8 +188,8 @@ for (const [name, raw] of [
   const iMine: number[] = [];
   const iTheirs: number[] = [];
   for (let i = 0; i < 9; i++) {
-    iTheirs.push(interleaved(base.SnapshotEncoder, baseFrames.StateViews, baseFrames.viewFrameBytes));
-    iMine.push(interleaved(SnapshotEncoder, StateViews, viewFrameBytes));
+    iTheirs.push(interleaved(base, baseFrames.StateViews, baseFrames.viewFrameBytes));
+    iMine.push(interleaved(mine, StateViews, viewFrameBytes));
   }
   const [im, it] = [median(iMine), median(iTheirs)];
   console.log(

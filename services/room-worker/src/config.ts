@@ -49,6 +49,12 @@ export const workerConfig = defineConfig({
     16,
     'Queued items applied together and persisted in one snapshot write (group commit).',
   ),
+  snapshotBaseSteps: opt(
+    'SNAPSHOT_BASE_STEPS',
+    int(0, 10_000),
+    16,
+    'Record steps a snapshot write may carry without the whole room: the whole snapshot is written again once this many steps followed it (and on any seat or viewer change), so a restore replays at most this many. 0 = every write whole, in the layout workers from before this option read.',
+  ),
   finishedLingerMs: opt(
     'FINISHED_LINGER_MS',
     int(0, 86_400_000),

@@ -34,13 +34,19 @@ export function createWorkerMetrics(registry = new Registry()) {
     }),
     snapshotBytes: new Histogram({
       name: 'joke_worker_snapshot_bytes',
-      help: 'Snapshot size',
-      buckets: [512, 1024, 2048, 4096, 8192, 16384, 65536],
+      help: 'Bytes of a snapshot write: the whole snapshot when it carries one, plus its record steps',
+      buckets: [128, 256, 512, 1024, 2048, 4096, 8192, 16384, 65536],
+      registers,
+    }),
+    snapshotWrites: new Counter({
+      name: 'joke_worker_snapshot_writes_total',
+      help: 'Snapshot writes by kind: whole (the room snapshot) or steps (record steps only, SNAPSHOT_BASE_STEPS)',
+      labelNames: ['kind'] as const,
       registers,
     }),
     errors: new Counter({
       name: 'joke_worker_errors_total',
-      help: 'Failures by kind: bus, store (Redis), stale (fenced out), game (engine threw)',
+      help: 'Failures by kind: bus, store (Redis), stale (fenced out), game (engine threw), gap (steps-only write sent whole)',
       labelNames: ['kind'] as const,
       registers,
     }),

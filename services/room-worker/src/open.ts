@@ -10,8 +10,9 @@ import type { AnyGame } from '@joke/engine';
 import { refuse, type bus as wire } from '@joke/protocol';
 import type { SnapshotStore } from '@joke/bus';
 import type { WorkerConfig } from './config.ts';
-import { Room, type RoomData, type RoomHost, type StepRec } from './room.ts';
-import { decodeSnapshot, SnapshotEncoder } from './snapshot.ts';
+import { Room, type RoomData, type RoomHost } from './room.ts';
+import { SnapshotEncoder } from './snapshot.ts';
+import { roomFromStore } from './stored-room.ts';
 import { currentGeneration } from './store-loss.ts';
 
 export interface OpenHost {
@@ -68,7 +69,8 @@ export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire
   const room = new Room(h.room, game, data, 1, 0, []);
   // Read before the room exists in the store: a wipe after this point changes the marker.
   room.generation = await currentGeneration(h.store);
-  const first = { seq: 0, data: new SnapshotEncoder().encode(data), steps: [] };
+  // In the layout the worker is set to write (v2 with SNAPSHOT_BASE_STEPS=0: see snapshot.ts).
+  const first = { seq: 0, data: new SnapshotEncoder(h.cfg.snapshotBaseSteps).whole(data, 0), steps: [] };
   const r = await h.store.createRoom(spec.roomId, h.cfg.workerId, first, h.cfg.leaseTtlMs);
   if (!r.ok) return refuse('roomExists');
   h.adopt(room);
@@ -99,21 +101,18 @@ export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.Ope
   if (!acq) return refuse('noSnapshot');
   const storeMs = performance.now() - t0;
   await ownTurn(h);
-  const data = decodeSnapshot(acq.room.data);
-  const game = data && Object.hasOwn(h.games, data.game) ? h.games[data.game] : undefined;
-  if (!data || !game || data.roomId !== roomId) {
+  // The last whole snapshot, checked by the game, with the steps written after it replayed (stored-room.ts).
+  const stored = roomFromStore(acq.room, h.games);
+  if (!stored.ok) {
+    // Refused like an unreadable snapshot always was: released for a worker that can read it, never guessed at.
+    h.room.log.error(
+      { roomId, epoch: acq.epoch, seq: acq.room.seq, code: stored.code, problem: stored.problem },
+      'stored room refused: not restored',
+    );
     await h.store.release(roomId, h.cfg.workerId, acq.epoch);
-    return refuse('unknownGame');
+    return refuse(stored.code, stored.reason);
   }
-  // The engine checks the state before it is trusted (zod shape, rules version; older shapes migrated).
-  const checked = game.restoreState?.(data.state) ?? { ok: true as const, state: data.state };
-  if (!checked.ok) {
-    await h.store.release(roomId, h.cfg.workerId, acq.epoch);
-    return refuse('badSnapshot', checked.reason);
-  }
-  data.state = checked.state;
-  const steps = acq.room.steps.map((s) => JSON.parse(s) as StepRec);
-  const room = new Room(h.room, game, data, acq.epoch, acq.room.seq, steps);
+  const room = new Room(h.room, stored.game, stored.data, acq.epoch, acq.room.seq, stored.steps);
   room.generation = generation;
   h.adopt(room);
   room.subscribe();

@@ -1,9 +1,13 @@
 /**
  * The room's snapshot write: conditional on its epoch, retried with backoff on
  * store errors (Redis down) — the room waits rather than answer before its
- * state is safe.
+ * state is safe. A steps-only write (snapshot.ts) that the store answers with
+ * `gap` (it lost the write these steps continue, in a failover) is sent again
+ * whole at once, so the room's state is stored either way.
  */
-import type { RoomHost } from './room-types.ts';
+import type { SnapshotWrite } from '@joke/bus';
+import type { RoomData, RoomHost } from './room-types.ts';
+import type { SnapshotEncoder } from './snapshot.ts';
 import { storeLost } from './store-loss.ts';
 
 /** What a write needs from its room. */
@@ -16,6 +20,23 @@ export interface PersistedRoom {
   readonly generation: string | null;
 }
 
+/** The room at its current seq, written whole or as its `unwritten` steps only, as `snapshot` decides. */
+export function writeRoom(
+  host: RoomHost,
+  room: PersistedRoom & { readonly data: RoomData; readonly writtenSeq: number },
+  snapshot: SnapshotEncoder,
+  unwritten: string[],
+): ReturnType<typeof writeSnapshot> {
+  const seq = room.seq;
+  const text = snapshot.next(room.data, seq, unwritten.length);
+  const w: SnapshotWrite =
+    text === null
+      ? { seq, data: null, after: room.writtenSeq, steps: unwritten }
+      : { seq, data: text, steps: unwritten };
+  // The room does not change while its batch is written (one batch at a time): `whole` is the same room.
+  return writeSnapshot(host, room, w, () => snapshot.whole(room.data, seq));
+}
+
 /**
  * 'ok' = written; 'stale' = fenced out (another worker owns the room now);
  * 'lost' = refused because the store lost the room (store-loss.ts);
@@ -25,17 +46,28 @@ export interface PersistedRoom {
 export async function writeSnapshot(
   host: RoomHost,
   room: PersistedRoom,
-  data: string,
-  steps: string[],
+  first: SnapshotWrite,
+  /** The whole snapshot at `first.seq`, for a steps-only write the store cannot take. */
+  whole: () => string,
 ): Promise<'ok' | 'stale' | 'lost' | 'closed'> {
   const { store, metrics, cfg, log, workerId } = host;
-  metrics.snapshotBytes.observe(data.length);
+  let w = first;
   for (let attempt = 0; ; attempt++) {
     if (room.closed) return 'closed';
     const t0 = performance.now();
     try {
-      const r = await store.write(room.id, room.epoch, workerId, { seq: room.seq, data, steps }, cfg.leaseTtlMs);
+      const r = await store.write(room.id, room.epoch, workerId, w, cfg.leaseTtlMs);
       metrics.snapshotSeconds.observe((performance.now() - t0) / 1000);
+      if (r === 'gap' && w.data === null) {
+        metrics.errors.inc({ kind: 'gap' });
+        log.warn(
+          { roomId: room.id, seq: w.seq, after: w.after },
+          'store lacks the write these steps follow; writing whole',
+        );
+        w = { seq: w.seq, data: whole(), steps: w.steps };
+        continue;
+      }
+      if (r === 'gap') throw new Error(`store answered gap to a whole snapshot of ${room.id}`);
       if (r === 'stale') {
         // A refused write means "another worker took the room" only while the store still holds its data.
         if (await storeLost(store, room.generation)) return 'lost';
@@ -43,6 +75,7 @@ export async function writeSnapshot(
         log.warn({ roomId: room.id, epoch: room.epoch }, 'fenced out: another worker took this room');
         return 'stale';
       }
+      observe(host, w);
       return 'ok';
     } catch (err) {
       metrics.errors.inc({ kind: 'store' });
@@ -50,4 +83,12 @@ export async function writeSnapshot(
       await host.clock.sleep(Math.min(20 * 2 ** attempt, 1000));
     }
   }
+}
+
+/** What a write stored: its bytes (the whole text, if any, and the steps) and whether it was whole. */
+function observe({ metrics }: RoomHost, w: SnapshotWrite): void {
+  let bytes = w.data?.length ?? 0;
+  for (const s of w.steps) bytes += s.length;
+  metrics.snapshotBytes.observe(bytes);
+  metrics.snapshotWrites.inc({ kind: w.data === null ? 'steps' : 'whole' });
 }

@@ -22,7 +22,7 @@ import { Deliveries } from './deliveries.ts';
 import { guard } from './game-calls.ts';
 import { subscribeRoom } from './inbound.ts';
 import { subscribeChat } from './chat.ts';
-import { writeSnapshot } from './persist.ts';
+import { writeRoom } from './persist.ts';
 import { SnapshotEncoder } from './snapshot.ts';
 import { isConnected, PresenceCache, presenceKey, presenceList, syncDisconnected } from './presence.ts';
 import { viewerKey } from './viewers.ts';
@@ -49,6 +49,8 @@ export class Room implements QueueOwner, MovingRoom {
   private readonly steps: StepRec[];
   /** Steps not yet written. */
   private unwritten: string[] = [];
+  /** The seq of the room's last stored write: a steps-only write continues it. */
+  writtenSeq: number;
   private readonly viewers = new Map<string, ViewerMeta>();
   private readonly queue: ItemQueue;
   private readonly moves: RoomMoves;
@@ -59,7 +61,7 @@ export class Room implements QueueOwner, MovingRoom {
   private readonly timers: RoomTimers;
   private readonly deliveries: Deliveries;
   private readonly linger: FinishLinger;
-  private readonly snapshot = new SnapshotEncoder();
+  private readonly snapshot: SnapshotEncoder;
   private readonly occupancy: OccupancyReporter;
   private readonly presenceText = new PresenceCache();
   lastWriteAt: number;
@@ -81,6 +83,8 @@ export class Room implements QueueOwner, MovingRoom {
     this.data = data;
     this.epoch = epoch;
     this.seq = seq;
+    this.writtenSeq = seq;
+    this.snapshot = new SnapshotEncoder(host.cfg.snapshotBaseSteps);
     this.steps = steps;
     for (const v of data.viewers) this.viewers.set(viewerKey(v.userId, v.gatewayId, v.role), v);
     // Bots choose from their own view only; their randomness is not part of the game (their moves are recorded).
@@ -280,12 +284,13 @@ export class Room implements QueueOwner, MovingRoom {
     this.host.onTransition();
   }
 
-  /** Writes the snapshot at the current seq. false = the room is gone from this worker (fenced out or closed). */
+  /** Writes the room at the current seq (whole or steps only). false = the room is gone from this worker. */
   private async persist(): Promise<boolean> {
-    const r = await writeSnapshot(this.host, this, this.snapshot.encode(this.data), this.unwritten);
+    const r = await writeRoom(this.host, this, this.snapshot, this.unwritten);
     if (r === 'stale') this.close();
     if (r === 'lost') this.storeLost();
     if (r !== 'ok') return false;
+    this.writtenSeq = this.seq;
     this.unwritten = [];
     this.lastWriteAt = this.host.clock.now();
     return true;

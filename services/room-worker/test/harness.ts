@@ -4,7 +4,7 @@ import type { Clock } from '@joke/bus/clock';
 import { bus as wire, call, contract, emit, listen, wireText, PROTOCOL_VERSION } from '@joke/protocol';
 import { pino } from 'pino';
 import type { AnyGame } from '@joke/engine';
-import { startRoomWorker, type RoomWorker, type WorkerConfig } from '../src/index.ts';
+import { roomFromStore, startRoomWorker, type RoomWorker, type StepRec, type WorkerConfig } from '../src/index.ts';
 import { raceGame } from './fixtures/race-game.ts';
 
 export const quietLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -28,6 +28,20 @@ export function setup() {
   const bus = new InProcessBus({ onHandlerError: (e) => console.error(e) });
   const store = new MemorySnapshotStore();
   return { bus, store };
+}
+
+/**
+ * The room a store holds at its stored seq, as a restore would build it: the last whole snapshot with the
+ * steps written after it replayed (stored-room.ts). The snapshot's own state may be steps behind.
+ */
+export async function storedRoom(store: SnapshotStore, roomId: string, g: Record<string, AnyGame> = games) {
+  const r = await store.load(roomId);
+  if (!r) return null;
+  const s = roomFromStore(r, g);
+  if (!s.ok) throw new Error(`stored room ${roomId} refused: ${s.problem}`);
+  // Actions read as any: each test knows its game's action shape.
+  const steps = s.steps as (Omit<StepRec, 'x'> & { x?: any })[];
+  return { seq: s.seq, data: s.data, steps, replayed: s.replayed };
 }
 
 export const seat = (id: string, bot = false) => ({ id, name: id.toUpperCase(), bot });

@@ -9,9 +9,19 @@
 import { describe, expect, it, type TestContext } from 'vitest';
 import { games as engineGames, verifyRecord, type AnyGame } from '@joke/engine';
 import { contract, listen } from '@joke/protocol';
-import { decodeSnapshot, SnapshotEncoder } from '../src/snapshot.ts';
+import { encodeSnapshot } from '../src/snapshot.ts';
+import { roomFromStore } from '../src/stored-room.ts';
 import type { Bus, SnapshotStore } from '@joke/bus';
-import { FakeGateway, openRoom, restoreRoom as restoreRoomOn, seat, setup, until, worker } from './harness.ts';
+import {
+  FakeGateway,
+  openRoom,
+  restoreRoom as restoreRoomOn,
+  seat,
+  setup,
+  storedRoom,
+  until,
+  worker,
+} from './harness.ts';
 
 const hula = engineGames.hula;
 const games: Record<string, AnyGame> = { hula };
@@ -30,9 +40,9 @@ async function env({ onTestFinished }: TestContext) {
 }
 
 const load = async (store: SnapshotStore, roomId: string) => {
-  const r = await store.load(roomId);
+  const r = await storedRoom(store, roomId, games);
   if (!r) throw new Error(`no snapshot for ${roomId}`);
-  return { seq: r.seq, data: decodeSnapshot(r.data)!, steps: r.steps.map((s) => JSON.parse(s)) };
+  return r;
 };
 
 const since = (data: any, id: string): number | null | undefined =>
@@ -109,14 +119,16 @@ describe.concurrent('hula §8.6 — disconnection clock and automatic leave in t
     await w.close();
     // Wind the stored clock back past the game's 60 s, as if the player had been gone that long.
     const edit = await store.acquire('h', 'editor', 5000);
-    const data = decodeSnapshot(edit!.room.data)!;
+    const restored = roomFromStore(edit!.room, games);
+    if (!restored.ok) throw new Error(restored.problem);
+    const { data } = restored;
     const longAgo = Date.now() - 61_000;
     data.seats.find((s: { id: string }) => s.id === other)!.disconnectedSince = longAgo;
     const ack = await store.write(
       'h',
       edit!.epoch,
       'editor',
-      { seq: edit!.room.seq + 1, data: new SnapshotEncoder().encode(data), steps: [] },
+      { seq: edit!.room.seq + 1, data: encodeSnapshot(data, edit!.room.seq + 1), steps: [] },
       5000,
     );
     expect(ack).toBe('ok');

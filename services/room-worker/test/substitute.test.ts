@@ -7,7 +7,6 @@
 import { describe, expect, it, type TestContext } from 'vitest';
 import { games as engineGames, verifyRecord, type AnyGame } from '@joke/engine';
 import { contract, listen } from '@joke/protocol';
-import { decodeSnapshot } from '../src/snapshot.ts';
 import type { SnapshotStore, SnapshotWrite } from '@joke/bus';
 import { FakeClock } from '@joke/bus/clock';
 import { raceGame } from './fixtures/race-game.ts';
@@ -18,6 +17,7 @@ import {
   restoreRoom as restoreRoomOn,
   seat,
   setup,
+  storedRoom,
   until,
   worker,
 } from './harness.ts';
@@ -49,9 +49,9 @@ const seatOf = (snap: { data: { seats: { id: string; disconnectedSince?: number 
   snap.data.seats.find((s) => s.id === id)!;
 
 const load = async (store: SnapshotStore, roomId: string) => {
-  const r = await store.load(roomId);
+  const r = await storedRoom(store, roomId, games);
   if (!r) throw new Error(`no snapshot for ${roomId}`);
-  return { seq: r.seq, data: decodeSnapshot(r.data)!, steps: r.steps.map((s) => JSON.parse(s)) };
+  return r;
 };
 
 /** Opens a 2-player 괴물 훌라 room, joins both players, returns whose draw it is and the other one. */

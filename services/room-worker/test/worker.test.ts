@@ -5,7 +5,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyRecord, type GameRecord } from '@joke/engine';
 import { contract, listen } from '@joke/protocol';
-import { decodeSnapshot } from '../src/snapshot.ts';
 import { BusTimeoutError, type SnapshotStore, type SnapshotWrite, type WriteResult } from '@joke/bus';
 import { FakeClock } from '@joke/bus/clock';
 import { raceGame } from './fixtures/race-game.ts';
@@ -18,6 +17,7 @@ import {
   seat,
   setup,
   sleep,
+  storedRoom,
   until,
   worker,
 } from './harness.ts';
@@ -39,10 +39,7 @@ async function env(cfg = {}, clock?: FakeClock) {
   return { bus, store, w };
 }
 
-const stateOf = async (store: SnapshotStore, roomId: string) => {
-  const r = await store.load(roomId);
-  return r ? { seq: r.seq, data: decodeSnapshot(r.data)!, steps: r.steps.map((s) => JSON.parse(s)) } : null;
-};
+const stateOf = (store: SnapshotStore, roomId: string) => storedRoom(store, roomId);
 
 describe('room worker', () => {
   it('creates a room from a RoomSpec and refuses bad specs with Korean reasons', async () => {
@@ -361,8 +358,7 @@ describe('ownership', () => {
     expect(r2).toEqual({ ok: true, seq: r1.seq! + 1 });
     // w1 learns it lost the room at its next write (the deadline timer) or lease renewal at the latest.
     await until(() => w1.roomIds().length === 0, 20_000, 'w1 lets go');
-    const saved = await store.load('r');
-    expect(decodeSnapshot(saved!.data)!.state.total).toBe(3);
-    expect(saved!.epoch).toBe(2);
+    expect((await storedRoom(store, 'r'))!.data.state.total).toBe(3);
+    expect((await store.load('r'))!.epoch).toBe(2);
   }, 30_000);
 });

@@ -15,7 +15,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemorySnapshotStore, type RoomRec } from './memory.ts';
-import type { CreateResult, SnapshotWrite, StoredRoom, WriteResult } from './types.ts';
+import type { CreateResult, FullWrite, SnapshotWrite, StoredRoom, WriteResult } from './types.ts';
 
 const SUFFIX = '.json';
 const fileOf = (roomId: string): string => `${encodeURIComponent(roomId)}${SUFFIX}`;
@@ -50,7 +50,7 @@ export class FileSnapshotStore extends MemorySnapshotStore {
     return this.writes;
   }
 
-  override async createRoom(roomId: string, owner: string, first: SnapshotWrite, ttlMs: number): Promise<CreateResult> {
+  override async createRoom(roomId: string, owner: string, first: FullWrite, ttlMs: number): Promise<CreateResult> {
     const r = await super.createRoom(roomId, owner, first, ttlMs);
     if (r.ok) await this.persist(roomId);
     return r;

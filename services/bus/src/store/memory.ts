@@ -7,6 +7,7 @@
  */
 import type {
   CreateResult,
+  FullWrite,
   LeaseInfo,
   MatchStore,
   QueueEntry,
@@ -33,7 +34,7 @@ export class MemorySnapshotStore implements SnapshotStore {
   protected readonly rooms = new Map<string, RoomRec>();
   constructor(protected readonly now: () => number = Date.now) {}
 
-  createRoom(roomId: string, owner: string, first: SnapshotWrite, ttlMs: number): Promise<CreateResult> {
+  createRoom(roomId: string, owner: string, first: FullWrite, ttlMs: number): Promise<CreateResult> {
     this.gc(roomId);
     if (this.rooms.has(roomId)) return later({ ok: false, reason: 'exists' });
     this.rooms.set(roomId, {
@@ -62,7 +63,9 @@ export class MemorySnapshotStore implements SnapshotStore {
     if (!r || r.epoch !== epoch) return later('stale');
     if (r.snap && w.seq <= r.snap.seq)
       return Promise.reject(new Error(`snapshot seq ${w.seq} not above ${r.snap.seq} for ${roomId}`));
-    r.snap = { seq: w.seq, epoch, data: w.data };
+    // Steps only: they must continue the stored state, which stays (see StepsWrite).
+    if (w.data === null && r.snap?.seq !== w.after) return later('gap');
+    r.snap = { seq: w.seq, epoch, data: w.data ?? r.snap!.data };
     for (const s of w.steps) r.steps.push(s);
     r.owner = owner;
     r.leaseUntil = this.now() + ttlMs;

@@ -90,13 +90,16 @@ return 1`);
 
 // The fenced snapshot write of many rooms at once (all of one slot on a cluster), each 1 written, 2 already
 // written by this very write (a retry after an unconfirmed replication: nothing re-applied), 0 fenced out
-// (stale epoch) or -1 seq not increasing (a bug in the writer). KEYS = 4 per room (epoch, owner, snap, steps);
-// ARGV per room = epoch, seq, data, ttl, owner, retry (0/1), number of steps, steps…; one result per room.
+// (stale epoch), -1 seq not increasing (a bug in the writer) or -2 a steps-only write whose `after` is not
+// the stored seq (the steps would not continue the stored state: nothing written, the writer sends it whole).
+// KEYS = 4 per room (epoch, owner, snap, steps); ARGV per room = epoch, seq, data, ttl, owner, retry (0/1),
+// after ('' = a full write: data replaces the stored one; else steps only: data is ignored and kept),
+// number of steps, steps…; one result per room.
 export const WRITE_MANY = new Script(`
 local out = {}
 local a = 1
 for i = 1, #KEYS, 4 do
-  local epoch, seq, n = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 6])
+  local epoch, seq, after, n = ARGV[a], ARGV[a + 1], ARGV[a + 6], tonumber(ARGV[a + 7])
   local r = 1
   if redis.call('GET', KEYS[i]) ~= epoch then
     r = 0
@@ -104,14 +107,20 @@ for i = 1, #KEYS, 4 do
     local cur = redis.call('HMGET', KEYS[i + 2], 'seq', 'epoch')
     if cur[1] and tonumber(seq) <= tonumber(cur[1]) then
       if ARGV[a + 5] == '1' and seq == cur[1] and epoch == cur[2] then r = 2 else r = -1 end
+    elseif after ~= '' and after ~= cur[1] then
+      r = -2
     else
-      redis.call('HSET', KEYS[i + 2], 'seq', seq, 'epoch', epoch, 'data', ARGV[a + 2])
-      if n > 0 then redis.call('RPUSH', KEYS[i + 3], unpack(ARGV, a + 7, a + 6 + n)) end
+      if after == '' then
+        redis.call('HSET', KEYS[i + 2], 'seq', seq, 'epoch', epoch, 'data', ARGV[a + 2])
+      else
+        redis.call('HSET', KEYS[i + 2], 'seq', seq, 'epoch', epoch)
+      end
+      if n > 0 then redis.call('RPUSH', KEYS[i + 3], unpack(ARGV, a + 8, a + 7 + n)) end
     end
     if r > 0 then redis.call('SET', KEYS[i + 1], ARGV[a + 4] .. '#' .. epoch, 'PX', ARGV[a + 3]) end
   end
   out[#out + 1] = r
-  a = a + 7 + n
+  a = a + 8 + n
 end
 return out`);
 

@@ -11,7 +11,9 @@
  * the primary failing over. A write not confirmed in time is rejected
  * (`ReplicaTimeoutError`) and not acknowledged; the writer retries the same
  * (epoch, seq), which the script recognises as already applied and only
- * confirms again — or applies afresh if the failover lost it.
+ * confirms again — or applies afresh if the failover lost it. A steps-only write
+ * (no data) applies only on top of the seq it continues: one whose predecessor a
+ * failover lost answers `gap`, and the writer sends the whole snapshot instead.
  *
  * Each primary's writes of a tick go (and are answered) on their own: a primary that dies stalls only the
  * rooms whose slots it served until its replica is promoted, not every room that happened to write in the
@@ -165,8 +167,10 @@ export class CoalescedWrites {
     for (const q of batch) {
       keys.push(...q.keys);
       const retry = this.unconfirmed.get(q.roomId) === `${q.epoch}:${q.w.seq}` ? '1' : '0';
-      args.push(String(q.epoch), String(q.w.seq), q.w.data, String(q.ttlMs), q.owner, retry);
-      args.push(String(q.w.steps.length), ...q.w.steps);
+      const w = q.w;
+      // A steps-only write sends no data at all: that is the bytes (and the socket writes) it saves.
+      args.push(String(q.epoch), String(w.seq), w.data ?? '', String(q.ttlMs), q.owner, retry);
+      args.push(w.data === null ? String(w.after) : '', String(w.steps.length), ...w.steps);
     }
     try {
       return ((await WRITE_MANY.run(this.conn, keys, args)) as unknown[]).map(Number);
@@ -185,6 +189,7 @@ export class CoalescedWrites {
       const r = results[i];
       if (r === -1) q.reject(new Error(`snapshot seq ${q.w.seq} not above the stored one for ${q.roomId}`));
       else if (r === 0) q.resolve('stale');
+      else if (r === -2) q.resolve('gap');
       else if (confirmed < this.confirm.replicas) {
         this.remember(q);
         q.reject(new ReplicaTimeoutError(q.roomId, confirmed, this.confirm.replicas));

@@ -8,7 +8,7 @@
  * Keys (N = namespace; `{roomId}` is a hash tag so one room's keys share a slot):
  *   N:room:{id}:epoch  fencing counter, INCR on every acquisition (outlives the room by an hour)
  *   N:room:{id}:owner  "<owner>#<epoch>", PX lease TTL
- *   N:room:{id}:snap   hash { seq, epoch, data }
+ *   N:room:{id}:snap   hash { seq, epoch, data }: data is the last full snapshot, seq the last write's
  *   N:room:{id}:steps  list of record steps
  *   N:rooms:{tag}      set of the rooms that exist (not dropped) in the slot `tag` hashes to
  *                      (`slotTag`): the room index lives beside the rooms, one set per used slot,
@@ -42,6 +42,7 @@ import { OwnedRooms } from './redis-owned.ts';
 import { LeaseExpiries } from './redis-expiry.ts';
 import type {
   CreateResult,
+  FullWrite,
   LeaseInfo,
   MatchStore,
   QueueEntry,
@@ -98,7 +99,7 @@ export class RedisSnapshotStore implements SnapshotStore {
     return `${this.ns}:rooms:{${slotTag(keySlot(this.keys(roomId)[0]))}}`;
   }
 
-  async createRoom(roomId: string, owner: string, first: SnapshotWrite, ttlMs: number): Promise<CreateResult> {
+  async createRoom(roomId: string, owner: string, first: FullWrite, ttlMs: number): Promise<CreateResult> {
     // Indexed before the room exists (in flight together), so no crash can leave a room the sweep cannot see;
     // an entry of a create that failed leaves at its first sweep (no snapshot). Best effort: an entry lost to an
     // error is put back by the next full scan.

@@ -10,6 +10,9 @@
  *
  * The store keeps the payloads opaque: `data` is the worker's JSON snapshot of
  * the room, `steps` the JSON record steps appended since the previous write.
+ * Most writes carry steps only (`data` null): the store keeps the last full
+ * snapshot it was given, and the room's current state is that snapshot with
+ * the steps after it replayed — the worker's business, the store never reads either.
  */
 
 export interface StoredRoom {
@@ -18,20 +21,41 @@ export interface StoredRoom {
   epoch: number;
   /** Room revision; strictly increasing across writes of a room. */
   seq: number;
+  /** The last full snapshot written: it may be older than `seq`, the steps after it carry the room on. */
   data: string;
   /** Every step appended so far, in order. */
   steps: string[];
 }
 
-export interface SnapshotWrite {
+/** A write with the room's whole snapshot: the first one, and any the writer chose to make whole. */
+export interface FullWrite {
   seq: number;
   data: string;
   /** Appended to the room's step list in the same atomic write. */
   steps: string[];
 }
 
+/**
+ * A write of steps only (`data` null): the stored `data` stays and the steps are appended. The steps
+ * continue the stored state, so the write applies only while the stored seq is still `after` (the
+ * writer's previous write); else it is refused as `gap` and changes nothing — a write lost in a store
+ * failover would otherwise leave a hole no replay can cross.
+ */
+export interface StepsWrite {
+  seq: number;
+  data: null;
+  after: number;
+  steps: string[];
+}
+
+export type SnapshotWrite = FullWrite | StepsWrite;
+
 export type CreateResult = { ok: true; epoch: number } | { ok: false; reason: 'exists' };
-export type WriteResult = 'ok' | 'stale';
+/**
+ * 'stale': fenced out (another epoch holds the room). 'gap': a steps-only write whose `after` is not the
+ * stored seq; nothing was written, and the writer must send the whole snapshot instead.
+ */
+export type WriteResult = 'ok' | 'stale' | 'gap';
 
 export interface LeaseInfo {
   owner: string;
@@ -43,7 +67,7 @@ export interface SnapshotStore {
    * Creates a room at epoch 1 with its first snapshot, owned by `owner`.
    * Refuses if the room id was ever used (its epoch counter exists).
    */
-  createRoom(roomId: string, owner: string, first: SnapshotWrite, ttlMs: number): Promise<CreateResult>;
+  createRoom(roomId: string, owner: string, first: FullWrite, ttlMs: number): Promise<CreateResult>;
   /**
    * Takes the room at the next epoch — even from a live owner, which is then
    * fenced out — and returns the latest snapshot read in the same atomic step,
@@ -51,7 +75,10 @@ export interface SnapshotStore {
    * null (nothing taken) if the room has no snapshot.
    */
   acquire(roomId: string, owner: string, ttlMs: number): Promise<{ epoch: number; room: StoredRoom } | null>;
-  /** Conditional on `epoch` being current and `seq` above the stored one; renews the lease. */
+  /**
+   * Conditional on `epoch` being current and `seq` above the stored one (and, without data, on the
+   * stored seq being `after`); renews the lease.
+   */
   write(roomId: string, epoch: number, owner: string, w: SnapshotWrite, ttlMs: number): Promise<WriteResult>;
   /** Renews the leases still held at their epoch; returns the room ids that are no longer ours. */
   renew(owner: string, leases: { roomId: string; epoch: number }[], ttlMs: number): Promise<string[]>;
