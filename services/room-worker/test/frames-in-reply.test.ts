@@ -60,8 +60,8 @@ describe('frames in the reply', () => {
     // The retry of an acknowledged action gets the remembered reply, without frames.
     expect(await g1.act('r', first, 'x1', { type: 'add', n: 1 }, true)).toEqual({ ok: true, seq: ok.seq });
     const plain = await g1.act('r', second, 'x2', { type: 'add', n: 1 });
-    expect(plain).toEqual({ ok: true, seq: ok.seq + 1 });
-    await until(() => g1.deliveries.some((x) => x.seq === plain.seq));
+    expect(plain).toEqual({ ok: true, seq: ok.seq! + 1 });
+    await until(() => g1.deliveries.some((x) => x.seq === plain.seq!));
   });
 
   it('sends the frames as a delivery when the actor has no viewer on its gateway', async () => {
@@ -72,6 +72,6 @@ describe('frames in the reply', () => {
     listen(bus, contract.gatewayDeliver.at('g1'), (d) => seen.push(d.seq));
     const reply = await g3.act('r', first, 'x1', { type: 'add', n: 2 }, true);
     expect(reply).toEqual({ ok: true, seq: reply.seq });
-    await until(() => seen.includes(reply.seq));
+    await until(() => seen.includes(reply.seq!));
   });
 });

@@ -65,7 +65,7 @@ export async function openRoom(
 }
 
 /** Replies as tests read them: every field of either branch, optional. */
-type Loose = { ok: boolean; epoch?: number; seq?: number; code?: string; reason?: string };
+type Loose = { ok: boolean; epoch?: number; seq?: number; code?: string; reason?: string; delivery?: wire.Delivery };
 const loose = (r: object): Loose => r as Loose;
 
 export async function restoreRoom(bus: Bus, workerId: string, roomId: string) {
