@@ -50,13 +50,13 @@ export const connectionOptions = (defaults: { natsUrl: string; redisUrl: string 
   snapshotWriteGapMs: opt(
     'SNAPSHOT_WRITE_GAP_MS',
     z.coerce.number().int().min(0).max(50),
-    0,
+    1,
     'At most one coalesced snapshot write to Redis per this many ms (0 = every event-loop turn); fewer writes under load, each ack up to this much later.',
   ),
   natsWriteGapMs: opt(
     'NATS_WRITE_GAP_MS',
     z.coerce.number().int().min(0).max(50),
-    0,
+    1,
     'At most one socket write to NATS per this many ms (0 = every event-loop turn); fewer writes under load, each message up to this much later.',
   ),
   namespace: opt(
@@ -128,7 +128,7 @@ export async function createStores(target: StoreTarget = {}): Promise<Stores> {
   const ns = target.namespace ?? process.env.JOKE_NAMESPACE ?? '';
   const replicas = target.snapshotReplicas ?? Number(process.env.SNAPSHOT_REPLICAS || 0);
   const timeoutMs = target.snapshotReplicaTimeoutMs ?? Number(process.env.SNAPSHOT_REPLICA_TIMEOUT_MS || 500);
-  const writeGapMs = target.snapshotWriteGapMs ?? Number(process.env.SNAPSHOT_WRITE_GAP_MS || 0);
+  const writeGapMs = target.snapshotWriteGapMs ?? Number(process.env.SNAPSHOT_WRITE_GAP_MS ?? 1);
   if (!url && clusterUrls.length === 0) {
     const snapshots = target.snapshotDir ? new FileSnapshotStore(target.snapshotDir) : new MemorySnapshotStore();
     const match = new MemoryMatchStore();

@@ -25,7 +25,11 @@ export interface NatsBusOptions {
    * with it, and 19 % less CPU per action (docs/architecture.md, issue 9).
    */
   coalesceWrites?: boolean;
-  /** With coalesced writes: at most one socket write per this many ms (NATS_WRITE_GAP_MS; 0 = every turn). */
+  /**
+   * With coalesced writes: at most one socket write per this many ms (NATS_WRITE_GAP_MS, default 1; 0 = every
+   * turn). Measured with the whole stack at 1,500 + 1,500 tables side by side: the gateway's CPU per action
+   * 271 → 220 µs, the workers' 420 → 397 (docs/architecture.md, issue 9).
+   */
   writeGapMs?: number;
 }
 
@@ -53,7 +57,7 @@ export class NatsBus implements Bus {
     this.replies = new ReplyInbox(nc);
     this.writesCoalesced =
       (opts.coalesceWrites ?? process.env.NATS_COALESCE_WRITES !== '0') &&
-      coalesceWrites(nc, opts.writeGapMs ?? Number(process.env.NATS_WRITE_GAP_MS ?? 0));
+      coalesceWrites(nc, opts.writeGapMs ?? Number(process.env.NATS_WRITE_GAP_MS ?? 1));
     void this.watchStatus();
   }
 
