@@ -73,6 +73,8 @@ function metaJson(data: RoomData): string {
     finishedAt: data.finishedAt,
     finishedPublished: data.finishedPublished,
     departures: data.departures,
+    // Who may chat: from the room's spec, and not derivable from anything else after a restore.
+    chat: data.chat,
   };
   return JSON.stringify(meta);
 }

@@ -72,6 +72,12 @@ describe('SnapshotEncoder: whole or steps only', () => {
     expect(decodeBase(JSON.stringify({ v: 4, at: 1, meta, state }))).toBeNull();
     expect(decodeBase('{"v":3,')).toBeNull();
   });
+
+  it("keeps the room's chat policy, which only its spec gave it", () => {
+    const d: RoomData = { ...room(3), chat: { freeText: true, spectators: false } };
+    expect(decodeSnapshot(new SnapshotEncoder(16).whole(d, 3))?.chat).toEqual({ freeText: true, spectators: false });
+    expect(decodeSnapshot(new SnapshotEncoder(0).whole(d, 3))?.chat).toEqual({ freeText: true, spectators: false });
+  });
 });
 
 const GAMES: [string, unknown][] = [
