@@ -48,6 +48,10 @@ const GATEWAY_ENV = {
   GATEWAY_MAX_SOCKETS_PER_IP: '0',
   // The lobby is killed in the third test: joins must not depend on it.
   GATEWAY_ROOM_ACCESS: 'open',
+  // The test reads what the workers send these gateways by tapping their delivery subject (tapGateway); an
+  // action's frames that ride on its reply (RoomCommand.framesInReply) are not on that subject. The frames
+  // in the reply are tested under a lost attempt in services/gateway (protocol.test.ts, worker.test.ts).
+  GATEWAY_FRAMES_IN_REPLY: '0',
 };
 const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const schema = `ck_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
