@@ -112,12 +112,17 @@ let skipped = 0;
 const perWorkspace = [];
 /** Each failed test by name with the first line of its failure, printed last so a CI log's tail shows it. */
 const failures = [];
-const firstLine = (msg) =>
-  stripVTControlCharacters(String(msg ?? ''))
-    .split('\n')
-    .find((l) => l.trim())
-    ?.trim()
-    .slice(0, 300) ?? '';
+// vitest reports its own test and hook timeouts with the stack of a marker error, whose first line is
+// "Error: STACK_TRACE_ERROR"; say what that means.
+const firstLine = (msg) => {
+  const line =
+    stripVTControlCharacters(String(msg ?? ''))
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 300) ?? '';
+  return line === 'Error: STACK_TRACE_ERROR' ? 'timed out (the test or hook ran past its vitest timeout)' : line;
+};
 if (existsSync(results)) {
   for (const f of readdirSync(results).filter((x) => x.endsWith('.json'))) {
     const r = JSON.parse(readFileSync(join(results, f), 'utf8'));

@@ -108,6 +108,10 @@ describe('원카드 in the browser (real platform)', () => {
     await page.locator('label[for="mode-classic"]').click();
     // Five cards each keeps the game (and the test) short.
     await page.getByTestId('opt-handSize').selectOption({ label: '5장' });
+    // The longest turn clock: on a starved box (CI, load 10+) our first turn, which screenshots, resizes,
+    // reloads and drops the socket, outlived the 20 s default; the clock drew for us on every turn after
+    // that and the bots went out before we had played a card.
+    await page.getByTestId('opt-turnSeconds').selectOption({ label: '60초' });
     await page.screenshot({ path: `${SHOTS}create-room.png`, fullPage: true });
     await page.getByTestId('create-submit').click();
     await page.getByTestId('seats').waitFor();

@@ -127,7 +127,8 @@ export async function takeTurn(page: Page, snap: TableSnapshot, log: TurnLog): P
           const s = await snapshot(page);
           return s.cards.find((c) => c.id === card.id && c.selected) ? s : null;
         },
-        3000,
+        // Returns as soon as the card rises; 3 s ran out on a starved box and the turn was lost.
+        15_000,
       ).catch(() => null);
       if (!raised) return 'tap missed';
       snap = raised;
