@@ -8,6 +8,12 @@
 # (127.0.0.2 …), beyond one address's ≈ 28k ephemeral ports; their latencies merge exactly.
 # SWARM_ARGS adds swarm flags (e.g. "--ws-client ws" to compare the bots' WebSocket clients).
 #
+# MEASURE_NATS_GOMAXPROCS=N starts a private nats-server for this run (JetStream in a temporary
+# directory, port BASE+9) with GOMAXPROCS=N, instead of the one at NATS_URL. On this 2-core box shared
+# with everything, nats-server's default (one Go P per core) spent ≈ 40 % more CPU per action than with
+# GOMAXPROCS=1 at the same load (side by side, 2026-12-03, docs/architecture.md): idle Ps spin looking
+# for work on every wake-up. Operators set it to the broker's CPU limit (helm: bundled.nats.gomaxprocs).
+#
 # MEASURE_CPU_PROF=DIR writes V8 CPU profiles of the gateway, worker w0 and the swarm into DIR/gateway,
 # DIR/w0, DIR/swarm (the whole run, ramp included; one file per thread: tsx's loader thread writes a
 # small one too), to be summarised with `node load-tests/scripts/cpuprofile-top.mjs DIR/gateway/*`.
@@ -25,6 +31,16 @@ cd "$(dirname "$0")/../.."
 export NATS_URL=${NATS_URL:-nats://127.0.0.1:4222} REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export JOKE_NAMESPACE="measure$$" LOG_LEVEL=warn
 logs=$(mktemp -d)
+NATS_PID=
+if [[ -n "${MEASURE_NATS_GOMAXPROCS:-}" ]]; then
+  mkdir -p "$logs/nats"
+  GOMAXPROCS=$MEASURE_NATS_GOMAXPROCS nats-server -a 127.0.0.1 -p $((BASE + 9)) -js -sd "$logs/nats" >"$logs/nats.log" 2>&1 &
+  NATS_PID=$!
+  trap 'kill $NATS_PID 2>/dev/null || true' EXIT
+  export NATS_URL=nats://127.0.0.1:$((BASE + 9))
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$((BASE + 9))") 2>/dev/null && break; sleep 0.2; done
+  (exec 3<>"/dev/tcp/127.0.0.1/$((BASE + 9))") 2>/dev/null || { cat "$logs/nats.log"; echo "nats-server did not listen on $((BASE + 9))" >&2; exit 1; }
+fi
 prof() { :; }
 if [[ -n "${MEASURE_CPU_PROF:-}" ]]; then
   mkdir -p "$MEASURE_CPU_PROF"
@@ -50,6 +66,7 @@ finish() {
   for _ in $(seq $waits); do kill -0 $MM $W0 $W1 $GW 2>/dev/null || break; sleep 0.5; done
   kill -9 $MM $W0 $W1 $GW 2>/dev/null || true
   node --import tsx load-tests/scripts/drop-namespace.ts "$JOKE_NAMESPACE" || true
+  if [[ -n "$NATS_PID" ]]; then kill "$NATS_PID" 2>/dev/null || true; fi
 }
 trap finish EXIT
 for port in $BASE $((BASE + 1)) $((BASE + 2)) $((BASE + 3)); do
