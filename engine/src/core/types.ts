@@ -144,15 +144,21 @@ export interface SubstitutePolicy<S extends GameStateBase = GameStateBase, A ext
 export type BotRandom = Rng | string | number;
 
 /**
- * A game's view cut in two: `shared(state)` holds the members every viewer of that state sees
- * alike — public by construction (no hand, no draw pile, no RNG state), since it is given no
- * viewer — and `own(state, viewer)` the few that depend on who looks (their hand, legal
- * actions, …). The two have no member in common and `view(state, viewer)` is
- * `{ ...shared(state), ...own(state, viewer) }`. The room worker encodes `shared` once per
- * transition and splices each viewer's `own` into it as text, instead of encoding every view
- * whole (most of a view is the same for every viewer). Each game builds both in its `view.ts`.
+ * A game's view cut in three: `fixed(state)` holds the members that never change during one
+ * game (the game id, rules version, seed commitment, options, who plays…) and `shared(state)`
+ * the other members every viewer of that state sees alike — both public by construction (no
+ * hand, no draw pile, no RNG state), since they are given no viewer — and `own(state, viewer)`
+ * the few that depend on who looks (their hand, legal actions, …). The three have no member in
+ * common and `view(state, viewer)` is `{ ...fixed(state), ...shared(state), ...own(state, viewer) }`.
+ * The room worker encodes `shared` once per transition and splices each viewer's `own` into it
+ * as text, instead of encoding every view whole (most of a view is the same for every viewer);
+ * it sends `fixed` only to a viewer that may not have it yet (a join's reply, the first frame
+ * after a takeover, a new game), as the frame's `fixed` member. Each game builds all three in
+ * its `view.ts`; a member may be in `fixed` only if no transition of the game can change it
+ * (engine/test/view-parts.test.ts checks that over simulated games).
  */
 export interface ViewParts<S, V> {
+  fixed(state: S): Partial<V>;
   shared(state: S): Partial<V>;
   own(state: S, viewer: PlayerId | null): Partial<V>;
 }
@@ -199,8 +205,9 @@ export interface GameDefinition<
   /** What `viewer` may see, including their legal actions. null = spectator. */
   view(state: S, viewer: PlayerId | null): V;
   /**
-   * The same view cut in two (see `ViewParts`), so a runtime can encode the part every viewer
-   * shares once per state. Every platform game has it; `view` is defined as the join of the two.
+   * The same view cut in three (see `ViewParts`), so a runtime can encode the part every viewer
+   * shares once per state and the part fixed for the game once per game. Every platform game has
+   * it; `view` is defined as the join of the three.
    */
   viewParts?: ViewParts<S, V>;
   /** The part of `event` that `viewer` may see, or null to drop it. */

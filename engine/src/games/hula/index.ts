@@ -11,7 +11,7 @@ import { apply } from './rules.ts';
 import { setup } from './setup.ts';
 import { deadline, onTimeout, substituteAction, substituteDue } from './timeouts.ts';
 import type { HulaAction, HulaOptions, HulaState, HulaView } from './types.ts';
-import { eventView, ownView, sharedView, view } from './view.ts';
+import { eventView, fixedView, ownView, sharedView, view } from './view.ts';
 
 export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions, HulaResult> = {
   id: 'hula',
@@ -33,7 +33,7 @@ export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions, 
   setup,
   apply,
   view,
-  viewParts: { shared: sharedView, own: ownView },
+  viewParts: { fixed: fixedView, shared: sharedView, own: ownView },
   eventView,
   deadline,
   onTimeout,

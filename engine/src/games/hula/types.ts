@@ -229,7 +229,14 @@ export interface MyLegal {
 /** The members of a view that depend on the viewer (view.ts `ownView`); `sharedView` builds the rest once per state. */
 export type HulaOwnKey = 'viewer' | 'hand' | 'me';
 export type HulaOwnView = Pick<HulaView, HulaOwnKey>;
-export type HulaSharedView = Omit<HulaView, HulaOwnKey>;
+/**
+ * The members no transition of one game changes (view.ts `fixedView`): sent once per viewer, not
+ * per frame. Not `seats` (status, points and leaving change).
+ */
+export type HulaFixedKey =
+  'game' | 'rulesVersion' | 'seedCommit' | 'players' | 'mode' | 'options' | 'roundsTotal' | 'graceMs';
+export type HulaFixedView = Pick<HulaView, HulaFixedKey>;
+export type HulaSharedView = Omit<HulaView, HulaOwnKey | HulaFixedKey>;
 
 export interface HulaView extends GameViewBase {
   rulesVersion: number;

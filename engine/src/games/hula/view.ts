@@ -11,12 +11,26 @@ import { findThankYouCards } from './melds.ts';
 import { handScore, specialOf, stopLimit } from './scoring.ts';
 import { HAND_LIMIT } from './setup.ts';
 import { GRACE_MS } from './timers.ts';
-import type { HulaOwnView, HulaSharedView, HulaState, HulaView, MyLegal, PhaseView } from './types.ts';
+import type { HulaFixedView, HulaOwnView, HulaSharedView, HulaState, HulaView, MyLegal, PhaseView } from './types.ts';
 
 export function view(s: HulaState, viewer: PlayerId | null): HulaView {
   // Assigned onto the fresh shared object, not spread: a spread of ~30 members built a slow
   // object here (≈ 60 µs against ≈ 4 µs, one-card, bench/views.ts's set-up).
-  return Object.assign(sharedView(s), ownView(s, viewer));
+  return Object.assign(fixedView(s), sharedView(s), ownView(s, viewer));
+}
+
+/** The members no transition of this game changes: the room worker sends them once per viewer, not per frame. */
+export function fixedView(s: HulaState): HulaFixedView {
+  return {
+    game: 'hula',
+    rulesVersion: s.rulesVersion,
+    seedCommit: s.seedCommit,
+    players: s.players,
+    mode: s.options.mode,
+    options: s.options,
+    roundsTotal: s.options.rounds,
+    graceMs: GRACE_MS,
+  };
 }
 
 /** Every viewer's members: built once per state by the room worker, so nothing here may depend on who looks. */
@@ -59,17 +73,10 @@ export function sharedView(s: HulaState): HulaSharedView {
   const finished = p.kind === 'finished';
   const revealed = finished || p.kind === 'roundEnd';
   return {
-    game: 'hula',
-    rulesVersion: s.rulesVersion,
     seq: s.seq,
-    seedCommit: s.seedCommit,
-    players: s.players,
     deadline: finished ? null : p.deadline,
     finished,
-    mode: s.options.mode,
-    options: s.options,
     round: s.round,
-    roundsTotal: s.options.rounds,
     phase,
     current,
     seats: s.seats.map((x, i) => ({
@@ -90,7 +97,6 @@ export function sharedView(s: HulaState): HulaSharedView {
     melds: s.melds,
     bonus: s.bonus,
     feeTotal: s.feeTotal,
-    graceMs: GRACE_MS,
     lastRound: revealed ? s.lastRound : null,
     history: s.history,
   };

@@ -175,7 +175,11 @@ export interface OneCardView extends GameViewBase {
 /** The members of a view that depend on the viewer (view.ts `ownView`); `sharedView` builds the rest once per state. */
 export type OneCardOwnKey = 'viewer' | 'phase' | 'hand' | 'legalCardIds' | 'legal' | 'reveal';
 export type OneCardOwnView = Pick<OneCardView, OneCardOwnKey>;
-export type OneCardSharedView = Omit<OneCardView, OneCardOwnKey>;
+/** The members no transition of one game changes (view.ts `fixedView`): sent once per viewer, not per frame. */
+export type OneCardFixedKey =
+  'game' | 'rulesVersion' | 'seedCommit' | 'players' | 'mode' | 'options' | 'decks' | 'seats';
+export type OneCardFixedView = Pick<OneCardView, OneCardFixedKey>;
+export type OneCardSharedView = Omit<OneCardView, OneCardOwnKey | OneCardFixedKey>;
 
 export type PlayAction = {
   type: 'play';

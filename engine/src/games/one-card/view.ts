@@ -3,14 +3,22 @@
  * appear only as counts; a drawn card's face reaches only its drawer; a +4
  * challenge reveal reaches only the challenger. Views share immutable parts
  * with the state: treat them as read-only. A view is the join of the members
- * every viewer shares (`sharedView`) and the viewer's own (`ownView`).
+ * fixed for the whole game (`fixedView`), the others every viewer shares
+ * (`sharedView`) and the viewer's own (`ownView`).
  */
 import type { GameEvent, PlayerId } from '../../core/index.ts';
 import { legalCardIds, legalMultiPlays, referenceOf } from './legal.ts';
 import { ctxOf } from './rules-play.ts';
 import { mover } from './rules.ts';
 import { deadline } from './timeouts.ts';
-import type { LegalActions, OneCardOwnView, OneCardSharedView, OneCardState, OneCardView } from './types.ts';
+import type {
+  LegalActions,
+  OneCardFixedView,
+  OneCardOwnView,
+  OneCardSharedView,
+  OneCardState,
+  OneCardView,
+} from './types.ts';
 
 const NOTHING: LegalActions = Object.freeze({
   canPlay: false,
@@ -33,7 +41,21 @@ const NO_IDS: string[] = [];
 export function view(s: OneCardState, viewer: PlayerId | null): OneCardView {
   // Assigned onto the fresh shared object, not spread: a spread of ~30 members built a slow
   // object here (≈ 60 µs against ≈ 4 µs, one-card, bench/views.ts's set-up).
-  return Object.assign(sharedView(s), ownView(s, viewer));
+  return Object.assign(fixedView(s), sharedView(s), ownView(s, viewer));
+}
+
+/** The members no transition of this game changes: the room worker sends them once per viewer, not per frame. */
+export function fixedView(s: OneCardState): OneCardFixedView {
+  return {
+    game: 'one-card',
+    rulesVersion: s.rulesVersion,
+    seedCommit: s.seedCommit,
+    players: s.players,
+    mode: s.mode,
+    options: s.options,
+    decks: s.decks,
+    seats: s.seats,
+  };
 }
 
 /** Every viewer's members: built once per state by the room worker, so nothing here may depend on who looks. */
@@ -43,17 +65,9 @@ export function sharedView(s: OneCardState): OneCardSharedView {
   const top = s.discard[s.discard.length - 1];
   const w = s.oneCardWindow;
   return {
-    game: 'one-card',
-    rulesVersion: s.rulesVersion,
     seq: s.seq,
-    seedCommit: s.seedCommit,
-    players: s.players,
     deadline: deadline(s),
     finished: s.phase.kind === 'finished',
-    mode: s.mode,
-    options: s.options,
-    decks: s.decks,
-    seats: s.seats,
     current: s.current,
     direction: s.direction,
     pendingAttack: s.pendingAttack,

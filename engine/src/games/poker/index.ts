@@ -4,7 +4,7 @@ import type { GameDefinition } from '../../core/types.ts';
 import { MODES, modeName, optionFields, optionsSchema, playerRange, type PokerOptions } from './options.ts';
 import { setup } from './setup.ts';
 import { actionSchema, apply } from './rules.ts';
-import { ownView, sharedView, view } from './view.ts';
+import { fixedView, ownView, sharedView, view } from './view.ts';
 import { deadline, onTimeout } from './timeouts.ts';
 import { result, type PokerResult } from './scoring.ts';
 import { botRng } from '../../core/rng.ts';
@@ -27,7 +27,7 @@ export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOpti
   setup,
   apply,
   view,
-  viewParts: { shared: sharedView, own: ownView },
+  viewParts: { fixed: fixedView, shared: sharedView, own: ownView },
   // Events carry only public facts (counts, open cards, revealed hands), so every viewer gets them whole.
   eventView: (event) => event,
   deadline,

@@ -297,7 +297,13 @@ export interface SeatView {
  */
 export type PokerOwnKey = 'viewer' | 'hand' | 'legalActions' | 'myHand';
 export type PokerOwnView = Pick<PokerView, PokerOwnKey>;
-export type PokerSharedView = Omit<PokerView, PokerOwnKey>;
+/**
+ * The members no transition of one game changes (view.ts `fixedView`): sent once per viewer, not
+ * per frame. Not `seats` (stacks move) nor `baseUnit` (blinds go up).
+ */
+export type PokerFixedKey = 'game' | 'rulesVersion' | 'seedCommit' | 'players' | 'mode' | 'betting' | 'options';
+export type PokerFixedView = Pick<PokerView, PokerFixedKey>;
+export type PokerSharedView = Omit<PokerView, PokerOwnKey | PokerFixedKey>;
 
 export interface PokerView extends GameViewBase {
   rulesVersion: number;
