@@ -4,16 +4,29 @@
  * viewers that gateway hosts. Spectators share one frame per transition, and
  * every frame of a transition shares one encode of the view's common members
  * (`StateViews`, frames.ts).
+ *
+ * The game's fixed view members (frames.ts `FixedMembers`) go only to viewers
+ * that may not have them: every join reply carries them, and a delivered frame
+ * carries them for a viewer entry not yet sent the current fixed text — the
+ * first frame to each viewer after this worker took the room (the record is in
+ * memory only, never in the snapshot), a viewer whose socket was gone, and every
+ * viewer when the fixed text changes. Spectators share one frame: it carries
+ * them when any connected spectator needs them. A client that gets a view
+ * without them and holds none joins again (docs/architecture.md, "Frames").
  */
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, type bus as wire } from '@joke/protocol';
-import { presenceFrame, StateViews, viewFrame, viewFrameBytes, type FrameContext } from './frames.ts';
+import { FixedMembers, presenceFrame, StateViews, viewFrame, viewFrameBytes, type FrameContext } from './frames.ts';
 import type { RoomHost, Transition, ViewerMeta } from './room-types.ts';
+import { viewerKey } from './viewers.ts';
 
 type PerGateway = Map<string, wire.DeliveryFrame[]>;
 
 export class Deliveries {
   private readonly idJson: string;
+  private readonly fixed: FixedMembers;
+  /** Viewer key (viewers.ts `viewerKey`) → the fixed members' text last sent to that viewer. */
+  private readonly fixedSent = new Map<string, string>();
 
   constructor(
     private readonly host: RoomHost,
@@ -21,18 +34,27 @@ export class Deliveries {
     private readonly roomId: string,
   ) {
     this.idJson = JSON.stringify(roomId);
+    this.fixed = new FixedMembers(game);
   }
 
-  /** The complete frame a joining viewer gets, at the room's current seq. */
+  /** The viewer's socket went: it is sent the fixed members again if it comes back without a join. */
+  viewerGone(key: string): void {
+    this.fixedSent.delete(key);
+  }
+
+  /** The complete frame a joining viewer gets, at the room's current seq: always with the fixed members. */
   joinReply(
     state: unknown,
     seq: number,
     userId: string,
+    gatewayId: string,
     role: 'player' | 'spectator',
     presenceJson: string,
   ): wire.JoinReply {
     const viewer = role === 'player' ? userId : null;
     const result = this.game.result(state);
+    const fixedJson = this.fixed.json(state);
+    if (fixedJson !== null) this.fixedSent.set(viewerKey(userId, gatewayId, role), fixedJson);
     const frame = viewFrame(
       this.idJson,
       seq,
@@ -41,6 +63,7 @@ export class Deliveries {
       '[]',
       presenceJson,
       result === null ? null : JSON.stringify(result),
+      fixedJson,
     );
     return { ok: true, role, seq, owner: this.host.owner, frame };
   }
@@ -63,6 +86,8 @@ export class Deliveries {
     const playerFrames = new Map<string, Uint8Array>();
     let spectatorFrame: Uint8Array | null = null;
     const spectatorSent = new Set<string>();
+    const fixedJson = this.fixed.json(t.state);
+    const sent = this.fixedSent;
     const c: FrameContext = {
       roomIdJson: this.idJson,
       seq: t.seq,
@@ -70,24 +95,44 @@ export class Deliveries {
       views: new StateViews(this.game, t.state),
       presenceJson,
       resultJson,
+      fixedJson,
     };
-    for (const v of viewers.values()) {
-      if (!v.connected) continue;
+    // Spectators share one frame: it carries the fixed members if any connected spectator lacks them.
+    let spectatorsNeedFixed = false;
+    if (fixedJson !== null)
+      for (const [key, v] of viewers)
+        if (v.connected && v.role === 'spectator' && sent.get(key) !== fixedJson) {
+          spectatorsNeedFixed = true;
+          break;
+        }
+    for (const [key, v] of viewers) {
+      if (!v.connected) {
+        // Its socket is gone: whatever comes back gets them again.
+        sent.delete(key);
+        continue;
+      }
       let list = perGateway.get(v.gatewayId);
       if (!list) perGateway.set(v.gatewayId, (list = []));
       if (v.role === 'player') {
-        let frame = playerFrames.get(v.userId);
+        const withFixed = fixedJson !== null && sent.get(key) !== fixedJson;
+        if (withFixed) sent.set(key, fixedJson);
+        const frameKey = withFixed ? v.userId + '\u0000fixed' : v.userId;
+        let frame = playerFrames.get(frameKey);
         if (frame === undefined) {
-          frame = viewFrameBytes(this.game, c, v.userId);
-          playerFrames.set(v.userId, frame);
+          frame = viewFrameBytes(this.game, c, v.userId, withFixed);
+          playerFrames.set(frameKey, frame);
         }
         list.push({ kind: 'view', viewer: v.userId, bytes: frame });
-      } else if (!spectatorSent.has(v.gatewayId)) {
-        spectatorFrame ??= viewFrameBytes(this.game, c, null);
+      } else {
+        if (spectatorsNeedFixed) sent.set(key, fixedJson!);
+        if (spectatorSent.has(v.gatewayId)) continue;
+        spectatorFrame ??= viewFrameBytes(this.game, c, null, spectatorsNeedFixed);
         spectatorSent.add(v.gatewayId);
         list.push({ kind: 'view', viewer: null, bytes: spectatorFrame });
       }
     }
+    // Entries of viewers the room forgot (left, gateway gone, grace lapsed).
+    if (sent.size > viewers.size) for (const key of sent.keys()) if (!viewers.has(key)) sent.delete(key);
     let kept: wire.Delivery | null = null;
     if (held !== undefined) {
       const frames = perGateway.get(held);

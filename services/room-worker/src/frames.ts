@@ -3,9 +3,14 @@
  * transition wherever viewers share it: the presence list, the result, and the
  * members of the view every viewer of the state sees alike (the engine's
  * `viewParts.shared`); only each viewer's own members (hand, legal actions, …)
- * and events are encoded per viewer. The output is exactly a `view`
- * ServerMessage: the header comes first and always in one order, which the
- * bots read byte by byte (load-tests/src/frames.ts).
+ * and events are encoded per viewer. The members fixed for the whole game
+ * (`viewParts.fixed`: game, options, seats…) are encoded once per game
+ * (`FixedMembers`) and go, as the frame's `fixed` member, only into the frames
+ * of viewers that may not have them yet (deliveries.ts decides which). The
+ * output is exactly a `view` ServerMessage: the header comes first and always
+ * in one order, which the bots read byte by byte (load-tests/src/frames.ts);
+ * `fixed` comes after the presence list, so a frame carrying it does not end
+ * in `]}` and the bots' byte gate always parses it (load-tests `mayFinish`).
  */
 import type { AnyGame, GameEvent, PlayerId } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
@@ -18,8 +23,9 @@ export function viewFrame(
   eventsJson: string,
   presenceJson: string,
   resultJson: string | null,
+  fixedJson: string | null = null,
 ): string {
-  return frameHead(roomIdJson, seq, role) + viewJson + frameTail(eventsJson, presenceJson, resultJson);
+  return frameHead(roomIdJson, seq, role) + viewJson + frameTail(eventsJson, presenceJson, resultJson, fixedJson);
 }
 
 /** Everything before the view's first byte: the header the bots read by bytes. */
@@ -27,10 +33,47 @@ function frameHead(roomIdJson: string, seq: number, role: 'player' | 'spectator'
   return `{"v":${PROTOCOL_VERSION},"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":`;
 }
 
-function frameTail(eventsJson: string, presenceJson: string, resultJson: string | null): string {
+function frameTail(
+  eventsJson: string,
+  presenceJson: string,
+  resultJson: string | null,
+  fixedJson: string | null,
+): string {
   return (
-    ',"events":' + eventsJson + ',"presence":' + presenceJson + (resultJson === null ? '}' : `,"result":${resultJson}}`)
+    ',"events":' +
+    eventsJson +
+    ',"presence":' +
+    presenceJson +
+    (fixedJson === null ? '' : ',"fixed":' + fixedJson) +
+    (resultJson === null ? '}' : `,"result":${resultJson}}`)
   );
+}
+
+/**
+ * The JSON of a game's fixed view members (`viewParts.fixed`), encoded once per game: a state
+ * whose fixed members are the very values of the last state's (the engine keeps options, players…
+ * as they are from one state to the next) reuses the last text without encoding; otherwise they
+ * are encoded and, if the text is the same, the same string is kept. null for a game without
+ * view parts or with nothing fixed (its frames never carry `fixed`).
+ */
+export class FixedMembers {
+  private values: unknown[] | null = null;
+  private text: string | null = null;
+
+  constructor(private readonly game: AnyGame) {}
+
+  json(state: unknown): string | null {
+    const parts = this.game.viewParts;
+    if (parts === undefined) return null;
+    const fixed = parts.fixed(state) as Record<string, unknown>;
+    const values = Object.values(fixed);
+    const last = this.values;
+    if (last !== null && last.length === values.length && values.every((x, i) => x === last[i])) return this.text;
+    this.values = values;
+    const text = values.length === 0 ? null : JSON.stringify(fixed);
+    if (text !== this.text) this.text = text;
+    return this.text;
+  }
 }
 
 /**
@@ -47,7 +90,7 @@ export function joinObjects(firstJson: string, secondJson: string): string {
 }
 
 /**
- * The views of one state as JSON: the shared members are encoded at the first
+ * The views of one state as JSON, without the fixed members (`FixedMembers`): the shared members are encoded at the first
  * viewer's request and reused for every other one — as text for `json`, and
  * as UTF-8 bytes (`,"game":…}`) that `viewFrameBytes` copies into each frame
  * rather than encoding them again per viewer. A game without `viewParts` (test
@@ -89,7 +132,11 @@ export class StateViews {
   }
 }
 
-/** What every frame of one transition shares: the room, the seq, the state's views, presence and result. */
+/**
+ * What every frame of one transition shares: the room, the seq, the state's views, presence and
+ * result, and the game's fixed members' JSON (`FixedMembers`; null = none), for the frames that
+ * carry them.
+ */
 export interface FrameContext {
   roomIdJson: string;
   seq: number;
@@ -97,10 +144,14 @@ export interface FrameContext {
   views: StateViews;
   presenceJson: string;
   resultJson: string | null;
+  fixedJson?: string | null;
 }
 
-/** The viewer's frame as UTF-8 bytes: encoded here once, forwarded as they are by the gateway. */
-export function viewFrameBytes(game: AnyGame, c: FrameContext, viewer: PlayerId | null): Uint8Array {
+/**
+ * The viewer's frame as UTF-8 bytes: encoded here once, forwarded as they are by the gateway.
+ * `withFixed`: the frame carries the game's fixed members (`c.fixedJson`) as its `fixed` member.
+ */
+export function viewFrameBytes(game: AnyGame, c: FrameContext, viewer: PlayerId | null, withFixed = false): Uint8Array {
   const events: GameEvent[] = [];
   for (const e of c.events) {
     const seen = game.eventView(e, viewer);
@@ -108,14 +159,15 @@ export function viewFrameBytes(game: AnyGame, c: FrameContext, viewer: PlayerId 
   }
   const role = viewer === null ? 'spectator' : 'player';
   const eventsJson = JSON.stringify(events);
+  const fixedJson = withFixed ? (c.fixedJson ?? null) : null;
   const ownOpen = c.views.ownOpen(viewer);
   if (ownOpen === null)
     return Buffer.from(
-      viewFrame(c.roomIdJson, c.seq, role, c.views.json(viewer), eventsJson, c.presenceJson, c.resultJson),
+      viewFrame(c.roomIdJson, c.seq, role, c.views.json(viewer), eventsJson, c.presenceJson, c.resultJson, fixedJson),
     );
   // The same text as viewFrame's, written in three pieces: the shared members' bytes are copied.
   const first = frameHead(c.roomIdJson, c.seq, role) + ownOpen;
-  const rest = frameTail(eventsJson, c.presenceJson, c.resultJson);
+  const rest = frameTail(eventsJson, c.presenceJson, c.resultJson, fixedJson);
   const shared = c.views.sharedBytes();
   const n1 = Buffer.byteLength(first);
   const out = Buffer.allocUnsafe(n1 + shared.length + Buffer.byteLength(rest));

@@ -29,7 +29,9 @@ export class RoomMembership {
     private readonly data: () => RoomData,
     private readonly viewers: ViewerMap,
     /** The join frame at the room's current seq (called after the write). */
-    private readonly joinReply: (userId: string, role: Role) => wire.JoinReply,
+    private readonly joinReply: (userId: string, gatewayId: string, role: Role) => wire.JoinReply,
+    /** A viewer's socket went (or it left): whatever comes back for it is sent the fixed view members again. */
+    private readonly viewerGone: (key: string) => void = () => {},
   ) {}
 
   join(item: Extract<Item, { kind: 'join' }>, out: Batch): void {
@@ -53,7 +55,7 @@ export class RoomMembership {
       out.metaChanged = true;
     }
     host.gatewaySeen(item.gatewayId);
-    out.replies.push({ send: () => item.respond(this.joinReply(item.userId, role)) });
+    out.replies.push({ send: () => item.respond(this.joinReply(item.userId, item.gatewayId, role)) });
   }
 
   presence(item: Extract<Item, { kind: 'presence' }>, out: Batch): void {
@@ -61,6 +63,7 @@ export class RoomMembership {
     for (const key of presenceKeys(item.userId, item.gatewayId, item.role)) {
       const v = this.viewers.get(key);
       if (!v) continue;
+      if (item.left || !item.connected) this.viewerGone(key);
       if (item.left) {
         this.viewers.delete(key);
         if (v.role === 'player') (out.removed ??= new Map()).set(v.userId, 'left');

@@ -99,7 +99,8 @@ export class Room implements QueueOwner, MovingRoom {
       host,
       () => this.data,
       this.viewers,
-      (u, role) => this.joinReply(u, role),
+      (u, gatewayId, role) => this.joinReply(u, gatewayId, role),
+      (key) => this.deliveries.viewerGone(key),
     );
     this.departures = new DepartureOutbox(
       this.id,
@@ -311,8 +312,8 @@ export class Room implements QueueOwner, MovingRoom {
     }
   }
 
-  private joinReply(userId: string, role: 'player' | 'spectator'): wire.JoinReply {
-    return this.deliveries.joinReply(this.data.state, this.seq, userId, role, this.presenceJson());
+  private joinReply(userId: string, gatewayId: string, role: 'player' | 'spectator'): wire.JoinReply {
+    return this.deliveries.joinReply(this.data.state, this.seq, userId, gatewayId, role, this.presenceJson());
   }
 
   /**
@@ -328,7 +329,10 @@ export class Room implements QueueOwner, MovingRoom {
     this.close();
   }
 
-  /** After a restore, every connected viewer gets the current view again (a frame may have been lost in the crash). */
+  /**
+   * After a restore, every connected viewer gets the current view again (a frame may have been lost in the crash),
+   * with the game's fixed members: this worker has sent them to nobody yet.
+   */
   republish(): void {
     const t = { seq: this.seq, state: this.data.state, events: [] };
     this.deliveries.views(this.viewers, t, this.presenceJson());

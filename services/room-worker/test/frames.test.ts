@@ -3,7 +3,9 @@
  * once per transition, the viewer's own spliced in: src/frames.ts) against the
  * frame as it was built before, the whole view encoded per viewer: over
  * bot-played games of every game and mode, for each seat and the spectator,
- * the two parse to the same message, and the header the bots read by bytes
+ * the two parse to the same message once the game's fixed members (a frame's
+ * `fixed`, sent only to viewers that lack them) are put back into the view as
+ * a client does, and the header the bots read by bytes
  * (load-tests/src/frames.ts) is unchanged.
  */
 import fc from 'fast-check';
@@ -11,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { games, type AnyGame, type GameEvent } from '@joke/engine';
 import { simPlayers } from '@joke/engine/sim/runner';
 import { botTransitions } from '@joke/engine/sim/transitions';
-import { joinObjects, StateViews, viewFrame, viewFrameBytes } from '../src/frames.ts';
+import { FixedMembers, joinObjects, StateViews, viewFrame, viewFrameBytes } from '../src/frames.ts';
 
 const roomIdJson = '"room-7_x"';
 
@@ -45,6 +47,8 @@ describe('view frames from view parts', () => {
             const players = simPlayers(Math.min(Math.max(n, range.min), range.max));
             const viewers = [...players.map((p) => p.id), null];
             const presenceJson = JSON.stringify(players.map((p) => ({ id: p.id, connected: true })));
+            const fixedMembers = new FixedMembers(game);
+            let firstFixed: string | null = null;
             for (const t of botTransitions(game, {
               seed: `frames-${seed}`,
               players,
@@ -54,6 +58,11 @@ describe('view frames from view parts', () => {
             })) {
               const result = game.result(t.state);
               const resultJson = result === null ? null : JSON.stringify(result);
+              const fixedJson = fixedMembers.json(t.state);
+              expect(fixedJson).not.toBeNull();
+              // One text for the whole game.
+              firstFixed ??= fixedJson;
+              expect(fixedJson).toBe(firstFixed);
               const c = {
                 roomIdJson,
                 seq: t.seq,
@@ -61,12 +70,21 @@ describe('view frames from view parts', () => {
                 views: new StateViews(game, t.state),
                 presenceJson,
                 resultJson,
+                fixedJson,
               };
               for (const viewer of viewers) {
+                const before = JSON.parse(frameBefore(game, t, viewer, presenceJson, resultJson));
                 const now = Buffer.from(viewFrameBytes(game, c, viewer)).toString('utf8');
-                const before = frameBefore(game, t, viewer, presenceJson, resultJson);
-                expect(JSON.parse(now)).toEqual(JSON.parse(before));
-                const head = before.slice(0, before.indexOf('"view":{') + 8);
+                const parsed = JSON.parse(now);
+                expect(parsed).not.toHaveProperty('fixed');
+                const fixed = JSON.parse(fixedJson!);
+                expect({ ...parsed, view: { ...fixed, ...parsed.view } }).toEqual(before);
+                const withFixed = JSON.parse(Buffer.from(viewFrameBytes(game, c, viewer, true)).toString('utf8'));
+                expect(withFixed).toEqual({ ...parsed, fixed });
+                const head = frameBefore(game, t, viewer, presenceJson, resultJson).slice(
+                  0,
+                  now.indexOf('"view":{') + 8,
+                );
                 expect(now.startsWith(head)).toBe(true);
               }
             }
