@@ -68,6 +68,17 @@ export const ServerMessage = z.discriminatedUnion('t', [
   /**
    * The viewer's own view after transition `seq`, with the events of that
    * transition already filtered for this viewer. `result` once the game is over.
+   *
+   * `fixed` (additive): the view members that never change during one game
+   * (game, rules version, seed commitment, options, who plays…), left out of
+   * `view`. The whole view is `{ ...fixed, ...view }`. A frame without `fixed`
+   * means "the same fixed members as the last frame of this room you got that
+   * had them": keep the last one per room. The server sends it in every join
+   * reply, in the first frame after a room changed hands, and whenever it
+   * changes; a client holding none for the room when a view arrives without
+   * it sends `join` again for that room and ignores the frame. The header up
+   * to `"view":` is written first and always in this order (the bots read it
+   * by bytes); `fixed` comes after `presence`.
    */
   z.object({
     v,
@@ -78,6 +89,7 @@ export const ServerMessage = z.discriminatedUnion('t', [
     view: z.unknown(),
     events: z.array(z.unknown()),
     presence: z.array(PresenceEntry),
+    fixed: z.record(z.string(), z.unknown()).optional(),
     result: z.unknown().optional(),
   }),
   /** The action was applied and its state persisted as `seq`. */

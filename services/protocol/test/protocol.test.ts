@@ -57,6 +57,14 @@ describe('server messages', () => {
     const { presence: _p, ...noPresence } = frame;
     expect(ServerMessage.safeParse(noPresence).success).toBe(false);
   });
+  it("keeps a view frame's optional fixed members (an object) and refuses any other shape", () => {
+    const frame = { v: 1, t: 'view', roomId: 'r', seq: 3, role: 'player', view: { seq: 3 }, events: [], presence: [] };
+    const withFixed = { ...frame, fixed: { game: 'one-card', decks: 1 } };
+    const parsed = ServerMessage.safeParse(withFixed);
+    expect(parsed.success && parsed.data.t === 'view' && parsed.data.fixed).toEqual({ game: 'one-card', decks: 1 });
+    expect(ServerMessage.safeParse({ ...frame, fixed: [1] }).success).toBe(false);
+    expect(ServerMessage.safeParse({ ...frame, fixed: 'x' }).success).toBe(false);
+  });
 });
 
 describe('subject map', () => {
