@@ -5,6 +5,12 @@
  * (the gateway answers with the latest view, so the seat resumes) and
  * re-sends unanswered actions under their original actionId, which the room
  * applies at most once.
+ *
+ * View frames leave out the members fixed for the whole game unless this
+ * socket may lack them (the frame's `fixed`: in every join reply, after a room
+ * changed hands, when they change): the client keeps the last ones per room
+ * and hands on `{ ...fixed, ...view }` as the view. A view without them while
+ * none is held (a lost join reply) is ignored and the room joined again.
  */
 import {
   PROTOCOL_VERSION,
@@ -81,6 +87,17 @@ interface Pending {
 }
 
 const FATAL_CODES = new Set(['badToken', 'unauthenticated', 'versionMismatch']);
+/** At most one resync join per room this often while its fixed view members are missing. */
+const RESYNC_EVERY_MS = 3_000;
+
+interface RoomState {
+  spectate: boolean;
+  lastSeq: number;
+  /** The game's fixed view members from the last frame of this room that had them (ViewFrame `fixed`). */
+  fixed: Record<string, unknown> | null;
+  /** When a join was last sent to get them back (Date.now()), or 0. */
+  resyncAt: number;
+}
 
 let counter = 0;
 export function newActionId(): string {
@@ -114,7 +131,7 @@ export class GatewayClient {
   };
   /** The quick match this tab waits for; sent again after a reconnect, since the gateway drops it with the socket. */
   private queued: QueueRequest | null = null;
-  private readonly rooms = new Map<string, { spectate: boolean; lastSeq: number }>();
+  private readonly rooms = new Map<string, RoomState>();
   private readonly pending = new Map<string, Pending>();
   private attempt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -178,7 +195,7 @@ export class GatewayClient {
 
   join(roomId: string, spectate = false): void {
     const known = this.rooms.get(roomId);
-    this.rooms.set(roomId, { spectate, lastSeq: known?.lastSeq ?? -1 });
+    this.rooms.set(roomId, { spectate, lastSeq: known?.lastSeq ?? -1, fixed: known?.fixed ?? null, resyncAt: 0 });
     if (this.status === 'online') this.send({ v: PROTOCOL_VERSION, t: 'join', roomId, spectate });
   }
 
@@ -331,7 +348,20 @@ export class GatewayClient {
         if (!room) return;
         // A re-join can replay a frame we already have; views are whole, so older ones are useless.
         if (msg.seq < room.lastSeq) return;
+        if (msg.fixed) {
+          room.fixed = msg.fixed;
+          room.resyncAt = 0;
+        } else if (!room.fixed) {
+          // Half a view: join again (the reply carries the fixed members) and wait for it.
+          const now = Date.now();
+          if (now - room.resyncAt >= RESYNC_EVERY_MS) {
+            room.resyncAt = now;
+            this.send({ v: PROTOCOL_VERSION, t: 'join', roomId: msg.roomId, spectate: room.spectate });
+          }
+          return;
+        }
         room.lastSeq = msg.seq;
+        msg.view = { ...room.fixed, ...(msg.view as object) };
         this.emit('view', msg, text);
         return;
       }

@@ -1,0 +1,122 @@
+/**
+ * View frames without the game's fixed members (protocol `view.fixed`): the client keeps the last
+ * ones per room and hands on `{ ...fixed, ...view }`; a view without them while it holds none is
+ * ignored and the room joined again (once per few seconds), until a frame brings them. Against a
+ * scripted socket, no server.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayClient, type ViewFrame } from '../src/net/gateway.ts';
+
+class ScriptedSocket {
+  static last: ScriptedSocket | null = null;
+  readyState = 0;
+  sent: any[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((ev: { data: string }) => void) | null = null;
+  onclose: ((ev: { code: number }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(readonly url: string) {
+    ScriptedSocket.last = this;
+    queueMicrotask(() => {
+      this.readyState = 1;
+      this.onopen?.();
+    });
+  }
+  send(text: string): void {
+    this.sent.push(JSON.parse(text));
+  }
+  close(): void {
+    this.readyState = 3;
+  }
+  receive(msg: object): void {
+    this.onmessage?.({ data: JSON.stringify(msg) });
+  }
+}
+
+const clients: GatewayClient[] = [];
+afterEach(() => {
+  for (const c of clients.splice(0)) c.close();
+});
+
+async function online() {
+  const gw = new GatewayClient({
+    url: 'ws://test',
+    token: () => 'token',
+    WebSocketImpl: ScriptedSocket as unknown as typeof WebSocket,
+  });
+  clients.push(gw);
+  const views: ViewFrame[] = [];
+  gw.on('view', (f) => views.push(f));
+  gw.connect();
+  await new Promise((r) => setTimeout(r, 0));
+  const ws = ScriptedSocket.last!;
+  ws.receive({ v: 1, t: 'welcome', userId: 'u1', name: '나', serverTime: Date.now() });
+  return { gw, ws, views };
+}
+
+const frame = (seq: number, view: object, fixed?: object) => ({
+  v: 1,
+  t: 'view',
+  roomId: 'r1',
+  seq,
+  role: 'player',
+  view,
+  events: [],
+  presence: [],
+  ...(fixed ? { fixed } : {}),
+});
+
+const joins = (ws: ScriptedSocket) => ws.sent.filter((m) => m.t === 'join');
+
+describe('fixed view members', () => {
+  it('keeps the last fixed members per room and merges them into every view', async () => {
+    const { gw, ws, views } = await online();
+    gw.join('r1');
+    expect(joins(ws)).toHaveLength(1);
+    ws.receive(frame(5, { seq: 5, hand: [1] }, { game: 'one-card', decks: 1 }));
+    ws.receive(frame(6, { seq: 6, hand: [] }));
+    expect(views.map((v) => v.view)).toEqual([
+      { game: 'one-card', decks: 1, seq: 5, hand: [1] },
+      { game: 'one-card', decks: 1, seq: 6, hand: [] },
+    ]);
+    // New fixed members replace the old ones.
+    ws.receive(frame(7, { seq: 7 }, { game: 'one-card', decks: 2 }));
+    ws.receive(frame(8, { seq: 8 }));
+    expect(views.slice(2).map((v) => v.view)).toEqual([
+      { game: 'one-card', decks: 2, seq: 7 },
+      { game: 'one-card', decks: 2, seq: 8 },
+    ]);
+    expect(joins(ws)).toHaveLength(1);
+  });
+
+  it('ignores a view without them while it holds none and joins the room again, once, until they come', async () => {
+    const { gw, ws, views } = await online();
+    gw.join('r1', true);
+    ws.receive(frame(5, { seq: 5 }));
+    ws.receive(frame(6, { seq: 6 }));
+    expect(views).toEqual([]);
+    expect(joins(ws)).toEqual([
+      { v: 1, t: 'join', roomId: 'r1', spectate: true },
+      { v: 1, t: 'join', roomId: 'r1', spectate: true },
+    ]);
+    // The join's reply brings them, at the room's current seq.
+    ws.receive(frame(6, { seq: 6 }, { game: 'hula' }));
+    ws.receive(frame(7, { seq: 7 }));
+    expect(views.map((v) => v.view)).toEqual([
+      { game: 'hula', seq: 6 },
+      { game: 'hula', seq: 7 },
+    ]);
+    expect(joins(ws)).toHaveLength(2);
+  });
+
+  it('forgets them when it leaves the room', async () => {
+    const { gw, ws, views } = await online();
+    gw.join('r1');
+    ws.receive(frame(5, { seq: 5 }, { game: 'poker' }));
+    gw.leave('r1');
+    gw.join('r1');
+    ws.receive(frame(6, { seq: 6 }));
+    expect(views).toHaveLength(1);
+    expect(joins(ws)).toHaveLength(3);
+  });
+});
