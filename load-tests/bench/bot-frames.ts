@@ -23,6 +23,11 @@ const seats = ['u1', 'u2', 'u3', 'u4'];
 /** One transition: the frame of each seat, and the ack to the seat that acted. */
 type Transition = { frames: Buffer[]; ack: Buffer; actor: number };
 
+function firstState(roomId: string, seed: string): unknown {
+  const players = seats.map((id, i) => ({ id, name: `봇${roomId.slice(5)}0${i}` }));
+  return game.setup({ seed, players, options: game.optionsSchema.parse({ mode: 'classic' }), now: 0 });
+}
+
 function record(roomId: string, seed: string): Transition[] {
   // Names as the swarm's own (auth.ts): Korean, so the frames are not all ASCII, as against the real stack.
   const players = seats.map((id, i) => ({ id, name: `봇${roomId.slice(5)}0${i}` }));
@@ -51,7 +56,11 @@ function record(roomId: string, seed: string): Transition[] {
   return out;
 }
 
-const tables = Array.from({ length: 40 }, (_, i) => ({ roomId: `bench${i}`, log: record(`bench${i}`, `s${i}`) }));
+const tables = Array.from({ length: 40 }, (_, i) => ({
+  roomId: `bench${i}`,
+  log: record(`bench${i}`, `s${i}`),
+  state0: firstState(`bench${i}`, `s${i}`),
+}));
 const transitions = tables.reduce((a, t) => a + t.log.length, 0);
 
 const sink = {
@@ -102,6 +111,9 @@ function runOnce({ Bot: BotClass, gate }: BotModule): number {
         sink,
       );
       b.roomId = t.roomId;
+      // As if its join reply had brought the table's fixed view members (the new Bot needs them to parse a
+      // view; the frames here still carry them inside the view, so older Bots compare on the same bytes).
+      b.fixed = game.viewParts!.fixed(t.state0);
       return b;
     });
     for (const step of t.log) {

@@ -29,16 +29,20 @@ let nextTable = 0;
 
 const send = (ws: WebSocket, m: object) => ws.send(JSON.stringify(m));
 
-function viewFrame(t: Table, viewer: string, events: unknown[]): string {
+/** `withFixed`: the join's reply, which carries the game's fixed view members (the views leave them out). */
+function viewFrame(t: Table, viewer: string, events: unknown[], withFixed = false): string {
   const result = t.game.result(t.state);
   const presence = t.seats.map((id) => ({ id, connected: t.sockets.has(id), away: false, bot: false }));
+  const parts = t.game.viewParts;
+  const view = parts ? { ...parts.own(t.state, viewer), ...parts.shared(t.state) } : t.game.view(t.state, viewer);
   return (
     `{"v":${v},"t":"view","roomId":${JSON.stringify(t.id)},"seq":${t.seq},"role":"player","view":` +
-    JSON.stringify(t.game.view(t.state, viewer)) +
+    JSON.stringify(view) +
     ',"events":' +
     JSON.stringify(events.map((e) => t.game.eventView(e as never, viewer)).filter((e) => e !== null)) +
     ',"presence":' +
     JSON.stringify(presence) +
+    (parts && withFixed ? `,"fixed":${JSON.stringify(parts.fixed(t.state))}` : '') +
     (result === null ? '}' : `,"result":${JSON.stringify(result)}}`)
   );
 }
@@ -105,7 +109,7 @@ wss.on('connection', (ws) => {
     if (m.t === 'join') {
       t.sockets.set(userId, ws);
       joined.add(t);
-      ws.send(viewFrame(t, userId, []));
+      ws.send(viewFrame(t, userId, [], true));
     } else if (m.t === 'leave') {
       t.sockets.delete(userId);
       joined.delete(t);

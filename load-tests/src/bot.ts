@@ -28,6 +28,8 @@ const wheel = new TimerWheel();
  * action on the current state, which is an error.
  */
 const RACE_WINDOW_MS = 1000;
+/** At most one resync join this often while the table's fixed view members are missing. */
+const RESYNC_EVERY_MS = 3000;
 
 export class Bot {
   private ws: BotSocket | null = null;
@@ -35,6 +37,12 @@ export class Bot {
   private roomId: string | null = null;
   /** view null: a view read by its header only, on which the gate found nothing for this bot to do. */
   private lastView: { seq: number; view: unknown } | null = null;
+  /**
+   * The table's fixed view members (a view frame's `fixed`, protocol client.ts), put back into
+   * every view this bot parses; null until a frame of this table brought them.
+   */
+  private fixed: Record<string, unknown> | null = null;
+  private resyncAt = -Infinity;
   private pending: Pending | null = null;
   private readonly thinkTimer = new WheelTimer(() => this.act());
   private readonly ackTimer = new WheelTimer(() => this.onAckTimeout());
@@ -147,8 +155,32 @@ export class Bot {
     } catch {
       return this.sink.error('badFrame');
     }
+    if (m.t === 'view' && m.roomId === this.roomId && !this.withFixed(m, now)) return;
     if (m.t === 'view' && !this.checkView(m, headed ? headerRoom(buf, header) : null, sampled)) return;
     this.onMessage(m, now);
+  }
+
+  /**
+   * A parsed view of this bot's table made whole: `{ ...fixed, ...view }`, with the fixed members
+   * of the last frame that carried them (a frame with `fixed` always goes to a full parse: it does
+   * not end in `]}`, see frames.ts `mayFinish`). A view without them while none is held means a
+   * frame that should have carried them did not arrive: it is ignored, counted, and the table
+   * joined again (the reply carries them). Header-only views need none.
+   */
+  private withFixed(m: any, now: number): boolean {
+    if (m.fixed !== null && typeof m.fixed === 'object') {
+      this.fixed = m.fixed;
+      this.resyncAt = -Infinity;
+    } else if (this.fixed === null) {
+      this.sink.error('fixedMissing', `${m.roomId}#${m.seq} for ${this.cfg.userId}`);
+      if (now - this.resyncAt >= RESYNC_EVERY_MS) {
+        this.resyncAt = now;
+        this.send({ v, t: 'join', roomId: m.roomId });
+      }
+      return false;
+    }
+    if (m.view !== null && typeof m.view === 'object') m.view = { ...this.fixed, ...m.view };
+    return true;
   }
 
   /**
@@ -192,6 +224,7 @@ export class Bot {
         this.roomId = m.roomId;
         this.done = false;
         this.lastView = null;
+        this.fixed = null;
         this.sink.matched(m.roomId, this.cfg.userId);
         this.send({ v, t: 'join', roomId: m.roomId });
         return;

@@ -28,6 +28,9 @@ export class Spectator {
   private stormDropAt: number | null = null;
   private reconnects = 0;
   private readonly opened = new WeakSet<BotSocket>();
+  /** Whether a frame of the followed room brought its fixed view members (protocol client.ts `fixed`). */
+  private hasFixed = false;
+  private resyncAt = -Infinity;
 
   constructor(
     private readonly cfg: { url: string; token: string; localAddress?: string; wsClient?: WsClient },
@@ -63,6 +66,7 @@ export class Spectator {
     if (roomId === this.roomId) return;
     if (this.roomId && this.welcomed) this.send({ v, t: 'leave', roomId: this.roomId });
     this.roomId = roomId;
+    this.hasFixed = false;
     if (this.welcomed) this.send({ v, t: 'join', roomId, spectate: true });
   }
 
@@ -84,7 +88,7 @@ export class Spectator {
 
   private onMessage(text: string): void {
     if (this.closedByUs) return;
-    let m: { t?: string; code?: string; message?: string; roomId?: string };
+    let m: { t?: string; code?: string; message?: string; roomId?: string; fixed?: unknown };
     try {
       m = JSON.parse(text);
     } catch {
@@ -97,7 +101,20 @@ export class Spectator {
       this.stormDropAt = null;
       this.welcomed = true;
       if (this.roomId) this.send({ v, t: 'join', roomId: this.roomId, spectate: true });
-    } else if (m.t === 'view' && m.roomId === this.roomId) this.sink.view();
-    else if (m.t === 'error') this.sink.error(`spectator.${m.code ?? 'error'}`, m.message);
+    } else if (m.t === 'view' && m.roomId === this.roomId) {
+      // It only counts views, so it keeps no fixed members, only whether it got them: a view without
+      // them before any did is ignored and the room joined again, as the client does.
+      if (m.fixed !== undefined) this.hasFixed = true;
+      else if (!this.hasFixed) {
+        this.sink.error('spectator.fixedMissing', m.roomId);
+        const now = performance.now();
+        if (now - this.resyncAt >= 3000) {
+          this.resyncAt = now;
+          this.send({ v, t: 'join', roomId: m.roomId, spectate: true });
+        }
+        return;
+      }
+      this.sink.view();
+    } else if (m.t === 'error') this.sink.error(`spectator.${m.code ?? 'error'}`, m.message);
   }
 }

@@ -3,7 +3,9 @@
  * read must route, time and check views exactly as a full parse would — a
  * view of another room is ignored, a header that disagrees with its body is a
  * `frameHeader` error, another seat's view a `foreignView` one, and a view for
- * its room advances the table.
+ * its room advances the table. Views come as the room worker writes them: the
+ * game's fixed members left out, except in the frames that carry them as
+ * `fixed`, which the bot keeps and puts back into every view it parses.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { games, Rng } from '@joke/engine';
@@ -19,19 +21,24 @@ const state = game.setup({
   now: 0,
 });
 
-function frame(roomId: string, seq: number, viewer: string, bodyRoomId = roomId): Buffer {
+const parts = game.viewParts!;
+const fixed = parts.fixed(state);
+
+function frame(roomId: string, seq: number, viewer: string, bodyRoomId = roomId, withFixed = false): Buffer {
   // A body whose roomId differs from the header's: the header's is written first, the body's last wins in JSON.
   const tail = bodyRoomId === roomId ? '' : `,"roomId":${JSON.stringify(bodyRoomId)}`;
+  const view = { ...parts.own(state, viewer), ...parts.shared(state) };
   return Buffer.from(
-    `{"v":1,"t":"view","roomId":"${roomId}","seq":${seq},"role":"player","view":${JSON.stringify(game.view(state, viewer))}` +
-      `,"events":[],"presence":[]${tail}}`,
+    `{"v":1,"t":"view","roomId":"${roomId}","seq":${seq},"role":"player","view":${JSON.stringify(view)}` +
+      `,"events":[],"presence":[]${withFixed ? `,"fixed":${JSON.stringify(fixed)}` : ''}${tail}}`,
   );
 }
 
 const bots: Bot[] = [];
 afterEach(() => bots.splice(0).forEach((b) => b.stop()));
 
-function botFor(userId: string, checkEvery: number) {
+/** `joined`: the bot already got its join reply (the table's fixed members). */
+function botFor(userId: string, checkEvery: number, joined = true) {
   const seen = { views: [] as [string, number][], errors: [] as string[] };
   const sink: BotSink = {
     matched() {},
@@ -52,9 +59,18 @@ function botFor(userId: string, checkEvery: number) {
     sink,
   );
   bots.push(bot);
-  const b = bot as unknown as { roomId: string; onFrame(buf: Buffer): void };
+  const b = bot as unknown as {
+    roomId: string;
+    fixed: unknown;
+    lastView: { seq: number; view: any } | null;
+    ws: unknown;
+    onFrame(buf: Buffer): void;
+  };
   b.roomId = 'room-1';
-  return { feed: (buf: Buffer) => b.onFrame(buf), seen };
+  if (joined) b.fixed = JSON.parse(JSON.stringify(fixed));
+  const sent: any[] = [];
+  b.ws = { isOpen: true, send: (text: string) => void sent.push(JSON.parse(text)), close() {} };
+  return { feed: (buf: Buffer) => b.onFrame(buf), seen, sent, lastView: () => b.lastView };
 }
 
 describe('a bot reading frames by their header', () => {
@@ -88,6 +104,41 @@ describe('a bot reading frames by their header', () => {
       expect(seen.views).toEqual([]);
     });
   }
+
+  it('puts the fixed members back into every view it parses: the whole view the policy reads', () => {
+    const { feed, seen, lastView } = botFor(actor, 1_000_000, false);
+    feed(frame('room-1', 7, actor, 'room-1', true));
+    feed(frame('room-1', 8, actor));
+    expect(seen.views).toEqual([
+      ['room-1', 7],
+      ['room-1', 8],
+    ]);
+    expect(lastView()!.view).toEqual(JSON.parse(JSON.stringify(game.view(state, actor))));
+    expect(seen.errors).toEqual([]);
+  });
+
+  it('parses a frame carrying fixed members even where the gate would skip it', () => {
+    const { feed, seen, lastView } = botFor(idle, 1_000_000, false);
+    feed(frame('room-1', 7, idle, 'room-1', true));
+    expect(lastView()!.view).toMatchObject({ game: 'one-card', options: expect.any(Object) });
+    // The next one, without them, is read by its header alone.
+    feed(frame('room-1', 8, idle));
+    expect(lastView()).toEqual({ seq: 8, view: null });
+    expect(seen.errors).toEqual([]);
+  });
+
+  it('ignores a parsed view while it holds no fixed members and joins the table again, once', () => {
+    const { feed, seen, sent, lastView } = botFor(actor, 1_000_000, false);
+    feed(frame('room-1', 7, actor));
+    feed(frame('room-1', 8, actor));
+    expect(seen.views).toEqual([]);
+    expect(lastView()).toBeNull();
+    expect(seen.errors).toEqual(['fixedMissing', 'fixedMissing']);
+    expect(sent).toEqual([{ v: 1, t: 'join', roomId: 'room-1' }]);
+    // The join's reply brings them.
+    feed(frame('room-1', 8, actor, 'room-1', true));
+    expect(seen.views).toEqual([['room-1', 8]]);
+  });
 
   it("another seat's view, opened, is an error", () => {
     const { feed, seen } = botFor(idle, 1);

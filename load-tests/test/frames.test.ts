@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { games, Rng } from '@joke/engine';
-import { StateViews, viewFrameBytes } from '@joke/room-worker/frames';
+import { FixedMembers, StateViews, viewFrameBytes } from '@joke/room-worker/frames';
 import {
   askGate,
   headerRoom,
@@ -36,11 +36,12 @@ function frame(roomId: string, seq: number, view: unknown, result: unknown, role
 /** Every player's frame after every transition of a few bot-played games. */
 function playedFrames(gamesToPlay: number, options: Record<string, unknown>) {
   const players = ['u1', 'u2', 'u3', 'u4'].map((id) => ({ id, name: id }));
-  const out: { buf: Buffer; view: any; result: unknown; seq: number; roomId: string }[] = [];
+  const out: { buf: Buffer; withFixed: Buffer; view: any; result: unknown; seq: number; roomId: string }[] = [];
   for (let g = 0; g < gamesToPlay; g++) {
     const roomId = `room-${g}_x`;
     let state = game.setup({ seed: `frames-${g}`, players, options: game.optionsSchema.parse(options), now: 0 });
     const rng = Rng.fromSeed(`frames-${g}`);
+    const fixed = new FixedMembers(game);
     for (let seq = 1; seq < 600; seq++) {
       const result = game.result(state);
       const c = {
@@ -50,10 +51,12 @@ function playedFrames(gamesToPlay: number, options: Record<string, unknown>) {
         views: new StateViews(game, state),
         presenceJson: JSON.stringify([{ id: 'u1', connected: true, away: false, bot: false }]),
         resultJson: result === null ? null : JSON.stringify(result),
+        fixedJson: fixed.json(state),
       };
       for (const p of players) {
         const view = game.view(state, p.id);
-        out.push({ buf: Buffer.from(viewFrameBytes(game, c, p.id)), view, result, seq, roomId });
+        const buf = Buffer.from(viewFrameBytes(game, c, p.id));
+        out.push({ buf, withFixed: Buffer.from(viewFrameBytes(game, c, p.id, true)), view, result, seq, roomId });
       }
       if (result !== null) break;
       const actor = players.find((p) => game.bot(game.view(state, p.id), rng) !== null);
@@ -138,6 +141,13 @@ describe('the one-card gate', () => {
     for (const f of last) {
       readViewHeader(f.buf, h);
       expect(mayFinish(f.buf, h.viewAt)).toBe(true);
+    }
+  });
+
+  it('sends every frame carrying the fixed view members to a full parse (the bot must keep them)', () => {
+    for (const f of frames) {
+      expect(readViewHeader(f.withFixed, h)).toBe(true);
+      expect(mayFinish(f.withFixed, h.viewAt)).toBe(true);
     }
   });
 
