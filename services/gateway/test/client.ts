@@ -1,10 +1,17 @@
-/** A test client over `ws` that records every server message and waits for the ones a test expects. */
+/**
+ * A test client over `ws` that records every server message and waits for the ones a test expects.
+ * As a real client does, it keeps each room's fixed view members (a view frame's `fixed`) and puts
+ * them back into every later view of that room; `fixedMissing` lists the views (room#seq) that
+ * came without them while none were held.
+ */
 import WebSocket from 'ws';
 
 export class TestClient {
   readonly messages: any[] = [];
   /** Every frame's text exactly as it arrived (a frame that is not JSON shows up as `{ t: 'unparsable' }`). */
   readonly texts: string[] = [];
+  readonly fixedMissing: string[] = [];
+  private readonly fixed = new Map<string, object>();
   private waiters: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   closed: { code: number; reason: string } | null = null;
   private readonly ws: WebSocket;
@@ -24,6 +31,12 @@ export class TestClient {
         m = JSON.parse(text);
       } catch {
         m = { t: 'unparsable', text };
+      }
+      if (m.t === 'view') {
+        if (m.fixed) this.fixed.set(m.roomId, m.fixed);
+        const fixed = this.fixed.get(m.roomId);
+        if (fixed) m.view = { ...fixed, ...m.view };
+        else this.fixedMissing.push(`${m.roomId}#${m.seq}`);
       }
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => {

@@ -304,6 +304,10 @@ describe('secrecy through the gateway', () => {
     const check = (c: TestClient, viewer: string | null) => {
       const frames = c.messages.filter((m) => m.t === 'view');
       expect(frames.length).toBeGreaterThan(10);
+      // The join's reply carried the game's fixed view members; no later view needed them again.
+      expect(frames[0].fixed).toMatchObject({ game: 'one-card', options: { mode: 'classic' } });
+      expect(frames.slice(1).filter((f) => f.fixed !== undefined)).toEqual([]);
+      expect(c.fixedMissing).toEqual([]);
       for (const f of frames) {
         expect(f.role).toBe(viewer === null ? 'spectator' : 'player');
         expect(f.view.viewer).toBe(viewer);

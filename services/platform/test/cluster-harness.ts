@@ -110,8 +110,21 @@ export class Cluster {
       let list = this.deliveries.get(d.roomId);
       if (!list) this.deliveries.set(d.roomId, (list = []));
       const at = performance.now();
-      for (const f of d.frames) list.push({ at, seq: d.seq, viewer: f.viewer, frame: JSON.parse(wireText(f.bytes)) });
+      for (const f of d.frames)
+        list.push({ at, seq: d.seq, viewer: f.viewer, frame: this.whole(d.roomId, JSON.parse(wireText(f.bytes))) });
     });
+  }
+
+  /** Each room's fixed view members, from the last frame that carried them (protocol: view `fixed`). */
+  private readonly fixed = new Map<string, object>();
+
+  /** A view frame with its room's fixed members put back into `view`, as a client does; others as they are. */
+  private whole(roomId: string, frame: any): any {
+    if (frame.t !== 'view') return frame;
+    if (frame.fixed) this.fixed.set(roomId, frame.fixed);
+    const fixed = this.fixed.get(roomId);
+    if (fixed) frame.view = { ...fixed, ...frame.view };
+    return frame;
   }
 
   spawn(
@@ -237,7 +250,7 @@ export class Cluster {
     }
     const r = JSON.parse(wireText(reply));
     if (!r.ok) throw new Error(`join ${roomId}: ${r.reason}`);
-    const frame = JSON.parse(r.frame);
+    const frame = this.whole(roomId, JSON.parse(r.frame));
     let list = this.deliveries.get(roomId);
     if (!list) this.deliveries.set(roomId, (list = []));
     list.push({ at: performance.now(), seq: frame.seq, viewer: spectate ? null : userId, frame });
@@ -319,7 +332,12 @@ export function replayFinished(
     expect(r.ok).toBe(true);
     if (r.ok) state = r.state;
   }
-  expect(c.latestView(roomId, viewer)?.view, `last frame of ${roomId}`).toEqual(game.view(state, viewer));
+  // A tapped gateway's viewers got the fixed view members in join replies the tap does not see: the ones a
+  // frame carried (merged by `whole`) win, the rest come from the replayed state.
+  const last = c.latestView(roomId, viewer);
+  expect(last && { ...game.viewParts!.fixed(state), ...last.view }, `last frame of ${roomId}`).toEqual(
+    game.view(state, viewer),
+  );
   return record;
 }
 

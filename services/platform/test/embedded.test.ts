@@ -70,6 +70,8 @@ describe('embedded platform', () => {
     let pending: string | null = null;
     let n = 0;
     let lastSeq = -1;
+    // The game's fixed view members come in the join's reply (view `fixed`) and are kept, as a client does.
+    let fixed: object | null = null;
     const done = new Promise<any>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('game did not finish')), 60_000);
       const maybeAct = () => {
@@ -84,6 +86,9 @@ describe('embedded platform', () => {
       ws.on('message', (raw) => {
         const msg = JSON.parse(String(raw));
         if (msg.t === 'view') {
+          if (msg.fixed) fixed = msg.fixed;
+          expect(fixed).not.toBeNull();
+          msg.view = { ...fixed, ...msg.view };
           expect(msg.seq).toBeGreaterThan(lastSeq);
           lastSeq = msg.seq;
           latest = msg;

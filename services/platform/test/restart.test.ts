@@ -40,6 +40,8 @@ async function trpc(p: Product, path: string, input: unknown, token?: string, qu
 /** One player's socket on one table: the latest view, and a way to wait for a condition on it. */
 class Seat {
   latest: any = null;
+  /** The game's fixed view members (view `fixed`, in the join's reply), kept and merged as a client does. */
+  private fixed: object | null = null;
   private readonly waiters: (() => void)[] = [];
   private n = 0;
   /** Action ids are the player's own: a seat opened after the restart must not reuse the ones before it
@@ -51,7 +53,11 @@ class Seat {
   ) {
     ws.on('message', (raw) => {
       const msg = JSON.parse(String(raw));
-      if (msg.t === 'view' && msg.roomId === roomId) this.latest = msg;
+      if (msg.t === 'view' && msg.roomId === roomId) {
+        if (msg.fixed) this.fixed = msg.fixed;
+        if (this.fixed) msg.view = { ...this.fixed, ...msg.view };
+        this.latest = msg;
+      }
       for (const w of this.waiters.splice(0)) w();
     });
   }
