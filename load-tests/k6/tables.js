@@ -63,6 +63,9 @@ export default function () {
   let n = 0;
   let thinking = false;
   let lastView = null;
+  // The game's fixed view members (a view's `fixed`, in the join's reply), merged into every view.
+  let fixed = null;
+  let resyncing = false;
   const ws = new WebSocket(URL);
   const send = (m) => ws.send(JSON.stringify(m));
 
@@ -81,6 +84,7 @@ export default function () {
     if (m.t === 'welcome') send(queue('one-card', MODE, PLAYERS));
     else if (m.t === 'matched') {
       roomId = m.roomId;
+      fixed = null;
       send(join(roomId, false));
     } else if (m.t === 'ack') {
       acks.add(1);
@@ -90,7 +94,16 @@ export default function () {
       pending = null;
     } else if (m.t === 'error') protoErrors.add(1);
     else if (m.t === 'view' && m.roomId === roomId) {
-      lastView = m.view;
+      if (m.fixed) {
+        fixed = m.fixed;
+        resyncing = false;
+      } else if (!fixed) {
+        // A view without them before any came: join again (the reply carries them) and skip this one.
+        if (!resyncing) send(join(roomId, false));
+        resyncing = true;
+        return;
+      }
+      lastView = Object.assign({}, fixed, m.view);
       if (pending && pending.ackSeq !== null && m.seq >= pending.ackSeq) {
         actionToView.add(Date.now() - pending.sentAt);
         pending = null;
