@@ -109,6 +109,14 @@ describe('fixed view members', () => {
     expect(joins(ws)).toHaveLength(2);
   });
 
+  it('takes a whole view (one naming its game, from a worker older than `fixed`) as it is', async () => {
+    const { gw, ws, views } = await online();
+    gw.join('r1');
+    ws.receive(frame(5, { game: 'one-card', seq: 5, options: {} }));
+    expect(views.map((v) => v.view)).toEqual([{ game: 'one-card', seq: 5, options: {} }]);
+    expect(joins(ws)).toHaveLength(1);
+  });
+
   it('forgets them when it leaves the room', async () => {
     const { gw, ws, views } = await online();
     gw.join('r1');

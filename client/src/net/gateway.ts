@@ -90,6 +90,12 @@ const FATAL_CODES = new Set(['badToken', 'unauthenticated', 'versionMismatch']);
 /** At most one resync join per room this often while its fixed view members are missing. */
 const RESYNC_EVERY_MS = 3_000;
 
+/**
+ * A view that names its game is whole: a room worker from before the fixed members were cut out
+ * (a rolling upgrade) writes every member into every view and never sends `fixed`.
+ */
+const hasGame = (view: unknown): boolean => typeof view === 'object' && view !== null && 'game' in view;
+
 interface RoomState {
   spectate: boolean;
   lastSeq: number;
@@ -351,7 +357,7 @@ export class GatewayClient {
         if (msg.fixed) {
           room.fixed = msg.fixed;
           room.resyncAt = 0;
-        } else if (!room.fixed) {
+        } else if (!room.fixed && !hasGame(msg.view)) {
           // Half a view: join again (the reply carries the fixed members) and wait for it.
           const now = Date.now();
           if (now - room.resyncAt >= RESYNC_EVERY_MS) {
@@ -361,7 +367,7 @@ export class GatewayClient {
           return;
         }
         room.lastSeq = msg.seq;
-        msg.view = { ...room.fixed, ...(msg.view as object) };
+        if (room.fixed) msg.view = { ...room.fixed, ...(msg.view as object) };
         this.emit('view', msg, text);
         return;
       }
