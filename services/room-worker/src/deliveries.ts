@@ -12,7 +12,8 @@
  * memory only, never in the snapshot), a viewer whose socket was gone, and every
  * viewer when the fixed text changes. Spectators share one frame: it carries
  * them when any connected spectator needs them. A client that gets a view
- * without them and holds none joins again (docs/architecture.md, "Frames").
+ * without them and holds none joins again (docs/architecture.md, room worker,
+ * "Fixed view members").
  */
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, type bus as wire } from '@joke/protocol';
