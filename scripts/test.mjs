@@ -114,14 +114,24 @@ const perWorkspace = [];
 const failures = [];
 // vitest reports its own test and hook timeouts with the stack of a marker error, whose first line is
 // "Error: STACK_TRACE_ERROR"; say what that means.
-const firstLine = (msg) => {
+// A Playwright timeout's first line does not say what it waited for: its call log ("waiting for
+// getByTestId('…')") and the test file's line that waited do, so both follow it.
+const firstLine = (msg, rel = '') => {
+  const lines = stripVTControlCharacters(String(msg ?? '')).split('\n');
   const line =
-    stripVTControlCharacters(String(msg ?? ''))
-      .split('\n')
+    lines
       .find((l) => l.trim())
       ?.trim()
       .slice(0, 300) ?? '';
-  return line === 'Error: STACK_TRACE_ERROR' ? 'timed out (the test or hook ran past its vitest timeout)' : line;
+  if (line === 'Error: STACK_TRACE_ERROR') return 'timed out (the test or hook ran past its vitest timeout)';
+  const waited = lines
+    .find((l) => /^\s*-\s*waiting for /.test(l))
+    ?.trim()
+    .slice(2, 200);
+  const at = rel
+    ? lines.find((l) => l.includes(rel) && /:\d+:\d+\)?$/.test(l))?.match(/[^/(\s]+:\d+:\d+/)?.[0]
+    : undefined;
+  return [line, waited, at && `at ${at}`].filter(Boolean).join(' — ');
 };
 if (existsSync(results)) {
   for (const f of readdirSync(results).filter((x) => x.endsWith('.json'))) {
@@ -136,9 +146,11 @@ if (existsSync(results)) {
     failed += brokenFiles;
     for (const file of r.testResults ?? []) {
       const rel = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
-      if (broken(file)) failures.push(`FAILED ${rel} (the file failed outside its tests): ${firstLine(file.message)}`);
+      if (broken(file))
+        failures.push(`FAILED ${rel} (the file failed outside its tests): ${firstLine(file.message, rel)}`);
       for (const a of file.assertionResults ?? [])
-        if (a.status === 'failed') failures.push(`FAILED ${rel} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+        if (a.status === 'failed')
+          failures.push(`FAILED ${rel} > ${a.fullName}: ${firstLine(a.failureMessages?.[0], rel)}`);
     }
     perWorkspace.push(
       `${f.replace('.json', '')}: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed`,

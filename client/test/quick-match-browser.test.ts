@@ -20,14 +20,18 @@ onBrowserStack({}, (s, b) => {
   browser = b;
 });
 
-/** Picks 원카드 · 기본 · 2명, humans only, and taps 빠른 대전. */
-async function quickMatch(p: Page): Promise<void> {
+/**
+ * Picks 원카드 · 기본 · 2명, humans only, and taps 빠른 대전; with `alone`, waits for the waiting screen.
+ * The second of two players is matched at once: its waiting screen may be gone (replaced by the table)
+ * before a starved browser is polled for it, so that caller waits for the table instead.
+ */
+async function quickMatch(p: Page, alone = true): Promise<void> {
   await p.getByTestId('quick-game').selectOption('one-card');
   await p.getByTestId('quick-mode').selectOption('classic');
   await p.getByTestId('quick-players').selectOption('2');
   await p.getByTestId('quick-bots').uncheck();
   await p.getByTestId('quick-match').click();
-  await p.getByTestId('queue-screen').waitFor();
+  if (alone) await p.getByTestId('queue-screen').waitFor();
 }
 
 const text = async (p: Page, id: string) => (await p.getByTestId(id).textContent()) ?? '';
@@ -79,7 +83,7 @@ describe('빠른 대전 (issue 15)', () => {
     // Both queue: A again, then B; each sees the table open.
     await quickMatch(a);
     await waitFor('A back in the queue', async () => (await text(a, 'queue-size')).includes('1/2명'), 30_000);
-    await quickMatch(b);
+    await quickMatch(b, false);
     const atTable = (p: Page) =>
       waitFor(
         'the quick-match table',

@@ -10,7 +10,8 @@
  * No cluster is needed: helm comes from an npm package (support/helm.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gatewayEnv, configFromEnv, shutdownEnv } from '@joke/gateway';
 import { matchmakerConfig, autoRebalanceConfig } from '@joke/matchmaker';
@@ -247,6 +248,22 @@ describe('helm/joke-app', () => {
     expect(bad('gateway.config.NO_SUCH_OPTION=1')).toThrow(/Additional property/);
     expect(bad('roomWorker.terminationGracePeriodSeconds=20')).toThrow(/drainTimeoutMs/);
     expect(bad('bundled.redis.enabled=false')).toThrow(/redis.url or redis.existingSecret/);
+  });
+
+  it("bundled.nats.gomaxprocs sets the broker's GOMAXPROCS, with or without NATS users; unset, nats-server chooses", () => {
+    const natsEnv = (docs: K8sObject[]) =>
+      docs.find((d) => d.kind === 'StatefulSet' && d.metadata.name.endsWith('-nats'))!.spec.template.spec.containers[0]
+        .env as { name: string; value?: string }[] | undefined;
+    const gomaxprocs = (docs: K8sObject[]) => natsEnv(docs)?.find((e) => e.name === 'GOMAXPROCS')?.value;
+    expect(gomaxprocs(render(CHART, []))).toBeUndefined();
+    expect(gomaxprocs(render(CHART, [join(CI, 'tls-values.yaml')]))).toBe('1');
+    const two = join(mkdtempSync(join(tmpdir(), 'helm-values-')), 'values.yaml');
+    writeFileSync(two, 'bundled:\n  nats: { gomaxprocs: 2 }\n');
+    expect(gomaxprocs(render(CHART, [two]))).toBe('2');
+    expect(natsEnv(render(CHART, [two]))!.map((e) => e.name)).toContain('NATS_PASSWORD_WORKER');
+    expect(() => helm(['template', 'x', CHART, '--set', 'bundled.nats.gomaxprocs=0'])).toThrow(
+      /gomaxprocs: Must be greater than or equal to 1/,
+    );
   });
 
   it('the alerts and the dashboard use metrics the services export', async () => {
