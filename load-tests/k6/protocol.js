@@ -5,8 +5,10 @@
 // and every action the policy picks must be legal in the engine.
 
 export const PROTOCOL_VERSION = 1;
+/** services/protocol's PROTOCOL_REVISION: views leave out their fixed members (k6 tables.js merges them). */
+export const PROTOCOL_REVISION = 2;
 
-export const hello = (token) => ({ v: PROTOCOL_VERSION, t: 'hello', token });
+export const hello = (token) => ({ v: PROTOCOL_VERSION, t: 'hello', token, revision: PROTOCOL_REVISION });
 export const queue = (game, mode, players) => ({ v: PROTOCOL_VERSION, t: 'queue', game, mode, players });
 export const join = (roomId, spectate) =>
   spectate ? { v: PROTOCOL_VERSION, t: 'join', roomId, spectate: true } : { v: PROTOCOL_VERSION, t: 'join', roomId };

@@ -4,7 +4,7 @@
  * own view, measuring each action from send to the first view that reflects it.
  */
 import { Rng } from '@joke/engine';
-import { PROTOCOL_VERSION } from '@joke/protocol';
+import { PROTOCOL_REVISION, PROTOCOL_VERSION } from '@joke/protocol';
 import type { BotConfig, BotSink, Pending } from './bot-types.ts';
 import { openBotSocket, type BotSocket } from './bot-socket.ts';
 import { askGate, frameText, headerRoom, isHeaderRoom, mayFinish, readViewHeader, type ViewHeader } from './frames.ts';
@@ -69,7 +69,7 @@ export class Bot {
       open: () => {
         this.opened.add(ws);
         this.sink.socket(1);
-        this.send({ v, t: 'hello', token: this.cfg.token });
+        this.send({ v, t: 'hello', token: this.cfg.token, revision: PROTOCOL_REVISION });
       },
       message: (data) => this.onFrame(data),
       error: (err) => this.sink.error('socket', String(err)),

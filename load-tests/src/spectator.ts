@@ -4,7 +4,7 @@
  * room when a game ends. It only counts the frames it receives: spectators are
  * fan-out load on the gateway, not actors.
  */
-import { PROTOCOL_VERSION } from '@joke/protocol';
+import { PROTOCOL_REVISION, PROTOCOL_VERSION } from '@joke/protocol';
 import { openBotSocket, type BotSocket } from './bot-socket.ts';
 import type { WsClient } from './options.ts';
 
@@ -44,7 +44,7 @@ export class Spectator {
       open: () => {
         this.opened.add(ws);
         this.sink.socket(1);
-        this.send({ v, t: 'hello', token: this.cfg.token });
+        this.send({ v, t: 'hello', token: this.cfg.token, revision: PROTOCOL_REVISION });
       },
       message: (data) => this.onMessage(String(data)),
       error: (err) => this.sink.error('socket', String(err)),

@@ -13,6 +13,7 @@
  * none is held (a lost join reply) is ignored and the room joined again.
  */
 import {
+  PROTOCOL_REVISION,
   PROTOCOL_VERSION,
   ServerMessage,
   type ChatBody,
@@ -283,7 +284,9 @@ export class GatewayClient {
     this.lastHeard = Date.now();
     ws.onopen = () => {
       // Pipelined: the gateway holds messages sent before hello is verified.
-      ws.send(JSON.stringify({ v: PROTOCOL_VERSION, t: 'hello', token } satisfies ClientMessage));
+      ws.send(
+        JSON.stringify({ v: PROTOCOL_VERSION, t: 'hello', token, revision: PROTOCOL_REVISION } satisfies ClientMessage),
+      );
     };
     ws.onmessage = (ev: MessageEvent) => {
       if (this.ws !== ws) return;

@@ -26,6 +26,7 @@ import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import WebSocket from 'ws';
+import { PROTOCOL_REVISION } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -138,7 +139,7 @@ async function child(ns: string, tree: Tree): Promise<void> {
           return resolve(seat);
         }
         const token = await signPlayerToken(DEV_JWT_SECRET, { sub: seatsOf(t)[s], name: `p${s}` });
-        seat.ws.send(JSON.stringify({ v: 1, t: 'hello', token }));
+        seat.ws.send(JSON.stringify({ v: 1, t: 'hello', token, revision: PROTOCOL_REVISION }));
       });
       seat.ws.on('message', (data) => {
         if (ready || floor) return void seat.got++;

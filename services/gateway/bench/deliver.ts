@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import WebSocket from 'ws';
 import { NatsBus } from '@joke/bus';
-import { contract, encodeDelivery, subjects, wireText, type bus as wire } from '@joke/protocol';
+import { contract, encodeDelivery, PROTOCOL_REVISION, subjects, wireText, type bus as wire } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { startGateway } from '../src/index.ts';
 import uws, { type us_listen_socket, type WebSocket as UwsSocket } from '../src/uws.ts';
@@ -78,7 +78,7 @@ async function child(ns: string): Promise<void> {
               s.ws.on('error', reject);
               s.ws.on('open', () => {
                 if (m.roomId === null) return resolve(s); // the floor server needs no sign-in
-                s.ws.send(JSON.stringify({ v: 1, t: 'hello', token: u.token }));
+                s.ws.send(JSON.stringify({ v: 1, t: 'hello', token: u.token, revision: PROTOCOL_REVISION }));
               });
               s.ws.on('message', (data) => {
                 if (ready || m.roomId === null) return void s.got++;

@@ -9,6 +9,7 @@ import {
   contract,
   ERRORS,
   isClientAction,
+  MIN_CLIENT_REVISION,
   PROTOCOL_VERSION,
   type bus as wire,
 } from '@joke/protocol';
@@ -187,7 +188,11 @@ export function createClientHandlers(
       msg = parsed.data;
     }
     metrics.messagesIn.inc({ type: msg.t });
-    if (msg.t === 'hello') return detach(onHello(ws, msg.token));
+    if (msg.t === 'hello') {
+      // A bundle older than the views this platform sends (a tab open across a deploy) must reload.
+      if ((msg.revision ?? 1) < MIN_CLIENT_REVISION) return protoError(ws, 'versionMismatch');
+      return detach(onHello(ws, msg.token));
+    }
     if (!d.user) return protoError(ws, 'unauthenticated');
     if (msg.t === 'ping') return sendJson(ws, { v, t: 'pong', at: msg.at, serverTime: clock.now() });
     switch (msg.t) {

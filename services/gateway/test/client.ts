@@ -5,6 +5,7 @@
  * came without them while none were held.
  */
 import WebSocket from 'ws';
+import { PROTOCOL_REVISION } from '@joke/protocol';
 
 export class TestClient {
   readonly messages: any[] = [];
@@ -83,7 +84,7 @@ export class TestClient {
 
   async hello(token: string): Promise<any> {
     const from = this.messages.length;
-    this.send({ v: 1, t: 'hello', token });
+    this.send({ v: 1, t: 'hello', token, revision: PROTOCOL_REVISION });
     return this.next((m) => m.t === 'welcome' || m.t === 'error', 5000, from);
   }
 

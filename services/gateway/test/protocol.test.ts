@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { NatsBus, type Bus } from '@joke/bus';
 import { FakeClock } from '@joke/bus/clock';
-import { contract, encodeDelivery, ERRORS, subjects, wireText, type bus as wire } from '@joke/protocol';
+import {
+  contract,
+  encodeDelivery,
+  ERRORS,
+  PROTOCOL_REVISION,
+  subjects,
+  wireText,
+  type bus as wire,
+} from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, uwsNative, type Gateway } from '../src/index.ts';
@@ -148,6 +156,26 @@ describe('authentication', () => {
     await c.close();
   });
 
+  it('tells a bundle from before the fixed view members (no revision, or 1) to reload, with a valid token', async () => {
+    for (const revision of [undefined, 1]) {
+      const c = await TestClient.open(url);
+      const from = c.messages.length;
+      c.send({ v: 1, t: 'hello', token: await token('old-tab'), ...(revision === undefined ? {} : { revision }) });
+      expect(await c.next((m) => m.t === 'welcome' || m.t === 'error', 5000, from)).toMatchObject({
+        t: 'error',
+        code: 'versionMismatch',
+        message: ERRORS.versionMismatch,
+      });
+      // Not signed in: the old tab gets no view it cannot read.
+      c.send({ v: 1, t: 'join', roomId: 'r1' });
+      expect((await c.nextNew('error')).code).toBe('unauthenticated');
+      await c.close();
+    }
+    const now = await TestClient.open(url);
+    expect(await now.hello(await token('new-tab'))).toMatchObject({ t: 'welcome', userId: 'new-tab' });
+    await now.close();
+  });
+
   it('keeps the first identity: a second hello for another user is refused', async () => {
     const c = await signedIn('first-user');
     expect((await c.hello(await token('second-user'))).code).toBe('badToken');
@@ -158,7 +186,7 @@ describe('authentication', () => {
   it('holds messages pipelined behind hello until the token is checked', async () => {
     const room = standInRoom('pipelined', ['pipe-user']);
     const c = await TestClient.open(url);
-    c.send({ v: 1, t: 'hello', token: await token('pipe-user') });
+    c.send({ v: 1, t: 'hello', token: await token('pipe-user'), revision: PROTOCOL_REVISION });
     c.send({ v: 1, t: 'join', roomId: 'pipelined' });
     const view = await c.next((m) => m.t === 'view');
     expect(view.role).toBe('player');

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { games, Rng, verifyRecord, type GameRecord } from '@joke/engine';
-import { subjects, wireText } from '@joke/protocol';
+import { PROTOCOL_REVISION, subjects, wireText } from '@joke/protocol';
 import { signPlayerToken } from '@joke/protocol/auth';
 import { startPlatform, type Platform } from '../src/index.ts';
 
@@ -109,6 +109,7 @@ describe('embedded platform', () => {
         v: 1,
         t: 'hello',
         token: await signPlayerToken(p.config.jwtSecret, { sub: 'u1', name: '민수' }),
+        revision: PROTOCOL_REVISION,
       }),
     );
     ws.send(JSON.stringify({ v: 1, t: 'join', roomId }));

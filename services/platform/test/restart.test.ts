@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { games, Rng } from '@joke/engine';
+import { PROTOCOL_REVISION } from '@joke/protocol';
 import { startProduct, type Product } from '../src/index.ts';
 
 const game = games['one-card'];
@@ -66,7 +67,7 @@ class Seat {
     const ws = new WebSocket(p.gatewayUrl);
     await new Promise((r, j) => ws.once('open', r).once('error', j));
     const seat = new Seat(ws, roomId);
-    ws.send(JSON.stringify({ v: 1, t: 'hello', token }));
+    ws.send(JSON.stringify({ v: 1, t: 'hello', token, revision: PROTOCOL_REVISION }));
     ws.send(JSON.stringify({ v: 1, t: 'join', roomId }));
     return seat;
   }

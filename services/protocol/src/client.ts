@@ -7,13 +7,28 @@ import { z } from 'zod';
 import { ChatMessage, ChatSend } from './chat.ts';
 
 export const PROTOCOL_VERSION = 1;
+/**
+ * What a client understands, said in its hello; the envelope (`v`) stays 1. A gateway refuses a
+ * hello below `MIN_CLIENT_REVISION` with `versionMismatch` ("reload"), so a tab still running a
+ * bundle from before a deploy is told to reload instead of drawing views it cannot read.
+ * 1 (or none): the first protocol. 2: a view frame leaves out the game's fixed members and sends
+ * them in `fixed` when the receiver may lack them (see the `view` message below).
+ */
+export const PROTOCOL_REVISION = 2;
+export const MIN_CLIENT_REVISION = 2;
 const v = z.literal(PROTOCOL_VERSION);
 const roomId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 /** Client-chosen id that makes a retried action idempotent. */
 const actionId = z.string().min(1).max(64);
 
 export const ClientMessage = z.discriminatedUnion('t', [
-  z.object({ v, t: z.literal('hello'), token: z.string().min(1).max(4096) }),
+  /** `revision`: the client's PROTOCOL_REVISION (absent = 1). */
+  z.object({
+    v,
+    t: z.literal('hello'),
+    token: z.string().min(1).max(4096),
+    revision: z.number().int().min(1).max(1_000_000).optional(),
+  }),
   /** Subscribe to a room: as its seated player if the token's user has a seat, else as a spectator. */
   z.object({ v, t: z.literal('join'), roomId, spectate: z.boolean().optional() }),
   z.object({ v, t: z.literal('leave'), roomId }),
