@@ -179,7 +179,10 @@ export class Bot {
       }
       return false;
     }
-    if (m.view !== null && typeof m.view === 'object') m.view = { ...this.fixed, ...m.view };
+    // Into the parsed object, not a spread into a new one: a spread of ~30 members builds a
+    // dictionary-mode object that the policy then reads slowly (the swarm's CPU per action rose by
+    // half with it, measure-stack side by side, 2026-12-04).
+    if (m.view !== null && typeof m.view === 'object') Object.assign(m.view, this.fixed);
     return true;
   }
 

@@ -370,7 +370,9 @@ export class GatewayClient {
           return;
         }
         room.lastSeq = msg.seq;
-        if (room.fixed) msg.view = { ...room.fixed, ...(msg.view as object) };
+        // Into the parsed view, not spread into a new object: a ~30-member spread builds a
+        // dictionary-mode object that every draw would then read slowly.
+        if (room.fixed && typeof msg.view === 'object' && msg.view !== null) Object.assign(msg.view, room.fixed);
         this.emit('view', msg, text);
         return;
       }
