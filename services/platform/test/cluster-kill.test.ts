@@ -210,9 +210,10 @@ async function inHistoryOnce(ids: string[]) {
   }
 }
 
+/** The p-th percentile of `xs`, or NaN for none. */
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
 /** The longest silence of each table in [from, to] (performance.now() ms), as its bots saw it (seq advances). */
