@@ -8,37 +8,16 @@
  *
  * Figures, not assertions.
  */
-import { games, Rng, type GameEvent } from '@joke/engine';
+import { games } from '@joke/engine';
 import { StateViews, viewFrameBytes, type FrameContext } from '../src/frames.ts';
+import { playedSteps, type Step } from './played-steps.ts';
 
 const [gameId = 'one-card', modeArg, playersArg = '4'] = process.argv.slice(2);
 const game = games[gameId];
 const mode = modeArg || game.modes[0].id;
 const players = Array.from({ length: Number(playersArg) }, (_, i) => ({ id: `user-${i}`, name: `플레이어${i}` }));
 
-interface Step {
-  seq: number;
-  state: unknown;
-  events: GameEvent[];
-  resultJson: string | null;
-}
-
-const steps: Step[] = [];
-const options = game.optionsSchema.parse({ mode });
-for (let g = 0; g < 20; g++) {
-  let state = game.setup({ seed: `frame-bytes-${g}`, players, options, now: 0 });
-  const rng = Rng.fromSeed(`frame-bytes-${g}`);
-  for (let seq = 1; seq < 2000 && game.result(state) === null; seq++) {
-    const actor = players.find((p) => game.bot(game.view(state, p.id), rng) !== null);
-    const r = actor
-      ? game.apply(state, actor.id, game.bot(game.view(state, actor.id), rng), seq)
-      : game.onTimeout(state, game.deadline(state) ?? 0);
-    if (!r.ok) break;
-    state = r.state;
-    const result = game.result(state);
-    steps.push({ seq, state, events: r.events, resultJson: result === null ? null : JSON.stringify(result) });
-  }
-}
+const steps = playedSteps(game, mode, players, 20, 'frame-bytes');
 
 const presenceJson = JSON.stringify(players.map((p) => ({ id: p.id, connected: true, away: false, bot: false })));
 const context = (t: Step): FrameContext => ({

@@ -14,44 +14,18 @@
  * JSON.stringify in the same run). Figures, not assertions.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
-import { games, Rng, type GameEvent } from '@joke/engine';
+import { games, type GameEvent } from '@joke/engine';
 import { StateViews, viewFrame, viewFrameBytes } from '../src/frames.ts';
+import { playedSteps } from './played-steps.ts';
 
 const [gameId = 'one-card', modeArg, playersArg = '4', spectatorsArg = '0'] = process.argv.slice(2);
 const game = games[gameId];
-const mode = modeArg ?? game.modes[0].id;
+const mode = modeArg || game.modes[0].id;
 const players = Array.from({ length: Number(playersArg) }, (_, i) => ({ id: `user-${i}`, name: `플레이어${i}` }));
 const viewers: (string | null)[] = [...players.map((p) => p.id), ...(Number(spectatorsArg) > 0 ? [null] : [])];
 const ROUNDS = 10;
 
-interface Step {
-  seq: number;
-  state: unknown;
-  events: GameEvent[];
-  resultJson: string | null;
-}
-
-function record(games: number): Step[] {
-  const steps: Step[] = [];
-  const options = game.optionsSchema.parse({ mode });
-  for (let g = 0; g < games; g++) {
-    let state = game.setup({ seed: `views-bench-${g}`, players, options, now: 0 });
-    const rng = Rng.fromSeed(`views-bench-${g}`);
-    for (let seq = 1; seq < 2000 && game.result(state) === null; seq++) {
-      const actor = players.find((p) => game.bot(game.view(state, p.id), rng) !== null);
-      const r = actor
-        ? game.apply(state, actor.id, game.bot(game.view(state, actor.id), rng), seq)
-        : game.onTimeout(state, game.deadline(state) ?? 0);
-      if (!r.ok) break;
-      state = r.state;
-      const result = game.result(state);
-      steps.push({ seq, state, events: r.events, resultJson: result === null ? null : JSON.stringify(result) });
-    }
-  }
-  return steps;
-}
-
-const steps = record(20);
+const steps = playedSteps(game, mode, players, 20, 'views-bench');
 const roomIdJson = '"bench-room_1"';
 const presenceJson = JSON.stringify(players.map((p) => ({ id: p.id, connected: true, away: false, bot: false })));
 let sink = 0;
