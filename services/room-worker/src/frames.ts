@@ -53,7 +53,7 @@ function frameTail(
  * The JSON of a game's fixed view members (`viewParts.fixed`), encoded once per game: a state
  * whose fixed members are the very values of the last state's (the engine keeps options, players…
  * as they are from one state to the next) reuses the last text without encoding; otherwise they
- * are encoded and, if the text is the same, the same string is kept. null for a game without
+ * are encoded again (Deliveries compares the text, so equal members re-encoded send nothing). null for a game without
  * view parts or with nothing fixed (its frames never carry `fixed`).
  */
 export class FixedMembers {
@@ -70,8 +70,7 @@ export class FixedMembers {
     const last = this.values;
     if (last !== null && last.length === values.length && values.every((x, i) => x === last[i])) return this.text;
     this.values = values;
-    const text = values.length === 0 ? null : JSON.stringify(fixed);
-    if (text !== this.text) this.text = text;
+    this.text = values.length === 0 ? null : JSON.stringify(fixed);
     return this.text;
   }
 }
