@@ -5,14 +5,14 @@
  * came without them while none were held.
  */
 import WebSocket from 'ws';
-import { PROTOCOL_REVISION } from '@joke/protocol';
+import { FixedViewMembers, PROTOCOL_REVISION } from '@joke/protocol';
 
 export class TestClient {
   readonly messages: any[] = [];
   /** Every frame's text exactly as it arrived (a frame that is not JSON shows up as `{ t: 'unparsable' }`). */
   readonly texts: string[] = [];
   readonly fixedMissing: string[] = [];
-  private readonly fixed = new Map<string, object>();
+  private readonly fixed = new FixedViewMembers();
   private waiters: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   closed: { code: number; reason: string } | null = null;
   private readonly ws: WebSocket;
@@ -34,10 +34,7 @@ export class TestClient {
         m = { t: 'unparsable', text };
       }
       if (m.t === 'view') {
-        if (m.fixed) this.fixed.set(m.roomId, m.fixed);
-        const fixed = this.fixed.get(m.roomId);
-        if (fixed) m.view = { ...fixed, ...m.view };
-        else this.fixedMissing.push(`${m.roomId}#${m.seq}`);
+        if (!this.fixed.complete(m)) this.fixedMissing.push(`${m.roomId}#${m.seq}`);
       }
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => {

@@ -20,7 +20,7 @@ import {
 } from '@joke/bus';
 import { expect } from 'vitest';
 import { games, Rng, verifyRecord, type GameRecord } from '@joke/engine';
-import { subjects, PROTOCOL_VERSION, wireText, contract, listen } from '@joke/protocol';
+import { FixedViewMembers, subjects, PROTOCOL_VERSION, wireText, contract, listen } from '@joke/protocol';
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -111,19 +111,17 @@ export class Cluster {
       if (!list) this.deliveries.set(d.roomId, (list = []));
       const at = performance.now();
       for (const f of d.frames)
-        list.push({ at, seq: d.seq, viewer: f.viewer, frame: this.whole(d.roomId, JSON.parse(wireText(f.bytes))) });
+        list.push({ at, seq: d.seq, viewer: f.viewer, frame: this.whole(JSON.parse(wireText(f.bytes))) });
     });
   }
 
   /** Each room's fixed view members, from the last frame that carried them (protocol: view `fixed`). */
-  private readonly fixed = new Map<string, object>();
+  private readonly fixed = new FixedViewMembers();
 
   /** A view frame with its room's fixed members put back into `view`, as a client does; others as they are. */
-  private whole(roomId: string, frame: any): any {
+  private whole(frame: any): any {
     if (frame.t !== 'view') return frame;
-    if (frame.fixed) this.fixed.set(roomId, frame.fixed);
-    const fixed = this.fixed.get(roomId);
-    if (fixed) frame.view = { ...fixed, ...frame.view };
+    this.fixed.complete(frame);
     return frame;
   }
 
@@ -250,7 +248,7 @@ export class Cluster {
     }
     const r = JSON.parse(wireText(reply));
     if (!r.ok) throw new Error(`join ${roomId}: ${r.reason}`);
-    const frame = this.whole(roomId, JSON.parse(r.frame));
+    const frame = this.whole(JSON.parse(r.frame));
     let list = this.deliveries.get(roomId);
     if (!list) this.deliveries.set(roomId, (list = []));
     list.push({ at: performance.now(), seq: frame.seq, viewer: spectate ? null : userId, frame });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { games, Rng, verifyRecord, type GameRecord } from '@joke/engine';
-import { PROTOCOL_REVISION, subjects, wireText } from '@joke/protocol';
+import { FixedViewMembers, PROTOCOL_REVISION, subjects, wireText } from '@joke/protocol';
 import { signPlayerToken } from '@joke/protocol/auth';
 import { startPlatform, type Platform } from '../src/index.ts';
 
@@ -71,7 +71,7 @@ describe('embedded platform', () => {
     let n = 0;
     let lastSeq = -1;
     // The game's fixed view members come in the join's reply (view `fixed`) and are kept, as a client does.
-    let fixed: object | null = null;
+    const fixed = new FixedViewMembers();
     const done = new Promise<any>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('game did not finish')), 60_000);
       const maybeAct = () => {
@@ -86,9 +86,7 @@ describe('embedded platform', () => {
       ws.on('message', (raw) => {
         const msg = JSON.parse(String(raw));
         if (msg.t === 'view') {
-          if (msg.fixed) fixed = msg.fixed;
-          expect(fixed).not.toBeNull();
-          msg.view = { ...fixed, ...msg.view };
+          expect(fixed.complete(msg), `fixed members of ${roomId}#${msg.seq}`).toBe(true);
           expect(msg.seq).toBeGreaterThan(lastSeq);
           lastSeq = msg.seq;
           latest = msg;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { games, Rng } from '@joke/engine';
-import { PROTOCOL_REVISION } from '@joke/protocol';
+import { FixedViewMembers, PROTOCOL_REVISION } from '@joke/protocol';
 import { startProduct, type Product } from '../src/index.ts';
 
 const game = games['one-card'];
@@ -42,7 +42,7 @@ async function trpc(p: Product, path: string, input: unknown, token?: string, qu
 class Seat {
   latest: any = null;
   /** The game's fixed view members (view `fixed`, in the join's reply), kept and merged as a client does. */
-  private fixed: object | null = null;
+  private readonly fixed = new FixedViewMembers();
   private readonly waiters: (() => void)[] = [];
   private n = 0;
   /** Action ids are the player's own: a seat opened after the restart must not reuse the ones before it
@@ -55,8 +55,7 @@ class Seat {
     ws.on('message', (raw) => {
       const msg = JSON.parse(String(raw));
       if (msg.t === 'view' && msg.roomId === roomId) {
-        if (msg.fixed) this.fixed = msg.fixed;
-        if (this.fixed) msg.view = { ...this.fixed, ...msg.view };
+        this.fixed.complete(msg);
         this.latest = msg;
       }
       for (const w of this.waiters.splice(0)) w();

@@ -6,6 +6,7 @@ export * from './subjects.ts';
 export * as bus from './bus.ts';
 export * from './codes.ts';
 export * from './codec.ts';
+export * from './fixed-view.ts';
 export * from './contract.ts';
 export { encodeDelivery, decodeDelivery } from './delivery.ts';
 export * from './permissions.ts';

@@ -20,7 +20,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NatsBus } from '@joke/bus';
 import { games, Rng } from '@joke/engine';
-import { call, contract, emit, listen, wireText } from '@joke/protocol';
+import { call, contract, emit, FixedViewMembers, listen, wireText } from '@joke/protocol';
 
 const arg = (name: string, def: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -107,6 +107,7 @@ interface Table {
   timer: NodeJS.Timeout | null;
 }
 const tables = new Map<string, Table>();
+const fixedMembers = new FixedViewMembers();
 const rng = Rng.fromSeed('bench');
 let measuring = false;
 const ackLat: number[] = [];
@@ -127,7 +128,7 @@ const fail = (err: unknown): void => {
 listen(bus, contract.gatewayDeliver.at(GW), (d) => {
   const t = tables.get(d.roomId);
   if (!t) return;
-  for (const f of d.frames) if (f.kind === 'view' && f.viewer !== null) t.frames.set(f.viewer, wireText(f.bytes));
+  for (const f of d.frames) if (f.kind === 'view' && f.viewer !== null) keepFrame(t, f.viewer, wireText(f.bytes));
   t.seq = Math.max(t.seq, d.seq);
   if (t.pending && d.seq > t.pending.afterSeq) {
     if (measuring) viewLat.push(performance.now() - t.pending.sentAt);
@@ -150,9 +151,18 @@ async function createTable(): Promise<void> {
   tables.set(id, t);
   for (const p of players) {
     const j = await call(bus, contract.roomJoin.at(id), { v: 1, userId: p.id, spectate: false, gatewayId: GW }, 10_000);
-    if (j.ok) t.frames.set(p.id, j.frame);
+    if (j.ok) keepFrame(t, p.id, j.frame);
   }
   schedule(t, Math.random() * INTERVAL);
+}
+
+/**
+ * The seat's latest frame, parsed only when the player acts; a frame carrying the game's fixed
+ * view members (join replies, protocol `fixed`) is read at once so later frames can be made whole.
+ */
+function keepFrame(t: Table, userId: string, text: string): void {
+  t.frames.set(userId, text);
+  if (text.includes(',"fixed":')) fixedMembers.complete(JSON.parse(text));
 }
 
 function schedule(t: Table, delay: number): void {
@@ -165,10 +175,12 @@ async function act(t: Table): Promise<void> {
   if (t.pending) return;
   for (const [userId, text] of t.frames) {
     const frame = JSON.parse(text);
+    if (!fixedMembers.complete(frame)) throw new Error(`${t.id}: a view before the game's fixed members`);
     if (frame.result) {
       t.finished = true;
       if (t.timer) clearTimeout(t.timer);
       tables.delete(t.id);
+      fixedMembers.forget(t.id);
       void createTable().catch(fail);
       return;
     }
