@@ -5,6 +5,8 @@
  * on the client's test hook (`window.__joke.chat()` / `.sound()`), never on a
  * duration.
  */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHAT_ERRORS, CHAT_LIMITS, CHAT_PHRASES } from '@joke/protocol';
@@ -12,6 +14,8 @@ import { openPage, signIn } from './support/browser.ts';
 import type { Stack } from './support/stack.ts';
 import { onBrowserStack, PHONE } from './support/browser-stack.ts';
 import { snapshot, waitFor } from './support/table-driver.ts';
+
+const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 let stack: Stack;
 let browser: Browser;
@@ -98,6 +102,9 @@ describe('table chat and sound (issue 17)', () => {
       });
       hostId = seen.from;
     }
+    // The open chat as the sender sees it: the toggle's icon, the phrases, the emote over the seat.
+    mkdirSync(SHOTS, { recursive: true });
+    await a.screenshot({ path: `${SHOTS}table-chat.png` });
 
     // B mutes A: A's next line reaches the spectator but not B, and A's earlier lines disappear for B.
     await b.getByTestId('chat-toggle').click();

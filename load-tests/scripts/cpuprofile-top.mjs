@@ -53,7 +53,9 @@ for (const file of args) {
   }
   const busy = total - idle;
   console.log(`\n${file}: ${total} samples, busy ${((busy / total) * 100).toFixed(1)}% (idle excluded below)`);
-  const rows = [...self.entries()].filter(([k]) => !k.startsWith('(idle)') && !k.startsWith('(root)')).sort((a, b) => b[1] - a[1]);
+  const rows = [...self.entries()]
+    .filter(([k]) => !k.startsWith('(idle)') && !k.startsWith('(root)'))
+    .sort((a, b) => b[1] - a[1]);
   for (const [k, n] of rows.slice(0, top)) console.log(`${((n / busy) * 100).toFixed(1).padStart(5)}%  ${k}`);
 }
 

@@ -1,5 +1,5 @@
 /**
- * The table's chat: a 💬 button opening quick phrases, emotes and (in private
+ * The table's chat: a speech-bubble button opening quick phrases, emotes and (in private
  * rooms) a text box; the last lines float over the table; emotes pop up over
  * the sender's seat. Muting a player hides their lines and emotes on this
  * device only (the mute list lives for the tab, across tables). Refusals from
@@ -11,6 +11,8 @@
  */
 import { CHAT_EMOTES, CHAT_PHRASES, chatBodyText, type ChatBody, type ChatMessage, type EmoteId } from '@joke/protocol';
 import { el } from '../ui/dom.ts';
+import { chatIcon } from '../ui/icons.ts';
+import { chatBodyNode, emoteImage } from './emote-art.ts';
 
 export interface ChatLine {
   from: string;
@@ -63,7 +65,9 @@ export class ChatOverlay {
     private readonly opts: ChatOverlayOptions,
   ) {
     this.root = el('div', { class: 'chat', 'data-testid': 'chat' });
-    const toggle = el('button', { class: 'chat-toggle', 'data-testid': 'chat-toggle', 'aria-label': '채팅' }, ['💬']);
+    const toggle = el('button', { class: 'chat-toggle', 'data-testid': 'chat-toggle', 'aria-label': '채팅' }, [
+      chatIcon(),
+    ]);
     toggle.addEventListener('click', () => this.setOpen(this.panel.hidden));
     this.feed = el('ul', { class: 'chat-feed', 'data-testid': 'chat-feed' });
     this.panel = el('div', { class: 'chat-panel', 'data-testid': 'chat-panel' });
@@ -86,7 +90,9 @@ export class ChatOverlay {
     });
     const emotes = el('div', { class: 'chat-emotes' });
     for (const [id, face] of Object.entries(CHAT_EMOTES)) {
-      const b = el('button', { class: 'chat-emote', 'data-testid': `chat-emote-${id}` }, [face]);
+      const b = el('button', { class: 'chat-emote', 'data-testid': `chat-emote-${id}`, 'aria-label': face }, [
+        emoteImage(id as EmoteId),
+      ]);
       b.addEventListener('click', () => this.opts.send({ kind: 'emote', emote: id as EmoteId }));
       emotes.append(b);
     }
@@ -155,11 +161,11 @@ export class ChatOverlay {
     const me = this.opts.me();
     const senders = new Map<string, string>();
     for (const m of this.received) if (m.from !== me) senders.set(m.from, m.name);
-    for (const m of this.visible()) this.log.append(el('li', {}, [el('b', {}, [`${m.name}: `]), chatBodyText(m.body)]));
+    for (const m of this.visible()) this.log.append(el('li', {}, [el('b', {}, [`${m.name}: `]), chatBodyNode(m.body)]));
     // One mute switch per person who spoke here, muted ones included so they can be heard again.
     for (const [id, name] of senders) {
       const b = el('button', { class: 'btn ghost small', 'data-testid': `chat-mute-${id}` }, [
-        muted.has(id) ? `🔇 ${name} 음소거 해제` : `🔈 ${name} 음소거`,
+        muted.has(id) ? `${name} 음소거 해제` : `${name} 음소거`,
       ]);
       b.addEventListener('click', () => this.toggleMute(id));
       this.log.append(el('li', { class: 'chat-mute' }, [b]));
@@ -167,7 +173,7 @@ export class ChatOverlay {
   }
 
   private addFeedLine(m: ChatMessage): void {
-    const li = el('li', {}, [el('b', {}, [`${m.name}: `]), chatBodyText(m.body)]);
+    const li = el('li', {}, [el('b', {}, [`${m.name}: `]), chatBodyNode(m.body)]);
     this.feed.append(li);
     while (this.feed.children.length > 3) this.feed.firstElementChild?.remove();
     this.later(() => li.remove(), FEED_MS);
@@ -176,7 +182,7 @@ export class ChatOverlay {
   private popEmote(from: string, emote: EmoteId): void {
     this.emotes.push({ from, emote });
     const at = this.opts.anchor(from);
-    const bubble = el('div', { class: 'chat-bubble', 'data-testid': `emote-${from}` }, [CHAT_EMOTES[emote]]);
+    const bubble = el('div', { class: 'chat-bubble', 'data-testid': `emote-${from}` }, [emoteImage(emote)]);
     bubble.style.left = `${at.x}px`;
     bubble.style.top = `${at.y}px`;
     this.root.append(bubble);
