@@ -109,15 +109,30 @@ describe('ClusterRedis scripts under the shared deadline', () => {
       restore.push(() => (node.sendCommand = send));
     }
     let replies: unknown[];
+    const t0 = performance.now();
+    let spanMs = 0;
     try {
-      expect(await timersArmedBy(async () => (replies = await run(conn)))).toBe(0);
+      expect(
+        await timersArmedBy(async () => {
+          const answers = run(conn);
+          // Every command is handed to its node's connection by now; the answers may come later.
+          spanMs = performance.now() - t0;
+          replies = await answers;
+        }),
+      ).toBe(0);
     } finally {
       for (const r of restore) r();
     }
     expect(replies!).toEqual(keyPerPrimary.flatMap(() => ['OK', 'OK']));
     expect(sent).toHaveLength(keyPerPrimary.length * 2);
-    expect(sent.every((o) => o.timeout === 0 && o.abortSignal === sent[0].abortSignal)).toBe(true);
-    expect(sent[0].abortSignal?.aborted).toBe(false);
+    expect(sent.every((o) => o.timeout === 0 && o.abortSignal instanceof AbortSignal && !o.abortSignal.aborted)).toBe(
+      true,
+    );
+    // Commands share their 100 ms slot's signal: one signal for the batch on a quiet box. A loaded box may
+    // spread the sends over more slots, each opened ≥ 100 ms after the last (the first may be older than t0).
+    const signals = new Set(sent.map((o) => o.abortSignal));
+    expect(signals.size).toBeLessThanOrEqual(Math.floor(spanMs / 100) + 2);
+    expect(signals.size).toBeLessThan(sent.length);
   });
 
   it('drops the scripts its node could not be sent once the bound has passed, never before bound - 100 ms', async () => {

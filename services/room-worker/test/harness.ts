@@ -46,6 +46,13 @@ export async function storedRoom(store: SnapshotStore, roomId: string, g: Record
 
 export const seat = (id: string, bot = false) => ({ id, name: id.toUpperCase(), bot });
 
+/**
+ * How long an open or restore may take to be answered: a bound, not a wait. Opening writes the room to
+ * Redis first, and under two busy loops and three other test lanes (load ≈ 30) a just-started worker
+ * took longer than 2 s (clean-clone CI, 2026-12-04).
+ */
+const OPEN_REPLY_MS = 15_000;
+
 export async function openRoom(
   bus: Bus,
   workerId: string,
@@ -59,7 +66,7 @@ export async function openRoom(
       bus,
       contract.workerOpen.at(workerId),
       { v: 1, roomId, create: { roomId, game, options, players } },
-      2000,
+      OPEN_REPLY_MS,
     ),
   );
 }
@@ -69,7 +76,7 @@ type Loose = { ok: boolean; epoch?: number; seq?: number; code?: string; reason?
 const loose = (r: object): Loose => r as Loose;
 
 export async function restoreRoom(bus: Bus, workerId: string, roomId: string) {
-  return loose(await call(bus, contract.workerOpen.at(workerId), { v: 1, roomId, restore: true }, 2000));
+  return loose(await call(bus, contract.workerOpen.at(workerId), { v: 1, roomId, restore: true }, OPEN_REPLY_MS));
 }
 
 /** A frame's text as the gateway would write it to a socket, parsed. */
