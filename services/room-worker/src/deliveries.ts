@@ -43,6 +43,17 @@ export class Deliveries {
     this.fixedSent.delete(key);
   }
 
+  /**
+   * Viewers whose join this batch answers, with `state` (the batch's last): their reply carries the fixed
+   * members, so none of the batch's frames has to — not even those built before the reply, as the frames
+   * folded into a command's reply are. Without this a spectator joining in the batch of such a command
+   * made the shared spectator frame carry them to every spectator (seen on a loaded box).
+   */
+  joinsAnswered(keys: readonly string[], state: unknown): void {
+    const fixedJson = this.fixed.json(state);
+    if (fixedJson !== null) for (const key of keys) this.fixedSent.set(key, fixedJson);
+  }
+
   /** The complete frame a joining viewer gets, at the room's current seq: always with the fixed members. */
   joinReply(
     state: unknown,

@@ -56,6 +56,7 @@ export class RoomMembership {
     }
     host.gatewaySeen(item.gatewayId);
     out.replies.push({ send: () => item.respond(this.joinReply(item.userId, item.gatewayId, role)) });
+    (out.joined ??= []).push(key);
   }
 
   presence(item: Extract<Item, { kind: 'presence' }>, out: Batch): void {

@@ -30,6 +30,8 @@ export interface Batch {
   rearm: boolean;
   /** People whose player entry the batch removed by a leave or a lapsed grace, and why (departures.ts). */
   removed?: Map<string, 'left' | 'graceLapsed'>;
+  /** Viewer keys whose join the batch answers: the reply carries the whole view, fixed members included. */
+  joined?: string[];
 }
 
 /** What the moves read from and hand back to their room. */

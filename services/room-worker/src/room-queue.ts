@@ -45,6 +45,11 @@ export class ItemQueue {
     this.kick();
   }
 
+  /** Items waiting for a batch. */
+  get waiting(): number {
+    return this.items.length;
+  }
+
   /** Stop after the batch in flight (its write and replies complete); queued items stay unanswered. */
   async pause(): Promise<void> {
     this.paused = true;

@@ -128,6 +128,11 @@ export class Room implements QueueOwner, MovingRoom {
     return this.viewers.size;
   }
 
+  /** Items queued for the next batch (a held room keeps them). */
+  get queued(): number {
+    return this.queue.waiting;
+  }
+
   gateways(): Set<string> {
     const s = new Set<string>();
     for (const v of this.viewers.values()) s.add(v.gatewayId);
@@ -246,6 +251,8 @@ export class Room implements QueueOwner, MovingRoom {
 
     const presenceNow = presenceKey(this.data.seats, this.viewers);
     const presenceJson = this.presenceJson(presenceNow);
+    // Before any frame of the batch: the frames folded into a command's reply are built ahead of the replies.
+    if (out.joined) this.deliveries.joinsAnswered(out.joined, this.data.state);
     // One accepted command made the batch's one transition: its gateway's frames ride on its reply.
     const folded = transitions.length === 1 ? replies.find((r) => r.withFrames !== undefined) : undefined;
     const held =

@@ -16,6 +16,7 @@ import {
   seat,
   setup,
   storedRoom,
+  until,
   worker,
   type Frame,
 } from './harness.ts';
@@ -132,6 +133,29 @@ describe('fixed view members', () => {
     expect(framesAt(g1, seq).get('a')).not.toHaveProperty('fixed');
     const next = await actOnce(g1, 1, 'x2');
     expect(framesAt(g1, next).get(null)).not.toHaveProperty('fixed');
+  });
+
+  it("a spectator joining in the batch of a command whose frames ride on its reply: only the join's reply carries them", async () => {
+    const { w1, g1 } = await table();
+    const a = await g1.join('r', 'a');
+    await g1.join('r', 'b');
+    await g1.join('r', 's', true);
+    const current: string = a.view.view.current;
+    // Both items wait in the held room's queue, so that one batch takes them: the join, then the command,
+    // whose frames for this gateway are built before any reply (they travel as the command's reply).
+    const room = w1.room('r')!;
+    room.hold();
+    const joining = g1.join('r', 't', true);
+    const acting = g1.act('r', current, 'x1', { type: 'add', n: 1 }, true);
+    await until(() => room.queued === 2, 10_000, 'the join and the command queued');
+    room.unhold();
+    const [t, r] = await Promise.all([joining, acting]);
+    expect(t.view.fixed).toBeDefined();
+    expect(r.ok).toBe(true);
+    expect(t.seq).toBe(r.seq);
+    const folded = r.delivery!.frames.map(parseFrame);
+    expect(folded.map((f) => f.view.viewer).sort()).toEqual([null, 'a', 'b'].sort());
+    for (const f of folded) expect(f).not.toHaveProperty('fixed');
   });
 
   it("after a failover the new owner's first frame to every viewer carries them, and only that one", async () => {

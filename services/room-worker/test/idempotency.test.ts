@@ -48,7 +48,11 @@ describe('idempotency per seated user (NATS + Redis)', () => {
     const w1 = await worker(bus, store, { workerId: `${ns}-w1` });
     workers.push(w1);
     const roomId = `${ns}-room`;
-    expect((await openRoom(bus, w1.id, roomId, [seat('a'), seat('b')], { target: 1000 })).ok).toBe(true);
+    // A turn long enough for the floods on a loaded box: a deadline passing before the restore below would
+    // add a timeout step (seq + 1) that has nothing to do with what is tested here.
+    expect((await openRoom(bus, w1.id, roomId, [seat('a'), seat('b')], { target: 1000, turnMs: 600_000 })).ok).toBe(
+      true,
+    );
     const gw = new FakeGateway(bus, `${ns}-gw`);
     const first: string = (await gw.join(roomId, 'a')).view.view.current;
     const acked = await gw.act(roomId, first, 'mine-1', { type: 'add', n: 1 });

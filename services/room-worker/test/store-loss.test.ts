@@ -66,7 +66,7 @@ describe('store loss', () => {
     const { w, roomId, gw, next } = await playing('write');
     await wipe();
     // The write behind this action is refused; the room is gone, so the action is never acknowledged.
-    await expect(gw.act(roomId, next, 'after', { type: 'add', n: 1 })).rejects.toThrow();
+    await expect(gw.act(roomId, next, 'after', { type: 'add', n: 1 }, undefined, 2000)).rejects.toThrow();
     await until(() => lost.some((m) => m.roomId === roomId), 10_000, 'RoomLost');
     expect(lost.find((m) => m.roomId === roomId)).toMatchObject({ v: 1, reason: 'storeLost' });
     for (const viewer of ['a', 'b'])

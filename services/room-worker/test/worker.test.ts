@@ -267,7 +267,7 @@ describe('room worker', () => {
     await until(() => w.roomIds().length === 0, 3000, 'room dropped');
     expect(await store.load('r')).toBeNull();
     const gw = new FakeGateway(bus, 'gw');
-    await expect(gw.join('r', 'x')).rejects.toBeInstanceOf(BusTimeoutError);
+    await expect(gw.join('r', 'x', false, 2000)).rejects.toBeInstanceOf(BusTimeoutError);
   });
 
   it('marks disconnected players and tells the table; the game goes on by its timers', async () => {
