@@ -304,9 +304,11 @@ describe('secrecy through the gateway', () => {
     const check = (c: TestClient, viewer: string | null) => {
       const frames = c.messages.filter((m) => m.t === 'view');
       expect(frames.length).toBeGreaterThan(10);
-      // The join's reply carried the game's fixed view members; no later view needed them again.
+      // The join's reply carried the game's fixed view members. A later frame may carry them again — the
+      // reply to a join the gateway retried on a loaded box does — but always the same ones. That no
+      // delivered frame repeats them is the worker's to show (room-worker test/fixed-members.test.ts).
       expect(frames[0].fixed).toMatchObject({ game: 'one-card', options: { mode: 'classic' } });
-      expect(frames.slice(1).filter((f) => f.fixed !== undefined)).toEqual([]);
+      for (const f of frames.slice(1)) if (f.fixed !== undefined) expect(f.fixed).toEqual(frames[0].fixed);
       expect(c.fixedMissing).toEqual([]);
       for (const f of frames) {
         expect(f.role).toBe(viewer === null ? 'spectator' : 'player');
