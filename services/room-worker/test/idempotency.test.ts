@@ -45,7 +45,10 @@ async function flood(gw: FakeGateway, roomId: string, userId: string, prefix: st
 
 describe('idempotency per seated user (NATS + Redis)', () => {
   it("an outsider's 10,000 refused actions never make a player's retried action apply twice", async () => {
-    const w1 = await worker(bus, store, { workerId: `${ns}-w1` });
+    // The fake gateway beats once: a flood slower than GATEWAY_DEAD_AFTER_MS (a loaded box) would see it
+    // declared gone, its viewers removed, and that write would take a seq of its own.
+    const quiet = { gatewayDeadAfterMs: 600_000 };
+    const w1 = await worker(bus, store, { workerId: `${ns}-w1`, ...quiet });
     workers.push(w1);
     const roomId = `${ns}-room`;
     // A turn long enough for the floods on a loaded box: a deadline passing before the restore below would
@@ -72,7 +75,7 @@ describe('idempotency per seated user (NATS + Redis)', () => {
 
     // The memory is rebuilt from the stored steps: a retry after a move to another worker is still known.
     await w1.close();
-    const w2 = await worker(bus, store, { workerId: `${ns}-w2` });
+    const w2 = await worker(bus, store, { workerId: `${ns}-w2`, ...quiet });
     workers.push(w2);
     expect((await restoreRoom(bus, w2.id, roomId)).ok).toBe(true);
     expect(await gw.act(roomId, first, 'mine-1', { type: 'add', n: 1 })).toEqual(acked);
