@@ -138,18 +138,25 @@ export class ReplyInbox {
     this.timerAt = Infinity;
     const now = performance.now();
     let earliest = Infinity;
+    const due: Waiting[] = [];
     for (const [ms, q] of this.queues) {
       let w = q.first();
       while (w && w.deadline <= now) {
         q.pop();
-        w.done = true;
-        this.waiting.delete(w.token);
-        if (w.arrived) this.keepLate(w.token, w.arrived, now);
-        w.reject(new BusTimeoutError(w.subject));
+        due.push(w);
         w = q.first();
       }
       if (w) earliest = Math.min(earliest, w.deadline);
       else this.queues.delete(ms);
+    }
+    // In deadline order across the queues: after a stall (a loaded box) several lengths fall due in one call,
+    // and a 150 ms request asked after a 600 ms one must still end first.
+    if (due.length > 1) due.sort((x, y) => x.deadline - y.deadline);
+    for (const w of due) {
+      w.done = true;
+      this.waiting.delete(w.token);
+      if (w.arrived) this.keepLate(w.token, w.arrived, now);
+      w.reject(new BusTimeoutError(w.subject));
     }
     if (earliest < Infinity) this.arm(earliest);
   }
