@@ -219,7 +219,9 @@ export class Cluster {
         await this.bus.request(
           subjects.createRoom,
           JSON.stringify({ v: 1, room: { roomId, game: 'one-card', options, players } }),
-          5000,
+          // A bound, not a wait: placing and opening 50 tables while the suite's other lanes load the box
+          // (load ≈ 30, 2026-12-04) took a matchmaker longer than 5 s to answer one.
+          20_000,
         ),
       ),
     );
