@@ -27,6 +27,12 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The p-th percentile of `xs` (nearest rank), or NaN for none (a window in which no table of a kind was playing). */
+export const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
 export async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const t0 = Date.now();
   while (!(await cond())) {

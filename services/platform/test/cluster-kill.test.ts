@@ -25,7 +25,7 @@ import { games } from '@joke/engine';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { contract, listen } from '@joke/protocol';
 import { runSwarm, type SwarmRun, type TableStats } from '@joke/load-tests';
-import { Cluster, replayFinished, until } from './cluster-harness.ts';
+import { Cluster, pct, replayFinished, until } from './cluster-harness.ts';
 
 const run = promisify(execFile);
 const game = games['one-card'];
@@ -209,12 +209,6 @@ async function inHistoryOnce(ids: string[]) {
     await db.end();
   }
 }
-
-/** The p-th percentile of `xs`, or NaN for none. */
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 
 /** The longest silence of each table in [from, to] (performance.now() ms), as its bots saw it (seq advances). */
 function pauses(run: SwarmRun, ids: string[], from: number, to: number): string {

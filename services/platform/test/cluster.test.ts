@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games } from '@joke/engine';
-import { Cluster, HumanSeat, replayFinished, until } from './cluster-harness.ts';
+import { Cluster, HumanSeat, pct, replayFinished, until } from './cluster-harness.ts';
 
 const game = games['one-card'];
 const TABLES = 50;
@@ -102,12 +102,6 @@ const maxGap = (roomId: string, from: number, to: number): number => longestSile
 /** Tables on other workers still playing: their longest silence in the same window is the baseline. */
 const unaffected = (placed: Map<string, string>, victim: string) =>
   [...placed.entries()].filter(([id, w]) => w !== victim && c.deliveries.get(id)!.length > 0).map(([id]) => id);
-
-/** The p-th percentile of `xs`, or NaN for none (a window in which no table of a kind was playing). */
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 
 /**
  * One SIGKILL round: tables start (a third with a human seat played from the test), the busiest worker is

@@ -47,7 +47,7 @@ export class Deliveries {
    * Viewers whose join this batch answers, with `state` (the batch's last): their reply carries the fixed
    * members, so none of the batch's frames has to — not even those built before the reply, as the frames
    * folded into a command's reply are. Without this a spectator joining in the batch of such a command
-   * made the shared spectator frame carry them to every spectator (seen on a loaded box).
+   * made the shared spectator frame carry them to every spectator (test/fixed-members.test.ts).
    */
   joinsAnswered(keys: readonly string[], state: unknown): void {
     const fixedJson = this.fixed.json(state);
