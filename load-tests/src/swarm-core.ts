@@ -30,6 +30,11 @@ export interface SwarmReport {
   /** Actions refused because another player moved first (reported, not counted as errors). */
   raced: number;
   errorKinds: Record<string, number>;
+  /**
+   * Errors during the warm-up, which `errors` leaves out (like the latencies): the ramp's failures, e.g. a
+   * socket refused for want of open files, would otherwise show up only as fewer actions.
+   */
+  warmupErrors: number;
 }
 
 export interface SwarmRun {
@@ -303,5 +308,6 @@ export function reportOf(stats: RunStats, tables: number): SwarmReport {
     max: round(s.max),
     raced: t.raced,
     errorKinds: { ...t.errors },
+    warmupErrors: [...stats.intervals.values()].reduce((a, b) => a + errorCount(b), 0) - errorCount(t),
   };
 }

@@ -10,6 +10,7 @@ import { liveWriter, renderLive } from './live.ts';
 import { timelineOf } from './options.ts';
 import { buildReport, renderHtml } from './report.ts';
 import { evaluate, parseThreshold, THRESHOLDS_FAILED } from './thresholds.ts';
+import { fileLimitProblem } from './fd-limit.ts';
 import { runLoad } from './workers.ts';
 
 const argv = process.argv.slice(2);
@@ -26,6 +27,11 @@ try {
   process.exit(2);
 }
 const { options, report: htmlFile, json: jsonFile } = cli;
+const fileLimit = fileLimitProblem(options);
+if (fileLimit) {
+  process.stderr.write(`load: ${fileLimit}\n`);
+  process.exit(2);
+}
 const timeline = timelineOf(options);
 const write = liveWriter(process.stderr);
 const log = (line: string) => process.stderr.write(`${line}\n`);
