@@ -113,7 +113,8 @@ export class FakeClock implements Clock {
       this.t = Math.max(this.t, s.at);
       if (s.every === undefined) this.timers.delete(timer);
       else {
-        s.at += s.every;
+        // From when it ran, as Node does: after a stall an interval fires once, late, not once per period missed.
+        s.at = this.t + s.every;
         s.order = this.seq++;
       }
       s.fn();
@@ -121,6 +122,16 @@ export class FakeClock implements Clock {
     }
     this.t = Math.max(this.t, at);
     await this.settle();
+  }
+
+  /**
+   * Moves time forward by `ms` without firing anything: what a process that was not running sees (starved of
+   * CPU, a long GC, a paused VM). The timers that fell due meanwhile fire at the next advance, each once and
+   * late, in the order they fell due.
+   */
+  stall(ms: number): void {
+    if (!(ms >= 0)) throw new Error(`FakeClock.stall: ${ms} is not a duration`);
+    this.t += ms;
   }
 
   /** Fires the timers due now, without moving time. */

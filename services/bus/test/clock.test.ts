@@ -29,6 +29,22 @@ describe('FakeClock', () => {
     expect(fired).toEqual(['a@10', 'b@10', 'c@30']);
   });
 
+  it('a stall moves time without firing; then each overdue timer fires once, late, and an interval goes on from there', async () => {
+    const clock = new FakeClock(0);
+    const fired: string[] = [];
+    clock.setInterval(() => fired.push(`every100@${clock.now()}`), 100);
+    clock.setTimeout(() => fired.push(`once250@${clock.now()}`), 250);
+    await clock.advance(100);
+    clock.stall(1_000);
+    expect(clock.now()).toBe(1_100);
+    expect(fired).toEqual(['every100@100']);
+    await clock.runDue();
+    // Node runs them in the order they fell due, at the time it wakes, the interval once (not 10 times).
+    expect(fired).toEqual(['every100@100', 'every100@1100', 'once250@1100']);
+    await clock.advance(100);
+    expect(fired.at(-1)).toBe('every100@1200');
+  });
+
   it('lets promises settle between timers: a timer set by awaited work fires in the same advance', async () => {
     const clock = new FakeClock(0);
     const at: number[] = [];

@@ -24,6 +24,11 @@ export function createMatchmakerMetrics(registry: Registry) {
       labelNames: ['why'] as const,
       registers,
     }),
+    pauses: new Counter({
+      name: 'joke_mm_paused_checks_total',
+      help: 'Dead checks that ran over a period late (this process was paused); the pause was not counted as silence',
+      registers,
+    }),
     failoverSeconds: new Histogram({
       name: 'joke_mm_failover_seconds',
       help: 'Death detected → every room restored',

@@ -161,6 +161,15 @@ async function killRun(run: number): Promise<number[]> {
   const oneRestore = async (id: string, lingeredOut: boolean) => {
     const lease = await c.store.lease(id);
     if (lease === null && (lingeredOut || checked.has(id) || lingered(id))) return;
+    // A second restore names its cause in the matchmakers' warnings (a death they saw, true or false).
+    const said = () =>
+      ['mm1', 'mm2'].flatMap((n) =>
+        (c.procs.get(n)?.out.join('') ?? '')
+          .split('\n')
+          .filter((l) => l.includes('worker gone') || l.includes(id))
+          .map((l) => `[${n}] ${l}`),
+      );
+    if (lease?.epoch !== epochs.get(id)! + 1) expect.soft(said(), `${id}: what the matchmakers said`).toEqual([]);
     expect(lease?.epoch, id).toBe(epochs.get(id)! + 1);
     expect(lease?.owner).not.toBe(victim);
     checked.add(id);
@@ -239,7 +248,12 @@ describe('cluster: 3 room workers + 2 matchmakers as processes on real NATS and 
     const leases = await Promise.all(affected.map((id) => c.store.lease(id)));
     // Finished there and its record out: the drain drops it (no lease left) instead of handing it over.
     const stayed = affected.filter((_, i) => leases[i] === null || leases[i]?.owner === victim);
-    expect(report.handedOver).toBeGreaterThanOrEqual(affected.length - stayed.length);
+    expect(
+      report.handedOver,
+      `handed over by the drain; the matchmakers said: ${['mm1', 'mm2']
+        .flatMap((n) => (c.procs.get(n)?.out.join('') ?? '').split('\n').filter((l) => l.includes('worker gone')))
+        .join(' | ')}`,
+    ).toBeGreaterThanOrEqual(affected.length - stayed.length);
     await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
     for (const s of seats) s.stop();
     await Promise.all(running);
