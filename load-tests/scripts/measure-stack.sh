@@ -95,17 +95,40 @@ ticks() {
   for p in "$1" $(pgrep -P "$1"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
   echo "$t"
 }
-sleep "$WARMUP"
-declare -A before
-for e in $procs; do before[$e]=$(ticks "${e#*:}"); done
-t0=$(date +%s.%N)
-sleep $((DURATION - WARMUP - 2))
-t1=$(date +%s.%N)
-declare -A after
-for e in $procs; do after[$e]=$(ticks "${e#*:}"); done
+# Each process's CPU every 5 s from the swarm's start (ramp and warm-up included) goes to cpu-series.txt, to
+# see a share change during the run (a heap that grows, a periodic sweep); the totals below are the window
+# after the warm-up. The samples are taken at fixed offsets from the start, so a late one does not shift the next.
+declare -A before after last
+start=$(date +%s.%N)
+prev=$start
+for e in $procs; do last[$e]=$(ticks "${e#*:}"); done
+end=$((DURATION - 2))
+for at in $( (seq 5 5 "$end"; echo "$WARMUP"; echo "$end") | sort -nu); do
+  wait_s=$(echo "$start + $at - $(date +%s.%N)" | bc)
+  [[ $wait_s == -* ]] || sleep "$wait_s"
+  now=$(date +%s.%N)
+  line="t=${at}s cpu %:"
+  for e in $procs; do
+    cur=$(ticks "${e#*:}")
+    line="$line ${e%%:*}=$(echo "($cur - ${last[$e]}) * 100 / $(getconf CLK_TCK) / ($now - $prev)" | bc)"
+    last[$e]=$cur
+    ((at != WARMUP)) || before[$e]=$cur
+    ((at != end)) || after[$e]=$cur
+  done
+  echo "$line   (load $(cut -d' ' -f1 /proc/loadavg))" >>"$logs/cpu-series.txt"
+  ((at != WARMUP)) || t0=$now
+  ((at != end)) || t1=$now
+  prev=$now
+done
 wait $SWARM
 tail -1 "$logs/swarm.out"
-echo "report: $logs/load-report.html"
+# The swarm's 5 s intervals (actions/s, p50, p99 in ms) beside each process's CPU in the same 5 s.
+jq -r '.series as $s | range(0; $s.t | length) | "t=\($s.t[.] + 5)s \($s.actionsPerSecond[.]) \($s.p50[.] // "-") \($s.p99[.] // "-")"' \
+  "$logs/load-report.json" >"$logs/latency-series.txt"
+awk 'NR == FNR { l[$1] = sprintf("%-6s actions/s %-7s p50 %-7s p99 %-7s", $1, $2, $3, $4); next }
+  { t = $1; $1 = ""; print (t in l ? l[t] : sprintf("%-6s %-41s", t, "")) " |" $0 }' \
+  "$logs/latency-series.txt" "$logs/cpu-series.txt" >"$logs/series.txt"
+echo "report: $logs/load-report.html   by 5 s: $logs/series.txt"
 # Actions per second in the swarm's measured window (after its warm-up), the same window as the CPU.
 aps=$(jq '.totals.actionsPerSecond' "$logs/load-report.json")
 line="cpu % of one core:"
