@@ -33,10 +33,16 @@ export const pct = (xs: number[], p: number): number => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
-export async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+/** `what` may be a function, to say how far it got when the wait fails (read only then). */
+export async function until(
+  cond: () => boolean | Promise<boolean>,
+  ms: number,
+  what: string | (() => string),
+): Promise<void> {
   const t0 = Date.now();
   while (!(await cond())) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() - t0 > ms)
+      throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(20);
   }
 }
