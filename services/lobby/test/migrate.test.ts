@@ -105,3 +105,20 @@ describe('migration runner on PostgreSQL', () => {
     }
   });
 });
+
+describe('the opened database', () => {
+  it('lets an interactive transaction outlast Prisma’s 5 s default: a starved lobby still seats the player', async () => {
+    const s = fresh();
+    const db = await openDatabase({ databaseUrl: s.url });
+    try {
+      // The server holds the transaction 5.5 s (as a lobby starved between two statements would).
+      const rows = await db.prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('SELECT pg_sleep(5.5)');
+        return tx.$queryRawUnsafe<{ one: number }[]>('SELECT 1 AS one');
+      });
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+});

@@ -40,6 +40,14 @@ export interface OpenOptions {
 /** A call holds at most one connection; 20 keeps 50 concurrent callers from queueing behind 10. */
 export const DEFAULT_POOL = 20;
 
+/**
+ * Every interactive transaction of the lobby (join, leave, start, a game's record) is a few short statements.
+ * Prisma's defaults give one 2 s to start and 5 s to commit; a lobby starved of CPU (the test suite's own
+ * load of ≈ 30 here) ran past 5 s between a join's statements, and the player got an error instead of a seat.
+ * A transaction that takes longer than these is stuck, not slow, and is still ended.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
+
 /** Splits Prisma's `?schema=` parameter off a URL (pg itself does not understand it). */
 export function splitSchema(url: string): { connectionString: string; schema: string } {
   const u = new URL(url);
@@ -71,7 +79,7 @@ export async function openDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
       idleTimeoutMillis: 60_000,
     });
     const adapter = new PrismaPg(pool, { schema, disposeExternalPool: true });
-    const prisma = new PrismaClient({ adapter });
+    const prisma = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
     await prisma.$connect();
     return {
       prisma,
@@ -92,7 +100,7 @@ export async function openDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
     await pglite.close();
     throw e;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: TRANSACTION_OPTIONS });
   await prisma.$connect();
   return {
     prisma,
