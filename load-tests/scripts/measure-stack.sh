@@ -6,6 +6,8 @@
 #
 # SWARM_WORKERS=N spreads the bots over N swarm processes, each with its own loopback source address
 # (127.0.0.2 …), beyond one address's ≈ 28k ephemeral ports; their latencies merge exactly.
+# MEASURE_RAMP_MS: how long the tables take to come up (default 5 ms per table); with several swarm processes
+# the ramp's sign-ins and connects can take both cores and starve the stack (see docs/architecture.md).
 # SWARM_ARGS adds swarm flags (e.g. "--ws-client ws" to compare the bots' WebSocket clients).
 #
 # MEASURE_NATS_GOMAXPROCS=N starts a private nats-server for this run (JetStream in a temporary
@@ -27,13 +29,20 @@ TABLES=${1:?tables}
 DURATION=${2:-100}
 WARMUP=${3:-45}
 BASE=${MEASURE_PORT_BASE:-19100}
-# Each table's 4 bots are 4 open files in the swarm and 4 in the gateway. A box whose limit is 20,000 lost
-# 30 bots of a 5,000-table run to EMFILE during the ramp: raise the limit for this script's processes
-# (root may raise the hard one too); where it cannot be raised the swarm refuses to start and says why.
+# Each table's 4 bots are 4 open files in the swarm and 4 in a gateway. A box whose limit is 20,000 lost
+# 30 bots of a 5,000-table run to EMFILE during the ramp. The limit is raised for this script's processes
+# where it may be (root with CAP_SYS_RESOURCE); where it cannot, the sockets are spread over as many
+# gateways (MEASURE_GATEWAYS) and swarm processes (SWARM_WORKERS) as it takes, each under the limit
+# less 1,024 for everything else a process holds. The swarm's bots spread seat by seat over the gateways.
 need=$((TABLES * 4 + 4096))
 if [[ $(ulimit -n) != unlimited ]] && (($(ulimit -n) < need)); then
   ulimit -n "$need" 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 fi
+per_process=$(($([[ $(ulimit -n) == unlimited ]] && echo 1048576 || ulimit -n) - 1024))
+spread=$(((TABLES * 4 + per_process - 1) / per_process))
+GATEWAYS=${MEASURE_GATEWAYS:-$spread}
+SWARM_WORKERS=${SWARM_WORKERS:-$spread}
+((spread == 1)) || echo "open files: $(ulimit -n) per process, so $GATEWAYS gateways and $SWARM_WORKERS swarm processes" >&2
 cd "$(dirname "$0")/../.."
 export NATS_URL=${NATS_URL:-nats://127.0.0.1:4222} REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export JOKE_NAMESPACE="measure$$" LOG_LEVEL=warn
@@ -59,9 +68,19 @@ WORKER_ID=w0 SHARD=0 OPS_PORT=$((BASE + 1)) node $(prof w0) --import tsx service
 W0=$!
 WORKER_ID=w1 SHARD=1 OPS_PORT=$((BASE + 2)) node --import tsx services/room-worker/src/main.ts >"$logs/w1.log" 2>&1 &
 W1=$!
-JWT_SECRET=joke-app-dev-secret-not-for-production PORT=$((BASE + 3)) OPS_PORT=$((BASE + 4)) GATEWAY_ID=g0 GATEWAY_MAX_SOCKETS_PER_IP=0 GATEWAY_ROOM_ACCESS=open \
-  node $(prof gateway) --import tsx services/gateway/src/main.ts >"$logs/gw.log" 2>&1 &
-GW=$!
+# Gateway k listens on BASE+3 (ops BASE+4) for k = 0, on BASE+10+2k (ops BASE+11+2k) after; only g0 is profiled.
+gw_port() { if (($1 == 0)); then echo $((BASE + 3)); else echo $((BASE + 10 + 2 * $1)); fi; }
+GWS=()
+URLS=
+for ((k = 0; k < GATEWAYS; k++)); do
+  port=$(gw_port $k)
+  # shellcheck disable=SC2046
+  JWT_SECRET=joke-app-dev-secret-not-for-production PORT=$port OPS_PORT=$((port + 1)) GATEWAY_ID=g$k GATEWAY_MAX_SOCKETS_PER_IP=0 GATEWAY_ROOM_ACCESS=open \
+    node $( ((k > 0)) || prof gateway) --import tsx services/gateway/src/main.ts >"$logs/gw$k.log" 2>&1 &
+  GWS+=($!)
+  URLS="$URLS${URLS:+,}ws://127.0.0.1:$port/ws"
+done
+GW="${GWS[*]}"
 # SIGTERM drains and exits; with profiles, give the services up to 3 min (a profile is written at exit),
 # else 15 s. Then the run's keys and streams go (drop-namespace.ts), so that the next run's orphan sweep
 # does not SCAN this one's thousands of keys too: without it each run of a back-to-back pair found a
@@ -76,23 +95,26 @@ finish() {
   if [[ -n "$NATS_PID" ]]; then kill "$NATS_PID" 2>/dev/null || true; fi
 }
 trap finish EXIT
-for port in $BASE $((BASE + 1)) $((BASE + 2)) $((BASE + 3)); do
+for port in $BASE $((BASE + 1)) $((BASE + 2)) $(for ((k = 0; k < GATEWAYS; k++)); do gw_port $k; done); do
   until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.5; done
 done
 # This script starts the gateway itself with the development secret, so the swarm may sign tokens here.
 # shellcheck disable=SC2086
-node $(prof swarm) --import tsx load-tests/src/swarm.ts --url "ws://127.0.0.1:$((BASE + 3))/ws" --tables "$TABLES" \
-  --duration "$DURATION" --ramp-ms $((TABLES * 5)) --warmup "$WARMUP" --live-ms 0 \
-  --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "${SWARM_WORKERS:-1}" \
+node $(prof swarm) --import tsx load-tests/src/swarm.ts --url "$URLS" --tables "$TABLES" \
+  --duration "$DURATION" --ramp-ms "${MEASURE_RAMP_MS:-$((TABLES * 5))}" --warmup "$WARMUP" --live-ms 0 \
+  --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "$SWARM_WORKERS" \
   --report "$logs/load-report.html" --json "$logs/load-report.json" ${SWARM_ARGS:-} >"$logs/swarm.out" 2>&1 &
 SWARM=$!
 # The servers this stack uses (others may run test clusters on other ports): by their listening port.
 listener() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
-procs="mm:$MM w0:$W0 w1:$W1 gateway:$GW swarm:$SWARM nats:$(listener "${NATS_URL##*:}") redis:$(listener "${REDIS_URL##*:}")"
+procs="mm:$MM w0:$W0 w1:$W1 gateway:${GW// /+} swarm:$SWARM nats:$(listener "${NATS_URL##*:}") redis:$(listener "${REDIS_URL##*:}")"
 # utime + stime of a process and of its children (the swarm's worker processes).
+# Several pids joined by + (the gateways) add up.
 ticks() {
-  local t=0 p
-  for p in "$1" $(pgrep -P "$1"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+  local t=0 p top
+  for top in ${1//+/ }; do
+    for p in "$top" $(pgrep -P "$top"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+  done
   echo "$t"
 }
 # Each process's CPU every 5 s from the swarm's start (ramp and warm-up included) goes to cpu-series.txt, to
@@ -120,7 +142,7 @@ for at in $( (seq 5 5 "$end"; echo "$WARMUP"; echo "$end") | sort -nu); do
   ((at != end)) || t1=$now
   prev=$now
 done
-wait $SWARM
+wait $SWARM || { tail -5 "$logs/swarm.out" >&2; exit 1; }
 tail -1 "$logs/swarm.out"
 # The swarm's 5 s intervals (actions/s, p50, p99 in ms) beside each process's CPU in the same 5 s.
 jq -r '.series as $s | range(0; $s.t | length) | "t=\($s.t[.] + 5)s \($s.actionsPerSecond[.]) \($s.p50[.] // "-") \($s.p99[.] // "-")"' \
