@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Capacity of the whole stack as separate processes on the real NATS and Redis:
-# 1 matchmaker, 2 room workers, 1 gateway, and the bot swarm, all on this machine.
+# 1 matchmaker, 2 room workers, 1 gateway (more where one process may not open enough files: see
+# below), and the bot swarm, all on this machine.
 #
 #   bash load-tests/scripts/measure-stack.sh TABLES [DURATION_S] [WARMUP_S]
 #
-# SWARM_WORKERS=N spreads the bots over N swarm processes, each with its own loopback source address
+# MEASURE_GATEWAYS=N runs N gateways (default: as many as the open-file limit needs, usually 1).
+# SWARM_WORKERS=N spreads the bots over N swarm processes (default: likewise), each with its own loopback source address
 # (127.0.0.2 …), beyond one address's ≈ 28k ephemeral ports; their latencies merge exactly.
 # MEASURE_RAMP_MS: how long the tables take to come up (default 5 ms per table); with several swarm processes
 # the ramp's sign-ins and connects can take both cores and starve the stack (see docs/architecture.md).
