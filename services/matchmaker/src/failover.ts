@@ -30,7 +30,24 @@ export interface LiveWorker {
   seenAt: number;
   loopLagMs: number;
   actionsPerSec: number;
+  /**
+   * The longest recent gap between two of its heartbeats (or its reported loop lag), decaying by half every
+   * GAP_HALF_LIFE_MS: a worker whose heartbeats have been coming late gets a longer deadline.
+   */
+  slowGapMs: number;
 }
+
+/**
+ * A worker is dead after DEAD_AFTER_MS of silence, or after GAP_SLACK times its recent slowest heartbeat gap
+ * when that is longer (at most MAX_STRETCH × DEAD_AFTER_MS). On an overloaded box (5,000 tables on two
+ * gateways) heartbeats came later and later until one gap passed 1.5 s: the matchmaker failed a live worker's
+ * 2,171 rooms over, then the other's 2,578, and the moves buried the stack. A crashed worker is still found
+ * within a ping ("no responders"); the heartbeat timeout is for what the bus cannot tell, and there a few
+ * seconds more cost less than moving every room of a worker that was only slow.
+ */
+const GAP_SLACK = 3;
+const MAX_STRETCH = 10;
+const GAP_HALF_LIFE_MS = 10_000;
 
 export interface FailoverReport {
   workerId: string;
@@ -117,6 +134,12 @@ export class Workers {
   }): void {
     const incarnation = hb.incarnation ?? '';
     const prev = this.live.get(hb.workerId);
+    const now = this.h.clock.now();
+    let slowGapMs = hb.loopLagMs;
+    if (prev && prev.incarnation === incarnation) {
+      const gap = now - prev.seenAt;
+      slowGapMs = Math.max(slowGapMs, gap, prev.slowGapMs * 0.5 ** (gap / GAP_HALF_LIFE_MS));
+    }
     this.live.set(hb.workerId, {
       workerId: hb.workerId,
       shard: hb.shard,
@@ -124,9 +147,10 @@ export class Workers {
       rooms: hb.rooms,
       // A drain is one-way: once announced it holds until the worker comes back as a new incarnation.
       draining: hb.draining || (prev !== undefined && prev.incarnation === incarnation && prev.draining),
-      seenAt: this.h.clock.now(),
+      seenAt: now,
       loopLagMs: hb.loopLagMs,
       actionsPerSec: hb.actionsPerSec,
+      slowGapMs,
     });
     // Restarted under the same id: whatever the old process ran is gone with it. The leases are read at
     // once, before this new incarnation is likely to have been given rooms of its own.
@@ -146,9 +170,14 @@ export class Workers {
       for (const w of this.live.values()) w.seenAt += late;
       this.h.metrics.pauses.inc();
     }
-    const cutoff = now - this.h.cfg.deadAfterMs;
     for (const w of [...this.live.values()])
-      if (w.seenAt < cutoff) this.gone(w.workerId, w.incarnation, 'heartbeat timeout');
+      if (now - w.seenAt > this.deadline(w)) this.gone(w.workerId, w.incarnation, 'heartbeat timeout');
+  }
+
+  /** How long this worker may be silent (see GAP_SLACK). */
+  deadline(w: LiveWorker): number {
+    const { deadAfterMs } = this.h.cfg;
+    return Math.max(deadAfterMs, Math.min(GAP_SLACK * w.slowGapMs, MAX_STRETCH * deadAfterMs));
   }
 
   /**

@@ -26,14 +26,14 @@ async function matchmaker() {
     await mm.close();
     await bus.close();
   });
-  const beat = (workerId: string) =>
+  const beat = (workerId: string, loopLagMs = 0) =>
     emit(bus, contract.workerHeartbeat, {
       v: 1,
       workerId,
       shard: 0,
       rooms: 0,
       actionsPerSec: 0,
-      loopLagMs: 0,
+      loopLagMs,
       draining: false,
       at: clock.now(),
       incarnation: `${workerId}-1`,
@@ -45,6 +45,45 @@ async function matchmaker() {
       .sort();
   return { clock, mm, beat, live };
 }
+
+describe('heartbeats that come later and later', () => {
+  it('stretch the worker’s deadline to 3× its slowest recent gap, so a slow worker is not failed over; silence still is', async () => {
+    const { clock, beat, live } = await matchmaker();
+    // Checks run every 20 ms from t0 (the matchmaker started then).
+    const t0 = clock.now();
+    const at = (ms: number) => clock.advanceTo(t0 + ms);
+    // w0's heartbeats come 50, 80, 120 ms apart (an overloaded worker): its deadline becomes 360 ms, past
+    // DEAD_AFTER_MS (200). w1 says its event loop lags 150 ms: 450 ms.
+    beat('w0');
+    beat('w1', 150);
+    for (const t of [50, 130, 250]) {
+      await at(t);
+      beat('w0');
+    }
+    await at(440);
+    expect(live()).toEqual(['w0', 'w1']);
+    await at(470);
+    expect(live()).toEqual(['w0']);
+    // w0 then falls silent: still there 340 ms on, gone at the first check past 360.
+    await at(250 + 340);
+    expect(live()).toEqual(['w0']);
+    await at(250 + 380);
+    expect(live()).toEqual([]);
+  });
+
+  it('a steady worker keeps DEAD_AFTER_MS', async () => {
+    const { clock, beat, live } = await matchmaker();
+    for (let i = 0; i < 10; i++) {
+      beat('w0');
+      await clock.advance(50);
+    }
+    beat('w0');
+    await clock.advance(200);
+    expect(live()).toEqual(['w0']);
+    await clock.advance(20);
+    expect(live()).toEqual([]);
+  });
+});
 
 describe('a paused matchmaker', () => {
   it('does not count its own pause as the workers’ silence, and still finds a worker that stays silent after it', async () => {
