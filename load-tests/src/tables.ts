@@ -9,6 +9,8 @@ import type { RunStats } from './stats.ts';
 
 export interface TableStats {
   roomId: string;
+  /** This swarm's bots matched to it (a quick-match table may be filled with fewer, and server bots). */
+  bots: Set<string>;
   matchedAt: number;
   finishedAt: number | null;
   /** Highest transition seen by any bot at the table. */
@@ -39,11 +41,13 @@ export function createTableBook(
   const acks: AckRecord[] = [];
   const ackBySeq = new Map<string, string>();
   const sink: TableSink = {
-    matched(roomId) {
-      if (tables.has(roomId)) return;
+    matched(roomId, userId) {
+      const known = tables.get(roomId);
+      if (known) return void known.bots.add(userId);
       const now = performance.now();
       tables.set(roomId, {
         roomId,
+        bots: new Set([userId]),
         matchedAt: now,
         finishedAt: null,
         lastSeq: -1,

@@ -170,7 +170,10 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
       expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
       await Promise.all([long, answered]);
       expect(Date.now() - t0).toBeGreaterThanOrEqual(590);
-      expect(ended).toEqual(['answer:ok', 'short:timeout', 'long:timeout']);
+      // The answer's round trip may take longer than 150 ms on a loaded box (it did at load 25): only the two
+      // timeouts' order is the point.
+      expect([...ended].sort()).toEqual(['answer:ok', 'long:timeout', 'short:timeout']);
+      expect(ended.indexOf('short:timeout')).toBeLessThan(ended.indexOf('long:timeout'));
       s.unsubscribe();
     });
 

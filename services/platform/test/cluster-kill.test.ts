@@ -128,15 +128,17 @@ async function play(label: string): Promise<Play> {
     },
     { observe: (t) => (tables = t), log: (line) => console.log(`[cluster-kill ${label}] ${line}`) },
   );
-  // Every table is matched and has moved a few times, so what follows lands mid-game. 200 sockets sign in and
-  // quick-match through the cluster: on a quiet box in ≈ 5 s; under the suite's own load (≈ 30) 90 s was
-  // once not enough, so the bound is wider and a timeout says how far the tables got.
+  // Every bot is at a table and every table has moved a few times, so what follows lands mid-game. 200 bots
+  // sign in and quick-match through the cluster: on a quiet box in ≈ 5 s. Under the suite's own load (≈ 30)
+  // the queue waits long enough for tables to start short of 4 bots (62 tables for the 200 once), so count
+  // bots seated, not tables; the bound is wide and a timeout says how far they got.
+  const seated = () => [...tables.values()].reduce((n, t) => n + t.bots.size, 0);
   await Promise.race([
     until(
-      () => tables.size === TABLES && [...tables.values()].every((t) => t.lastSeq >= 3),
+      () => seated() >= TABLES * 4 && [...tables.values()].every((t) => t.lastSeq >= 3),
       150_000,
       () =>
-        `play on every table (${tables.size} of ${TABLES} matched, ` +
+        `play on every table (${seated()} of ${TABLES * 4} bots seated at ${tables.size} tables, ` +
         `${[...tables.values()].filter((t) => t.lastSeq >= 3).length} past their third step)`,
     ),
     swarmRun.then(() => {
