@@ -37,11 +37,12 @@ export function socketsPerProcess(opts: SwarmOptions): number {
 /** Why this run cannot open its sockets in this process, or null when it fits under the limit. */
 export function fileLimitProblem(opts: SwarmOptions, limit = openFileLimit()): string | null {
   if (limit === null) return null;
-  const need = socketsPerProcess(opts) + FILES_BESIDES_SOCKETS;
+  const sockets = socketsPerProcess(opts);
+  const need = sockets + FILES_BESIDES_SOCKETS;
   if (need <= limit) return null;
-  const workers = Math.ceil((socketsPerProcess(opts) * opts.workers) / (limit - FILES_BESIDES_SOCKETS));
+  const workers = Math.ceil((sockets * opts.workers) / (limit - FILES_BESIDES_SOCKETS));
   return (
-    `each swarm process would open up to ${need} files (${socketsPerProcess(opts)} sockets) but may open ${limit} ` +
+    `each swarm process would open up to ${need} files (${sockets} sockets) but may open ${limit} ` +
     `(ulimit -n): raise it (\`ulimit -n ${need}\`, root may raise the hard limit too) or spread the bots over ` +
     `--workers ${workers} or more`
   );

@@ -175,7 +175,7 @@ export class Workers {
   }
 
   /** How long this worker may be silent (see GAP_SLACK). */
-  deadline(w: LiveWorker): number {
+  private deadline(w: LiveWorker): number {
     const { deadAfterMs } = this.h.cfg;
     return Math.max(deadAfterMs, Math.min(GAP_SLACK * w.slowGapMs, MAX_STRETCH * deadAfterMs));
   }
