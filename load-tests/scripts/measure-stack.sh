@@ -22,6 +22,9 @@
 # DIR/w0, DIR/swarm (the whole run, ramp included; one file per thread: tsx's loader thread writes a
 # small one too), to be summarised with `node load-tests/scripts/cpuprofile-top.mjs DIR/gateway/*`.
 #
+# MEASURE_NODE_ARGS="--trace-gc" adds node flags to every process of the stack and to the swarm
+# (the services' output goes to their logs in the run's directory).
+#
 # Each run uses a fresh subject/key namespace, so tables left over from an earlier run (which
 # would go on playing by their timers) never share the workers with this one. Prints the swarm's
 # JSON line and the CPU each process used during the measured window (after the warm-up), in % of
@@ -59,16 +62,18 @@ if [[ -n "${MEASURE_NATS_GOMAXPROCS:-}" ]]; then
   for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$((BASE + 9))") 2>/dev/null && break; sleep 0.2; done
   (exec 3<>"/dev/tcp/127.0.0.1/$((BASE + 9))") 2>/dev/null || { cat "$logs/nats.log"; echo "nats-server did not listen on $((BASE + 9))" >&2; exit 1; }
 fi
+# Node flags for every process of the stack and the swarm (V8 options NODE_OPTIONS refuses, e.g. --trace-gc).
+NODE_ARGS=${MEASURE_NODE_ARGS:-}
 prof() { :; }
 if [[ -n "${MEASURE_CPU_PROF:-}" ]]; then
   mkdir -p "$MEASURE_CPU_PROF"
   prof() { echo "--cpu-prof --cpu-prof-dir=$MEASURE_CPU_PROF/$1"; }
 fi
-OPS_PORT=$BASE node --import tsx services/matchmaker/src/main.ts >"$logs/mm.log" 2>&1 &
+OPS_PORT=$BASE node $NODE_ARGS --import tsx services/matchmaker/src/main.ts >"$logs/mm.log" 2>&1 &
 MM=$!
-WORKER_ID=w0 SHARD=0 OPS_PORT=$((BASE + 1)) node $(prof w0) --import tsx services/room-worker/src/main.ts >"$logs/w0.log" 2>&1 &
+WORKER_ID=w0 SHARD=0 OPS_PORT=$((BASE + 1)) node $NODE_ARGS $(prof w0) --import tsx services/room-worker/src/main.ts >"$logs/w0.log" 2>&1 &
 W0=$!
-WORKER_ID=w1 SHARD=1 OPS_PORT=$((BASE + 2)) node --import tsx services/room-worker/src/main.ts >"$logs/w1.log" 2>&1 &
+WORKER_ID=w1 SHARD=1 OPS_PORT=$((BASE + 2)) node $NODE_ARGS --import tsx services/room-worker/src/main.ts >"$logs/w1.log" 2>&1 &
 W1=$!
 # Gateway k listens on BASE+3 (ops BASE+4) for k = 0, on BASE+10+2k (ops BASE+11+2k) after; only g0 is profiled.
 gw_port() { if (($1 == 0)); then echo $((BASE + 3)); else echo $((BASE + 10 + 2 * $1)); fi; }
@@ -78,7 +83,7 @@ for ((k = 0; k < GATEWAYS; k++)); do
   port=$(gw_port $k)
   # shellcheck disable=SC2046
   JWT_SECRET=joke-app-dev-secret-not-for-production PORT=$port OPS_PORT=$((port + 1)) GATEWAY_ID=g$k GATEWAY_MAX_SOCKETS_PER_IP=0 GATEWAY_ROOM_ACCESS=open \
-    node $( ((k > 0)) || prof gateway) --import tsx services/gateway/src/main.ts >"$logs/gw$k.log" 2>&1 &
+    node $NODE_ARGS $( ((k > 0)) || prof gateway) --import tsx services/gateway/src/main.ts >"$logs/gw$k.log" 2>&1 &
   GWS+=($!)
   URLS="$URLS${URLS:+,}ws://127.0.0.1:$port/ws"
 done
@@ -102,7 +107,7 @@ for port in $BASE $((BASE + 1)) $((BASE + 2)) $(for ((k = 0; k < GATEWAYS; k++))
 done
 # This script starts the gateway itself with the development secret, so the swarm may sign tokens here.
 # shellcheck disable=SC2086
-node $(prof swarm) --import tsx load-tests/src/swarm.ts --url "$URLS" --tables "$TABLES" \
+node $NODE_ARGS $(prof swarm) --import tsx load-tests/src/swarm.ts --url "$URLS" --tables "$TABLES" \
   --duration "$DURATION" --ramp-ms "${MEASURE_RAMP_MS:-$((TABLES * 5))}" --warmup "$WARMUP" --live-ms 0 \
   --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "$SWARM_WORKERS" \
   --report "$logs/load-report.html" --json "$logs/load-report.json" ${SWARM_ARGS:-} >"$logs/swarm.out" 2>&1 &

@@ -98,7 +98,8 @@ export async function runLoad(
     let ready = 0;
     for (let k = 0; k < opts.workers; k++) {
       const child = fork(workerMain, [], {
-        execArgv: ['--import', tsxLoader],
+        // The bot processes run with the swarm's own V8 flags (--cpu-prof into the same directory, --trace-gc…).
+        execArgv: [...inheritedFlags(process.execArgv), '--import', tsxLoader],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       children.push(child);
@@ -162,4 +163,14 @@ export async function runLoad(
   // A room shared by bots of several workers finished once, not once per worker.
   report.finished = new Set(done.flatMap((d) => d.finishedRooms)).size;
   return { stats, report, samples: done.map((d) => d.samples), workers: opts.workers, addresses };
+}
+
+/** The node flags a swarm passes on to its bot processes: all but its module loader (`--import X`), which they get as a path. */
+export function inheritedFlags(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    if (execArgv[i] === '--import') i++;
+    else if (!execArgv[i].startsWith('--import=')) out.push(execArgv[i]);
+  }
+  return out;
 }
