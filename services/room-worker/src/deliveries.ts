@@ -17,7 +17,15 @@
  */
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, type bus as wire } from '@joke/protocol';
-import { FixedMembers, presenceFrame, StateViews, viewFrame, viewFrameBytes, type FrameContext } from './frames.ts';
+import {
+  FixedMembers,
+  OwnParts,
+  presenceFrame,
+  StateViews,
+  viewFrame,
+  viewFrameBytes,
+  type FrameContext,
+} from './frames.ts';
 import type { RoomHost, Transition, ViewerMeta } from './room-types.ts';
 import { viewerKey } from './viewers.ts';
 
@@ -28,6 +36,8 @@ export class Deliveries {
   private readonly fixed: FixedMembers;
   /** Viewer key (viewers.ts `viewerKey`) → the fixed members' text last sent to that viewer. */
   private readonly fixedSent = new Map<string, string>();
+  /** Each viewer's last own members' text, reused while what they are made of stays (frames.ts `OwnParts`). */
+  private readonly owns = new OwnParts();
 
   constructor(
     private readonly host: RoomHost,
@@ -104,7 +114,7 @@ export class Deliveries {
       roomIdJson: this.idJson,
       seq: t.seq,
       events: t.events,
-      views: new StateViews(this.game, t.state),
+      views: new StateViews(this.game, t.state, this.owns),
       presenceJson,
       resultJson,
       fixedJson,
@@ -145,6 +155,11 @@ export class Deliveries {
     }
     // Entries of viewers the room forgot (left, gateway gone, grace lapsed).
     if (sent.size > viewers.size) for (const key of sent.keys()) if (!viewers.has(key)) sent.delete(key);
+    if (this.owns.size > viewers.size) {
+      const present = new Set<string | null>();
+      for (const v of viewers.values()) present.add(v.role === 'player' ? v.userId : null);
+      this.owns.retain((viewer) => present.has(viewer));
+    }
     let kept: wire.Delivery | null = null;
     if (held !== undefined) {
       const frames = perGateway.get(held);

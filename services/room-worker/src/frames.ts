@@ -102,6 +102,7 @@ export class StateViews {
   constructor(
     private readonly game: AnyGame,
     private readonly state: unknown,
+    private readonly owns: OwnParts | null = null,
   ) {}
 
   json(viewer: PlayerId | null): string {
@@ -117,8 +118,15 @@ export class StateViews {
   ownOpen(viewer: PlayerId | null): string | null {
     const parts = this.game.viewParts;
     if (parts === undefined || this.shared().length === 2) return null;
+    const key = this.owns !== null && parts.ownKey !== undefined ? parts.ownKey(this.state, viewer) : null;
+    if (key !== null) {
+      const last = this.owns!.get(viewer, key);
+      if (last !== undefined) return last;
+    }
     const own = JSON.stringify(parts.own(this.state, viewer));
-    return own.length === 2 ? null : own.slice(0, -1);
+    const open = own.length === 2 ? null : own.slice(0, -1);
+    if (key !== null) this.owns!.set(viewer, key, open);
+    return open;
   }
 
   /** `,` + the shared members + `}`, as UTF-8, encoded once per state. */
@@ -128,6 +136,39 @@ export class StateViews {
 
   private shared(): string {
     return (this.sharedJson ??= JSON.stringify(this.game.viewParts!.shared(this.state)));
+  }
+}
+
+/**
+ * Each viewer's last own members as `ownOpen` text, with what they were made of (the game's
+ * `viewParts.ownKey`): a later state whose key holds the very same values reuses the text. At a
+ * 4-seat one-card table three of every four frames belong to viewers not to move, whose hand and
+ * flags an action seldom changes. Kept per room, one entry per viewer (null = the spectators).
+ */
+export class OwnParts {
+  private readonly last = new Map<PlayerId | null, { key: readonly unknown[]; open: string | null }>();
+  /** Texts reused so far (the tests see that the reuse happens). */
+  reused = 0;
+
+  get(viewer: PlayerId | null, key: readonly unknown[]): string | null | undefined {
+    const e = this.last.get(viewer);
+    if (e === undefined || e.key.length !== key.length) return undefined;
+    for (let i = 0; i < key.length; i++) if (e.key[i] !== key[i]) return undefined;
+    this.reused++;
+    return e.open;
+  }
+
+  set(viewer: PlayerId | null, key: readonly unknown[], open: string | null): void {
+    this.last.set(viewer, { key, open });
+  }
+
+  /** Forgets viewers not in `keep` (left, gone): their entries would only hold old state alive. */
+  retain(keep: (viewer: PlayerId | null) => boolean): void {
+    for (const v of this.last.keys()) if (!keep(v)) this.last.delete(v);
+  }
+
+  get size(): number {
+    return this.last.size;
   }
 }
 
