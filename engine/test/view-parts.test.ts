@@ -119,3 +119,43 @@ describe('fixed view members', () => {
         }
       }, 120_000);
 });
+
+describe('own view members keys (ViewParts.ownKey)', () => {
+  // The room worker reuses a viewer's encoded own members while the key holds the very same values
+  // (services/room-worker/src/frames.ts `OwnParts`): two states with equal keys must give equal own parts.
+  const sameKey = (a: readonly unknown[], b: readonly unknown[]) =>
+    a.length === b.length && a.every((x, i) => x === b[i]);
+  for (const game of Object.values(games))
+    for (const mode of game.modes) {
+      const ownKey = game.viewParts?.ownKey;
+      if (ownKey === undefined) continue;
+      it(`${game.id} ${mode.id}: equal keys give equal own members, for every seat, the spectator and a stranger`, () => {
+        const options = game.optionsSchema.parse({ mode: mode.id });
+        const range = game.playerRange(options);
+        let reused = 0;
+        for (const [i, n] of SIZES[game.id].entries()) {
+          const players = simPlayers(Math.min(Math.max(n, range.min), range.max));
+          const viewers = [...players.map((p) => p.id), null, 'stranger'];
+          const last = new Map<PlayerId | null, { key: readonly unknown[]; own: string }>();
+          for (const t of botTransitions(game, {
+            seed: `own-key-${game.id}-${mode.id}-${i}`,
+            players,
+            options: { mode: mode.id },
+            timeoutRate: 0.05,
+          }))
+            for (const viewer of viewers) {
+              const key = ownKey(t.state, viewer);
+              if (key === null) continue;
+              const own = JSON.stringify(game.viewParts!.own(t.state, viewer));
+              const before = last.get(viewer);
+              if (before !== undefined && sameKey(before.key, key)) {
+                reused++;
+                if (before.own !== own) expect([t.seq, viewer, own]).toEqual([t.seq, viewer, before.own]);
+              }
+              last.set(viewer, { key, own });
+            }
+        }
+        expect(reused).toBeGreaterThan(0);
+      }, 120_000);
+    }
+});

@@ -3,7 +3,8 @@
  * transition wherever viewers share it: the presence list, the result, and the
  * members of the view every viewer of the state sees alike (the engine's
  * `viewParts.shared`); only each viewer's own members (hand, legal actions, …)
- * and events are encoded per viewer. The members fixed for the whole game
+ * and events are encoded per viewer, and the own members only when what they
+ * are made of changed (`OwnParts`, the game's `viewParts.ownKey`). The members fixed for the whole game
  * (`viewParts.fixed`: game, options, seats…) are encoded once per game
  * (`FixedMembers`) and go, as the frame's `fixed` member, only into the frames
  * of viewers that may not have them yet (deliveries.ts decides which). The
