@@ -388,6 +388,29 @@ function matchContract(name: string, make: () => Promise<{ store: MatchStore; do
       expect((await store.waiting(k, 60_000)).map((x) => x.userId)).toEqual(['b']);
     });
 
+    it('with a gateway hold, seats players of one gateway together and the oldest only once the hold is over', async () => {
+      const k = key();
+      const t = Date.now();
+      const at = (userId: string, gatewayId: string, ms: number) => ({ userId, name: userId, gatewayId, at: t + ms });
+      const hold = 500;
+      expect(await store.enqueue(k, at('a1', 'gA', 0), 3, 60_000, hold)).toBeNull();
+      expect(await store.enqueue(k, at('b1', 'gB', 1), 3, 60_000, hold)).toBeNull();
+      expect(await store.enqueue(k, at('a2', 'gA', 2), 3, 60_000, hold)).toBeNull();
+      // Three wait, but of two gateways, and the oldest (a1) has waited 3 ms: held.
+      expect(await store.enqueue(k, at('b2', 'gB', 3), 3, 60_000, hold)).toBeNull();
+      // The third of gB: gB's three, in line order, though a1 and a2 came first.
+      const gB = await store.enqueue(k, at('b3', 'gB', 4), 3, 60_000, hold);
+      expect(gB?.map((x) => x.userId)).toEqual(['b1', 'b2', 'b3']);
+      expect((await store.waiting(k, 60_000)).map((x) => x.userId)).toEqual(['a1', 'a2']);
+      expect(await store.enqueue(k, at('c1', 'gC', 5), 3, 60_000, hold)).toBeNull();
+      // a1 has now waited its hold by the newcomer's clock: the oldest three, across gateways.
+      const mixed = await store.enqueue(k, at('d1', 'gD', hold), 3, 60_000, hold);
+      expect(mixed?.map((x) => x.userId)).toEqual(['a1', 'a2', 'c1']);
+      expect(mixed?.[0].at).toBe(t);
+      expect((await store.waiting(k, 60_000)).map((x) => x.userId)).toEqual(['d1']);
+      expect(await store.dequeue('a1')).toBe(false); // seated: in no queue
+    });
+
     it('a claim is granted to exactly one caller until it expires', async () => {
       const k = `c-${randomBytes(4).toString('hex')}`;
       const r = await Promise.all([store.claim(k, 'm1', 100), store.claim(k, 'm2', 100), store.claim(k, 'm3', 100)]);

@@ -79,6 +79,12 @@ export const matchmakerConfig = defineConfig({
     30_000,
     'After the oldest quick-match entry waited this long, bots take the seats still empty (0 = never; players may refuse bots).',
   ),
+  queueGatewayHoldMs: opt(
+    'QUEUE_GATEWAY_HOLD_MS',
+    int(0, 60_000),
+    500,
+    'Quick match seats players who came through one gateway together, so each move reaches one gateway instead of several; a full queue without such a group waits at most this long after its oldest entry before seating across gateways (0 = always the oldest, wherever they are).',
+  ),
   opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
   opsPort: opt('OPS_PORT', int(0, 65535), 9102, 'Port of the ops HTTP server; 0 picks a free one.'),
   ...livenessOptions(),

@@ -35,7 +35,12 @@ export function createMatchmakerMetrics(registry: Registry) {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
       registers,
     }),
-    matched: new Counter({ name: 'joke_mm_queue_tables_total', help: 'Quick-match tables started', registers }),
+    matched: new Counter({
+      name: 'joke_mm_queue_tables_total',
+      help: 'Quick-match tables started, by how many gateways their human players came through (one: each move reaches one gateway)',
+      labelNames: ['gateways'] as const,
+      registers,
+    }),
     botFilled: new Counter({
       name: 'joke_mm_queue_bot_filled_total',
       help: 'Quick-match tables started with bots in the seats nobody came for',

@@ -4,6 +4,10 @@
  * it; and when the oldest entry has waited `queueBotFillMs`, the humans who
  * accept bots are seated with bots in the remaining seats.
  *
+ * A queue may also hold a full table's worth of players while waiting for a
+ * group of one gateway (`queueGatewayHoldMs`, MatchStore.enqueue): once its
+ * oldest entry has waited that long, the oldest are seated wherever they are.
+ *
  * Replicas may all hold a timer for the same queue: `claim` lets one of them
  * fill it, and each human is taken with `dequeue`, which succeeds for exactly
  * one caller, so a table formed meanwhile by `enqueue` never loses a player twice.
@@ -83,7 +87,8 @@ export class QueueWatch {
         waiting: waiting.length,
         botsAt: e.bots === false ? null : botsAt,
       });
-    if (botsAt !== null) this.arm(key, q, botsAt);
+    const next = earliest(this.heldUntil(waiting, q), botsAt);
+    if (next !== null) this.arm(key, q, next);
   }
 
   close(): void {
@@ -99,6 +104,12 @@ export class QueueWatch {
     return ms > 0 && first ? first.at + ms : null;
   }
 
+  /** When a queue holding a full table stops waiting for players of one gateway; null if it holds none. */
+  private heldUntil(waiting: QueueEntry[], q: QueueKey): number | null {
+    const ms = this.h.cfg.queueGatewayHoldMs;
+    return ms > 0 && waiting.length >= q.players ? waiting[0].at + ms : null;
+  }
+
   private arm(key: string, q: QueueKey, at: number): void {
     const had = this.timers.get(key);
     if (this.closed || (had && had.at <= at)) return;
@@ -106,7 +117,7 @@ export class QueueWatch {
     const timer = this.h.clock.setTimeout(
       () => {
         this.timers.delete(key);
-        this.fill(key, q).catch((err: unknown) => this.h.log.warn({ err, key }, 'bot fill failed'));
+        this.due(key, q).catch((err: unknown) => this.h.log.warn({ err, key }, 'queue seating failed'));
       },
       Math.max(0, at - this.now()),
     );
@@ -114,13 +125,38 @@ export class QueueWatch {
     this.timers.set(key, { at, timer });
   }
 
-  private async fill(key: string, q: QueueKey): Promise<void> {
+  /** A queue's timer: seat a held full table, else fill with bots, whichever is due; else wait for the next. */
+  private async due(key: string, q: QueueKey): Promise<void> {
     if (this.closed) return;
+    const waiting = await this.h.match.waiting(key, this.h.cfg.queueStaleMs);
+    const heldUntil = this.heldUntil(waiting, q);
+    if (heldUntil !== null && heldUntil <= this.now()) return this.seatHeld(key, q, waiting, heldUntil);
+    const botsAt = this.botsAt(waiting);
+    if (botsAt !== null && botsAt <= this.now()) return this.fill(key, q, waiting, botsAt);
+    const next = earliest(heldUntil, botsAt);
+    if (next !== null) this.arm(key, q, next);
+  }
+
+  /**
+   * A full table's worth waited out its hold: seats the first `players` of one gateway if some gateway
+   * has that many (a table put back by `requeue`), else the oldest. Each is taken with `dequeue`; if one
+   * was taken meanwhile (a table formed by `enqueue`, another replica), the others go back in line.
+   */
+  private async seatHeld(key: string, q: QueueKey, waiting: QueueEntry[], heldUntil: number): Promise<void> {
     const { match, cfg } = this.h;
-    const waiting = await match.waiting(key, cfg.queueStaleMs);
-    const due = this.botsAt(waiting);
-    if (due === null) return;
-    if (due > this.now()) return this.arm(key, q, due);
+    if (!(await match.claim(`held:${key}:${heldUntil}`, cfg.matchmakerId, 60_000))) return;
+    const byGateway = new Map<string, QueueEntry[]>();
+    for (const e of waiting) byGateway.set(e.gatewayId, [...(byGateway.get(e.gatewayId) ?? []), e]);
+    const group = [...byGateway.values()].find((g) => g.length >= q.players) ?? waiting;
+    const humans: QueueEntry[] = [];
+    for (const e of group.slice(0, q.players)) if (await match.dequeue(e.userId)) humans.push(e);
+    if (humans.length === q.players) await this.startTable(key, q, humans, 0);
+    else if (humans.length > 0) await match.requeue(key, humans, cfg.queueStaleMs);
+    await this.changed(q);
+  }
+
+  private async fill(key: string, q: QueueKey, waiting: QueueEntry[], due: number): Promise<void> {
+    const { match } = this.h;
     // One replica per due time; the others' timers for the same moment find nothing to do.
     if (!(await match.claim(`botfill:${key}:${due}`, this.h.cfg.matchmakerId, 60_000))) return;
     const humans: QueueEntry[] = [];
@@ -134,6 +170,10 @@ export class QueueWatch {
     }
     await this.changed(q);
   }
+}
+
+function earliest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
 }
 
 /** Seats for a bot-filled table: the humans in queue order, then bots with distinct names. */

@@ -71,6 +71,7 @@ export async function onQueue(
       q.bots === false ? { ...entry, bots: false } : entry,
       q.players,
       cfg.queueStaleMs,
+      cfg.queueGatewayHoldMs,
     );
     respond({ ok: true });
     if (table) await startTable(h, key, params, table, 0);
@@ -106,7 +107,7 @@ export async function startTable(
     await h.match.requeue(key, humans, h.cfg.queueStaleMs);
     return false;
   }
-  h.metrics.matched.inc();
+  h.metrics.matched.inc({ gateways: new Set(humans.map((e) => e.gatewayId)).size > 1 ? 'several' : 'one' });
   for (const e of humans)
     emit(h.bus, contract.gatewayMatched.at(e.gatewayId), {
       v: PROTOCOL_VERSION,

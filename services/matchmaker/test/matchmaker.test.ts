@@ -280,6 +280,58 @@ describe('matchmaker', () => {
   });
 });
 
+describe('quick-match across gateways (QUEUE_GATEWAY_HOLD_MS)', () => {
+  it('seats players of one gateway together, and a held full queue across gateways once its hold ends', async () => {
+    const clock = new FakeClock();
+    const hold = 500;
+    const c = await cluster(1, {}, { queueGatewayHoldMs: hold, queueBotFillMs: 0 }, clock);
+    const matched: { userId: string; roomId: string }[] = [];
+    for (const g of ['gA', 'gB'])
+      c.bus.subscribe(subjects.gatewayMatched(g), (m) => matched.push(JSON.parse(wireText(m.data))));
+    const q = async (userId: string, gatewayId: string) =>
+      JSON.parse(
+        wireText(
+          await c.bus.request(
+            subjects.queue,
+            JSON.stringify({ v: 1, userId, name: userId, gatewayId, game: 'race', mode: 'classic', players: 3 }),
+            2000,
+          ),
+        ),
+      );
+    const tables = () => {
+      const t = new Map<string, string[]>();
+      for (const x of matched) t.set(x.roomId, [...(t.get(x.roomId) ?? []), x.userId]);
+      return [...t.values()].map((users) => users.sort());
+    };
+    const t0 = clock.now();
+    for (const [u, g] of [
+      ['a1', 'gA'],
+      ['b1', 'gB'],
+      ['a2', 'gA'],
+      ['b2', 'gB'],
+      ['b3', 'gB'],
+    ])
+      expect(await q(u, g)).toEqual({ ok: true });
+    // gB's three met at once, though a1 and a2 came first.
+    await until(() => matched.length === 3, 20_000, "gB's table");
+    expect(tables()).toEqual([['b1', 'b2', 'b3']]);
+    expect(await q('c1', 'gB')).toEqual({ ok: true });
+    // a1, a2 and c1 are a full table of two gateways: held while a1's hold runs.
+    await clock.advanceTo(t0 + hold - 1);
+    expect(matched).toHaveLength(3);
+    expect((await c.match.waiting('race:classic:3', 60_000)).map((e) => e.userId)).toEqual(['a1', 'a2', 'c1']);
+    await clock.advanceTo(t0 + hold);
+    await until(() => matched.length === 6, 20_000, 'the held table');
+    expect(tables()).toEqual([
+      ['b1', 'b2', 'b3'],
+      ['a1', 'a2', 'c1'],
+    ]);
+    const roomId = matched[5].roomId;
+    expect(c.workers[0].room(roomId)?.data.seats.map((s) => s.id)).toEqual(['a1', 'a2', 'c1']);
+    expect(await c.match.waiting('race:classic:3', 60_000)).toEqual([]);
+  });
+});
+
 /** The same snapshot under another room id (the worker's v2 layout keeps the id in `meta`). */
 function renamed(data: string, roomId: string): string {
   const snap = JSON.parse(data);

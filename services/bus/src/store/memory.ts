@@ -160,7 +160,13 @@ export class MemoryMatchStore implements MatchStore {
   private readonly claims = new Map<string, number>();
   constructor(private readonly now: () => number = Date.now) {}
 
-  enqueue(key: string, entry: QueueEntry, size: number, staleMs: number): Promise<QueueEntry[] | null> {
+  enqueue(
+    key: string,
+    entry: QueueEntry,
+    size: number,
+    staleMs: number,
+    gatewayHoldMs = 0,
+  ): Promise<QueueEntry[] | null> {
     const q = this.queue(key);
     this.dropStale(q, staleMs);
     const prev = this.userQueue.get(entry.userId);
@@ -170,7 +176,13 @@ export class MemoryMatchStore implements MatchStore {
     q.set(entry.userId, had ? { ...entry, at: had.at } : entry);
     this.userQueue.set(entry.userId, key);
     if (q.size < size) return later(null);
-    const table = [...q.values()].sort((a, b) => a.at - b.at || cmp(a.userId, b.userId)).slice(0, size);
+    const line = [...q.values()].sort((a, b) => a.at - b.at || cmp(a.userId, b.userId));
+    let table = line.slice(0, size);
+    if (gatewayHoldMs > 0) {
+      const own = line.filter((e) => e.gatewayId === entry.gatewayId);
+      if (own.length >= size) table = own.slice(0, size);
+      else if (line[0].at > entry.at - gatewayHoldMs) return later(null);
+    }
     for (const e of table) {
       q.delete(e.userId);
       this.userQueue.delete(e.userId);

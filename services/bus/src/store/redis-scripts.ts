@@ -124,8 +124,10 @@ for i = 1, #KEYS, 4 do
 end
 return out`);
 
-// KEYS: zset, hash, user key; ARGV: userId, entry, at, size, staleBefore, queueKey, userKeyPrefix, userTtlMs.
-// The previous queue named by the user key is read from its value: it shares the {mm} slot.
+// KEYS: zset, hash, user key; ARGV: userId, entry, at, size, staleBefore, queueKey, userKeyPrefix, userTtlMs,
+// then for a gateway preference (MatchStore.enqueue) the entry's gatewayId and the hold's cutoff (the oldest
+// place that no longer waits for players of one gateway). The previous queue named by the user key is read
+// from its value: it shares the {mm} slot.
 export const ENQUEUE = new Script(`
 local stale = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5])
 for _, u in ipairs(stale) do
@@ -140,8 +142,32 @@ end
 redis.call('ZADD', KEYS[1], 'NX', ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('SET', KEYS[3], ARGV[6], 'PX', ARGV[8])
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then return {} end
-local popped = redis.call('ZPOPMIN', KEYS[1], ARGV[4])
+local size = tonumber(ARGV[4])
+if redis.call('ZCARD', KEYS[1]) < size then return {} end
+local popped
+if ARGV[9] then
+  -- In line order: the first \`size\` of the entry's gateway, else all of them if the oldest's hold is over.
+  local line = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+  local own = {}
+  for i = 1, #line, 2 do
+    local e = redis.call('HGET', KEYS[2], line[i])
+    if e and cjson.decode(e).gatewayId == ARGV[9] then
+      own[#own + 1] = line[i]
+      own[#own + 1] = line[i + 1]
+      if #own == 2 * size then break end
+    end
+  end
+  if #own == 2 * size then
+    popped = own
+  elseif tonumber(line[2]) <= tonumber(ARGV[10]) then
+    popped = {unpack(line, 1, 2 * size)}
+  else
+    return {}
+  end
+  for i = 1, #popped, 2 do redis.call('ZREM', KEYS[1], popped[i]) end
+else
+  popped = redis.call('ZPOPMIN', KEYS[1], size)
+end
 local out = {}
 for i = 1, #popped, 2 do
   local u = popped[i]

@@ -291,8 +291,15 @@ export class RedisMatchStore implements MatchStore {
     return [`${this.mm}:q:${key}`, `${this.mm}:q:${key}:e`];
   }
 
-  async enqueue(key: string, entry: QueueEntry, size: number, staleMs: number): Promise<QueueEntry[] | null> {
+  async enqueue(
+    key: string,
+    entry: QueueEntry,
+    size: number,
+    staleMs: number,
+    gatewayHoldMs = 0,
+  ): Promise<QueueEntry[] | null> {
     const [zset, hash] = this.q(key);
+    const preference = gatewayHoldMs > 0 ? [entry.gatewayId, String(entry.at - gatewayHoldMs)] : [];
     const r = (await ENQUEUE.run(
       this.conn,
       [zset, hash, `${this.mm}:qu:${entry.userId}`],
@@ -305,6 +312,7 @@ export class RedisMatchStore implements MatchStore {
         zset,
         `${this.mm}:qu:`,
         String(staleMs),
+        ...preference,
       ],
     )) as string[];
     if (r.length === 0) return null;

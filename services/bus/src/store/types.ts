@@ -143,8 +143,19 @@ export interface MatchStore {
    * Puts the user in queue `key` (leaving any other queue; keeping its place if
    * already there) and drops entries older than `staleMs`. If `size` users now
    * wait, removes the `size` oldest and returns them (the table); else null.
+   *
+   * `gatewayHoldMs` > 0 prefers tables whose players share a gateway: then the table is the `size`
+   * oldest of the entry's own gateway once that many wait there, and otherwise the `size` oldest of all
+   * only if the oldest has waited `gatewayHoldMs` by the entry's clock (`entry.at`); else null, and the
+   * matchmaker seats a held queue when its hold ends (services/matchmaker/src/queue-watch.ts).
    */
-  enqueue(key: string, entry: QueueEntry, size: number, staleMs: number): Promise<QueueEntry[] | null>;
+  enqueue(
+    key: string,
+    entry: QueueEntry,
+    size: number,
+    staleMs: number,
+    gatewayHoldMs?: number,
+  ): Promise<QueueEntry[] | null>;
   /** Takes the user out of whatever queue holds them. */
   dequeue(userId: string): Promise<boolean>;
   /**
