@@ -124,6 +124,13 @@ ticks() {
   done
   echo "$t"
 }
+# Every process's CPU ticks as "pid name ticks", and the box's busy and total ticks (/proc/stat): what ran
+# outside the stack (kernel threads such as kdamond, other tenants) takes cores the stack does not get.
+all_ticks() {
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk '{ n = $0; sub(/^[0-9]+ \(/, "", n); sub(/\) [A-Za-z] .*$/, "", n); gsub(/ /, "_", n);
+    r = $0; sub(/^.*\) /, "", r); split(r, a, " "); print $1, n, a[12] + a[13] }'
+}
+box_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat; }
 # Each process's CPU every 5 s from the swarm's start (ramp and warm-up included) goes to cpu-series.txt, to
 # see a share change during the run (a heap that grows, a periodic sweep); the totals below are the window
 # after the warm-up. The samples are taken at fixed offsets from the start, so a late one does not shift the next.
@@ -144,6 +151,8 @@ for at in $( (seq 5 5 "$end"; echo "$WARMUP"; echo "$end") | sort -nu); do
     ((at != WARMUP)) || before[$e]=$cur
     ((at != end)) || after[$e]=$cur
   done
+  ((at != WARMUP)) || { all_ticks >"$logs/ticks-before.txt"; box_before=$(box_ticks); }
+  ((at != end)) || { all_ticks >"$logs/ticks-after.txt"; box_after=$(box_ticks); }
   echo "$line   (load $(cut -d' ' -f1 /proc/loadavg))" >>"$logs/cpu-series.txt"
   ((at != WARMUP)) || t0=$now
   ((at != end)) || t1=$now
@@ -171,3 +180,26 @@ for e in $procs; do
 done
 echo "$line   (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "$per all=$(echo "$total * 1000000 / $(getconf CLK_TCK) / ($t1 - $t0) / $aps" | bc)"
+# The box in the same window: how busy all its cores were, how much of that the stack took, and the
+# heaviest processes outside it (pids of the stack and of their children left out).
+stack_pids=" "
+for e in $procs; do
+  top=${e#*:}
+  for p in ${top//+/ }; do stack_pids+="$p $(pgrep -P "$p" | tr '\n' ' ' || true)"; done
+done
+read -r busy0 all0 <<<"$box_before"
+read -r busy1 all1 <<<"$box_after"
+cores=$(nproc)
+others=$(awk -v stack="$stack_pids" -v span="$(echo "($t1 - $t0) * $(getconf CLK_TCK)" | bc)" '
+  NR == FNR { b[$1] = $3; next }
+  ($1 in b) && index(stack, " " $1 " ") == 0 { d = $3 - b[$1]; if (d > 0) { sum += d; top[$2] += d } }
+  END {
+    n = 0; for (k in top) names[++n] = k
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (top[names[j]] > top[names[i]]) { t = names[i]; names[i] = names[j]; names[j] = t }
+    out = sprintf("%.0f", sum * 100 / span); for (i = 1; i <= n && i <= 3; i++) out = out sprintf(" %s=%.0f", names[i], top[names[i]] * 100 / span)
+    print out
+  }' "$logs/ticks-before.txt" "$logs/ticks-after.txt")
+box=$(((busy1 - busy0) * cores * 100 / (all1 - all0)))
+stack=$(echo "$total * 100 / $(getconf CLK_TCK) / ($t1 - $t0)" | bc)
+echo "box: $cores cores, $((box / cores)) % busy; in % of one core: the stack $stack, other processes ${others%% *}" \
+  "(heaviest:${others#* }), interrupts and the rest $((box - stack - ${others%% *}))"
