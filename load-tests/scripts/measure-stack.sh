@@ -130,6 +130,15 @@ all_ticks() {
   { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk '{ n = $0; sub(/^[0-9]+ \(/, "", n); sub(/\) [A-Za-z] .*$/, "", n); gsub(/ /, "_", n);
     r = $0; sub(/^.*\) /, "", r); split(r, a, " "); print $1, n, a[12] + a[13] }'
 }
+# The stack's processes and their children (the swarm's bot processes), while they run.
+stack_pids() {
+  local e top p out=" "
+  for e in $procs; do
+    top=${e#*:}
+    for p in ${top//+/ }; do out+="$p $(pgrep -P "$p" | tr '\n' ' ' || true)"; done
+  done
+  echo "$out"
+}
 box_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat; }
 # Each process's CPU every 5 s from the swarm's start (ramp and warm-up included) goes to cpu-series.txt, to
 # see a share change during the run (a heap that grows, a periodic sweep); the totals below are the window
@@ -151,7 +160,7 @@ for at in $( (seq 5 5 "$end"; echo "$WARMUP"; echo "$end") | sort -nu); do
     ((at != WARMUP)) || before[$e]=$cur
     ((at != end)) || after[$e]=$cur
   done
-  ((at != WARMUP)) || { all_ticks >"$logs/ticks-before.txt"; box_before=$(box_ticks); }
+  ((at != WARMUP)) || { all_ticks >"$logs/ticks-before.txt"; box_before=$(box_ticks); stack_pids=$(stack_pids); }
   ((at != end)) || { all_ticks >"$logs/ticks-after.txt"; box_after=$(box_ticks); }
   echo "$line   (load $(cut -d' ' -f1 /proc/loadavg))" >>"$logs/cpu-series.txt"
   ((at != WARMUP)) || t0=$now
@@ -182,15 +191,10 @@ echo "$line   (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "$per all=$(echo "$total * 1000000 / $(getconf CLK_TCK) / ($t1 - $t0) / $aps" | bc)"
 # The box in the same window: how busy all its cores were, how much of that the stack took, and the
 # heaviest processes outside it (pids of the stack and of their children left out).
-stack_pids=" "
-for e in $procs; do
-  top=${e#*:}
-  for p in ${top//+/ }; do stack_pids+="$p $(pgrep -P "$p" | tr '\n' ' ' || true)"; done
-done
 read -r busy0 all0 <<<"$box_before"
 read -r busy1 all1 <<<"$box_after"
 cores=$(nproc)
-others=$(awk -v stack="$stack_pids" -v span="$(echo "($t1 - $t0) * $(getconf CLK_TCK)" | bc)" '
+others=$(awk -v stack=" $stack_pids " -v span="$(echo "($t1 - $t0) * $(getconf CLK_TCK)" | bc)" '
   NR == FNR { b[$1] = $3; next }
   ($1 in b) && index(stack, " " $1 " ") == 0 { d = $3 - b[$1]; if (d > 0) { sum += d; top[$2] += d } }
   END {
