@@ -141,17 +141,23 @@ export class QueueWatch {
    * A full table's worth waited out its hold: seats the first `players` of one gateway if some gateway
    * has that many (a table put back by `requeue`), else the oldest. Each is taken with `dequeue`; if one
    * was taken meanwhile (a table formed by `enqueue`, another replica), the others go back in line.
+   * One replica at a time tries (a claim per due time, held for `retryMs`); whoever did not get it, or
+   * whose table could not start (back in line at the same places, so the same due time), looks again
+   * after `retryMs` — without that, a queue no newcomer joins would wait for the bots.
    */
   private async seatHeld(key: string, q: QueueKey, waiting: QueueEntry[], heldUntil: number): Promise<void> {
     const { match, cfg } = this.h;
-    if (!(await match.claim(`held:${key}:${heldUntil}`, cfg.matchmakerId, 60_000))) return;
+    const retryMs = Math.max(cfg.queueGatewayHoldMs, 1_000);
+    if (!(await match.claim(`held:${key}:${heldUntil}`, cfg.matchmakerId, retryMs)))
+      return this.arm(key, q, this.now() + retryMs);
     const byGateway = new Map<string, QueueEntry[]>();
     for (const e of waiting) byGateway.set(e.gatewayId, [...(byGateway.get(e.gatewayId) ?? []), e]);
     const group = [...byGateway.values()].find((g) => g.length >= q.players) ?? waiting;
     const humans: QueueEntry[] = [];
     for (const e of group.slice(0, q.players)) if (await match.dequeue(e.userId)) humans.push(e);
-    if (humans.length === q.players) await this.startTable(key, q, humans, 0);
-    else if (humans.length > 0) await match.requeue(key, humans, cfg.queueStaleMs);
+    if (humans.length === q.players) {
+      if (!(await this.startTable(key, q, humans, 0))) this.arm(key, q, this.now() + retryMs);
+    } else if (humans.length > 0) await match.requeue(key, humans, cfg.queueStaleMs);
     await this.changed(q);
   }
 

@@ -332,6 +332,47 @@ describe('quick-match across gateways (QUEUE_GATEWAY_HOLD_MS)', () => {
   });
 });
 
+describe('a held quick-match table that could not start', () => {
+  it('is tried again after the retry period, without a newcomer, once a worker can take it', async () => {
+    const clock = new FakeClock();
+    const hold = 500;
+    const c = await cluster(1, {}, { queueGatewayHoldMs: hold, queueBotFillMs: 0 }, clock);
+    const matched: { userId: string; roomId: string }[] = [];
+    for (const g of ['gA', 'gB'])
+      c.bus.subscribe(subjects.gatewayMatched(g), (m) => matched.push(JSON.parse(wireText(m.data))));
+    // The only worker drains: nothing can be placed until another comes.
+    c.bus.publish(subjects.workerDraining, JSON.stringify({ v: 1, workerId: 'w0', rooms: 0 }));
+    await until(() => c.mm.liveWorkers().find((w) => w.workerId === 'w0')?.draining === true);
+    const t0 = clock.now();
+    for (const [u, g] of [
+      ['a1', 'gA'],
+      ['b1', 'gB'],
+      ['a2', 'gA'],
+    ])
+      await c.bus.request(
+        subjects.queue,
+        JSON.stringify({ v: 1, userId: u, name: u, gatewayId: g, game: 'race', mode: 'classic', players: 3 }),
+        2000,
+      );
+    const waiting = async () => (await c.match.waiting('race:classic:3', 60_000)).map((e) => e.userId);
+    // The hold ends, the table is tried, no worker takes it: back in line, in the same order.
+    await clock.advanceTo(t0 + hold);
+    await until(async () => (await waiting()).length === 3 && c.mm.liveWorkers().length === 1, 20_000, 'requeued');
+    expect(matched).toEqual([]);
+    const w1 = await startRoomWorker(
+      { workerId: 'w1', shard: 1, heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
+      { bus: c.bus, store: c.snapshots, games, log, clock },
+    );
+    cleanup.push(() => w1.close());
+    await advanceUntil(clock, () => c.mm.liveWorkers().some((w) => w.workerId === 'w1'), 5_000, 'w1 heartbeats');
+    // Nobody else queues: the retry (at most max(hold, 1 s) after the failed try) seats them.
+    await advanceUntil(clock, () => matched.length === 3, 2_000, 'the retried table');
+    expect(matched.map((m) => m.userId).sort()).toEqual(['a1', 'a2', 'b1']);
+    expect(w1.room(matched[0].roomId)?.data.seats.map((s) => s.id)).toEqual(['a1', 'a2', 'b1']); // one enqueue time: by id
+    expect(await waiting()).toEqual([]);
+  });
+});
+
 /** The same snapshot under another room id (the worker's v2 layout keeps the id in `meta`). */
 function renamed(data: string, roomId: string): string {
   const snap = JSON.parse(data);
