@@ -151,7 +151,11 @@ export class QueueWatch {
     if (!(await match.claim(`held:${key}:${heldUntil}`, cfg.matchmakerId, retryMs)))
       return this.arm(key, q, this.now() + retryMs);
     const byGateway = new Map<string, QueueEntry[]>();
-    for (const e of waiting) byGateway.set(e.gatewayId, [...(byGateway.get(e.gatewayId) ?? []), e]);
+    for (const e of waiting) {
+      const group = byGateway.get(e.gatewayId);
+      if (group) group.push(e);
+      else byGateway.set(e.gatewayId, [e]);
+    }
     const group = [...byGateway.values()].find((g) => g.length >= q.players) ?? waiting;
     const humans: QueueEntry[] = [];
     for (const e of group.slice(0, q.players)) if (await match.dequeue(e.userId)) humans.push(e);

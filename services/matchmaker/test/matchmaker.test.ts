@@ -280,24 +280,30 @@ describe('matchmaker', () => {
   });
 });
 
+/** Quick-match requests for `race` (classic, 3 players) through gateways gA/gB, and what those gateways heard. */
+function quickMatch(c: Cluster) {
+  const matched: { userId: string; roomId: string }[] = [];
+  for (const g of ['gA', 'gB'])
+    c.bus.subscribe(subjects.gatewayMatched(g), (m) => matched.push(JSON.parse(wireText(m.data))));
+  const q = async (userId: string, gatewayId: string) =>
+    JSON.parse(
+      wireText(
+        await c.bus.request(
+          subjects.queue,
+          JSON.stringify({ v: 1, userId, name: userId, gatewayId, game: 'race', mode: 'classic', players: 3 }),
+          2000,
+        ),
+      ),
+    );
+  return { matched, q };
+}
+
 describe('quick-match across gateways (QUEUE_GATEWAY_HOLD_MS)', () => {
   it('seats players of one gateway together, and a held full queue across gateways once its hold ends', async () => {
     const clock = new FakeClock();
     const hold = 500;
     const c = await cluster(1, {}, { queueGatewayHoldMs: hold, queueBotFillMs: 0 }, clock);
-    const matched: { userId: string; roomId: string }[] = [];
-    for (const g of ['gA', 'gB'])
-      c.bus.subscribe(subjects.gatewayMatched(g), (m) => matched.push(JSON.parse(wireText(m.data))));
-    const q = async (userId: string, gatewayId: string) =>
-      JSON.parse(
-        wireText(
-          await c.bus.request(
-            subjects.queue,
-            JSON.stringify({ v: 1, userId, name: userId, gatewayId, game: 'race', mode: 'classic', players: 3 }),
-            2000,
-          ),
-        ),
-      );
+    const { matched, q } = quickMatch(c);
     const tables = () => {
       const t = new Map<string, string[]>();
       for (const x of matched) t.set(x.roomId, [...(t.get(x.roomId) ?? []), x.userId]);
@@ -337,9 +343,7 @@ describe('a held quick-match table that could not start', () => {
     const clock = new FakeClock();
     const hold = 500;
     const c = await cluster(1, {}, { queueGatewayHoldMs: hold, queueBotFillMs: 0 }, clock);
-    const matched: { userId: string; roomId: string }[] = [];
-    for (const g of ['gA', 'gB'])
-      c.bus.subscribe(subjects.gatewayMatched(g), (m) => matched.push(JSON.parse(wireText(m.data))));
+    const { matched, q } = quickMatch(c);
     // The only worker drains: nothing can be placed until another comes.
     c.bus.publish(subjects.workerDraining, JSON.stringify({ v: 1, workerId: 'w0', rooms: 0 }));
     await until(() => c.mm.liveWorkers().find((w) => w.workerId === 'w0')?.draining === true);
@@ -349,11 +353,7 @@ describe('a held quick-match table that could not start', () => {
       ['b1', 'gB'],
       ['a2', 'gA'],
     ])
-      await c.bus.request(
-        subjects.queue,
-        JSON.stringify({ v: 1, userId: u, name: u, gatewayId: g, game: 'race', mode: 'classic', players: 3 }),
-        2000,
-      );
+      expect(await q(u, g)).toEqual({ ok: true });
     const waiting = async () => (await c.match.waiting('race:classic:3', 60_000)).map((e) => e.userId);
     // The hold ends, the table is tried, no worker takes it: back in line, in the same order.
     await clock.advanceTo(t0 + hold);
