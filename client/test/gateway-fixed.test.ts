@@ -1,7 +1,8 @@
 /**
  * View frames without the game's fixed members (protocol `view.fixed`): the client keeps the last
  * ones per room and hands on `{ ...fixed, ...view }`; a view without them while it holds none is
- * ignored and the room joined again (once per few seconds), until a frame brings them. Against a
+ * ignored and the room joined again (once per few seconds), until a frame brings them. The presence
+ * list, left out of a view while it is unchanged, is held and filled in the same way. Against a
  * scripted socket, no server.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -126,5 +127,39 @@ describe('fixed view members', () => {
     ws.receive(frame(6, { seq: 6 }));
     expect(views).toHaveLength(1);
     expect(joins(ws)).toHaveLength(3);
+  });
+});
+
+describe('the presence list left out of a view', () => {
+  const seat = (id: string, connected: boolean) => ({ id, connected, away: false, bot: false });
+  const bare = (seq: number, fixed?: object) => {
+    const { presence: _left, ...f } = frame(seq, { seq }, fixed);
+    return f;
+  };
+
+  it('fills in the last list the room got, from a view or a presence message', async () => {
+    const { gw, ws, views } = await online();
+    gw.join('r1');
+    ws.receive({ ...frame(5, { seq: 5 }, { game: 'one-card' }), presence: [seat('a', true)] });
+    ws.receive(bare(6));
+    ws.receive({ v: 1, t: 'presence', roomId: 'r1', presence: [seat('a', false)] });
+    ws.receive(bare(7));
+    expect(views.map((v) => [v.seq, v.presence])).toEqual([
+      [5, [seat('a', true)]],
+      [6, [seat('a', true)]],
+      [7, [seat('a', false)]],
+    ]);
+    expect(joins(ws)).toHaveLength(1);
+  });
+
+  it('ignores a view without one while it holds none and joins the room again', async () => {
+    const { gw, ws, views } = await online();
+    gw.join('r1');
+    ws.receive(bare(5, { game: 'one-card' }));
+    expect(views).toEqual([]);
+    expect(joins(ws)).toHaveLength(2);
+    // The reply brings it (and the fixed members were kept from the ignored frame).
+    ws.receive({ ...frame(5, { seq: 5 }), presence: [seat('a', true)] });
+    expect(views.map((v) => [v.view, v.presence])).toEqual([[{ game: 'one-card', seq: 5 }, [seat('a', true)]]]);
   });
 });

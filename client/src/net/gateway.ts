@@ -10,7 +10,9 @@
  * socket may lack them (the frame's `fixed`: in every join reply, after a room
  * changed hands, when they change): the client keeps the last ones per room
  * and hands on `{ ...fixed, ...view }` as the view. A view without them while
- * none is held (a lost join reply) is ignored and the room joined again.
+ * none is held (a lost join reply) is ignored and the room joined again. The
+ * presence list likewise: a view without one means the last one this socket got
+ * for the room, which the client fills in before it hands the frame on.
  */
 import {
   PROTOCOL_REVISION,
@@ -22,7 +24,8 @@ import {
   type PresenceEntry,
 } from '@joke/protocol';
 
-export type ViewFrame = Extract<ServerMessage, { t: 'view' }>;
+/** A view frame as handed on: its presence list always filled in (the wire may leave it out). */
+export type ViewFrame = Extract<ServerMessage, { t: 'view' }> & { presence: PresenceEntry[] };
 export type ConnStatus = 'idle' | 'connecting' | 'online' | 'reconnecting' | 'closed';
 export type ActResult = { ok: true; seq: number } | { ok: false; reason: string };
 
@@ -102,6 +105,8 @@ interface RoomState {
   lastSeq: number;
   /** The game's fixed view members from the last frame of this room that had them (ViewFrame `fixed`). */
   fixed: Record<string, unknown> | null;
+  /** The last presence list this socket got for the room (a view, a `presence` message), or null. */
+  presence: PresenceEntry[] | null;
   /** When a join was last sent to get them back (Date.now()), or 0. */
   resyncAt: number;
 }
@@ -202,7 +207,13 @@ export class GatewayClient {
 
   join(roomId: string, spectate = false): void {
     const known = this.rooms.get(roomId);
-    this.rooms.set(roomId, { spectate, lastSeq: known?.lastSeq ?? -1, fixed: known?.fixed ?? null, resyncAt: 0 });
+    this.rooms.set(roomId, {
+      spectate,
+      lastSeq: known?.lastSeq ?? -1,
+      fixed: known?.fixed ?? null,
+      presence: known?.presence ?? null,
+      resyncAt: 0,
+    });
     if (this.status === 'online') this.send({ v: PROTOCOL_VERSION, t: 'join', roomId, spectate });
   }
 
@@ -360,8 +371,10 @@ export class GatewayClient {
         if (msg.fixed) {
           room.fixed = msg.fixed;
           room.resyncAt = 0;
-        } else if (!room.fixed && !hasGame(msg.view)) {
-          // Half a view: join again (the reply carries the fixed members) and wait for it.
+        }
+        if (msg.presence) room.presence = msg.presence;
+        if ((!msg.fixed && !room.fixed && !hasGame(msg.view)) || !room.presence) {
+          // Half a view: join again (the reply carries the fixed members and the presence list) and wait for it.
           const now = Date.now();
           if (now - room.resyncAt >= RESYNC_EVERY_MS) {
             room.resyncAt = now;
@@ -373,7 +386,7 @@ export class GatewayClient {
         // Into the parsed view, not spread into a new object: a ~30-member spread builds a
         // dictionary-mode object that every draw would then read slowly.
         if (room.fixed && typeof msg.view === 'object' && msg.view !== null) Object.assign(msg.view, room.fixed);
-        this.emit('view', msg, text);
+        this.emit('view', { ...msg, presence: room.presence }, text);
         return;
       }
       case 'ack':
@@ -384,9 +397,12 @@ export class GatewayClient {
         p.resolve(msg.t === 'ack' ? { ok: true, seq: msg.seq } : { ok: false, reason: msg.reason });
         return;
       }
-      case 'presence':
+      case 'presence': {
+        const room = this.rooms.get(msg.roomId);
+        if (room) room.presence = msg.presence;
         this.emit('presence', msg.roomId, msg.presence);
         return;
+      }
       case 'chat':
         if (this.rooms.has(msg.roomId)) this.emit('chat', msg);
         return;

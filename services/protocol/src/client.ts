@@ -94,6 +94,10 @@ export const ServerMessage = z.discriminatedUnion('t', [
    * it sends `join` again for that room and ignores the frame. The header up
    * to `"view":` is written first and always in this order (the bots read it
    * by bytes); `fixed` comes after `presence`.
+   *
+   * `presence` (optional since 2026-12-05): left out when it is the same list as the last one this
+   * socket got for the room (a join reply, a `presence` message or a view). Keep the last one per
+   * room; the server sends it in every join reply, and in a view whenever it may not be held.
    */
   z.object({
     v,
@@ -103,7 +107,7 @@ export const ServerMessage = z.discriminatedUnion('t', [
     role: z.enum(['player', 'spectator']),
     view: z.unknown(),
     events: z.array(z.unknown()),
-    presence: z.array(PresenceEntry),
+    presence: z.array(PresenceEntry).optional(),
     fixed: z.record(z.string(), z.unknown()).optional(),
     result: z.unknown().optional(),
   }),

@@ -51,11 +51,13 @@ describe('client messages', () => {
 });
 
 describe('server messages', () => {
-  it('parses a view frame and rejects one without presence', () => {
+  it('parses a view frame with or without its presence list (left out while unchanged), not with another shape', () => {
     const frame = { v: 1, t: 'view', roomId: 'r', seq: 3, role: 'player', view: {}, events: [], presence: [] };
     expect(ServerMessage.safeParse(frame).success).toBe(true);
     const { presence: _p, ...noPresence } = frame;
-    expect(ServerMessage.safeParse(noPresence).success).toBe(false);
+    expect(ServerMessage.safeParse(noPresence).success).toBe(true);
+    expect(ServerMessage.safeParse({ ...frame, presence: [{ id: 'a' }] }).success).toBe(false);
+    expect(ServerMessage.safeParse({ ...frame, presence: {} }).success).toBe(false);
   });
   it("keeps a view frame's optional fixed members (an object) and refuses any other shape", () => {
     const frame = { v: 1, t: 'view', roomId: 'r', seq: 3, role: 'player', view: { seq: 3 }, events: [], presence: [] };

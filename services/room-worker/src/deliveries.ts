@@ -14,6 +14,12 @@
  * them when any connected spectator needs them. A client that gets a view
  * without them and holds none joins again (docs/architecture.md, room worker,
  * "Fixed view members").
+ *
+ * The presence list travels the same way (`presenceSent`): in every join reply
+ * and presence notice, and in a view frame only for a viewer not yet sent the
+ * current list. A view without `presence` means "unchanged since your last
+ * frame of this room"; most actions change nobody's presence, and the list was
+ * ≈ 12 % of a one-card seat frame.
  */
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, type bus as wire } from '@joke/protocol';
@@ -38,6 +44,8 @@ export class Deliveries {
   private readonly fixedSent = new Map<string, string>();
   /** Each viewer's last own members' text, reused while what they are made of stays (frames.ts `OwnParts`). */
   private readonly owns = new OwnParts();
+  /** Viewer key → the presence list's text last sent to that viewer (a join reply, a notice or a frame). */
+  private readonly presenceSent = new Map<string, string>();
 
   constructor(
     private readonly host: RoomHost,
@@ -51,17 +59,30 @@ export class Deliveries {
   /** The viewer's socket went: it is sent the fixed members again if it comes back without a join. */
   viewerGone(key: string): void {
     this.fixedSent.delete(key);
+    this.presenceSent.delete(key);
   }
 
   /**
-   * Viewers whose join this batch answers, with `state` (the batch's last): their reply carries the fixed
-   * members, so none of the batch's frames has to — not even those built before the reply, as the frames
-   * folded into a command's reply are. Without this a spectator joining in the batch of such a command
-   * made the shared spectator frame carry them to every spectator (test/fixed-members.test.ts).
+   * Nobody is known to hold the presence list (the republished views after a restore, which a gateway
+   * drops where its socket has their seq): the next frames carry it, unless a join reply does first.
    */
-  joinsAnswered(keys: readonly string[], state: unknown): void {
+  presenceUnsure(): void {
+    this.presenceSent.clear();
+  }
+
+  /**
+   * Viewers whose join this batch answers, with `state` and `presenceJson` (the batch's last): their reply
+   * carries the fixed members and that presence list, so none of the batch's frames has to — not even
+   * those built before the reply, as the frames folded into a command's reply are. Without this a
+   * spectator joining in the batch of such a command made the shared spectator frame carry them to every
+   * spectator (test/fixed-members.test.ts).
+   */
+  joinsAnswered(keys: readonly string[], state: unknown, presenceJson: string): void {
     const fixedJson = this.fixed.json(state);
-    if (fixedJson !== null) for (const key of keys) this.fixedSent.set(key, fixedJson);
+    for (const key of keys) {
+      if (fixedJson !== null) this.fixedSent.set(key, fixedJson);
+      this.presenceSent.set(key, presenceJson);
+    }
   }
 
   /** The complete frame a joining viewer gets, at the room's current seq: always with the fixed members. */
@@ -76,7 +97,11 @@ export class Deliveries {
     const viewer = role === 'player' ? userId : null;
     const result = this.game.result(state);
     const fixedJson = this.fixed.json(state);
-    if (fixedJson !== null) this.fixedSent.set(viewerKey(userId, gatewayId, role), fixedJson);
+    const key = viewerKey(userId, gatewayId, role);
+    if (fixedJson !== null) this.fixedSent.set(key, fixedJson);
+    // Replies are built after their batch settled (Room.sendReplies), so this is the list the batch's
+    // frames carry too: a frame at the reply's seq, which the gateway drops, loses nothing.
+    this.presenceSent.set(key, presenceJson);
     const frame = viewFrame(
       this.idJson,
       seq,
@@ -110,6 +135,7 @@ export class Deliveries {
     const spectatorSent = new Set<string>();
     const fixedJson = this.fixed.json(t.state);
     const sent = this.fixedSent;
+    const presenceSent = this.presenceSent;
     const c: FrameContext = {
       roomIdJson: this.idJson,
       seq: t.seq,
@@ -119,18 +145,20 @@ export class Deliveries {
       resultJson,
       fixedJson,
     };
-    // Spectators share one frame: it carries the fixed members if any connected spectator lacks them.
+    // Spectators share one frame: it carries the fixed members (the presence list) if any connected
+    // spectator lacks them (it).
     let spectatorsNeedFixed = false;
-    if (fixedJson !== null)
-      for (const [key, v] of viewers)
-        if (v.connected && v.role === 'spectator' && sent.get(key) !== fixedJson) {
-          spectatorsNeedFixed = true;
-          break;
-        }
+    let spectatorsNeedPresence = false;
+    for (const [key, v] of viewers)
+      if (v.connected && v.role === 'spectator') {
+        if (fixedJson !== null && sent.get(key) !== fixedJson) spectatorsNeedFixed = true;
+        if (presenceSent.get(key) !== presenceJson) spectatorsNeedPresence = true;
+      }
     for (const [key, v] of viewers) {
       if (!v.connected) {
         // Its socket is gone: whatever comes back gets them again.
         sent.delete(key);
+        presenceSent.delete(key);
         continue;
       }
       let list = perGateway.get(v.gatewayId);
@@ -138,23 +166,28 @@ export class Deliveries {
       if (v.role === 'player') {
         const withFixed = fixedJson !== null && sent.get(key) !== fixedJson;
         if (withFixed) sent.set(key, fixedJson);
-        const frameKey = withFixed ? v.userId + '\u0000fixed' : v.userId;
+        const withPresence = presenceSent.get(key) !== presenceJson;
+        if (withPresence) presenceSent.set(key, presenceJson);
+        const frameKey = v.userId + (withFixed ? '\u0000fixed' : '') + (withPresence ? '\u0000presence' : '');
         let frame = playerFrames.get(frameKey);
         if (frame === undefined) {
-          frame = viewFrameBytes(this.game, c, v.userId, withFixed);
+          frame = viewFrameBytes(this.game, c, v.userId, withFixed, withPresence);
           playerFrames.set(frameKey, frame);
         }
         list.push({ kind: 'view', viewer: v.userId, bytes: frame });
       } else {
         if (spectatorsNeedFixed) sent.set(key, fixedJson!);
+        if (spectatorsNeedPresence) presenceSent.set(key, presenceJson);
         if (spectatorSent.has(v.gatewayId)) continue;
-        spectatorFrame ??= viewFrameBytes(this.game, c, null, spectatorsNeedFixed);
+        spectatorFrame ??= viewFrameBytes(this.game, c, null, spectatorsNeedFixed, spectatorsNeedPresence);
         spectatorSent.add(v.gatewayId);
         list.push({ kind: 'view', viewer: null, bytes: spectatorFrame });
       }
     }
     // Entries of viewers the room forgot (left, gateway gone, grace lapsed).
     if (sent.size > viewers.size) for (const key of sent.keys()) if (!viewers.has(key)) sent.delete(key);
+    if (presenceSent.size > viewers.size)
+      for (const key of presenceSent.keys()) if (!viewers.has(key)) presenceSent.delete(key);
     if (this.owns.size > viewers.size) {
       const present = new Set<string | null>();
       for (const v of viewers.values()) present.add(v.role === 'player' ? v.userId : null);
@@ -172,6 +205,7 @@ export class Deliveries {
 
   /** A presence-only frame (nothing in the game moved) to every connected viewer. */
   presence(viewers: ReadonlyMap<string, ViewerMeta>, seq: number, presenceJson: string): void {
+    for (const [key, v] of viewers) if (v.connected) this.presenceSent.set(key, presenceJson);
     this.notice(viewers, seq, presenceFrame(this.idJson, presenceJson));
   }
 

@@ -7,11 +7,13 @@
  * are made of changed (`OwnParts`, the game's `viewParts.ownKey`). The members fixed for the whole game
  * (`viewParts.fixed`: game, options, seats…) are encoded once per game
  * (`FixedMembers`) and go, as the frame's `fixed` member, only into the frames
- * of viewers that may not have them yet (deliveries.ts decides which). The
- * output is exactly a `view` ServerMessage: the header comes first and always
- * in one order, which the bots read byte by byte (load-tests/src/frames.ts);
- * `fixed` comes after the presence list, so a frame carrying it does not end
- * in `]}` and the bots' byte gate always parses it (load-tests `mayFinish`).
+ * of viewers that may not have them yet (deliveries.ts decides which); the
+ * presence list likewise goes only to viewers that may not hold the current
+ * one. The output is exactly a `view` ServerMessage: the header comes first and
+ * always in one order, which the bots read byte by byte (load-tests/src/frames.ts);
+ * `fixed` comes after the events and the presence list, so a frame carrying it
+ * does not end in `]}` and the bots' byte gate always parses it (load-tests
+ * `mayFinish`).
  */
 import type { AnyGame, GameEvent, PlayerId } from '@joke/engine';
 import { PROTOCOL_VERSION } from '@joke/protocol';
@@ -22,7 +24,7 @@ export function viewFrame(
   role: 'player' | 'spectator',
   viewJson: string,
   eventsJson: string,
-  presenceJson: string,
+  presenceJson: string | null,
   resultJson: string | null,
   fixedJson: string | null = null,
 ): string {
@@ -34,17 +36,17 @@ function frameHead(roomIdJson: string, seq: number, role: 'player' | 'spectator'
   return `{"v":${PROTOCOL_VERSION},"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":`;
 }
 
+/** `presenceJson` null: the frame leaves the presence list out (the viewer has it: deliveries.ts). */
 function frameTail(
   eventsJson: string,
-  presenceJson: string,
+  presenceJson: string | null,
   resultJson: string | null,
   fixedJson: string | null,
 ): string {
   return (
     ',"events":' +
     eventsJson +
-    ',"presence":' +
-    presenceJson +
+    (presenceJson === null ? '' : ',"presence":' + presenceJson) +
     (fixedJson === null ? '' : ',"fixed":' + fixedJson) +
     (resultJson === null ? '}' : `,"result":${resultJson}}`)
   );
@@ -191,8 +193,15 @@ export interface FrameContext {
 /**
  * The viewer's frame as UTF-8 bytes: encoded here once, forwarded as they are by the gateway.
  * `withFixed`: the frame carries the game's fixed members (`c.fixedJson`) as its `fixed` member.
+ * `withPresence` false: it leaves out the presence list, which this viewer already holds.
  */
-export function viewFrameBytes(game: AnyGame, c: FrameContext, viewer: PlayerId | null, withFixed = false): Uint8Array {
+export function viewFrameBytes(
+  game: AnyGame,
+  c: FrameContext,
+  viewer: PlayerId | null,
+  withFixed = false,
+  withPresence = true,
+): Uint8Array {
   const events: GameEvent[] = [];
   for (const e of c.events) {
     const seen = game.eventView(e, viewer);
@@ -201,14 +210,15 @@ export function viewFrameBytes(game: AnyGame, c: FrameContext, viewer: PlayerId 
   const role = viewer === null ? 'spectator' : 'player';
   const eventsJson = JSON.stringify(events);
   const fixedJson = withFixed ? (c.fixedJson ?? null) : null;
+  const presenceJson = withPresence ? c.presenceJson : null;
   const ownOpen = c.views.ownOpen(viewer);
   if (ownOpen === null)
     return Buffer.from(
-      viewFrame(c.roomIdJson, c.seq, role, c.views.json(viewer), eventsJson, c.presenceJson, c.resultJson, fixedJson),
+      viewFrame(c.roomIdJson, c.seq, role, c.views.json(viewer), eventsJson, presenceJson, c.resultJson, fixedJson),
     );
   // The same text as viewFrame's, written in three pieces: the shared members' bytes are copied.
   const first = frameHead(c.roomIdJson, c.seq, role) + ownOpen;
-  const rest = frameTail(eventsJson, c.presenceJson, c.resultJson, fixedJson);
+  const rest = frameTail(eventsJson, presenceJson, c.resultJson, fixedJson);
   const shared = c.views.sharedBytes();
   const n1 = Buffer.byteLength(first);
   const out = Buffer.allocUnsafe(n1 + shared.length + Buffer.byteLength(rest));

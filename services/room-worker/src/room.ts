@@ -252,7 +252,7 @@ export class Room implements QueueOwner, MovingRoom {
     const presenceNow = presenceKey(this.data.seats, this.viewers);
     const presenceJson = this.presenceJson(presenceNow);
     // Before any frame of the batch: the frames folded into a command's reply are built ahead of the replies.
-    if (out.joined) this.deliveries.joinsAnswered(out.joined, this.data.state);
+    if (out.joined) this.deliveries.joinsAnswered(out.joined, this.data.state, presenceJson);
     // One accepted command made the batch's one transition: its gateway's frames ride on its reply.
     const folded = transitions.length === 1 ? replies.find((r) => r.withFrames !== undefined) : undefined;
     const held =
@@ -343,6 +343,8 @@ export class Room implements QueueOwner, MovingRoom {
   republish(): void {
     const t = { seq: this.seq, state: this.data.state, events: [] };
     this.deliveries.views(this.viewers, t, this.presenceJson());
+    // A gateway drops that view where its socket has the seq already, and the presence list with it.
+    this.deliveries.presenceUnsure();
   }
 
   presence(): PresenceEntry[] {

@@ -4,7 +4,8 @@
  * first frame to each viewer after a worker took the room over, and every frame of a transition
  * whose fixed members changed. Every other frame leaves them out. Played with the race fixture
  * given view parts: fixed = game, seedCommit, players (+ `era`, which the test game changes once
- * the total passes 5 to stand for a new game in the room).
+ * the total passes 5 to stand for a new game in the room). The presence list follows the same rule
+ * (last describe): in every join reply and presence frame, in a view only while a viewer may lack it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyGame } from '@joke/engine';
@@ -156,6 +157,8 @@ describe('fixed view members', () => {
     const folded = r.delivery!.frames.map(parseFrame);
     expect(folded.map((f) => f.view.viewer).sort()).toEqual([null, 'a', 'b'].sort());
     for (const f of folded) expect(f).not.toHaveProperty('fixed');
+    // Nobody's presence changed, and t's reply carries the list: no frame of the batch carries it.
+    for (const f of folded) expect(f).not.toHaveProperty('presence');
   });
 
   it("after a failover the new owner's first frame to every viewer carries them, and only that one", async () => {
@@ -174,13 +177,25 @@ describe('fixed view members', () => {
       (d) => d.seq === open.seq && d.owner.startsWith('w2'),
     );
     expect(republished.length).toBeGreaterThan(0);
-    for (const d of republished) for (const f of d.frames) expect(parseFrame(f)).toHaveProperty('fixed');
+    for (const d of republished)
+      for (const f of d.frames) if (f.kind === 'view') expect(parseFrame(f)).toHaveProperty('fixed');
     expect(first.size + firstG2.size).toBeGreaterThan(0);
     const seq = await actOnce(g1, 2, 'x2');
     await g2.barrier('r', 'b');
     const after = [...framesAt(g1, seq).values(), ...framesAt(g2, seq).values()];
     expect(after.length).toBe(3);
     for (const f of after) expect(f).not.toHaveProperty('fixed');
+    // The presence list: a gateway may have dropped the republished views (their seq was not new to its
+    // sockets), so the first frame after them carries it once more to a viewer that has not joined since
+    // (a and the spectator; b joined again, as a barrier, and its reply carried it), the next ones do not.
+    expect(framesAt(g1, seq).get(null)).toHaveProperty('presence');
+    expect(framesAt(g1, seq).get('a')).toHaveProperty('presence');
+    expect(framesAt(g2, seq).get('b')).not.toHaveProperty('presence');
+    const next = await actOnce(g1, 1, 'x3');
+    await g2.barrier('r', 'b');
+    const later = [...framesAt(g1, next).values(), ...framesAt(g2, next).values()];
+    expect(later.length).toBe(3);
+    for (const f of later) expect(f).not.toHaveProperty('presence');
   });
 
   it('when the fixed members change (a new game), every frame of that transition carries the new ones', async () => {
@@ -203,5 +218,77 @@ describe('fixed view members', () => {
       } else expect(carried).toEqual([]);
     }
     expect(changed).toBe(true);
+  });
+});
+
+/**
+ * What a client holds of the presence list after these frames of one viewer, as the gateway passes them on
+ * (services/gateway core.ts sendView): its join reply's list, then each later view's and presence frame's.
+ */
+function heldPresence(gw: FakeGateway, viewer: string | null, reply: { seq: number; view: Frame }): any[] {
+  let held = reply.view.presence!;
+  let lastSeq = reply.seq;
+  for (const d of gw.deliveries)
+    for (const f of d.frames) {
+      if (d.roomId !== 'r' || f.viewer !== viewer) continue;
+      if (f.kind === 'view' ? d.seq <= lastSeq : d.seq < lastSeq) continue;
+      if (f.kind === 'view') lastSeq = d.seq;
+      held = parseFrame(f).presence ?? held;
+    }
+  return held;
+}
+
+describe('the presence list in view frames', () => {
+  it('goes in join replies and presence frames, and in a view only to a viewer that may lack it', async () => {
+    const { w1, g1 } = await table();
+    const a = await g1.join('r', 'a');
+    const s = await g1.join('r', 's', true);
+    await g1.join('r', 'b');
+    expect(a.view.presence).toHaveLength(2);
+    expect(s.view.presence).toHaveLength(2);
+    for (const f of framesAt(g1, await actOnce(g1, 1, 'x1')).values()) expect(f).not.toHaveProperty('presence');
+    // b's socket goes: a presence frame tells a and the spectators; the views after it leave it out again.
+    g1.presence('r', 'b', false);
+    await g1.barrier('r', 'a');
+    const seq = await actOnce(g1, 1, 'x2');
+    expect([...framesAt(g1, seq).keys()].sort()).toEqual([null, 'a'].sort());
+    for (const f of framesAt(g1, seq).values()) expect(f).not.toHaveProperty('presence');
+    const current = JSON.parse(JSON.stringify(w1.room('r')!.presence()));
+    expect(current.find((p: any) => p.id === 'b').connected).toBe(false);
+    expect(g1.presenceOf('r', 'a')).toEqual(current);
+    expect(g1.presenceOf('r', null)).toEqual(current);
+    // b comes back without a join: whatever it gets next holds the list as it is now.
+    g1.presence('r', 'b', true);
+    await g1.barrier('r', 'a');
+    await actOnce(g1, 1, 'x3');
+    const back = JSON.parse(JSON.stringify(w1.room('r')!.presence()));
+    expect(back.every((p: any) => p.connected)).toBe(true);
+    for (const viewer of ['a', 'b', null]) expect(g1.presenceOf('r', viewer)).toEqual(back);
+  });
+
+  it("a player back in the batch of a command whose frames ride on its reply holds the room's list after the next move", async () => {
+    const { w1, g1 } = await table();
+    const a = await g1.join('r', 'a');
+    await g1.join('r', 'b');
+    g1.presence('r', 'b', false);
+    await g1.barrier('r', 'a');
+    const current: string = a.view.view.current;
+    const room = w1.room('r')!;
+    room.hold();
+    // b joins again (its socket is back) in the same batch as a move: its reply may be at that move's seq,
+    // and then the gateway drops the move's view for b.
+    const joining = g1.join('r', 'b');
+    const acting = g1.act('r', current, 'x1', { type: 'add', n: 1 }, true);
+    await until(() => room.queued === 2, 10_000, 'the join and the command queued');
+    room.unhold();
+    const [b, r] = await Promise.all([joining, acting]);
+    expect(r.ok).toBe(true);
+    // The frames that rode on the reply are the gateway's too.
+    g1.deliveries.push(r.delivery!);
+    await actOnce(g1, 1, 'x2');
+    const now = JSON.parse(JSON.stringify(room.presence()));
+    expect(now.every((p: any) => p.connected)).toBe(true);
+    expect(heldPresence(g1, 'b', b)).toEqual(now);
+    expect(heldPresence(g1, 'a', a)).toEqual(now);
   });
 });

@@ -168,6 +168,16 @@ export class FakeGateway {
     const f = this.frames(roomId, viewer, t);
     return f[f.length - 1];
   }
+  /**
+   * The presence list `viewer` holds as a client would: the last one any of its frames (a view, or a
+   * `presence` frame) carried. A view leaves it out while it is unchanged (deliveries.ts).
+   */
+  presenceOf(roomId: string, viewer: string | null): any[] | undefined {
+    let held: any[] | undefined;
+    for (const d of this.deliveries)
+      if (d.roomId === roomId) for (const f of d.frames) if (f.viewer === viewer) held = parseFrame(f).presence ?? held;
+    return held;
+  }
   close() {
     this.sub.unsubscribe();
   }

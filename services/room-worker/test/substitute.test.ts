@@ -192,7 +192,7 @@ describe('AI substitute for disconnected players (hula §8.6)', () => {
     expect(gw.frames('h', first).some((f) => f.seq >= mine[0].s)).toBe(false);
     // Substitute moves are not the player's own: no timeout count reset, no 자리 비움 cleared, shown disconnected.
     expect(data.seats.find((s: { id: string }) => s.id === first)).toMatchObject({ away: false, timeouts: 0 });
-    expect(gw.last('h', other)!.presence!.find((p) => p.id === first)).toMatchObject({ connected: false });
+    expect(gw.presenceOf('h', other)!.find((p) => p.id === first)).toMatchObject({ connected: false });
     const v = verifyRecord(hula, w.room('h')!.record());
     expect(v.problems).toEqual([]);
     expect(v.steps).toBe(steps.length);

@@ -194,16 +194,19 @@ describe('room worker', () => {
     const t0 = clock.now();
     await openRoom(bus, w.id, 'r', [seat('a'), seat('b')], { turnMs: 40, target: 1000 });
     const gw = new FakeGateway(bus, 'gw1');
-    await gw.join('r', 'a');
+    const joined = await gw.join('r', 'a');
     await clock.advance(39);
     await gw.barrier('r', 'a');
     expect((await stateOf(store, 'r'))!.steps).toEqual([]);
     await advanceUntil(clock, () => (gw.last('r', 'a')?.view.total ?? 0) >= 6, 1000, 'six timeouts');
     const last = gw.last('r', 'a')!;
-    expect(last.presence!.every((p: any) => p.away)).toBe(true);
-    // Not before the third: after two timeouts each, nobody was away yet.
-    const atFour = gw.frames('r', 'a').find((f) => f.view.total === 4)!;
-    expect(atFour.presence!.some((p: any) => p.away)).toBe(false);
+    expect(gw.presenceOf('r', 'a')!.every((p: any) => p.away)).toBe(true);
+    // Not before the third: after two timeouts each, nobody was away yet (the last list held at four).
+    const frames = gw.frames('r', 'a');
+    const heldAtFour = frames
+      .slice(0, frames.findIndex((f) => f.view.total === 4) + 1)
+      .reduce<any[]>((held, f) => f.presence ?? held, joined.view.presence);
+    expect(heldAtFour.some((p: any) => p.away)).toBe(false);
     const steps = (await stateOf(store, 'r'))!.steps;
     expect(steps.slice(0, 6).every((s: any) => s.t === 1)).toBe(true);
     // Each at its deadline, 40 ms of game time after the turn began (the previous timeout).
@@ -213,7 +216,7 @@ describe('room worker', () => {
     if (cur === 'a') {
       const r = await gw.act('r', 'a', 'back', { type: 'add', n: 1 });
       expect(r.ok).toBe(true);
-      await until(() => gw.last('r', 'a')!.presence!.find((p: any) => p.id === 'a').away === false);
+      await until(() => gw.presenceOf('r', 'a')!.find((p: any) => p.id === 'a').away === false);
     }
   });
 
