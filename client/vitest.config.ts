@@ -10,7 +10,9 @@ import { workspaceConfig } from '../vitest.shared.ts';
 // A test may take 90 s, not the repository's 30: a browser test only waits on what the page shows, and
 // on a box shared with the other lanes a page was starved for minutes in CI (2026-12-03), so six harness
 // tests of 3–20 s each ran out one after another. See PAGE_TIMEOUT_MS in test/support/browser.ts.
-export default mergeConfig(workspaceConfig('client', { testTimeout: 90_000 }), {
+// Each file keeps its own module graph (`isolate`): the browser files start platforms and Chromiums
+// from shared support modules, and sharing their state across files was not tried.
+export default mergeConfig(workspaceConfig('client', { testTimeout: 90_000, isolate: true }), {
   // Set-up hooks (a platform, a Chromium, a build) likewise may take 300 s.
   test: { maxWorkers: 2, hookTimeout: 300_000, globalSetup: ['test/support/build-once.ts'] },
 });
