@@ -6,7 +6,7 @@
  * and follow the table. The room worker writes that header first and always
  * in one order (services/room-worker/src/frames.ts):
  *
- *   {"v":1,"t":"view","roomId":"…","seq":N,"role":"player","view":{…},"events":[…],"presence":[…](,"result":…)}
+ *   {"v":1,"t":"view","roomId":"…","seq":N,"role":"player","view":{…},"events":[…](,"presence":[…])(,"result":…)}
  *
  * so it is read from the leading bytes. Whether the body must be parsed is
  * decided from bytes too, always erring towards parsing: a game without a
@@ -169,7 +169,8 @@ const FINISHED = marker('"finished":');
 
 /**
  * Might this frame end the game? Yes unless the frame's last member is an
- * array (the presence list comes last unless a `result` follows it) and the
+ * array (the events or the presence list come last unless `fixed` or a
+ * `result` follows them) and the
  * view's own `finished` is false. That member is found as the first
  * `"finished":` after the view opens: the worker writes a view as the
  * viewer's own members (one-card: viewer, phase, hand, legal…, none of them
