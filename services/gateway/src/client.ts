@@ -3,6 +3,7 @@
  * turning join/leave/action/queue into bus requests as the token's user.
  */
 import { performance } from 'node:perf_hooks';
+import { randomUUID } from 'node:crypto';
 import {
   ackText,
   ClientMessage,
@@ -100,10 +101,19 @@ export function createClientHandlers(
     if (res.tries > 1) detach(refreshRoom(roomId));
   };
 
+  // Every try of one request carries one requestId, so a retry of a try that was served after all (its
+  // reply late on a slow box) does not queue the player again (services/matchmaker/src/queues.ts).
   const queueRequest = (user: { sub: string; name: string }, q: QueueParams, cancel: boolean) =>
     requestWithRetry(
       contract.queue,
-      { v, userId: user.sub, name: user.name, gatewayId: cfg.gatewayId, ...q, ...(cancel ? { cancel } : {}) },
+      {
+        v,
+        userId: user.sub,
+        name: user.name,
+        gatewayId: cfg.gatewayId,
+        ...q,
+        ...(cancel ? { cancel } : { requestId: randomUUID() }),
+      },
       'queue',
     );
 

@@ -33,6 +33,9 @@ export interface QueueHost {
 }
 export type QueueBase = Omit<QueueHost, 'watch'>;
 
+/** How long a quick-match request's id is remembered: far past any gateway's retry budget. */
+const REQUEST_MEMORY_MS = 5 * 60_000;
+
 /** Answers the request (before any `matched`, so the client hears "queued" first), then starts a full table. */
 export async function onQueue(
   h: QueueHost,
@@ -64,6 +67,13 @@ export async function onQueue(
     if (!parsed.success) return respond(refuse('badOptions', parsed.error.issues[0]?.message));
     const range = game.playerRange(parsed.data);
     if (q.players < range.min || q.players > range.max) return respond(refuse('players'));
+    // A retry of a request some replica already took (its reply was late, the gateway tried again): that
+    // one queued the user, maybe seated them already; queueing them again would seat them twice.
+    if (
+      q.requestId !== undefined &&
+      !(await match.claim(`queue-request:${q.requestId}`, cfg.matchmakerId, REQUEST_MEMORY_MS))
+    )
+      return respond({ ok: true });
     const key = queueKey(params);
     const entry = { userId: q.userId, name: q.name, gatewayId: q.gatewayId, at: h.clock.now() };
     const table = await match.enqueue(

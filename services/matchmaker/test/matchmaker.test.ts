@@ -338,6 +338,45 @@ describe('quick-match across gateways (QUEUE_GATEWAY_HOLD_MS)', () => {
   });
 });
 
+describe('a quick-match request tried again (issue 9)', () => {
+  it('with the same requestId is answered ok without queueing the player again; a new one queues them', async () => {
+    const c = await cluster(1, {}, { queueGatewayHoldMs: 0, queueBotFillMs: 0 });
+    const { matched } = quickMatch(c);
+    const q = async (userId: string, requestId: string) =>
+      JSON.parse(
+        wireText(
+          await c.bus.request(
+            subjects.queue,
+            JSON.stringify({
+              v: 1,
+              userId,
+              name: userId,
+              gatewayId: 'gA',
+              game: 'race',
+              mode: 'classic',
+              players: 3,
+              requestId,
+            }),
+            2000,
+          ),
+        ),
+      );
+    const waiting = async () => (await c.match.waiting('race:classic:3', 60_000)).map((e) => e.userId);
+    for (const u of ['u1', 'u2', 'u3']) expect(await q(u, `${u}-first`)).toEqual({ ok: true });
+    await until(() => matched.length === 3, 20_000, 'the table');
+    // u1's gateway did not see the first reply in time and tries again: u1 sits at one table only.
+    expect(await q('u1', 'u1-first')).toEqual({ ok: true });
+    expect(await waiting()).toEqual([]);
+    for (const u of ['u4', 'u5']) expect(await q(u, `${u}-first`)).toEqual({ ok: true });
+    expect(await waiting()).toEqual(['u4', 'u5']);
+    expect(matched).toHaveLength(3);
+    // A new request of u1's (after its game, say) queues it as usual.
+    expect(await q('u1', 'u1-second')).toEqual({ ok: true });
+    await until(() => matched.length === 6, 20_000, 'the second table');
+    expect(new Set(matched.slice(3).map((m) => m.userId))).toEqual(new Set(['u4', 'u5', 'u1']));
+  });
+});
+
 describe('a held quick-match table that could not start', () => {
   it('is tried again after the retry period, without a newcomer, once a worker can take it', async () => {
     const clock = new FakeClock();

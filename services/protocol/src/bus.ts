@@ -177,6 +177,12 @@ export const QueueRequest = z.object({
   cancel: z.boolean().optional(),
   /** The user accepts bots in the seats still empty after the matchmaker's wait (absent = yes). */
   bots: z.boolean().optional(),
+  /**
+   * The same on every try of one request (additive): a matchmaker that already took it answers `ok`
+   * again without queueing the user anew. Without it a try that timed out but was served (a slow
+   * box) and its retry seated one player at two tables.
+   */
+  requestId: z.string().min(1).max(64).optional(),
 });
 export type QueueRequest = z.infer<typeof QueueRequest>;
 export const QueueReply = z.union([z.object({ ok: z.literal(true) }), Refused]);
