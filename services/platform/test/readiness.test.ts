@@ -9,6 +9,7 @@
  * fails /healthz once it runs again, and passes after the hold window.
  */
 import { randomBytes } from 'node:crypto';
+import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
@@ -99,6 +100,25 @@ describe('readiness follows the connections', () => {
   }, 150_000);
 });
 
+/**
+ * A GET on a connection of its own. fetch reuses a kept-alive connection, and a server that wakes from a
+ * freeze runs its overdue keep-alive timer before it reads the request queued on that connection: it
+ * closes it, and the probe fails with ECONNRESET (a clean-clone run under two busy loops, 2026-12-05).
+ */
+function probeFresh(url: string, timeoutMs: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { agent: false, timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} in ${timeoutMs} ms`)));
+    req.on('error', reject);
+  });
+}
+
 describe('liveness follows the event loop', () => {
   it('a room worker frozen past LIVENESS_MAX_LAG_MS fails /healthz when it runs again, then recovers', async () => {
     const worker = services[0];
@@ -107,8 +127,8 @@ describe('liveness follows the event loop', () => {
     const pid = worker.proc.child.pid!;
     process.kill(pid, 'SIGSTOP');
     const frozenAt = Date.now();
-    // The probe is sent while the process is frozen; the kernel queues the connection.
-    const probe = fetch(`${worker.ops}/healthz`, { signal: AbortSignal.timeout(60_000) });
+    // The probe is sent while the process is frozen, on a new connection, which the kernel queues.
+    const probe = probeFresh(`${worker.ops}/healthz`, 60_000);
     try {
       // Frozen for at least three times the threshold before it may run again.
       while (Date.now() - frozenAt < 3 * LAG_MS) await sleep(100);
@@ -116,7 +136,7 @@ describe('liveness follows the event loop', () => {
       process.kill(pid, 'SIGCONT');
     }
     const r = await probe;
-    expect([r.status, await r.text()]).toEqual([503, expect.stringMatching(/^event loop stuck: lag \d+ ms > 1000 ms/)]);
+    expect([r.status, r.body]).toEqual([503, expect.stringMatching(/^event loop stuck: lag \d+ ms > 1000 ms/)]);
     await until(async () => (await statusOf(`${worker.ops}/healthz`)) === 200, 60_000, 'liveness to recover');
   }, 120_000);
 });
