@@ -517,3 +517,19 @@ matchContract('RedisMatchStore (Redis Cluster)', async () => {
   const conn = await connectRedisConn({ clusterUrls: cluster.redisClusterUrls });
   return { store: new RedisMatchStore(conn, ns), done: () => clusterCleanup(conn) };
 });
+
+describe('MemoryMatchStore claims', () => {
+  it('drop the expired ones as new claims come, so one per quick-match request does not pile up', async () => {
+    let now = 0;
+    const store = new MemoryMatchStore(() => now);
+    for (let i = 0; i < 300; i++) expect(await store.claim(`queue-request:${i}`, 'mm', 1_000)).toBe(true);
+    expect(store.claimCount).toBe(300);
+    // A live claim still holds.
+    expect(await store.claim('queue-request:7', 'mm', 1_000)).toBe(false);
+    now = 1_000;
+    for (let i = 300; i < 600; i++) expect(await store.claim(`queue-request:${i}`, 'mm', 1_000)).toBe(true);
+    // The 300 expired ones went in a sweep; only the newer live ones remain (a sweep runs every 256 claims).
+    expect(store.claimCount).toBeLessThanOrEqual(300);
+    expect(await store.claim('queue-request:7', 'mm', 1_000)).toBe(true);
+  });
+});

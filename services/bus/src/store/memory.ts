@@ -157,7 +157,9 @@ export class MemorySnapshotStore implements SnapshotStore {
 export class MemoryMatchStore implements MatchStore {
   private readonly queues = new Map<string, Map<string, QueueEntry>>();
   private readonly userQueue = new Map<string, string>();
+  /** Claim key → until when it holds. Expired ones are dropped as claims are made (`claim`), as Redis expires keys. */
   private readonly claims = new Map<string, number>();
+  private claimsSinceSweep = 0;
   constructor(private readonly now: () => number = Date.now) {}
 
   enqueue(
@@ -216,10 +218,21 @@ export class MemoryMatchStore implements MatchStore {
 
   claim(key: string, _owner: string, ttlMs: number): Promise<boolean> {
     const now = this.now();
+    // Every quick-match request makes one (its requestId): without the sweep a long-running embedded
+    // platform kept them all. A sweep per 256 claims keeps the map near the claims still live.
+    if (++this.claimsSinceSweep >= 256) {
+      this.claimsSinceSweep = 0;
+      for (const [k, until] of this.claims) if (until <= now) this.claims.delete(k);
+    }
     const until = this.claims.get(key);
     if (until !== undefined && until > now) return later(false);
     this.claims.set(key, now + ttlMs);
     return later(true);
+  }
+
+  /** Claims held in memory, live or not yet swept (the tests see that expired ones go). */
+  get claimCount(): number {
+    return this.claims.size;
   }
 
   close(): Promise<void> {
