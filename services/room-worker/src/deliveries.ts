@@ -15,7 +15,7 @@
  * without them and holds none joins again (docs/architecture.md, room worker,
  * "Fixed view members").
  *
- * The presence list travels the same way (`presenceSent`): in every join reply
+ * The presence list travels the same way (`Held.presence`): in every join reply
  * and presence notice, and in a view frame only for a viewer not yet sent the
  * current list. A view without `presence` means "unchanged since your last
  * frame of this room"; most actions change nobody's presence, and the list was
@@ -37,15 +37,22 @@ import { viewerKey } from './viewers.ts';
 
 type PerGateway = Map<string, wire.DeliveryFrame[]>;
 
+/** What a viewer was last sent, so holds: the fixed members' text and the presence list's (null = none). */
+interface Held {
+  fixed: string | null;
+  presence: string | null;
+}
+
 export class Deliveries {
   private readonly idJson: string;
   private readonly fixed: FixedMembers;
-  /** Viewer key (viewers.ts `viewerKey`) → the fixed members' text last sent to that viewer. */
-  private readonly fixedSent = new Map<string, string>();
+  /**
+   * Viewer key (viewers.ts `viewerKey`) → the fixed members' and the presence list's texts last sent to
+   * that viewer (a join reply, a presence notice or a frame): what it holds.
+   */
+  private readonly holds = new Map<string, Held>();
   /** Each viewer's last own members' text, reused while what they are made of stays (frames.ts `OwnParts`). */
   private readonly owns = new OwnParts();
-  /** Viewer key → the presence list's text last sent to that viewer (a join reply, a notice or a frame). */
-  private readonly presenceSent = new Map<string, string>();
 
   constructor(
     private readonly host: RoomHost,
@@ -58,8 +65,7 @@ export class Deliveries {
 
   /** The viewer's socket went: it is sent the fixed members again if it comes back without a join. */
   viewerGone(key: string): void {
-    this.fixedSent.delete(key);
-    this.presenceSent.delete(key);
+    this.holds.delete(key);
   }
 
   /**
@@ -67,7 +73,7 @@ export class Deliveries {
    * drops where its socket has their seq): the next frames carry it, unless a join reply does first.
    */
   presenceUnsure(): void {
-    this.presenceSent.clear();
+    for (const h of this.holds.values()) h.presence = null;
   }
 
   /**
@@ -80,8 +86,9 @@ export class Deliveries {
   joinsAnswered(keys: readonly string[], state: unknown, presenceJson: string): void {
     const fixedJson = this.fixed.json(state);
     for (const key of keys) {
-      if (fixedJson !== null) this.fixedSent.set(key, fixedJson);
-      this.presenceSent.set(key, presenceJson);
+      const h = this.heldBy(key);
+      if (fixedJson !== null) h.fixed = fixedJson;
+      h.presence = presenceJson;
     }
   }
 
@@ -98,10 +105,11 @@ export class Deliveries {
     const result = this.game.result(state);
     const fixedJson = this.fixed.json(state);
     const key = viewerKey(userId, gatewayId, role);
-    if (fixedJson !== null) this.fixedSent.set(key, fixedJson);
+    const h = this.heldBy(key);
+    if (fixedJson !== null) h.fixed = fixedJson;
     // Replies are built after their batch settled (Room.sendReplies), so this is the list the batch's
     // frames carry too: a frame at the reply's seq, which the gateway drops, loses nothing.
-    this.presenceSent.set(key, presenceJson);
+    h.presence = presenceJson;
     const frame = viewFrame(
       this.idJson,
       seq,
@@ -134,8 +142,7 @@ export class Deliveries {
     let spectatorFrame: Uint8Array | null = null;
     const spectatorSent = new Set<string>();
     const fixedJson = this.fixed.json(t.state);
-    const sent = this.fixedSent;
-    const presenceSent = this.presenceSent;
+    const holds = this.holds;
     const c: FrameContext = {
       roomIdJson: this.idJson,
       seq: t.seq,
@@ -151,23 +158,24 @@ export class Deliveries {
     let spectatorsNeedPresence = false;
     for (const [key, v] of viewers)
       if (v.connected && v.role === 'spectator') {
-        if (fixedJson !== null && sent.get(key) !== fixedJson) spectatorsNeedFixed = true;
-        if (presenceSent.get(key) !== presenceJson) spectatorsNeedPresence = true;
+        const h = holds.get(key);
+        if (fixedJson !== null && h?.fixed !== fixedJson) spectatorsNeedFixed = true;
+        if (h?.presence !== presenceJson) spectatorsNeedPresence = true;
       }
     for (const [key, v] of viewers) {
       if (!v.connected) {
         // Its socket is gone: whatever comes back gets them again.
-        sent.delete(key);
-        presenceSent.delete(key);
+        holds.delete(key);
         continue;
       }
       let list = perGateway.get(v.gatewayId);
       if (!list) perGateway.set(v.gatewayId, (list = []));
       if (v.role === 'player') {
-        const withFixed = fixedJson !== null && sent.get(key) !== fixedJson;
-        if (withFixed) sent.set(key, fixedJson);
-        const withPresence = presenceSent.get(key) !== presenceJson;
-        if (withPresence) presenceSent.set(key, presenceJson);
+        const h = this.heldBy(key);
+        const withFixed = fixedJson !== null && h.fixed !== fixedJson;
+        if (withFixed) h.fixed = fixedJson;
+        const withPresence = h.presence !== presenceJson;
+        if (withPresence) h.presence = presenceJson;
         const frameKey = v.userId + (withFixed ? '\u0000fixed' : '') + (withPresence ? '\u0000presence' : '');
         let frame = playerFrames.get(frameKey);
         if (frame === undefined) {
@@ -176,8 +184,9 @@ export class Deliveries {
         }
         list.push({ kind: 'view', viewer: v.userId, bytes: frame });
       } else {
-        if (spectatorsNeedFixed) sent.set(key, fixedJson!);
-        if (spectatorsNeedPresence) presenceSent.set(key, presenceJson);
+        const h = this.heldBy(key);
+        if (spectatorsNeedFixed) h.fixed = fixedJson;
+        if (spectatorsNeedPresence) h.presence = presenceJson;
         if (spectatorSent.has(v.gatewayId)) continue;
         spectatorFrame ??= viewFrameBytes(this.game, c, null, spectatorsNeedFixed, spectatorsNeedPresence);
         spectatorSent.add(v.gatewayId);
@@ -185,9 +194,7 @@ export class Deliveries {
       }
     }
     // Entries of viewers the room forgot (left, gateway gone, grace lapsed).
-    if (sent.size > viewers.size) for (const key of sent.keys()) if (!viewers.has(key)) sent.delete(key);
-    if (presenceSent.size > viewers.size)
-      for (const key of presenceSent.keys()) if (!viewers.has(key)) presenceSent.delete(key);
+    if (holds.size > viewers.size) for (const key of holds.keys()) if (!viewers.has(key)) holds.delete(key);
     if (this.owns.size > viewers.size) {
       const present = new Set<string | null>();
       for (const v of viewers.values()) present.add(v.role === 'player' ? v.userId : null);
@@ -205,7 +212,7 @@ export class Deliveries {
 
   /** A presence-only frame (nothing in the game moved) to every connected viewer. */
   presence(viewers: ReadonlyMap<string, ViewerMeta>, seq: number, presenceJson: string): void {
-    for (const [key, v] of viewers) if (v.connected) this.presenceSent.set(key, presenceJson);
+    for (const [key, v] of viewers) if (v.connected) this.heldBy(key).presence = presenceJson;
     this.notice(viewers, seq, presenceFrame(this.idJson, presenceJson));
   }
 
@@ -229,6 +236,12 @@ export class Deliveries {
       }
     }
     this.deliver(perGateway, seq);
+  }
+
+  private heldBy(key: string): Held {
+    let h = this.holds.get(key);
+    if (h === undefined) this.holds.set(key, (h = { fixed: null, presence: null }));
+    return h;
   }
 
   private delivery(seq: number, frames: wire.DeliveryFrame[]): wire.Delivery {
