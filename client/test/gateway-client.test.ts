@@ -147,5 +147,5 @@ describe('GatewayClient against the real gateway', () => {
     player.gw.close();
     spec.gw.close();
     expect(player.gw.status).toBe('closed');
-  }, 90_000);
+  });
 });

@@ -125,7 +125,7 @@ describe('원카드 table in the browser (engine in the page)', () => {
   });
 
   // One test per viewport: both in one test (two pages, each warming a ten-player game up) outlived the
-  // 90 s test timeout in a CI run at load 10+.
+  // then 90 s test timeout in a CI run at load 10+.
   it.each([
     ['desktop landscape', { width: 1440, height: 900 }],
     ['phone portrait', { width: 390, height: 844 }],
@@ -281,7 +281,7 @@ describe('원카드 attack badge (engine in the page, bots playing)', () => {
       expect(seq[i].animated).toBe(true);
     }
     await page.close();
-  }, 120_000);
+  });
 });
 
 describe('훌라 table motion and final screen (engine in the page, every seat played by its bot)', () => {
@@ -440,5 +440,5 @@ describe('훌라 table motion and final screen (engine in the page, every seat p
     expect(h.flying).toBe(0);
     expect(h.meldSlides.every((s) => !s.animated)).toBe(true);
     await page.close();
-  }, 90_000);
+  });
 });

@@ -260,11 +260,27 @@ describe('훌라 in the browser (real platform)', () => {
       return s.result === null && s.phase !== 'roundEnd' && s.cards.length >= 7 ? s : null;
     });
     expect(next.status.length).toBeGreaterThan(0);
-    // 나가기 예약 and its cancel, through the button in the top bar.
+    // 나가기 예약 and its cancel, through the button in the top bar. The answer is a round trip through the
+    // platform (gateway, room worker, view frame): a page starved on a loaded box has taken over 15 s for it
+    // (CI, 2026-12-05), so it may take 60 s; if it never comes, the failure shows what the table showed.
     for (const label of ['예약 취소', '나가기 예약']) {
       const s = await hulaSnapshot(page);
       await clickRect(page, s, s.buttons.leave);
-      await waitFor(`leave button says ${label}`, async () => (await hulaSnapshot(page)).buttons.leave.label === label);
+      let seen: HulaSnapshot = s;
+      await waitFor(
+        `leave button says ${label}`,
+        async () => {
+          seen = await hulaSnapshot(page);
+          return seen.buttons.leave.label === label;
+        },
+        60_000,
+      ).catch(async (e: Error) => {
+        await page.screenshot({ path: `${SHOTS}hula-leave-unanswered.png` });
+        const connection = await page.evaluate(() => window.__joke!.connection());
+        const { seq, phase, myTurn, busy, toasts } = seen;
+        const shown = { clicked: s.buttons.leave, button: seen.buttons.leave, seq, phase, myTurn, busy, toasts };
+        throw new Error(`${e.message}; table: ${JSON.stringify({ ...shown, connection })}`);
+      });
     }
     console.log(`joker log: ${JSON.stringify(log)}`);
     await ctx.close();

@@ -76,10 +76,15 @@ export async function clickBox(page: Page, snap: TableSnapshot, b: Box): Promise
   await clickAt(page, snap, b.x + b.w / 2, b.y + b.h / 2);
 }
 
+/**
+ * Polls `fn` until it returns something truthy. The default limit is for a page on a loaded box: it returns
+ * as soon as the page shows the state, and only a page that never does waits it out (one poll of a starved
+ * page has taken seconds in CI, so 15 s was sometimes a handful of polls).
+ */
 export async function waitFor<T>(
   what: string,
   fn: () => Promise<T | null | undefined | false>,
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
   everyMs = 60,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
