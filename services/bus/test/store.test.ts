@@ -411,6 +411,25 @@ function matchContract(name: string, make: () => Promise<{ store: MatchStore; do
       expect(await store.dequeue('a1')).toBe(false); // seated: in no queue
     });
 
+    it('a request is carried out once: tried again it changes nothing, even after its table left the queue', async () => {
+      const k = key();
+      const t = Date.now();
+      const rid = (u: string) => `${u}-${randomBytes(4).toString('hex')}`;
+      const [r1, r2] = [rid('u1'), rid('u2')];
+      expect(await store.enqueueRequest(r1, 60_000, k, e('u1', t), 2, 60_000)).toBeNull();
+      // The answer was late: the same request again keeps u1 where it was.
+      expect(await store.enqueueRequest(r1, 60_000, k, e('u1', t + 5), 2, 60_000)).toBe('repeat');
+      expect(await store.waiting(k, 60_000)).toEqual([e('u1', t)]);
+      const table = await store.enqueueRequest(r2, 60_000, k, e('u2', t + 1), 2, 60_000, 500);
+      expect(table !== 'repeat' && table?.map((x) => x.userId)).toEqual(['u1', 'u2']);
+      // u1 is seated: its first request tried once more must not queue it for a second table.
+      expect(await store.enqueueRequest(r1, 60_000, k, e('u1', t + 9), 2, 60_000)).toBe('repeat');
+      expect(await store.waiting(k, 60_000)).toEqual([]);
+      // A new request of u1's queues it as usual.
+      expect(await store.enqueueRequest(rid('u1'), 60_000, k, e('u1', t + 10), 2, 60_000)).toBeNull();
+      expect((await store.waiting(k, 60_000)).map((x) => x.userId)).toEqual(['u1']);
+    });
+
     it('a claim is granted to exactly one caller until it expires', async () => {
       const k = `c-${randomBytes(4).toString('hex')}`;
       const r = await Promise.all([store.claim(k, 'm1', 100), store.claim(k, 'm2', 100), store.claim(k, 'm3', 100)]);

@@ -67,23 +67,20 @@ export async function onQueue(
     if (!parsed.success) return respond(refuse('badOptions', parsed.error.issues[0]?.message));
     const range = game.playerRange(parsed.data);
     if (q.players < range.min || q.players > range.max) return respond(refuse('players'));
-    // A retry of a request some replica already took (its reply was late, the gateway tried again): that
-    // one queued the user, maybe seated them already; queueing them again would seat them twice.
-    if (
-      q.requestId !== undefined &&
-      !(await match.claim(`queue-request:${q.requestId}`, cfg.matchmakerId, REQUEST_MEMORY_MS))
-    )
-      return respond({ ok: true });
     const key = queueKey(params);
-    const entry = { userId: q.userId, name: q.name, gatewayId: q.gatewayId, at: h.clock.now() };
-    const table = await match.enqueue(
-      key,
-      q.bots === false ? { ...entry, bots: false } : entry,
-      q.players,
-      cfg.queueStaleMs,
-      cfg.queueGatewayHoldMs,
-    );
+    const base = { userId: q.userId, name: q.name, gatewayId: q.gatewayId, at: h.clock.now() };
+    const entry = q.bots === false ? { ...base, bots: false } : base;
+    const { players, requestId } = q;
+    const { queueStaleMs: stale, queueGatewayHoldMs: hold } = cfg;
+    // A retry of a request some replica already carried out (its reply was late, the gateway tried again):
+    // that one queued the user, maybe seated them already, and queueing them again would seat them twice.
+    // The store takes the id and the entry in one step, so a request that failed there is carried out anew.
+    const table =
+      requestId === undefined
+        ? await match.enqueue(key, entry, players, stale, hold)
+        : await match.enqueueRequest(requestId, REQUEST_MEMORY_MS, key, entry, players, stale, hold);
     respond({ ok: true });
+    if (table === 'repeat') return;
     if (table) await startTable(h, key, params, table, 0);
     await h.watch.changed(params);
   } catch (err) {

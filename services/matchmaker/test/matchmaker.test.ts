@@ -375,6 +375,37 @@ describe('a quick-match request tried again (issue 9)', () => {
     await until(() => matched.length === 6, 20_000, 'the second table');
     expect(new Set(matched.slice(3).map((m) => m.userId))).toEqual(new Set(['u4', 'u5', 'u1']));
   });
+
+  it('whose first try failed in the store is carried out: the player is queued, not answered ok and forgotten', async () => {
+    const c = await cluster(1, {}, { queueGatewayHoldMs: 0, queueBotFillMs: 0 });
+    const q = async (userId: string, requestId: string) =>
+      JSON.parse(
+        wireText(
+          await c.bus.request(
+            subjects.queue,
+            JSON.stringify({
+              v: 1,
+              userId,
+              name: userId,
+              gatewayId: 'gA',
+              game: 'race',
+              mode: 'classic',
+              players: 3,
+              requestId,
+            }),
+            2000,
+          ),
+        ),
+      );
+    const real = c.match.enqueueRequest.bind(c.match);
+    let failures = 1;
+    c.match.enqueueRequest = (...args) => (failures-- > 0 ? Promise.reject(new Error('store down')) : real(...args));
+    expect(await q('u1', 'u1-only')).toMatchObject({ ok: false, code: 'noWorkers' });
+    expect(await c.match.waiting('race:classic:3', 60_000)).toEqual([]);
+    // The gateway tries the same request again, and this time the store takes it.
+    expect(await q('u1', 'u1-only')).toEqual({ ok: true });
+    expect((await c.match.waiting('race:classic:3', 60_000)).map((e) => e.userId)).toEqual(['u1']);
+  });
 });
 
 describe('a held quick-match table that could not start', () => {

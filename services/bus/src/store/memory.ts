@@ -192,6 +192,20 @@ export class MemoryMatchStore implements MatchStore {
     return later(table);
   }
 
+  enqueueRequest(
+    requestId: string,
+    ttlMs: number,
+    key: string,
+    entry: QueueEntry,
+    size: number,
+    staleMs: number,
+    gatewayHoldMs = 0,
+  ): Promise<QueueEntry[] | null | 'repeat'> {
+    // One synchronous step here, as one script in Redis: the id and the enqueue stand or fall together.
+    if (!this.claimNow(`queue-request:${requestId}`, ttlMs)) return later('repeat');
+    return this.enqueue(key, entry, size, staleMs, gatewayHoldMs);
+  }
+
   dequeue(userId: string): Promise<boolean> {
     const key = this.userQueue.get(userId);
     if (key === undefined) return later(false);
@@ -217,6 +231,10 @@ export class MemoryMatchStore implements MatchStore {
   }
 
   claim(key: string, _owner: string, ttlMs: number): Promise<boolean> {
+    return later(this.claimNow(key, ttlMs));
+  }
+
+  private claimNow(key: string, ttlMs: number): boolean {
     const now = this.now();
     // Every quick-match request makes one (its requestId): without the sweep a long-running embedded
     // platform kept them all. A sweep per 256 claims keeps the map near the claims still live.
@@ -225,9 +243,9 @@ export class MemoryMatchStore implements MatchStore {
       for (const [k, until] of this.claims) if (until <= now) this.claims.delete(k);
     }
     const until = this.claims.get(key);
-    if (until !== undefined && until > now) return later(false);
+    if (until !== undefined && until > now) return false;
     this.claims.set(key, now + ttlMs);
-    return later(true);
+    return true;
   }
 
   /** Claims held in memory, live or not yet swept (the tests see that expired ones go). */

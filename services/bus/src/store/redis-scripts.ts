@@ -124,11 +124,14 @@ for i = 1, #KEYS, 4 do
 end
 return out`);
 
-// KEYS: zset, hash, user key; ARGV: userId, entry, at, size, staleBefore, queueKey, userKeyPrefix, userTtlMs,
-// then for a gateway preference (MatchStore.enqueue) the entry's gatewayId and the hold's cutoff (the oldest
-// place that no longer waits for players of one gateway). The previous queue named by the user key is read
-// from its value: it shares the {mm} slot.
+// KEYS: zset, hash, user key, and for a client's request (MatchStore.enqueueRequest) its request key; ARGV:
+// userId, entry, at, size, staleBefore, queueKey, userKeyPrefix, userTtlMs, then the entry's gatewayId and the
+// hold's cutoff for a gateway preference (MatchStore.enqueue; the oldest place that no longer waits for players
+// of one gateway; both '' for none), then the request key's ttlMs. A request key already there means the
+// request was carried out before: 0 and nothing changed. The previous queue named by the user key is read
+// from its value: it shares the {mm} slot, as does the request key.
 export const ENQUEUE = new Script(`
+if KEYS[4] and not redis.call('SET', KEYS[4], '1', 'NX', 'PX', ARGV[11]) then return 0 end
 local stale = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5])
 for _, u in ipairs(stale) do
   redis.call('ZREM', KEYS[1], u)
@@ -145,7 +148,7 @@ redis.call('SET', KEYS[3], ARGV[6], 'PX', ARGV[8])
 local size = tonumber(ARGV[4])
 if redis.call('ZCARD', KEYS[1]) < size then return {} end
 local popped
-if ARGV[9] then
+if ARGV[9] and ARGV[9] ~= '' then
   -- In line order: the first \`size\` of the entry's gateway, else all of them if the oldest's hold is over.
   local line = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
   local own = {}

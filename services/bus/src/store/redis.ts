@@ -291,30 +291,57 @@ export class RedisMatchStore implements MatchStore {
     return [`${this.mm}:q:${key}`, `${this.mm}:q:${key}:e`];
   }
 
-  async enqueue(
+  enqueue(
     key: string,
     entry: QueueEntry,
     size: number,
     staleMs: number,
     gatewayHoldMs = 0,
   ): Promise<QueueEntry[] | null> {
+    return this.enqueueOnce(null, 0, key, entry, size, staleMs, gatewayHoldMs) as Promise<QueueEntry[] | null>;
+  }
+
+  enqueueRequest(
+    requestId: string,
+    ttlMs: number,
+    key: string,
+    entry: QueueEntry,
+    size: number,
+    staleMs: number,
+    gatewayHoldMs = 0,
+  ): Promise<QueueEntry[] | null | 'repeat'> {
+    return this.enqueueOnce(requestId, ttlMs, key, entry, size, staleMs, gatewayHoldMs);
+  }
+
+  /** The ENQUEUE script, with a request key when `requestId` is given. */
+  private async enqueueOnce(
+    requestId: string | null,
+    ttlMs: number,
+    key: string,
+    entry: QueueEntry,
+    size: number,
+    staleMs: number,
+    gatewayHoldMs: number,
+  ): Promise<QueueEntry[] | null | 'repeat'> {
     const [zset, hash] = this.q(key);
-    const preference = gatewayHoldMs > 0 ? [entry.gatewayId, String(entry.at - gatewayHoldMs)] : [];
-    const r = (await ENQUEUE.run(
-      this.conn,
-      [zset, hash, `${this.mm}:qu:${entry.userId}`],
-      [
-        entry.userId,
-        JSON.stringify(entry),
-        String(entry.at),
-        String(size),
-        String(Date.now() - staleMs),
-        zset,
-        `${this.mm}:qu:`,
-        String(staleMs),
-        ...preference,
-      ],
-    )) as string[];
+    const keys = [zset, hash, `${this.mm}:qu:${entry.userId}`];
+    const args = [
+      entry.userId,
+      JSON.stringify(entry),
+      String(entry.at),
+      String(size),
+      String(Date.now() - staleMs),
+      zset,
+      `${this.mm}:qu:`,
+      String(staleMs),
+      ...(gatewayHoldMs > 0 ? [entry.gatewayId, String(entry.at - gatewayHoldMs)] : ['', '']),
+    ];
+    if (requestId !== null) {
+      keys.push(`${this.mm}:req:${requestId}`);
+      args.push(String(ttlMs));
+    }
+    const r = (await ENQUEUE.run(this.conn, keys, args)) as string[] | number;
+    if (typeof r === 'number') return 'repeat';
     if (r.length === 0) return null;
     const table: QueueEntry[] = [];
     // The zset score is the user's place in line; the entry may carry a later re-queue time.

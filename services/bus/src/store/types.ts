@@ -156,6 +156,21 @@ export interface MatchStore {
     staleMs: number,
     gatewayHoldMs?: number,
   ): Promise<QueueEntry[] | null>;
+  /**
+   * `enqueue` for a client's request `requestId`, carried out at most once: the id is remembered for `ttlMs`
+   * in the same atomic step as the enqueue. A request tried again after it was carried out (its answer was
+   * late) changes nothing and returns 'repeat' — the user is queued, maybe seated already, and must not be
+   * queued twice; one that failed before the store took it leaves no trace, so its retry is carried out.
+   */
+  enqueueRequest(
+    requestId: string,
+    ttlMs: number,
+    key: string,
+    entry: QueueEntry,
+    size: number,
+    staleMs: number,
+    gatewayHoldMs?: number,
+  ): Promise<QueueEntry[] | null | 'repeat'>;
   /** Takes the user out of whatever queue holds them. */
   dequeue(userId: string): Promise<boolean>;
   /**
