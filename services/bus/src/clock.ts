@@ -12,6 +12,11 @@ declare const timerBrand: unique symbol;
 export type Timer = { readonly [timerBrand]: 'Timer' };
 
 export interface Clock {
+  /**
+   * Whether this clock's time is the machine's: real delays (an event loop's lag) may then be read against
+   * it. A fake clock's time moves only when a test moves it.
+   */
+  readonly real: boolean;
   /** Milliseconds since the epoch, as `Date.now()`. */
   now(): number;
   setTimeout(fn: () => void, ms: number): Timer;
@@ -26,6 +31,7 @@ type NodeTimer = ReturnType<typeof globalThis.setTimeout>;
 
 /** Node's own timers and `Date.now()`: the default of every service. */
 export const systemClock: Clock = {
+  real: true,
   now: () => Date.now(),
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms) as unknown as Timer,
   clearTimeout: (t) => globalThis.clearTimeout(t as unknown as NodeTimer | undefined),
@@ -51,6 +57,7 @@ interface Scheduled {
  * fires within the same advance when it is due in it.
  */
 export class FakeClock implements Clock {
+  readonly real = false;
   private t: number;
   private seq = 0;
   private readonly timers = new Map<Timer, Scheduled>();
