@@ -2,7 +2,8 @@
  * View frames without the game's fixed members (protocol `view.fixed`): the client keeps the last
  * ones per room and hands on `{ ...fixed, ...view }`; a view without them while it holds none is
  * ignored and the room joined again (once per few seconds), until a frame brings them. The presence
- * list, left out of a view while it is unchanged, is held and filled in the same way. Against a
+ * list, left out of a view while it is unchanged, is held and filled in the same way. A join the
+ * gateway could not get answered (`unavailable` for the room) is sent again shortly. Against a
  * scripted socket, no server.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -161,5 +162,54 @@ describe('the presence list left out of a view', () => {
     // The reply brings it (and the fixed members were kept from the ignored frame).
     ws.receive({ ...frame(5, { seq: 5 }), presence: [seat('a', true)] });
     expect(views.map((v) => [v.view, v.presence])).toEqual([[{ game: 'one-card', seq: 5 }, [seat('a', true)]]]);
+  });
+});
+
+describe('a join the gateway could not get answered', () => {
+  const unavailable = (roomId: string, actionId?: string) => ({
+    v: 1,
+    t: 'error',
+    code: 'unavailable',
+    message: '서버가 잠시 바빠요',
+    roomId,
+    ...(actionId ? { actionId } : {}),
+  });
+  const joinsOf = (ws: ScriptedSocket, roomId: string) => joins(ws).filter((m) => m.roomId === roomId);
+  /** Waits for the client's tick (1 s) to send `roomId`'s `n`th join. */
+  const joinSent = async (ws: ScriptedSocket, roomId: string, n: number) => {
+    for (let i = 0; i < 400 && joinsOf(ws, roomId).length < n; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(joinsOf(ws, roomId)).toHaveLength(n);
+  };
+
+  it('is sent again shortly while the room is still wanted, and not once a view came', async () => {
+    const { gw, ws, views } = await online();
+    gw.join('r1');
+    ws.receive(unavailable('r1'));
+    await joinSent(ws, 'r1', 2);
+    expect(joinsOf(ws, 'r1')[1]).toEqual({ v: 1, t: 'join', roomId: 'r1', spectate: false });
+    ws.receive(frame(3, { seq: 3 }, { game: 'one-card' }));
+    expect(views).toHaveLength(1);
+    // A marker: r9's join again is due after anything of r1's would have been, on the same kind of tick.
+    gw.join('r9');
+    ws.receive(unavailable('r9'));
+    await joinSent(ws, 'r9', 2);
+    expect(joinsOf(ws, 'r1')).toHaveLength(2);
+  });
+
+  it('is not sent again for a room left meanwhile, nor after an action the gateway could not deliver', async () => {
+    const { gw, ws } = await online();
+    gw.join('r1');
+    gw.join('r2');
+    ws.receive(unavailable('r1'));
+    gw.leave('r1');
+    void gw.act('r2', { type: 'draw' });
+    const actionId = ws.sent.find((m) => m.t === 'action').actionId as string;
+    // The action is kept and sent again under its id; the room needs no new join for it.
+    ws.receive(unavailable('r2', actionId));
+    gw.join('r9');
+    ws.receive(unavailable('r9'));
+    await joinSent(ws, 'r9', 2);
+    expect(joinsOf(ws, 'r1')).toHaveLength(1);
+    expect(joinsOf(ws, 'r2')).toHaveLength(1);
   });
 });

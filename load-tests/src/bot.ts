@@ -30,6 +30,8 @@ const wheel = new TimerWheel();
 const RACE_WINDOW_MS = 1000;
 /** At most one resync join this often while the table's fixed view members are missing. */
 const RESYNC_EVERY_MS = 3000;
+/** A join the gateway answered `unavailable` goes again this long after (the browser client's 1.5 s). */
+const JOIN_AGAIN_MS = 1500;
 
 export class Bot {
   private ws: BotSocket | null = null;
@@ -251,6 +253,9 @@ export class Bot {
         if ((m.code === 'unavailable' || m.code === 'busy') && this.pending && m.actionId === this.pending.actionId)
           return this.resend();
         this.sink.error(m.code ?? 'error', m.message);
+        // Our join got no answer in the gateway's retry budget (its worker too slow): join again, as the
+        // browser client does, or the table plays on without us.
+        if (m.code === 'unavailable' && !m.actionId && m.roomId === this.roomId) this.joinAgainSoon(m.roomId);
         return;
       case 'queued':
       case 'pong':
@@ -372,6 +377,13 @@ export class Bot {
       `${this.roomId} ${p.actionId} ${JSON.stringify(p.action)} (decided on seq ${p.decidedSeq})`,
     );
     this.resend();
+  }
+
+  /** One join again of `roomId` after JOIN_AGAIN_MS, if the bot still plays there then. */
+  private joinAgainSoon(roomId: string): void {
+    setTimeout(() => {
+      if (this.roomId === roomId && !this.closedByUs && !this.sink.stopping()) this.send({ v, t: 'join', roomId });
+    }, JOIN_AGAIN_MS);
   }
 
   /** Same actionId again: the room worker applies it at most once. */

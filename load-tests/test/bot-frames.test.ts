@@ -147,3 +147,18 @@ describe('a bot reading frames by their header', () => {
     expect(seen.views).toEqual([]);
   });
 });
+
+describe('a join the gateway could not get answered', () => {
+  it('is sent again for the bot’s own table, as the browser client does, and counted', async () => {
+    const { feed, seen, sent } = botFor('u1', 1);
+    const unavailable = (roomId: string, actionId?: string) =>
+      Buffer.from(JSON.stringify({ v: 1, t: 'error', code: 'unavailable', message: '바빠요', roomId, actionId }));
+    // Another table's, and one about an action (the bot resends actions itself): no join for those.
+    feed(unavailable('room-2'));
+    feed(unavailable('room-1', 'a-not-pending'));
+    feed(unavailable('room-1'));
+    for (let i = 0; i < 400 && !sent.some((m) => m.t === 'join'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(sent.filter((m) => m.t === 'join')).toEqual([{ v: 1, t: 'join', roomId: 'room-1' }]);
+    expect(seen.errors).toEqual(['unavailable', 'unavailable', 'unavailable']);
+  });
+});

@@ -93,6 +93,13 @@ interface Pending {
 const FATAL_CODES = new Set(['badToken', 'unauthenticated', 'versionMismatch']);
 /** At most one resync join per room this often while its fixed view members are missing. */
 const RESYNC_EVERY_MS = 3_000;
+/**
+ * A join the gateway could not get answered (`unavailable` for the room: its worker too slow for the
+ * gateway's whole retry budget, or the lobby's access check down) goes again this long after, at the
+ * next tick. The room is still there — the gateway says `noRoom` when nobody holds it — and without a
+ * join the table would sit silent under its "곧 다시 연결할게요".
+ */
+const JOIN_AGAIN_MS = 1_500;
 
 /**
  * A view that names its game is whole: a room worker from before the fixed members were cut out
@@ -109,6 +116,8 @@ interface RoomState {
   presence: PresenceEntry[] | null;
   /** When a join was last sent to get them back (Date.now()), or 0. */
   resyncAt: number;
+  /** When to join again after the gateway could not get a join answered (Date.now()), or 0. */
+  joinAgainAt: number;
 }
 
 let counter = 0;
@@ -213,6 +222,7 @@ export class GatewayClient {
       fixed: known?.fixed ?? null,
       presence: known?.presence ?? null,
       resyncAt: 0,
+      joinAgainAt: 0,
     });
     if (this.status === 'online') this.send({ v: PROTOCOL_VERSION, t: 'join', roomId, spectate });
   }
@@ -347,8 +357,10 @@ export class GatewayClient {
         this.attempt = 0;
         this.setStatus('online');
         this.emit('welcome', msg.userId, msg.name);
-        for (const [roomId, r] of this.rooms)
+        for (const [roomId, r] of this.rooms) {
+          r.joinAgainAt = 0;
           this.send({ v: PROTOCOL_VERSION, t: 'join', roomId, spectate: r.spectate });
+        }
         for (const p of this.pending.values()) this.sendPending(p);
         if (this.queued) this.sendQueue(this.queued);
         return;
@@ -383,6 +395,7 @@ export class GatewayClient {
           return;
         }
         room.lastSeq = msg.seq;
+        room.joinAgainAt = 0;
         // Into the parsed view, not spread into a new object: a ~30-member spread builds a
         // dictionary-mode object that every draw would then read slowly.
         if (room.fixed && typeof msg.view === 'object' && msg.view !== null) Object.assign(msg.view, room.fixed);
@@ -423,6 +436,8 @@ export class GatewayClient {
           return;
         }
         if (msg.code === 'noRoom' && msg.roomId) this.rooms.delete(msg.roomId);
+        const room = msg.roomId ? this.rooms.get(msg.roomId) : undefined;
+        if (msg.code === 'unavailable' && room) room.joinAgainAt = Date.now() + JOIN_AGAIN_MS;
         // A refused quick match is over: do not send it again after a reconnect.
         if (msg.code === 'queueRejected') this.queued = null;
         this.emit('error', msg.message, msg.code, fatal, msg.roomId);
@@ -446,6 +461,12 @@ export class GatewayClient {
         this.send({ v: PROTOCOL_VERSION, t: 'ping', at: now });
       }
     }
+    if (this.status === 'online')
+      for (const [roomId, r] of this.rooms)
+        if (r.joinAgainAt > 0 && now >= r.joinAgainAt) {
+          r.joinAgainAt = 0;
+          this.send({ v: PROTOCOL_VERSION, t: 'join', roomId, spectate: r.spectate });
+        }
     for (const p of [...this.pending.values()]) {
       if (now - p.firstSentAt > this.opts.actionGiveUpMs) {
         this.pending.delete(p.actionId);

@@ -28,6 +28,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     userId: string,
     spectate: boolean,
     wanted: () => boolean,
+    heard?: { someone: boolean },
   ): Promise<wire.JoinReply | null> => {
     const res = await requestWithRetry(
       contract.roomJoin.at(roomId),
@@ -35,6 +36,8 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       'join',
       undefined,
       wanted,
+      undefined,
+      heard,
     );
     if (res?.reply.ok) {
       const r = reg.rooms.get(roomId);
@@ -96,7 +99,8 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       }
     }
     // Retried only while this socket is open and still in the room (a leave or close stops it).
-    const reply = await joinRequest(roomId, user.sub, spectate, () => !d.closed && d.rooms.get(roomId) === m);
+    const heard = { someone: false };
+    const reply = await joinRequest(roomId, user.sub, spectate, () => !d.closed && d.rooms.get(roomId) === m, heard);
     if (d.closed || d.rooms.get(roomId) !== m) return;
     if (!reply || !reply.ok) {
       if (m.role === null) {
@@ -108,7 +112,11 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       else if (reply) {
         metrics.rejects.inc({ reason: 'join' });
         sendJson(ws, { v, t: 'error', code: 'noRoom', message: reply.reason, roomId });
-      } else protoError(ws, 'noRoom');
+      }
+      // No answer: "no responders" all along means nobody holds the room; an attempt that timed out means a
+      // worker holds it but was too slow (an overloaded box), and the client joins again shortly.
+      else if (heard.someone) protoError(ws, 'unavailable', undefined, { roomId });
+      else protoError(ws, 'noRoom');
       return;
     }
     const role: Role = reply.role;

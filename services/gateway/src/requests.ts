@@ -3,7 +3,7 @@
  * rely on (from worker heartbeats).
  */
 import { ProtocolError, type RequestRoute } from '@joke/protocol';
-import type { Wire } from '@joke/bus';
+import { BusNoRespondersError, type Wire } from '@joke/bus';
 import { systemClock, type Clock, type Timer } from '@joke/bus/clock';
 import type { Core } from './core.ts';
 
@@ -13,6 +13,9 @@ export interface Requester {
    * `wanted()` turned false. `roomId` lets an attempt be abandoned when the room's owner dies.
    * `arrived` sees the decoded reply synchronously as it comes off the bus (Bus.request), before
    * anything that came in after it; an error it throws is logged, the request still resolves.
+   * `heard.someone` is set when an attempt failed other than by "no responders": something served the
+   * subject but did not answer in time (a slow or dying worker), so a room request that gave up does not
+   * mean there is no such room.
    */
   request<Q, R>(
     route: RequestRoute<Q, R>,
@@ -21,6 +24,7 @@ export interface Requester {
     roomId?: string,
     wanted?: () => boolean,
     arrived?: (reply: R) => void,
+    heard?: { someone: boolean },
   ): Promise<{ reply: R; tries: number } | null>;
   /** A heartbeat from `owner` (`workerId/incarnation`) arrived. */
   workerSeen(owner: string): void;
@@ -72,6 +76,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     roomId?: string,
     wanted: () => boolean = always,
     arrived?: (reply: R) => void,
+    heard?: { someone: boolean },
   ): Promise<{ reply: R; tries: number } | null> => {
     const deadline = clock.now() + cfg.retryBudgetMs;
     // Encoded once: every retry carries the same bytes, so the same actionId.
@@ -111,6 +116,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
           return { reply: got.reply ?? route.reply.decode(raw), tries };
         } catch (err) {
           metrics.busErrors.inc({ op });
+          if (heard && !(err instanceof BusNoRespondersError)) heard.someone = true;
           if (err instanceof ProtocolError) {
             log.warn({ subject, err: err.message }, 'reply did not decode');
             return null;

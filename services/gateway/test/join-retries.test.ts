@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { NatsBus, type Bus } from '@joke/bus';
+import { subjects } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, type Gateway } from '../src/index.ts';
@@ -86,4 +87,34 @@ describe('join retries stop with their socket', () => {
     expect(clients.every((c) => c.closed === null)).toBe(true);
     await Promise.all(clients.map((c) => c.close()));
   }, 90_000);
+});
+
+describe('a join that gets no answer', () => {
+  it('is unavailable (join again) when a worker holds the room but is too slow, noRoom when nobody holds it', async () => {
+    // A short budget: each join gives up after about a second.
+    const quick = await startGateway(
+      { gatewayId: `${ns}-gw2`, port: 0, jwtSecret: DEV_JWT_SECRET, commandTimeoutMs: 200, retryBudgetMs: 1000 },
+      { bus, logger: pino({ level: 'silent' }) },
+    );
+    // A worker that holds the room (it is subscribed) but never answers in time.
+    const slowRoom = `${ns}-slow`;
+    let heard = 0;
+    const sub = bus.subscribe(subjects.roomJoin(slowRoom), () => void heard++);
+    try {
+      const c = await TestClient.open(`ws://127.0.0.1:${quick.port}/ws`);
+      expect((await c.hello(await signPlayerToken(DEV_JWT_SECRET, { sub: 'slow-user', name: 'u' }))).t).toBe('welcome');
+      c.send({ v: 1, t: 'join', roomId: slowRoom });
+      const slow = await c.next((m) => m.t === 'error', 30_000);
+      expect(slow).toMatchObject({ code: 'unavailable', roomId: slowRoom });
+      expect(heard).toBeGreaterThan(1);
+      const from = c.messages.length;
+      c.send({ v: 1, t: 'join', roomId: `${ns}-nobody-at-all` });
+      const none = await c.next((m) => m.t === 'error', 30_000, from);
+      expect(none).toMatchObject({ code: 'noRoom' });
+      await c.close();
+    } finally {
+      sub.unsubscribe();
+      await quick.close();
+    }
+  }, 60_000);
 });
