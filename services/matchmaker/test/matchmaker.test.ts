@@ -285,12 +285,22 @@ function quickMatch(c: Cluster) {
   const matched: { userId: string; roomId: string }[] = [];
   for (const g of ['gA', 'gB'])
     c.bus.subscribe(subjects.gatewayMatched(g), (m) => matched.push(JSON.parse(wireText(m.data))));
-  const q = async (userId: string, gatewayId: string) =>
+  /** `extra`: more request members (a gateway's `requestId`, say). */
+  const q = async (userId: string, gatewayId: string, extra: Record<string, unknown> = {}) =>
     JSON.parse(
       wireText(
         await c.bus.request(
           subjects.queue,
-          JSON.stringify({ v: 1, userId, name: userId, gatewayId, game: 'race', mode: 'classic', players: 3 }),
+          JSON.stringify({
+            v: 1,
+            userId,
+            name: userId,
+            gatewayId,
+            game: 'race',
+            mode: 'classic',
+            players: 3,
+            ...extra,
+          }),
           2000,
         ),
       ),
@@ -338,32 +348,11 @@ describe('quick-match across gateways (QUEUE_GATEWAY_HOLD_MS)', () => {
   });
 });
 
-/** A quick-match request of `userId` for a 3-player race, as a gateway sends it (with its requestId). */
-const queueRequest = async (bus: Bus, userId: string, requestId: string) =>
-  JSON.parse(
-    wireText(
-      await bus.request(
-        subjects.queue,
-        JSON.stringify({
-          v: 1,
-          userId,
-          name: userId,
-          gatewayId: 'gA',
-          game: 'race',
-          mode: 'classic',
-          players: 3,
-          requestId,
-        }),
-        2000,
-      ),
-    ),
-  );
-
 describe('a quick-match request tried again (issue 9)', () => {
   it('with the same requestId is answered ok without queueing the player again; a new one queues them', async () => {
     const c = await cluster(1, {}, { queueGatewayHoldMs: 0, queueBotFillMs: 0 });
-    const { matched } = quickMatch(c);
-    const q = (userId: string, requestId: string) => queueRequest(c.bus, userId, requestId);
+    const { matched, q: queue } = quickMatch(c);
+    const q = (userId: string, requestId: string) => queue(userId, 'gA', { requestId });
     const waiting = async () => (await c.match.waiting('race:classic:3', 60_000)).map((e) => e.userId);
     for (const u of ['u1', 'u2', 'u3']) expect(await q(u, `${u}-first`)).toEqual({ ok: true });
     await until(() => matched.length === 3, 20_000, 'the table');
@@ -381,7 +370,8 @@ describe('a quick-match request tried again (issue 9)', () => {
 
   it('whose first try failed in the store is carried out: the player is queued, not answered ok and forgotten', async () => {
     const c = await cluster(1, {}, { queueGatewayHoldMs: 0, queueBotFillMs: 0 });
-    const q = (userId: string, requestId: string) => queueRequest(c.bus, userId, requestId);
+    const { q: queue } = quickMatch(c);
+    const q = (userId: string, requestId: string) => queue(userId, 'gA', { requestId });
     const real = c.match.enqueueRequest.bind(c.match);
     let failures = 1;
     c.match.enqueueRequest = (...args) => (failures-- > 0 ? Promise.reject(new Error('store down')) : real(...args));
