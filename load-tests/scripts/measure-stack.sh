@@ -8,9 +8,16 @@
 # MEASURE_GATEWAYS=N runs N gateways (default: as many as the open-file limit needs, usually 1).
 # SWARM_WORKERS=N spreads the bots over N swarm processes (default: likewise), each with its own loopback source address
 # (127.0.0.2 …), beyond one address's ≈ 28k ephemeral ports; their latencies merge exactly.
+# Where the limit forces more than one of each, the first gateway and the first swarm process are filled up to
+# the limit and the next take only what is left (the swarm's --fill-sockets): at 5,000 tables under a limit of
+# 20,000 that is 4,984 tables on one gateway and 16 on the second, the closest this box allows to the one gateway
+# asked for. MEASURE_SPREAD=even deals tables and seats evenly instead (two half-loaded gateways).
 # MEASURE_RAMP_MS: how long the tables take to come up (default 5 ms per table); with several swarm processes
 # the ramp's sign-ins and connects can take both cores and starve the stack (see docs/architecture.md).
 # SWARM_ARGS adds swarm flags (e.g. "--ws-client ws" to compare the bots' WebSocket clients).
+# SWARM_NODE_ARGS: node flags of the swarm alone (default --initial-old-space-size=4096, as its bot processes get
+# by default: no major GC of the load generator's heap, which stops all its bots, falls inside a run; workers.ts
+# BOT_HEAP_FLAGS says why).
 #
 # MEASURE_NATS_GOMAXPROCS=N starts a private nats-server for this run (JetStream in a temporary
 # directory, port BASE+9) with GOMAXPROCS=N, instead of the one at NATS_URL. On this 2-core box shared
@@ -38,16 +45,18 @@ BASE=${MEASURE_PORT_BASE:-19100}
 # 30 bots of a 5,000-table run to EMFILE during the ramp. The limit is raised for this script's processes
 # where it may be (root with CAP_SYS_RESOURCE); where it cannot, the sockets are spread over as many
 # gateways (MEASURE_GATEWAYS) and swarm processes (SWARM_WORKERS) as it takes, each under the limit
-# less 1,024 for everything else a process holds. The swarm's bots spread seat by seat over the gateways.
+# less 64 for everything else a process holds (the swarm's FILES_BESIDES_SOCKETS; a gateway holds ≈ 30).
 need=$((TABLES * 4 + 4096))
 if [[ $(ulimit -n) != unlimited ]] && (($(ulimit -n) < need)); then
   ulimit -n "$need" 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 fi
-per_process=$(($([[ $(ulimit -n) == unlimited ]] && echo 1048576 || ulimit -n) - 1024))
+per_process=$(($([[ $(ulimit -n) == unlimited ]] && echo 1048576 || ulimit -n) - 64))
 spread=$(((TABLES * 4 + per_process - 1) / per_process))
 GATEWAYS=${MEASURE_GATEWAYS:-$spread}
 SWARM_WORKERS=${SWARM_WORKERS:-$spread}
-((spread == 1)) || echo "open files: $(ulimit -n) per process, so $GATEWAYS gateways and $SWARM_WORKERS swarm processes" >&2
+FILL=
+if ((spread > 1)) && [[ ${MEASURE_SPREAD:-fill} != even ]]; then FILL="--fill-sockets $per_process"; fi
+((spread == 1)) || echo "open files: $(ulimit -n) per process, so $GATEWAYS gateways and $SWARM_WORKERS swarm processes${FILL:+, the first of each filled to $per_process sockets}" >&2
 cd "$(dirname "$0")/../.."
 export NATS_URL=${NATS_URL:-nats://127.0.0.1:4222} REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export JOKE_NAMESPACE="measure$$" LOG_LEVEL=warn
@@ -107,9 +116,9 @@ for port in $BASE $((BASE + 1)) $((BASE + 2)) $(for ((k = 0; k < GATEWAYS; k++))
 done
 # This script starts the gateway itself with the development secret, so the swarm may sign tokens here.
 # shellcheck disable=SC2086
-node $NODE_ARGS $(prof swarm) --import tsx load-tests/src/swarm.ts --url "$URLS" --tables "$TABLES" \
+node $NODE_ARGS ${SWARM_NODE_ARGS:---initial-old-space-size=4096} $(prof swarm) --import tsx load-tests/src/swarm.ts --url "$URLS" --tables "$TABLES" \
   --duration "$DURATION" --ramp-ms "${MEASURE_RAMP_MS:-$((TABLES * 5))}" --warmup "$WARMUP" --live-ms 0 \
-  --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "$SWARM_WORKERS" \
+  --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "$SWARM_WORKERS" $FILL \
   --report "$logs/load-report.html" --json "$logs/load-report.json" ${SWARM_ARGS:-} >"$logs/swarm.out" 2>&1 &
 SWARM=$!
 # The servers this stack uses (others may run test clusters on other ports): by their listening port.
@@ -169,11 +178,12 @@ for at in $( (seq 5 5 "$end"; echo "$WARMUP"; echo "$end") | sort -nu); do
 done
 wait $SWARM || { tail -5 "$logs/swarm.out" >&2; exit 1; }
 tail -1 "$logs/swarm.out"
-# The swarm's 5 s intervals (actions/s, p50, p99 in ms) beside each process's CPU in the same 5 s.
-jq -r '.series as $s | range(0; $s.t | length) | "t=\($s.t[.] + 5)s \($s.actionsPerSecond[.]) \($s.p50[.] // "-") \($s.p99[.] // "-")"' \
+# The swarm's 5 s intervals (actions/s, p50, p99 in ms, tables finished per second: each one a table
+# started again) beside each process's CPU in the same 5 s.
+jq -r '.series as $s | range(0; $s.t | length) | "t=\($s.t[.] + 5)s \($s.actionsPerSecond[.]) \($s.p50[.] // "-") \($s.p99[.] // "-") \($s.finishedPerSecond[.] // 0)"' \
   "$logs/load-report.json" >"$logs/latency-series.txt"
-awk 'NR == FNR { l[$1] = sprintf("%-6s actions/s %-7s p50 %-7s p99 %-7s", $1, $2, $3, $4); next }
-  { t = $1; $1 = ""; print (t in l ? l[t] : sprintf("%-6s %-41s", t, "")) " |" $0 }' \
+awk 'NR == FNR { l[$1] = sprintf("%-6s actions/s %-7s p50 %-7s p99 %-7s fin/s %-5s", $1, $2, $3, $4, $5); next }
+  { t = $1; $1 = ""; print (t in l ? l[t] : sprintf("%-6s %-53s", t, "")) " |" $0 }' \
   "$logs/latency-series.txt" "$logs/cpu-series.txt" >"$logs/series.txt"
 echo "report: $logs/load-report.html   by 5 s: $logs/series.txt"
 # Actions per second in the swarm's measured window (after its warm-up), the same window as the CPU.

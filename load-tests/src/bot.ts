@@ -6,7 +6,7 @@
 import { Rng } from '@joke/engine';
 import { PROTOCOL_REVISION, PROTOCOL_VERSION } from '@joke/protocol';
 import type { BotConfig, BotSink, Pending } from './bot-types.ts';
-import { openBotSocket, type BotSocket } from './bot-socket.ts';
+import { openBotSocket, type BotSocket, type BotSocketEvents } from './bot-socket.ts';
 import { askGate, frameText, headerRoom, isHeaderRoom, mayFinish, readViewHeader, type ViewHeader } from './frames.ts';
 import { TimerWheel, WheelTimer } from './timer-wheel.ts';
 
@@ -32,6 +32,32 @@ const RACE_WINDOW_MS = 1000;
 const RESYNC_EVERY_MS = 3000;
 /** A join the gateway answered `unavailable` goes again this long after (the browser client's 1.5 s). */
 const JOIN_AGAIN_MS = 1500;
+
+/**
+ * One socket's events for its bot, as methods of one object per connection rather than four closures and
+ * the object holding them (a swarm process holds 20,000: see lean-ws.ts `ServerFrames`). `opened`: this
+ * socket reached 'open', so its close counts in the open-sockets gauge; a reconnect's new socket is a new
+ * connection, and an old one may still close after it.
+ */
+class BotConnection implements BotSocketEvents {
+  ws: BotSocket | null = null;
+  private opened = false;
+  constructor(private readonly bot: Bot) {}
+  open(): void {
+    this.opened = true;
+    this.bot.onOpen();
+  }
+  message(data: Buffer): void {
+    this.bot.onFrame(data);
+  }
+  error(err: Error): void {
+    this.bot.onSocketError(err);
+  }
+  close(code: number): void {
+    if (this.opened) this.bot.onOpenedClose();
+    this.bot.onClose(this.ws!, code);
+  }
+}
 
 export class Bot {
   private ws: BotSocket | null = null;
@@ -67,24 +93,26 @@ export class Bot {
 
   start(): void {
     this.connectingSince = performance.now();
-    const ws: BotSocket = openBotSocket(this.cfg.wsClient ?? 'lean', this.url, this.cfg.localAddress, {
-      open: () => {
-        this.opened.add(ws);
-        this.sink.socket(1);
-        this.send({ v, t: 'hello', token: this.cfg.token, revision: PROTOCOL_REVISION });
-      },
-      message: (data) => this.onFrame(data),
-      error: (err) => this.sink.error('socket', String(err)),
-      close: (code) => {
-        if (this.opened.has(ws)) this.sink.socket(-1);
-        this.onClose(ws, code);
-      },
-    });
-    this.ws = ws;
+    const conn = new BotConnection(this);
+    conn.ws = openBotSocket(this.cfg.wsClient ?? 'lean', this.url, this.cfg.localAddress, conn);
+    this.ws = conn.ws;
   }
 
-  /** Sockets that reached 'open' (only those count in the open-sockets gauge when they close). */
-  private readonly opened = new WeakSet<BotSocket>();
+  /** @internal BotConnection: its socket opened. */
+  onOpen(): void {
+    this.sink.socket(1);
+    this.send({ v, t: 'hello', token: this.cfg.token, revision: PROTOCOL_REVISION });
+  }
+
+  /** @internal BotConnection. */
+  onSocketError(err: Error): void {
+    this.sink.error('socket', String(err));
+  }
+
+  /** @internal BotConnection: a socket that had opened (only those count in the open-sockets gauge) closed. */
+  onOpenedClose(): void {
+    this.sink.socket(-1);
+  }
 
   /**
    * Reconnect storm: the socket dies at once (no close handshake, as when a
@@ -112,7 +140,8 @@ export class Bot {
     wheel.cancel(this.ackTimer);
   }
 
-  private onClose(ws: BotSocket, code: number): void {
+  /** @internal BotConnection. */
+  onClose(ws: BotSocket, code: number): void {
     if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
     this.clearTimers();
     if (code === 1012) {
@@ -137,7 +166,8 @@ export class Bot {
   }
 
   /** `buf` may be a slice of the socket's read buffer: nothing here keeps it past the call. */
-  private onFrame(buf: Buffer): void {
+  /** @internal BotConnection. */
+  onFrame(buf: Buffer): void {
     // Frames can still arrive while our close handshake runs: a stopped bot must not act on them.
     if (this.closedByUs) return;
     const now = performance.now();

@@ -5,7 +5,8 @@
  * since the ramp is inside the warm-up the summary still said 0 errors. So the swarm checks up front.
  */
 import { readFileSync } from 'node:fs';
-import { mixOf, timelineOf, type SwarmOptions } from './options.ts';
+import type { SwarmOptions } from './options.ts';
+import { seatingOf } from './seating.ts';
 
 /** Files a swarm process holds besides its sockets (stdio, the event loop's, IPC, the reports). */
 export const FILES_BESIDES_SOCKETS = 64;
@@ -25,13 +26,9 @@ function readProcLimits(): string | null {
   }
 }
 
-/** The most sockets one of the `workers` swarm processes opens at the peak of the run. */
+/** The most sockets one of the `workers` swarm processes opens at the peak of the run (seating.ts deals them). */
 export function socketsPerProcess(opts: SwarmOptions): number {
-  const peak = timelineOf(opts).peak;
-  const mix = mixOf(opts);
-  // Tables are dealt to processes round-robin; the widest table of the mix bounds each one's seats.
-  const perTable = Math.max(...mix.map((m) => m.players)) + opts.spectators;
-  return Math.ceil(peak / opts.workers) * perTable;
+  return Math.max(...seatingOf(opts).socketsPerProcess());
 }
 
 /** Why this run cannot open its sockets in this process, or null when it fits under the limit. */

@@ -116,6 +116,12 @@ export const FLAGS: Flag[] = [
     help: 'Child processes sharing the bots; their statistics merge exactly (HDR histograms).',
   },
   {
+    name: 'fill-sockets',
+    arg: 'N',
+    default: '0',
+    help: 'Pack the bots: the first worker and the first --url take up to N sockets (tables in order, none cut), the next only what is left. 0 = deal tables to the workers in turn and seats to the URLs seat by seat.',
+  },
+  {
     name: 'source-addresses',
     arg: 'auto|IP,…',
     default: 'auto',
@@ -280,6 +286,7 @@ export function parseCli(argv: string[]): CliOptions {
     ['warmup', 'warmup'],
     ['live-ms', 'liveMs'],
     ['check-every', 'checkEvery'],
+    ['fill-sockets', 'fillSockets'],
   ];
   for (const [flag, key] of ints) if (v(flag) !== undefined) raw[key] = num(flag, v(flag)!);
   if (v('interval') !== undefined) raw.intervalMs = Math.round(num('interval', v('interval')!) * 1000);

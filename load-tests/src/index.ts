@@ -5,7 +5,7 @@ export { parseCli, helpText, FLAGS, UsageError } from './flags.ts';
 export { RunStats, METRICS, newHistogram, toMicros, summarize, quantile, round, type EncodedStats } from './stats.ts';
 export { Timeline, parseStages, parseMix, parseStorm, mixAssignment, thinkSampler } from './scenario.ts';
 export { parseThreshold, evaluate, THRESHOLDS_FAILED } from './thresholds.ts';
-export { runLoad, addressesFor, type LoadResult } from './workers.ts';
+export { runLoad, addressesFor, SOCKETS_PER_ADDRESS, type LoadResult } from './workers.ts';
 export { buildReport, renderHtml, type LoadReport } from './report.ts';
 export { Bot, type BotConfig, type BotSink } from './bot.ts';
 export { startStack, type Stack, type StackOptions } from './stack.ts';

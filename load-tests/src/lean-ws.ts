@@ -10,7 +10,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { FrameReader } from './ws-frames.ts';
+import { FrameReader, type FrameSink } from './ws-frames.ts';
 
 export interface LeanEvents {
   open(): void;
@@ -56,13 +56,7 @@ export class LeanSocket {
   ) {
     const u = new URL(url);
     if (u.protocol !== 'ws:') throw new Error(`the lean client speaks ws:// only, not ${u.protocol}`);
-    this.reader = new FrameReader({
-      message: (data) => this.readyState === ReadyState.Open && this.on.message(data),
-      ping: (payload) => this.readyState === ReadyState.Open && this.socket.write(encodeFrame(0xa, payload)),
-      pong: () => {},
-      close: (code) => this.onServerClose(code),
-      fail: (code, why) => this.onProtocolError(code, why),
-    });
+    this.reader = new FrameReader(new ServerFrames(this));
     const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
     const socket = connect({
       host,
@@ -106,16 +100,28 @@ export class LeanSocket {
 
   // ---- the server's close and protocol errors ------------------------------------------------
 
-  private onServerClose(code: number): void {
+  /** @internal ServerFrames: the server's close frame. */
+  onServerClose(code: number): void {
     this.closeCode = code;
     // Echo the code (none if it sent none), then the TCP connection may end: both closes are exchanged.
     this.sendClose(code === 1005 ? null : code);
     this.socket.end();
   }
 
-  private onProtocolError(code: number, why: string): void {
+  /** @internal ServerFrames: the stream broke the protocol. */
+  onProtocolError(code: number, why: string): void {
     this.error(new Error(`WebSocket protocol: ${why}`));
     this.sendClose(code);
+  }
+
+  /** @internal ServerFrames: a whole message from the server. */
+  onMessage(data: Buffer): void {
+    if (this.readyState === ReadyState.Open) this.on.message(data);
+  }
+
+  /** @internal ServerFrames: a ping, answered with its payload. */
+  onPing(payload: Buffer): void {
+    if (this.readyState === ReadyState.Open) this.socket.write(encodeFrame(0xa, payload));
   }
 
   // ---- the socket ---------------------------------------------------------------------------
@@ -197,6 +203,29 @@ export class LeanSocket {
     this.reader.stop();
     if (this.closeTimer) clearTimeout(this.closeTimer);
     this.on.close(this.closeCode);
+  }
+}
+
+/**
+ * The frame reader's calls into its socket, as methods of one small object per socket rather than five
+ * closures and the object holding them: a swarm process holds 20,000 sockets, and its heap is marked whole
+ * by every major GC, while every bot of the process waits (docs/architecture.md, "The load generator's own
+ * pauses").
+ */
+class ServerFrames implements FrameSink {
+  constructor(private readonly s: LeanSocket) {}
+  message(data: Buffer): void {
+    this.s.onMessage(data);
+  }
+  ping(payload: Buffer): void {
+    this.s.onPing(payload);
+  }
+  pong(): void {}
+  close(code: number): void {
+    this.s.onServerClose(code);
+  }
+  fail(code: number, why: string): void {
+    this.s.onProtocolError(code, why);
   }
 }
 

@@ -77,6 +77,11 @@ export const SwarmOptions = z
 
     /** Child processes sharing the bots (1 = this process only). */
     workers: z.number().int().min(1).max(64).default(1),
+    /**
+     * 0: tables are dealt to the processes in turn and seats to the URLs seat by seat. N: slots in order fill the
+     * first process and the first URL up to N sockets before the next takes any (seating.ts).
+     */
+    fillSockets: z.number().int().min(0).max(10_000_000).default(0),
     /** Source addresses of the bots' sockets: "auto" = 127.0.0.2, .3, … one per worker on a 127.x target. */
     sourceAddresses: z.union([z.literal('auto'), z.array(z.string().min(1))]).default('auto'),
 

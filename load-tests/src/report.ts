@@ -47,6 +47,8 @@ export interface Series {
   sockets: number[];
   tables: number[];
   spectatorViewsPerSecond: number[];
+  /** Tables finished per second (each is a table started again when the bots requeue). */
+  finishedPerSecond: number[];
   connectP95: (number | null)[];
   reconnectP95: (number | null)[];
   /** Errors per second by kind. */
@@ -114,6 +116,7 @@ export function buildReport(a: {
     sockets: idx.map((i) => at(i)?.sockets ?? 0),
     tables: idx.map((i) => at(i)?.tables ?? 0),
     spectatorViewsPerSecond: idx.map((i) => (at(i)?.spectatorViews ?? 0) / secs),
+    finishedPerSecond: idx.map((i) => (at(i)?.finished ?? 0) / secs),
     connectP95: idx.map((i) => pct(i, 'p95', 'connect')),
     reconnectP95: idx.map((i) => pct(i, 'p95', 'reconnect')),
     errors: Object.fromEntries(kinds.map((k) => [k, idx.map((i) => (at(i)?.errors[k] ?? 0) / secs)])),

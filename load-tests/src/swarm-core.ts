@@ -12,6 +12,7 @@ import { Bot, type BotSink } from './bot.ts';
 import { VIEW_GATES } from './frames.ts';
 import { mixOf, SwarmOptions, timelineOf, type SwarmOptionsInput } from './options.ts';
 import { mixAssignment, thinkSampler, type MixEntry } from './scenario.ts';
+import { seatingOf } from './seating.ts';
 import { Spectator, type SpectatorSink } from './spectator.ts';
 import { errorCount, round, RunStats, summarize } from './stats.ts';
 import { createTableBook, type AckRecord, type TableStats } from './tables.ts';
@@ -156,8 +157,9 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
   });
   const spectatorSink: SpectatorSink = { ...common, view: () => stats.count('spectatorViews') };
 
-  // Slot i of the whole run plays mix entry assignment[i]; this process owns i ≡ share.index (mod share.count).
+  // Slot i of the whole run plays mix entry assignment[i]; this process owns the slots the seating gives it.
   const assignment = mixAssignment(mix, timeline.peak);
+  const seating = seatingOf({ ...opts, workers: share.count });
   const slots = new Map<number, Slot>();
   const slotOf = (i: number): Slot => {
     let s = slots.get(i);
@@ -182,7 +184,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
       const watchers = await Promise.all(watcherAddrs.map((a, n) => auth.identity(key('s', n), a)));
       if (gen !== slot.generation || stopping) return;
       slot.bots = players.map((id, n) => {
-        const url = urls[(slot.index * slot.entry.players + n) % urls.length];
+        const url = urls[seating.playerUrl(slot.index, n)];
         return new Bot(
           {
             url,
@@ -207,7 +209,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
         (id, n) =>
           new Spectator(
             {
-              url: urls[(slot.index + n) % urls.length],
+              url: urls[seating.spectatorUrl(slot.index, n)],
               token: id.token,
               localAddress: watcherAddrs[n],
               wsClient: opts.wsClient,
@@ -232,7 +234,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
     slot.spectators = [];
   }
 
-  const mine = (i: number) => i % share.count === share.index;
+  const mine = (i: number) => seating.processOf(i) === share.index;
   let stormsDone = 0;
   const storms = [...opts.storms].sort((a, b) => a.at - b.at);
   function storm(percent: number): void {

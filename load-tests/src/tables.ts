@@ -21,6 +21,13 @@ export interface TableStats {
   maxGapAt: number;
   /** Every (arrival time, seq) when the table's seq advanced. */
   advances: { at: number; seq: number }[];
+  /**
+   * The action acknowledged at each seq while the table plays (emptied when it finishes). Kept per table, not
+   * in one map of "room#seq" strings for the whole run: that map grew by an entry and two strings per action,
+   * all of it live to the end, and the swarm's major GCs, marking its whole heap, paused every bot of the
+   * process for up to half a second (docs/architecture.md, "The load generator's own pauses").
+   */
+  acks: Map<number, string>;
 }
 
 export interface AckRecord {
@@ -39,7 +46,6 @@ export function createTableBook(
 ): { tables: Map<string, TableStats>; acks: AckRecord[]; sink: TableSink } {
   const tables = new Map<string, TableStats>();
   const acks: AckRecord[] = [];
-  const ackBySeq = new Map<string, string>();
   const sink: TableSink = {
     matched(roomId, userId) {
       const known = tables.get(roomId);
@@ -55,6 +61,7 @@ export function createTableBook(
         maxGapMs: 0,
         maxGapAt: 0,
         advances: [],
+        acks: new Map(),
       });
     },
     view(roomId, seq, at) {
@@ -72,14 +79,17 @@ export function createTableBook(
       const t = tables.get(roomId);
       if (!t || t.finishedAt !== null) return;
       t.finishedAt = performance.now();
+      t.acks.clear();
       stats.count('finished');
     },
     acked(roomId, userId, actionId, action, seq) {
       stats.count('actions');
-      const key = `${roomId}#${seq}`;
-      const prev = ackBySeq.get(key);
-      if (prev !== undefined && prev !== actionId) stats.error('ackConflict');
-      ackBySeq.set(key, actionId);
+      const t = tables.get(roomId);
+      if (t && t.finishedAt === null) {
+        const prev = t.acks.get(seq);
+        if (prev !== undefined && prev !== actionId) stats.error('ackConflict');
+        t.acks.set(seq, actionId);
+      }
       if (collectAcks) acks.push({ roomId, userId, actionId, action, seq });
     },
     raced() {

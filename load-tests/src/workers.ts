@@ -1,7 +1,7 @@
 /**
  * `--workers N`: the swarm as N child processes, each owning every N-th table
- * slot and opening its sockets from its own loopback source address
- * (127.0.0.2, .3, …), so one address's ≈ 28k ephemeral ports and one
+ * slot (or a packed share, seating.ts) and opening its sockets from its own loopback
+ * source addresses (127.0.0.2, .3, …), so one address's ≈ 28k ephemeral ports and one
  * process's event loop stop being the limit. All count time from one start
  * instant; their HDR histograms, counters and gauges add up exactly in the
  * parent. With one worker the swarm runs in this process.
@@ -10,6 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runSwarm, reportOf, type SwarmReport, type SwarmTick } from './swarm-core.ts';
 import { SwarmOptions, timelineOf } from './options.ts';
+import { seatingOf } from './seating.ts';
 import {
   decodeBucket,
   mergeBucket,
@@ -51,6 +52,20 @@ export type FromWorker =
   | { type: 'failed'; error: string };
 
 /** Source addresses of worker k: the given list dealt round-robin, or 127.0.0.(2+k) for a 127.x target. */
+/**
+ * Sockets one source address is given at most on `auto`. A socket with a source address is bound
+ * before it connects (`bind(addr, 0)`), and the kernel picks a bound port from the odd half of the
+ * ephemeral range (≈ 14,000 ports here) by a linear search that slows as the half fills; connects from
+ * an earlier run wait out TIME_WAIT on the same ports. The first 5,000-table run with one bot process
+ * of 19,936 sockets on one address spent a whole core in the kernel from ≈ 8,000 sockets on, and its
+ * sign-ins timed out. (One process alone binds nothing: the kernel's connect-time choice is cheap.)
+ */
+export const SOCKETS_PER_ADDRESS = 4000;
+
+/**
+ * Worker k's source addresses on `auto`: 127.0.0.(2 + k), then 127.0.1.(2 + k), 127.0.2.(2 + k) … as
+ * many as its sockets need at SOCKETS_PER_ADDRESS each (every 127.x address is the loopback).
+ */
 export function addressesFor(opts: SwarmOptions, k: number): string[] {
   if (opts.sourceAddresses !== 'auto') {
     const list = opts.sourceAddresses;
@@ -59,7 +74,10 @@ export function addressesFor(opts: SwarmOptions, k: number): string[] {
   }
   if (opts.workers === 1) return [];
   const v4loopback = opts.url.split(',').every((u) => /^127\./.test(new URL(u.trim()).hostname));
-  return v4loopback ? [`127.0.0.${2 + (k % 250)}`] : [];
+  if (!v4loopback) return [];
+  const sockets = seatingOf(opts).socketsPerProcess()[k] ?? 0;
+  const count = Math.min(256, Math.max(1, Math.ceil(sockets / SOCKETS_PER_ADDRESS)));
+  return Array.from({ length: count }, (_, j) => `127.0.${j}.${2 + (k % 250)}`);
 }
 
 const workerMain = fileURLToPath(new URL('./worker-main.ts', import.meta.url));
@@ -99,7 +117,7 @@ export async function runLoad(
     for (let k = 0; k < opts.workers; k++) {
       const child = fork(workerMain, [], {
         // The bot processes run with the swarm's own V8 flags (--cpu-prof into the same directory, --trace-gc…).
-        execArgv: [...inheritedFlags(process.execArgv), '--import', tsxLoader],
+        execArgv: [...withBotHeap(inheritedFlags(process.execArgv)), '--import', tsxLoader],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       children.push(child);
@@ -166,6 +184,23 @@ export async function runLoad(
 }
 
 /** The node flags a swarm passes on to its bot processes: all but its module loader (`--import X`), which they get as a path. */
+/**
+ * V8 flags for a process that runs bots: an old generation of 4 GB before the first major GC. A swarm process
+ * of 20,000 bots has ≈ 140 MB live and promotes ≈ 10 MB/s (views kept through a bot's think time, the sockets'
+ * state); each major GC then marked the whole heap on the bots' own thread for 150–260 ms (the other core busy
+ * with the stack, V8's concurrent markers could not keep up), every bot of the process stopped, and those
+ * pauses were counted as the platform's action → view latency: at 5,000 tables the run's p99 was set by them
+ * (`--trace-gc`: a 524 ms mark-compact in the 5 s window whose p99 was 525 ms). With 4 GB the first one comes
+ * after ≈ 6 minutes of a 5,000-table run (at that rate) instead of ≈ 40 s; memory is only touched as garbage accumulates.
+ * The single-process swarm gets them from its command line (package.json `load`, measure-stack.sh).
+ */
+export const BOT_HEAP_FLAGS = ['--initial-old-space-size=4096'];
+
+/** `flags` with BOT_HEAP_FLAGS added, unless they already size the old generation. */
+export function withBotHeap(flags: readonly string[]): string[] {
+  return flags.some((f) => f.startsWith('--initial-old-space-size')) ? [...flags] : [...flags, ...BOT_HEAP_FLAGS];
+}
+
 export function inheritedFlags(execArgv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {

@@ -9,6 +9,7 @@ import {
   RunStats,
   thinkSampler,
   addressesFor,
+  SOCKETS_PER_ADDRESS,
 } from '../src/index.ts';
 
 describe('stages', () => {
@@ -113,5 +114,13 @@ describe('source addresses', () => {
     expect(addressesFor(SwarmOptions.parse({}), 0)).toEqual([]);
     const given = SwarmOptions.parse({ workers: 2, sourceAddresses: ['127.0.0.7', '127.0.0.8', '127.0.0.9'] });
     expect([0, 1].map((k) => addressesFor(given, k))).toEqual([['127.0.0.7', '127.0.0.9'], ['127.0.0.8']]);
+  });
+
+  it(`gives a worker one more address for every ${SOCKETS_PER_ADDRESS} of its sockets, packed or not`, () => {
+    const even = SwarmOptions.parse({ tables: 5000, workers: 2 });
+    expect(addressesFor(even, 1)).toEqual(['127.0.0.3', '127.0.1.3', '127.0.2.3']);
+    const packed = SwarmOptions.parse({ tables: 5000, workers: 2, fillSockets: 19_936 });
+    expect(addressesFor(packed, 0)).toEqual(['127.0.0.2', '127.0.1.2', '127.0.2.2', '127.0.3.2', '127.0.4.2']);
+    expect(addressesFor(packed, 1)).toEqual(['127.0.0.3']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inheritedFlags } from '../src/workers.ts';
+import { BOT_HEAP_FLAGS, inheritedFlags, withBotHeap } from '../src/workers.ts';
 
 describe('the bot processes of a swarm (workers.ts)', () => {
   it("run with the swarm's own node flags, all but its module loader, which they get as a path", () => {
@@ -16,5 +16,11 @@ describe('the bot processes of a swarm (workers.ts)', () => {
     ).toEqual(['--trace-gc', '--cpu-prof', '--cpu-prof-dir=/tmp/p/swarm', '--max-semi-space-size=64']);
     expect(inheritedFlags(['--import=tsx', '--enable-source-maps'])).toEqual(['--enable-source-maps']);
     expect(inheritedFlags([])).toEqual([]);
+  });
+
+  it('size the old generation of a bot process unless the swarm was started with a size of its own', () => {
+    expect(BOT_HEAP_FLAGS).toEqual(['--initial-old-space-size=4096']);
+    expect(withBotHeap(['--trace-gc'])).toEqual(['--trace-gc', '--initial-old-space-size=4096']);
+    expect(withBotHeap(['--initial-old-space-size=512'])).toEqual(['--initial-old-space-size=512']);
   });
 });
