@@ -15,9 +15,9 @@
 # MEASURE_RAMP_MS: how long the tables take to come up (default 5 ms per table); with several swarm processes
 # the ramp's sign-ins and connects can take both cores and starve the stack (see docs/architecture.md).
 # SWARM_ARGS adds swarm flags (e.g. "--ws-client ws" to compare the bots' WebSocket clients).
-# SWARM_NODE_ARGS: node flags of the swarm alone (default --initial-old-space-size=4096, as its bot processes get
-# by default: no major GC of the load generator's heap, which stops all its bots, falls inside a run; workers.ts
-# BOT_HEAP_FLAGS says why).
+# SWARM_NODE_ARGS: more node flags for the swarm alone (e.g. --trace-gc). The swarm always gets
+# --initial-old-space-size=4096, as its bot processes do: no major GC of the load generator's heap, which stops
+# all its bots, falls inside a run (workers.ts BOT_HEAP_FLAGS says why; a later flag of the same name wins).
 #
 # MEASURE_NATS_GOMAXPROCS=N starts a private nats-server for this run (JetStream in a temporary
 # directory, port BASE+9) with GOMAXPROCS=N, instead of the one at NATS_URL. On this 2-core box shared
@@ -116,7 +116,7 @@ for port in $BASE $((BASE + 1)) $((BASE + 2)) $(for ((k = 0; k < GATEWAYS; k++))
 done
 # This script starts the gateway itself with the development secret, so the swarm may sign tokens here.
 # shellcheck disable=SC2086
-node $NODE_ARGS ${SWARM_NODE_ARGS:---initial-old-space-size=4096} $(prof swarm) --import tsx load-tests/src/swarm.ts --url "$URLS" --tables "$TABLES" \
+node $NODE_ARGS --initial-old-space-size=4096 ${SWARM_NODE_ARGS:-} $(prof swarm) --import tsx load-tests/src/swarm.ts --url "$URLS" --tables "$TABLES" \
   --duration "$DURATION" --ramp-ms "${MEASURE_RAMP_MS:-$((TABLES * 5))}" --warmup "$WARMUP" --live-ms 0 \
   --auth jwt-secret --jwt-secret joke-app-dev-secret-not-for-production --workers "$SWARM_WORKERS" $FILL \
   --report "$logs/load-report.html" --json "$logs/load-report.json" ${SWARM_ARGS:-} >"$logs/swarm.out" 2>&1 &

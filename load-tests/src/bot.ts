@@ -165,8 +165,7 @@ export class Bot {
     if (this.ws?.isOpen) this.ws.send(JSON.stringify(msg));
   }
 
-  /** `buf` may be a slice of the socket's read buffer: nothing here keeps it past the call. */
-  /** @internal BotConnection. */
+  /** @internal BotConnection. `buf` may be a slice of the socket's read buffer: nothing here keeps it past the call. */
   onFrame(buf: Buffer): void {
     // Frames can still arrive while our close handshake runs: a stopped bot must not act on them.
     if (this.closedByUs) return;

@@ -125,7 +125,7 @@ export const FLAGS: Flag[] = [
     name: 'source-addresses',
     arg: 'auto|IP,…',
     default: 'auto',
-    help: 'Source addresses of the sockets: auto = 127.0.0.2, .3, … one per worker when the target is 127.x (each address has ≈ 28k ephemeral ports).',
+    help: 'Source addresses of the sockets: auto = 127.0.0.2, .3, … one per worker when the target is 127.x, and one more (127.0.1.2, …) per 4,000 of its sockets (each address has ≈ 28k ephemeral ports).',
   },
   { name: 'interval', arg: 'SECONDS', default: '5', help: 'Width of the report’s time buckets.' },
   {

@@ -82,7 +82,7 @@ export const SwarmOptions = z
      * first process and the first URL up to N sockets before the next takes any (seating.ts).
      */
     fillSockets: z.number().int().min(0).max(10_000_000).default(0),
-    /** Source addresses of the bots' sockets: "auto" = 127.0.0.2, .3, … one per worker on a 127.x target. */
+    /** Source addresses of the bots' sockets: "auto" = 127.0.0.2, .3, … per worker on a 127.x target, one more per 4,000 sockets. */
     sourceAddresses: z.union([z.literal('auto'), z.array(z.string().min(1))]).default('auto'),
 
     intervalMs: z.number().int().min(100).max(600_000).default(5000),

@@ -51,19 +51,19 @@ export type FromWorker =
   | { type: 'done'; stats: EncodedStats; rooms: string[]; finishedRooms: string[]; samples: number[] }
   | { type: 'failed'; error: string };
 
-/** Source addresses of worker k: the given list dealt round-robin, or 127.0.0.(2+k) for a 127.x target. */
 /**
  * Sockets one source address is given at most on `auto`. A socket with a source address is bound
- * before it connects (`bind(addr, 0)`), and the kernel picks a bound port from the odd half of the
- * ephemeral range (≈ 14,000 ports here) by a linear search that slows as the half fills; connects from
- * an earlier run wait out TIME_WAIT on the same ports. The first 5,000-table run with one bot process
+ * before it connects (`bind(addr, 0)`), and the kernel searches the ephemeral range for a port free to
+ * bind, a search that slows as the address's ports fill (those of an earlier run still in TIME_WAIT
+ * included). The first 5,000-table run with one bot process
  * of 19,936 sockets on one address spent a whole core in the kernel from ≈ 8,000 sockets on, and its
  * sign-ins timed out. (One process alone binds nothing: the kernel's connect-time choice is cheap.)
  */
 export const SOCKETS_PER_ADDRESS = 4000;
 
 /**
- * Worker k's source addresses on `auto`: 127.0.0.(2 + k), then 127.0.1.(2 + k), 127.0.2.(2 + k) … as
+ * Worker k's source addresses: an explicit list dealt round-robin, or on `auto` for a 127.x target
+ * 127.0.0.(2 + k), then 127.0.1.(2 + k), 127.0.2.(2 + k) … as
  * many as its sockets need at SOCKETS_PER_ADDRESS each (every 127.x address is the loopback).
  */
 export function addressesFor(opts: SwarmOptions, k: number): string[] {
@@ -183,7 +183,6 @@ export async function runLoad(
   return { stats, report, samples: done.map((d) => d.samples), workers: opts.workers, addresses };
 }
 
-/** The node flags a swarm passes on to its bot processes: all but its module loader (`--import X`), which they get as a path. */
 /**
  * V8 flags for a process that runs bots: an old generation of 4 GB before the first major GC. A swarm process
  * of 20,000 bots has ≈ 140 MB live and promotes ≈ 10 MB/s (views kept through a bot's think time, the sockets'
@@ -201,6 +200,7 @@ export function withBotHeap(flags: readonly string[]): string[] {
   return flags.some((f) => f.startsWith('--initial-old-space-size')) ? [...flags] : [...flags, ...BOT_HEAP_FLAGS];
 }
 
+/** The node flags a swarm passes on to its bot processes: all but its module loader (`--import X`), which they get as a path. */
 export function inheritedFlags(execArgv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {

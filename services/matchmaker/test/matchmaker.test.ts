@@ -244,26 +244,7 @@ describe('matchmaker', () => {
 
   it('quick-match fills a table, starts it and tells each player through their gateway', async () => {
     const c = await cluster(1);
-    const matched: any[] = [];
-    c.bus.subscribe(subjects.gatewayMatched('gA'), (m) => matched.push(JSON.parse(wireText(m.data))));
-    c.bus.subscribe(subjects.gatewayMatched('gB'), (m) => matched.push(JSON.parse(wireText(m.data))));
-    const q = (userId: string, gatewayId: string, extra = {}) =>
-      c.bus
-        .request(
-          subjects.queue,
-          JSON.stringify({
-            v: 1,
-            userId,
-            name: userId,
-            gatewayId,
-            game: 'race',
-            mode: 'classic',
-            players: 3,
-            ...extra,
-          }),
-          2000,
-        )
-        .then((r) => JSON.parse(wireText(r)));
+    const { matched, q } = quickMatch(c);
     expect(await q('u1', 'gA')).toEqual({ ok: true });
     expect(await q('u2', 'gB')).toEqual({ ok: true });
     expect(await q('u2', 'gB', { cancel: true })).toEqual({ ok: true });
@@ -282,7 +263,7 @@ describe('matchmaker', () => {
 
 /** Quick-match requests for `race` (classic, 3 players) through gateways gA/gB, and what those gateways heard. */
 function quickMatch(c: Cluster) {
-  const matched: { userId: string; roomId: string }[] = [];
+  const matched: { userId: string; roomId: string; game?: string; mode?: string }[] = [];
   for (const g of ['gA', 'gB'])
     c.bus.subscribe(subjects.gatewayMatched(g), (m) => matched.push(JSON.parse(wireText(m.data))));
   /** `extra`: more request members (a gateway's `requestId`, say). */
