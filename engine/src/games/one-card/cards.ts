@@ -8,7 +8,7 @@ import type { Card, ClassicCard, Color, OneCardOptions, UnoCard } from './types.
 export const COLORS: readonly Color[] = ['R', 'Y', 'G', 'B'];
 export const COLOR_NAME_KO: Record<Color, string> = { R: '빨강', Y: '노랑', G: '초록', B: '파랑' };
 
-export function classicDeck(decks: 1 | 2): ClassicCard[] {
+function buildClassicDeck(decks: 1 | 2): readonly ClassicCard[] {
   const cards: ClassicCard[] = [];
   let n = 0;
   for (let d = 0; d < decks; d++) {
@@ -17,10 +17,10 @@ export function classicDeck(decks: 1 | 2): ClassicCard[] {
     cards.push({ id: `c${n++}`, kind: 'joker', joker: 'black' });
     cards.push({ id: `c${n++}`, kind: 'joker', joker: 'color' });
   }
-  return cards;
+  return Object.freeze(cards.map((c) => Object.freeze(c)));
 }
 
-export function unoDeck(): UnoCard[] {
+function buildUnoDeck(): readonly UnoCard[] {
   const cards: UnoCard[] = [];
   let n = 0;
   for (const color of COLORS) {
@@ -34,7 +34,26 @@ export function unoDeck(): UnoCard[] {
   }
   for (let i = 0; i < 4; i++) cards.push({ id: `c${n++}`, kind: 'wild' });
   for (let i = 0; i < 4; i++) cards.push({ id: `c${n++}`, kind: 'wild4' });
-  return cards;
+  return Object.freeze(cards.map((c) => Object.freeze(c)));
+}
+
+/**
+ * The card objects of each deck are built once and frozen, and every game deals the same objects (as
+ * hula does): a card's identity is its id and nothing mutates one, so a room worker holding thousands
+ * of tables keeps one copy of each card instead of 54 objects and 54 id strings per table (its heap
+ * is what each major GC has to mark).
+ */
+const CLASSIC_DECKS = { 1: buildClassicDeck(1), 2: buildClassicDeck(2) } as const;
+const UNO_DECK = buildUnoDeck();
+
+/** A new array, to shuffle, of the shared cards of `decks` standard decks with their jokers. */
+export function classicDeck(decks: 1 | 2): ClassicCard[] {
+  return CLASSIC_DECKS[decks].slice();
+}
+
+/** A new array, to shuffle, of the shared cards of the colour-card deck. */
+export function unoDeck(): UnoCard[] {
+  return UNO_DECK.slice();
 }
 
 export function rankOf(c: Card): number {
