@@ -38,6 +38,11 @@ export interface InProcessBusOptions {
   onHandlerError?: (err: unknown, subject: string) => void;
 }
 
+/** `a.b.c` → `a.b.*`: the one wildcard subscription the in-process bus matches a subject against. */
+function lastTokenWildcard(subject: string): string {
+  return subject.slice(0, subject.lastIndexOf('.') + 1) + '*';
+}
+
 export class InProcessBus implements Bus {
   private readonly subs = new Map<string, Sub[]>();
   private readonly prefix: string;
@@ -115,6 +120,9 @@ export class InProcessBus implements Bus {
   subscribe(subject: string, handler: Handler, opts: { queue?: string } = {}): BusSubscription {
     this.assertOpen();
     const full = this.prefix + subject;
+    const star = full.indexOf('*');
+    if (full.includes('>') || (star >= 0 && (star !== full.length - 1 || !full.endsWith('.*'))))
+      throw new Error(`in-process bus: a wildcard only as the last token (${subject})`);
     const sub: Sub = { handler, queue: opts.queue, active: true };
     const list = this.subs.get(full);
     if (list) list.push(sub);
@@ -150,11 +158,21 @@ export class InProcessBus implements Bus {
 
   private hasSubscribers(full: string): boolean {
     const l = this.subs.get(full);
-    return l !== undefined && l.length > 0;
+    if (l !== undefined && l.length > 0) return true;
+    const w = this.subs.get(lastTokenWildcard(full));
+    return w !== undefined && w.length > 0;
+  }
+
+  /** The subscriptions of `full` itself and of `full` with its last token a `*` (all this bus matches). */
+  private matching(full: string): Sub[] | undefined {
+    const exact = this.subs.get(full);
+    const wild = this.subs.get(lastTokenWildcard(full));
+    if (wild === undefined || full.endsWith('.*')) return exact;
+    return exact === undefined ? wild : [...exact, ...wild];
   }
 
   private route(full: string, msg: BusMessage): void {
-    const list = this.subs.get(full);
+    const list = this.matching(full);
     if (!list) return;
     let groups: Map<string, Sub[]> | null = null;
     for (const s of list) {

@@ -117,6 +117,9 @@ export class NatsBus implements Bus {
   }
 
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts: { queue?: string } = {}): BusSubscription {
+    // The subject a message matched is decoded from its bytes only where it can differ from the subscribed one.
+    const wildcard = subject.endsWith('.*') || subject.includes('.*.') || subject.endsWith('>');
+    const cut = this.prefix.length;
     const sub = this.nc.subscribe(this.prefix + subject, {
       queue: opts.queue,
       callback: (err, m) => {
@@ -125,7 +128,7 @@ export class NatsBus implements Bus {
           return;
         }
         // The bytes go to the codec as they are: a delivery's frames are never turned into strings here.
-        const msg: BusMessage = { subject, data: m.data };
+        const msg: BusMessage = { subject: wildcard ? m.subject.slice(cut) : subject, data: m.data };
         if (m.reply) msg.respond = (reply: Wire) => void m.respond(reply);
         try {
           handler(msg);

@@ -7,6 +7,10 @@
 export type Wire = string | Uint8Array;
 
 export interface BusMessage {
+  /**
+   * The subject the message was sent to (without the bus's prefix): for a wildcard subscription
+   * (`a.b.*`) the one it matched, else the subscribed subject itself.
+   */
   subject: string;
   /** Bytes off NATS (valid during the handler), or whatever was published on the in-process bus. */
   data: Wire;
@@ -29,7 +33,10 @@ export interface Bus {
    * that comes after the timeout (within 30 s, once): the frames of an action applied late are still true.
    */
   request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire>;
-  /** With `queue`, each message goes to one member of the group (load-balanced services). */
+  /**
+   * With `queue`, each message goes to one member of the group (load-balanced services). A `*` may stand
+   * for the LAST token only (`a.b.*`: NATS takes it anywhere, the in-process bus only there).
+   */
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts?: { queue?: string }): BusSubscription;
   /**
    * Resolves once everything sent so far (subscriptions included) has reached the
@@ -64,6 +71,9 @@ export interface Bus {
   /** Lets in-flight handlers finish, then closes. */
   close(): Promise<void>;
 }
+
+/** What a service sends and subscribes with; a `SubjectFamily` is one too. */
+export type BusClient = Pick<Bus, 'publish' | 'request' | 'subscribe'>;
 
 /**
  * No reply in time. Routine (a worker restarting, a room being restored), and raised from a timer or

@@ -10,8 +10,10 @@ import {
   BusTimeoutError,
   InProcessBus,
   NatsBus,
+  SubjectFamily,
   createBus,
   type Bus,
+  type BusMessage,
   type Wire,
 } from '../src/index.ts';
 
@@ -216,6 +218,72 @@ function contract(name: string, make: () => Promise<[Bus, Bus]>) {
       expect(got).toEqual(['1', '2']);
       s1.unsubscribe();
       s2.unsubscribe();
+    });
+
+    it('a last-token wildcard gets every subject of its stem, each with the subject it was sent to', async () => {
+      const got: string[] = [];
+      const s = b.subscribe('wild.r1.*', (m) => {
+        got.push(`${m.subject}=${txt(m.data)}`);
+        m.respond?.(`re:${m.subject}`);
+      });
+      await ready(b);
+      a.publish('wild.r1.cmd', '1');
+      a.publish('wild.r2.cmd', 'other room');
+      a.publish('wild.r1.cmd.deeper', 'two tokens more');
+      a.publish('wild.r1.presence', '2');
+      expect(txt(await a.request('wild.r1.join', '3', 5000))).toBe('re:wild.r1.join');
+      await until('three messages', () => got.length >= 3);
+      expect(got).toEqual(['wild.r1.cmd=1', 'wild.r1.presence=2', 'wild.r1.join=3']);
+      s.unsubscribe();
+      await ready(b);
+      await expect(a.request('wild.r1.join', 'x', 5000)).rejects.toBeInstanceOf(BusNoRespondersError);
+    });
+
+    it('a SubjectFamily serves several subjects of one stem over one subscription, each to its own handler', async () => {
+      const seen: Array<[string, string]> = [];
+      const subscribed: string[] = [];
+      // Counts the bus subscriptions the family opens.
+      const counting: Bus = Object.assign(Object.create(b) as Bus, {
+        subscribe: (subject: string, h: (m: BusMessage) => void, o?: { queue?: string }) => {
+          subscribed.push(subject);
+          return b.subscribe(subject, h, o);
+        },
+      });
+      const family = new SubjectFamily(counting);
+      const cmd = family.subscribe('fam.r1.cmd', (m) => m.respond?.(`cmd:${txt(m.data)}`));
+      const presence = family.subscribe('fam.r1.presence', (m) => seen.push(['presence', txt(m.data)]));
+      const join = family.subscribe('fam.r1.join', (m) => m.respond?.(`join:${txt(m.data)}`));
+      expect(subscribed).toEqual(['fam.r1.*']);
+      expect(() => family.subscribe('fam.r2.cmd', () => {})).toThrow(/not in the family/);
+      expect(() => family.subscribe('fam.r1.cmd', () => {})).toThrow(/twice/);
+      expect(() => family.subscribe('fam.r1.chat', () => {}, { queue: 'q' })).toThrow(/queue/);
+      await ready(b);
+      expect(txt(await a.request('fam.r1.cmd', 'a', 5000))).toBe('cmd:a');
+      expect(txt(await a.request('fam.r1.join', 'b', 5000))).toBe('join:b');
+      a.publish('fam.r1.presence', 'c');
+      // Nobody in the family serves `chat`: dropped, as a subject without subscribers is.
+      a.publish('fam.r1.chat', 'dropped');
+      a.publish('fam.r1.presence', 'd');
+      await until('two presence messages', () => seen.length >= 2);
+      expect(seen).toEqual([
+        ['presence', 'c'],
+        ['presence', 'd'],
+      ]);
+      // The bus subscription lives as long as one member does.
+      cmd.unsubscribe();
+      presence.unsubscribe();
+      expect(family.served).toEqual(['fam.r1.join']);
+      expect(txt(await a.request('fam.r1.join', 'e', 5000))).toBe('join:e');
+      join.unsubscribe();
+      join.unsubscribe();
+      await ready(b);
+      await expect(a.request('fam.r1.join', 'f', 5000)).rejects.toBeInstanceOf(BusNoRespondersError);
+      // Subscribing again opens a new bus subscription.
+      const again = family.subscribe('fam.r1.cmd', (m) => m.respond?.('again'));
+      expect(subscribed).toEqual(['fam.r1.*', 'fam.r1.*']);
+      await ready(b);
+      expect(txt(await a.request('fam.r1.cmd', 'g', 5000))).toBe('again');
+      again.unsubscribe();
     });
   });
 }

@@ -21,7 +21,7 @@ import {
   type ChatPolicy,
   type ChatReply,
 } from '@joke/protocol';
-import type { Bus, BusSubscription, Logger } from '@joke/bus';
+import type { BusClient, BusSubscription, Logger } from '@joke/bus';
 import type { ViewerMeta } from './room-types.ts';
 
 /** What the relay reads of its room. */
@@ -32,7 +32,7 @@ export interface ChatRoom {
 }
 
 export interface ChatHost {
-  bus: Bus;
+  bus: BusClient;
   log: Logger;
   /** Injected by tests; Date.now otherwise. */
   now?: () => number;

@@ -4,12 +4,12 @@
  * does not decode is answered `malformed` at once and never queued.
  */
 import { contract, listen, refuse, serve } from '@joke/protocol';
-import type { Bus, BusSubscription } from '@joke/bus';
+import type { BusClient, BusSubscription } from '@joke/bus';
 import type { Item } from './room-types.ts';
 
 const malformed = () => refuse('malformed', '잘못된 메시지예요');
 
-export function subscribeRoom(bus: Bus, roomId: string, enqueue: (item: Item) => void): BusSubscription[] {
+export function subscribeRoom(bus: BusClient, roomId: string, enqueue: (item: Item) => void): BusSubscription[] {
   return [
     serve(
       bus,

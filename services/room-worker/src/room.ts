@@ -17,7 +17,7 @@
  */
 import { Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
 import { ERRORS, type bus as wire, type PresenceEntry } from '@joke/protocol';
-import type { BusSubscription } from '@joke/bus';
+import { SubjectFamily, type BusSubscription } from '@joke/bus';
 import { Deliveries } from './deliveries.ts';
 import { guard } from './game-calls.ts';
 import { subscribeRoom } from './inbound.ts';
@@ -139,11 +139,18 @@ export class Room implements QueueOwner, MovingRoom {
     return s;
   }
 
-  /** Serve this room's subjects. Items that arrive before `start` wait in the queue. */
+  /**
+   * Serve this room's subjects — commands, joins, presence and chat — over one bus subscription
+   * (`SubjectFamily`). Items that arrive before `start` wait in the queue.
+   */
   subscribe(): void {
-    this.subs.push(...subscribeRoom(this.host.bus, this.id, (item) => this.enqueue(item)));
+    const family = new SubjectFamily(this.host.bus);
+    this.subs.push(...subscribeRoom(family, this.id, (item) => this.enqueue(item)));
     this.subs.push(
-      subscribeChat(this.host, { id: this.id, policy: () => this.data.chat, viewers: () => this.viewers.values() }),
+      subscribeChat(
+        { bus: family, log: this.host.log },
+        { id: this.id, policy: () => this.data.chat, viewers: () => this.viewers.values() },
+      ),
     );
   }
 

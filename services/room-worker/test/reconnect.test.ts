@@ -35,7 +35,7 @@ class CutOffBus implements Bus {
           ...msg,
           respond: (reply) => {
             if (!this.up) return;
-            this.answered.push(subject);
+            this.answered.push(msg.subject);
             respond(reply);
           },
         });
