@@ -44,6 +44,27 @@ export const ROUTE_ENDS: Record<ContractName, { from: BusUser[]; to: BusUser[] }
   gatewayChat: { from: ['worker'], to: ['gateway'] },
 };
 
+/**
+ * Routes their consumer serves over ONE wildcard subscription per key (`@joke/bus` SubjectFamily): keyed
+ * routes whose subjects differ in their last token only. The room worker serves each room's commands,
+ * joins, presence and chat as `joke.v1.room.<id>.*`, so its NATS user may subscribe to the family's
+ * pattern (`joke.v1.room.*.*`) instead of each route's; contract.test.ts checks that no other route's
+ * subject falls under a family's pattern, so the permission is no wider than the four routes.
+ */
+export const ROUTE_FAMILIES: Record<string, readonly ContractName[]> = {
+  room: ['roomCommand', 'roomJoin', 'roomPresence', 'roomChat'],
+};
+
+/** A family's subscription pattern: its routes' common `<stem>` + `.*` (throws when they share none). */
+export function familyPattern(names: readonly ContractName[]): string {
+  const stems = new Set(names.map((n) => routeSubject(n).slice(0, routeSubject(n).lastIndexOf('.'))));
+  if (stems.size !== 1) throw new Error(`routes ${names.join(', ')} do not differ in their last token only`);
+  return `${[...stems][0]}.*`;
+}
+
+const familyOf = (name: ContractName): readonly ContractName[] | undefined =>
+  Object.values(ROUTE_FAMILIES).find((f) => f.includes(name));
+
 /** Where replies to a request arrive (nats.js's muxed inbox); requesters subscribe to it. */
 export const INBOX = '_INBOX.>';
 
@@ -86,7 +107,8 @@ export function natsPermissions(user: BusUser, prefix = ''): NatsPermissions {
     }
     if (to.includes(user)) {
       // A durable route's consumer pulls from the stream instead of subscribing to the subject.
-      if (!durable) subscribe.add(p(routeSubject(name)));
+      const family = familyOf(name);
+      if (!durable) subscribe.add(p(family ? familyPattern(family) : routeSubject(name)));
       if (request) allowResponses = true;
       if (durable) {
         subscribe.add(INBOX);

@@ -21,6 +21,10 @@ import {
   REFUSAL_CODES,
   REFUSALS,
   ROUTE_ENDS,
+  ROUTE_FAMILIES,
+  familyPattern,
+  natsPermissions,
+  routeSubject,
   type BusUser,
   type ContractName,
 } from '../src/index.ts';
@@ -100,6 +104,29 @@ describe('every declared subject has both ends in production code', () => {
       expect(ends(producers), `${name} from`).toEqual([...ROUTE_ENDS[name].from].sort());
       expect(ends(users(consume, name)), `${name} to`).toEqual([...ROUTE_ENDS[name].to].sort());
     }
+  });
+
+  it('a route family (one wildcard subscription per key) covers its own routes and no other, all served by one user', () => {
+    // Token-wise NATS match of a declared subject (its `*` pattern for keyed routes) against a family's pattern.
+    const covered = (pattern: string, subject: string): boolean => {
+      const p = pattern.split('.');
+      const t = subject.split('.');
+      return p.length === t.length && p.every((x, i) => x === '*' || x === t[i]);
+    };
+    expect(Object.keys(ROUTE_FAMILIES)).not.toEqual([]);
+    for (const [family, names] of Object.entries(ROUTE_FAMILIES)) {
+      const pattern = familyPattern(names);
+      expect(pattern, family).toBe('joke.v1.room.*.*');
+      const under = (Object.keys(contract) as ContractName[]).filter((n) => covered(pattern, routeSubject(n)));
+      expect(under.sort(), `${family}: the routes its pattern lets the consumer subscribe to`).toEqual(
+        [...names].sort(),
+      );
+      const consumers = new Set(names.flatMap((n) => ROUTE_ENDS[n].to));
+      expect([...consumers], `${family}: served by`).toEqual(['worker']);
+      expect(natsPermissions('worker').subscribe).toContain(pattern);
+      for (const n of names) expect(natsPermissions('worker').subscribe).not.toContain(routeSubject(n));
+    }
+    expect(() => familyPattern(['roomCommand', 'workerOpen'])).toThrow(/last token/);
   });
 
   it('no production code parses or publishes a bus message by hand', () => {
