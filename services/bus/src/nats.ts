@@ -118,7 +118,7 @@ export class NatsBus implements Bus {
 
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts: { queue?: string } = {}): BusSubscription {
     // The subject a message matched is decoded from its bytes only where it can differ from the subscribed one.
-    const wildcard = subject.endsWith('.*') || subject.includes('.*.') || subject.endsWith('>');
+    const wildcard = subject.split('.').some((token) => token === '*' || token === '>');
     const cut = this.prefix.length;
     const sub = this.nc.subscribe(this.prefix + subject, {
       queue: opts.queue,
