@@ -91,9 +91,11 @@ describe('join retries stop with their socket', () => {
 
 describe('a join that gets no answer', () => {
   it('is unavailable (join again) when a worker holds the room but is too slow, noRoom when nobody holds it', async () => {
-    // A short budget: each join gives up after about a second.
+    // A short budget: each join gives up after about three seconds. Each attempt waits up to 1 s: with 200 ms,
+    // a "no responders" that took longer on a loaded box (load average 35, a clean-clone suite under two busy
+    // loops) counted as a timeout, and the join to nobody's room read as a slow worker's.
     const quick = await startGateway(
-      { gatewayId: `${ns}-gw2`, port: 0, jwtSecret: DEV_JWT_SECRET, commandTimeoutMs: 200, retryBudgetMs: 1000 },
+      { gatewayId: `${ns}-gw2`, port: 0, jwtSecret: DEV_JWT_SECRET, commandTimeoutMs: 1000, retryBudgetMs: 3000 },
       { bus, logger: pino({ level: 'silent' }) },
     );
     // A worker that holds the room (it is subscribed) but never answers in time.
