@@ -6,9 +6,11 @@
  * NATS subscriptions in the client — ≈ 1.4 KB of heap each with their iterators and promises, 5.8 of
  * the ≈ 38 KB a live room held in a heap snapshot of a worker under the bot swarm, all of it marked by
  * every major GC — and four SUB and four UNSUB protocol lines whenever it was opened, restored, failed
- * over or migrated. Each message still
- * reaches only the handler of its own subject; a subject of the stem nobody here serves is dropped as if
- * nobody were subscribed to it (a request to it times out instead of failing at once with no responders).
+ * over or migrated (docs/architecture.md, "A sixth box").
+ *
+ * Each message still reaches only the handler of its own subject; a subject of the stem nobody here
+ * serves is dropped as if nobody were subscribed to it (a request to it times out instead of failing at
+ * once with no responders).
  *
  * A family is a `BusClient`: services subscribe through it with the contract's `serve`/`listen` as they
  * would on the bus, and send through it to the bus itself. The stem is the first subscribed subject's;
