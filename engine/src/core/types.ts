@@ -161,13 +161,6 @@ export interface ViewParts<S, V> {
   fixed(state: S): Partial<V>;
   shared(state: S): Partial<V>;
   own(state: S, viewer: PlayerId | null): Partial<V>;
-  /**
-   * What `own(state, viewer)` is made of, or null when that is too much to list (a viewer whose legal
-   * actions read most of the state). Two states of one game whose keys hold the very same values
-   * (`===`, member by member) give equal own parts, so a runtime may reuse the last one's encoding:
-   * the engine's copy-on-write replaces what changes, so identity is a sound and cheap test.
-   */
-  ownKey?(state: S, viewer: PlayerId | null): readonly unknown[] | null;
 }
 
 export interface GameDefinition<

@@ -23,15 +23,7 @@
  */
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, type bus as wire } from '@joke/protocol';
-import {
-  FixedMembers,
-  OwnParts,
-  presenceFrame,
-  StateViews,
-  viewFrame,
-  viewFrameBytes,
-  type FrameContext,
-} from './frames.ts';
+import { FixedMembers, presenceFrame, StateViews, viewFrame, viewFrameBytes, type FrameContext } from './frames.ts';
 import type { RoomHost, Transition, ViewerMeta } from './room-types.ts';
 import { viewerKey } from './viewers.ts';
 
@@ -51,8 +43,6 @@ export class Deliveries {
    * that viewer (a join reply, a presence notice or a frame): what it holds.
    */
   private readonly holds = new Map<string, Held>();
-  /** Each viewer's last own members' text, reused while what they are made of stays (frames.ts `OwnParts`). */
-  private readonly owns = new OwnParts();
 
   constructor(
     private readonly host: RoomHost,
@@ -147,7 +137,7 @@ export class Deliveries {
       roomIdJson: this.idJson,
       seq: t.seq,
       events: t.events,
-      views: new StateViews(this.game, t.state, this.owns),
+      views: new StateViews(this.game, t.state),
       presenceJson,
       resultJson,
       fixedJson,
@@ -195,11 +185,6 @@ export class Deliveries {
     }
     // Entries of viewers the room forgot (left, gateway gone, grace lapsed).
     if (holds.size > viewers.size) for (const key of holds.keys()) if (!viewers.has(key)) holds.delete(key);
-    if (this.owns.size > viewers.size) {
-      const present = new Set<string | null>();
-      for (const v of viewers.values()) present.add(v.role === 'player' ? v.userId : null);
-      this.owns.retain((viewer) => present.has(viewer));
-    }
     let kept: wire.Delivery | null = null;
     if (held !== undefined) {
       const frames = perGateway.get(held);

@@ -3,8 +3,9 @@
  * transition wherever viewers share it: the presence list, the result, and the
  * members of the view every viewer of the state sees alike (the engine's
  * `viewParts.shared`); only each viewer's own members (hand, legal actions, …)
- * and events are encoded per viewer, and the own members only when what they
- * are made of changed (`OwnParts`, the game's `viewParts.ownKey`). The members fixed for the whole game
+ * and events are encoded per viewer, and never kept: a text kept from one
+ * action of a room to its next outlives the young generation and is garbage
+ * of the old one (see `StateViews.ownOpen`). The members fixed for the whole game
  * (`viewParts.fixed`: game, options, seats…) are encoded once per game
  * (`FixedMembers`) and go, as the frame's `fixed` member, only into the frames
  * of viewers that may not have them yet (deliveries.ts decides which); the
@@ -105,7 +106,6 @@ export class StateViews {
   constructor(
     private readonly game: AnyGame,
     private readonly state: unknown,
-    private readonly owns: OwnParts | null = null,
   ) {}
 
   json(viewer: PlayerId | null): string {
@@ -117,19 +117,17 @@ export class StateViews {
   /**
    * The viewer's own members as an open object (`{"viewer":…` without its `}`), to be followed
    * by `sharedBytes()`; null when the view cannot be cut there (no parts, or an empty part).
+   * Encoded on every call, never kept per room: a room acts every few seconds, so a text kept for
+   * its next action survives two scavenges, is promoted, and dies in the old generation, whose
+   * marking then stalls the worker (the worker's capacity bench with reuse — a per-viewer cache
+   * keyed by what the own members are made of — promoted 17 % more and cost 7 % more CPU per
+   * action than encoding each time; docs/architecture.md, "A seventh box").
    */
   ownOpen(viewer: PlayerId | null): string | null {
     const parts = this.game.viewParts;
     if (parts === undefined || this.shared().length === 2) return null;
-    const key = this.owns !== null && parts.ownKey !== undefined ? parts.ownKey(this.state, viewer) : null;
-    if (key !== null) {
-      const last = this.owns!.get(viewer, key);
-      if (last !== undefined) return last;
-    }
     const own = JSON.stringify(parts.own(this.state, viewer));
-    const open = own.length === 2 ? null : own.slice(0, -1);
-    if (key !== null) this.owns!.set(viewer, key, open);
-    return open;
+    return own.length === 2 ? null : own.slice(0, -1);
   }
 
   /** `,` + the shared members + `}`, as UTF-8, encoded once per state. */
@@ -139,39 +137,6 @@ export class StateViews {
 
   private shared(): string {
     return (this.sharedJson ??= JSON.stringify(this.game.viewParts!.shared(this.state)));
-  }
-}
-
-/**
- * Each viewer's last own members as `ownOpen` text, with what they were made of (the game's
- * `viewParts.ownKey`): a later state whose key holds the very same values reuses the text. At a
- * 4-seat one-card table three of every four frames belong to viewers not to move, whose hand and
- * flags an action seldom changes. Kept per room, one entry per viewer (null = the spectators).
- */
-export class OwnParts {
-  private readonly last = new Map<PlayerId | null, { key: readonly unknown[]; open: string | null }>();
-  /** Texts reused so far (the tests see that the reuse happens). */
-  reused = 0;
-
-  get(viewer: PlayerId | null, key: readonly unknown[]): string | null | undefined {
-    const e = this.last.get(viewer);
-    if (e === undefined || e.key.length !== key.length) return undefined;
-    for (let i = 0; i < key.length; i++) if (e.key[i] !== key[i]) return undefined;
-    this.reused++;
-    return e.open;
-  }
-
-  set(viewer: PlayerId | null, key: readonly unknown[], open: string | null): void {
-    this.last.set(viewer, { key, open });
-  }
-
-  /** Forgets viewers not in `keep` (left, gone): their entries would only hold old state alive. */
-  retain(keep: (viewer: PlayerId | null) => boolean): void {
-    for (const v of this.last.keys()) if (!keep(v)) this.last.delete(v);
-  }
-
-  get size(): number {
-    return this.last.size;
   }
 }
 

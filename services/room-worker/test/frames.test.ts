@@ -6,16 +6,14 @@
  * the two parse to the same message once the game's fixed members (a frame's
  * `fixed`, sent only to viewers that lack them) are put back into the view as
  * a client does, and the header the bots read by bytes
- * (load-tests/src/frames.ts) is unchanged. The viewers' own members are
- * reused from state to state where the game says they are made of the same
- * values (OwnParts), so every such reuse is checked against the whole view too.
+ * (load-tests/src/frames.ts) is unchanged.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { games, type AnyGame, type GameEvent } from '@joke/engine';
 import { simPlayers } from '@joke/engine/sim/runner';
 import { botTransitions } from '@joke/engine/sim/transitions';
-import { FixedMembers, joinObjects, OwnParts, StateViews, viewFrame, viewFrameBytes } from '../src/frames.ts';
+import { FixedMembers, joinObjects, StateViews, viewFrame, viewFrameBytes } from '../src/frames.ts';
 
 const roomIdJson = '"room-7_x"';
 
@@ -50,8 +48,6 @@ describe('view frames from view parts', () => {
             const viewers = [...players.map((p) => p.id), null];
             const presenceJson = JSON.stringify(players.map((p) => ({ id: p.id, connected: true })));
             const fixedMembers = new FixedMembers(game);
-            // One per room, carried from state to state as the room's Deliveries carries it.
-            const owns = new OwnParts();
             let firstFixed: string | null = null;
             for (const t of botTransitions(game, {
               seed: `frames-${seed}`,
@@ -71,7 +67,7 @@ describe('view frames from view parts', () => {
                 roomIdJson,
                 seq: t.seq,
                 events: t.events,
-                views: new StateViews(game, t.state, owns),
+                views: new StateViews(game, t.state),
                 presenceJson,
                 resultJson,
                 fixedJson,
@@ -92,9 +88,6 @@ describe('view frames from view parts', () => {
                 expect(now.startsWith(head)).toBe(true);
               }
             }
-            // A game that lists what its own members are made of has them reused, else never.
-            if (game.viewParts?.ownKey) expect(owns.reused).toBeGreaterThan(0);
-            else expect(owns.reused).toBe(0);
           }),
           { numRuns: 4, seed: 3 },
         );

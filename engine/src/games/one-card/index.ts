@@ -12,7 +12,7 @@ import { botRng } from '../../core/rng.ts';
 import { setup } from './setup.ts';
 import { deadline, onTimeout } from './timeouts.ts';
 import type { OneCardAction, OneCardOptions, OneCardState, OneCardView } from './types.ts';
-import { eventView, fixedView, ownKey, ownView, sharedView, view } from './view.ts';
+import { eventView, fixedView, ownView, sharedView, view } from './view.ts';
 
 export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, OneCardOptions, OneCardResult> = {
   id: 'one-card',
@@ -33,7 +33,7 @@ export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, O
   setup,
   apply,
   view,
-  viewParts: { fixed: fixedView, shared: sharedView, own: ownView, ownKey },
+  viewParts: { fixed: fixedView, shared: sharedView, own: ownView },
   eventView,
   deadline,
   onTimeout,

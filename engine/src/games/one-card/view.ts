@@ -114,20 +114,6 @@ export function ownView(s: OneCardState, viewer: PlayerId | null): OneCardOwnVie
   };
 }
 
-/**
- * `ownView`'s inputs for a viewer who is not to move (ViewParts.ownKey): their hand, the phase (and
- * whether it is their turn, for a drawn card's id), their status, the 원카드 window and a challenge reveal.
- * null for the viewer to move, whose legal actions read most of the state.
- */
-export function ownKey(s: OneCardState, viewer: PlayerId | null): readonly unknown[] | null {
-  const me = viewer !== null && Object.hasOwn(s.status, viewer) ? viewer : null;
-  if (me !== null && mover(s) === me) return null;
-  // Whether it is the viewer's turn, not whose: a drawn card's id goes to the current player only.
-  return me === null
-    ? [null, s.phase, s.lastReveal]
-    : [me, s.phase, s.current === me, s.lastReveal, s.hands[me], s.status[me], s.oneCardWindow];
-}
-
 function legalFor(s: OneCardState, me: PlayerId): { legal: LegalActions; ids: string[] } {
   const w = s.oneCardWindow;
   const canDeclare = w !== null && !w.declared;
