@@ -20,14 +20,20 @@ import type { StepRec } from './room-types.ts';
 
 export const okReply = (seq: number): wire.CommandReply => ({ ok: true, seq });
 
-/** Insertion-ordered window: remembering past `max` forgets that user's oldest entry only. */
+/**
+ * Insertion-ordered window: remembering past `max` forgets that user's oldest entry only.
+ * An acknowledgement is kept as its seq alone and its reply made again when asked: the entries
+ * live for the rest of the game, and a reply object each was one more old-generation object per
+ * action for every major GC to mark.
+ */
 class Window {
-  private readonly m = new Map<string, wire.CommandReply>();
+  private readonly m = new Map<string, wire.CommandReply | number>();
   constructor(private readonly max: number) {}
   get(actionId: string): wire.CommandReply | undefined {
-    return this.m.get(actionId);
+    const r = this.m.get(actionId);
+    return typeof r === 'number' ? okReply(r) : r;
   }
-  set(actionId: string, reply: wire.CommandReply): void {
+  set(actionId: string, reply: wire.CommandReply | number): void {
     this.m.delete(actionId);
     this.m.set(actionId, reply);
     if (this.m.size > this.max) this.m.delete(this.m.keys().next().value!);
@@ -62,7 +68,7 @@ export class ActionMemory {
       picked.push(s);
     }
     // Oldest first, so the window's order matches the order they were acknowledged in.
-    for (let k = picked.length - 1; k >= 0; k--) m.acknowledged(picked[k].a!, picked[k].i!, okReply(picked[k].s));
+    for (let k = picked.length - 1; k >= 0; k--) m.acknowledged(picked[k].a!, picked[k].i!, picked[k].s);
     return m;
   }
 
@@ -71,8 +77,9 @@ export class ActionMemory {
     return u?.acked.get(actionId) ?? u?.refused.get(actionId);
   }
 
-  acknowledged(userId: string, actionId: string, reply: wire.CommandReply): void {
-    this.user(userId)?.acked.set(actionId, reply);
+  /** The action was applied as `seq`: a retry of it is answered `okReply(seq)`. */
+  acknowledged(userId: string, actionId: string, seq: number): void {
+    this.user(userId)?.acked.set(actionId, seq);
   }
 
   refused(userId: string, actionId: string, reply: wire.CommandReply): void {

@@ -89,7 +89,7 @@ export class RoomMoves {
         }
         const seq = room.seq;
         const data = okReply(seq);
-        this.replies.acknowledged(cmd.userId, cmd.actionId, data);
+        this.replies.acknowledged(cmd.userId, cmd.actionId, seq);
         const reply: Reply = { send: () => item.respond(data), at: item.at };
         if (cmd.framesInReply)
           reply.withFrames = {

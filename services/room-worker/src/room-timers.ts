@@ -34,6 +34,16 @@ export class RoomTimers {
     this.substitutes = new SubstituteTimers(clock, (seat) => room.enqueue({ kind: 'substitute', seat }));
   }
 
+  /**
+   * The deadline timer's callback, made once per room: most actions move the deadline, and a closure
+   * made per action would live until the next (seconds) and be promoted to the old generation.
+   */
+  private readonly deadlineDue = (): void => {
+    this.deadlineTimer = null;
+    this.armedDeadline = null;
+    this.room.enqueue({ kind: 'timeout' });
+  };
+
   /** A bot's timer fired (its item is being handled): it may be armed again. */
   botFired(seat: string): void {
     this.botTimers.delete(seat);
@@ -55,15 +65,7 @@ export class RoomTimers {
       this.clock.clearTimeout(this.deadlineTimer);
       this.deadlineTimer = null;
       this.armedDeadline = d;
-      if (d !== null)
-        this.deadlineTimer = this.clock.setTimeout(
-          () => {
-            this.deadlineTimer = null;
-            this.armedDeadline = null;
-            room.enqueue({ kind: 'timeout' });
-          },
-          Math.max(0, d - this.clock.now()),
-        );
+      if (d !== null) this.deadlineTimer = this.clock.setTimeout(this.deadlineDue, Math.max(0, d - this.clock.now()));
     }
     const { botDelayMs, botJitterMs } = this.cfg;
     for (const s of data.seats) {

@@ -45,8 +45,13 @@ export class Room implements QueueOwner, MovingRoom {
   data: RoomData;
   epoch: number;
   seq: number;
-  /** Full record, rebuilt from the stored steps on restore. */
-  private readonly steps: StepRec[];
+  /**
+   * The game's record so far, one step's JSON text each (the very text written to the store),
+   * parsed only when the record is built. As objects a step was 4–5 heap objects — the step, its
+   * action, the action's arrays — each kept for the rest of the game; as one flat string it is one,
+   * and every major GC marks each of them in every live room.
+   */
+  private readonly stepTexts: string[];
   /** Steps not yet written. */
   private unwritten: string[] = [];
   /** The seq of the room's last stored write: a steps-only write continues it. */
@@ -85,7 +90,7 @@ export class Room implements QueueOwner, MovingRoom {
     this.seq = seq;
     this.writtenSeq = seq;
     this.snapshot = new SnapshotEncoder(host.cfg.snapshotBaseSteps);
-    this.steps = steps;
+    this.stepTexts = steps.map((step) => JSON.stringify(step));
     for (const v of data.viewers) this.viewers.set(viewerKey(v.userId, v.gatewayId, v.role), v);
     // Bots choose from their own view only; their randomness is not part of the game (their moves are recorded).
     const botRng = Rng.fromSeed(`${data.roomId}:${host.workerId}:${epoch}`, 'bots');
@@ -289,8 +294,9 @@ export class Room implements QueueOwner, MovingRoom {
     this.data.state = state;
     this.seq++;
     step.s = this.seq;
-    this.steps.push(step);
-    this.unwritten.push(JSON.stringify(step));
+    const text = JSON.stringify(step);
+    this.stepTexts.push(text);
+    this.unwritten.push(text);
     if (this.data.finishedAt === null && this.game.result(state) !== null) {
       this.data.finishedAt = step.n;
       this.snapshot.metaChanged();
@@ -367,10 +373,14 @@ export class Room implements QueueOwner, MovingRoom {
   }
 
   record(): GameRecord {
-    return buildRecord(this.game, this.data, this.steps);
+    return buildRecord(this.game, this.data, this.steps());
   }
 
   finishedMessage(): wire.RoomFinished {
-    return finishedMessage(this.game, this.data, this.steps);
+    return finishedMessage(this.game, this.data, this.steps());
+  }
+
+  private steps(): StepRec[] {
+    return this.stepTexts.map((text) => JSON.parse(text) as StepRec);
   }
 }
