@@ -11,7 +11,12 @@
  * the target's pace), chosen with the engine bot on the acting player's own
  * view. Finished tables are replaced so the count stays constant. Per step it
  * prints actions/s, command→ack and command→view latencies (p50/p99), and the
- * CPU of the worker, nats-server, redis-server and this driver.
+ * CPU of the worker, nats-server, redis-server and this driver. With --gc the
+ * worker runs under `--trace-gc-nvp` and each step also prints the bytes its
+ * scavenges promoted to the old generation per action and its mark-compacts:
+ * what a room keeps from one action to its next (≈ 2 s, longer than two
+ * scavenges) is promoted and dies old, and the old generation's marking is
+ * what stalled the workers at 5,000 tables (docs/architecture.md).
  * Figures, not assertions: the box is shared, so compare rows of one run.
  */
 import { spawn } from 'node:child_process';
@@ -32,6 +37,7 @@ const WARMUP = Number(arg('warmup', '5'));
 const INTERVAL = Number(arg('interval', '2000'));
 /** Directory for a V8 CPU profile of the worker (written when it exits after the last step). */
 const PROFILE = arg('profile', '');
+const GC = process.argv.includes('--gc');
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ns = `bench${randomBytes(4).toString('hex')}`;
@@ -63,6 +69,7 @@ const pidOf = (name: string): number | null => {
 
 // ---- the worker process -----------------------------------------------------------------------
 const profileArgs = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : [];
+if (GC) profileArgs.push('--trace-gc-nvp');
 const worker = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'services/room-worker/src/main.ts'], {
   cwd: root,
   env: {
@@ -83,9 +90,35 @@ const worker = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'serv
 });
 // Never leave the worker behind, whatever happens to this process.
 process.on('exit', () => worker.kill('SIGKILL'));
+/**
+ * From the worker's `--trace-gc-nvp` lines (--gc): bytes promoted by scavenges, mark-compacts, and the
+ * heap the last mark-compact left (its size after less its holes: what was live, fixed part included).
+ * tsx's loader thread is an isolate of its own with its own lines (`[pid:isolate]`); the main one is
+ * the isolate with the larger heap.
+ */
+const gc = { promoted: 0, markCompacts: 0 };
+const liveAfter = new Map<string, number>();
+const mainLiveAfter = (): number => Math.max(0, ...liveAfter.values());
+let gcLine = '';
+const readGc = (text: string): void => {
+  const lines = (gcLine + text).split('\n');
+  gcLine = lines.pop()!;
+  for (const line of lines) {
+    const promoted = /\bpromoted=(\d+)/.exec(line);
+    if (promoted && / gc=s /.test(line)) gc.promoted += Number(promoted[1]);
+    if (!/ gc=mc /.test(line)) continue;
+    gc.markCompacts++;
+    const isolate = /^\[[^\]]*\]/.exec(line)?.[0] ?? '';
+    const after = /\btotal_size_after=(\d+)/.exec(line);
+    const holes = /\bholes_size_after=(\d+)/.exec(line);
+    if (after && holes) liveAfter.set(isolate, Number(after[1]) - Number(holes[1]));
+  }
+};
 await new Promise<void>((resolve, reject) => {
   worker.stdout!.on('data', (b: Buffer) => {
-    if (b.toString().includes('READY')) resolve();
+    const text = b.toString();
+    if (GC) readGc(text);
+    if (text.includes('READY')) resolve();
   });
   worker.once('exit', (c) => reject(new Error(`worker exited ${c}`)));
 });
@@ -229,7 +262,8 @@ const natsPid = pidOf('nats-server');
 const redisPid = pidOf('redis-server');
 console.log(`capacity bench: one-card classic, 4 seats + 4 viewers per table, 1 action / ${INTERVAL} ms / table`);
 console.log(
-  'tables | actions/s | ack p50 | ack p99 | view p50 | view p99 | worker CPU | nats CPU | redis CPU | driver CPU | worker µs/action | loop lag p99 | rejected | failures',
+  'tables | actions/s | ack p50 | ack p99 | view p50 | view p99 | worker CPU | nats CPU | redis CPU | driver CPU | worker µs/action | loop lag p99 | rejected | failures' +
+    (GC ? ' | promoted B/action | mark-compacts | live MB after the last' : ''),
 );
 for (const n of STEPS) {
   await ramp(n);
@@ -239,6 +273,7 @@ for (const n of STEPS) {
   actions = rejected = failures = 0;
   const c0 = [cpuTicks(worker.pid!), natsPid ? cpuTicks(natsPid) : 0, redisPid ? cpuTicks(redisPid) : 0];
   const d0 = process.cpuUsage();
+  const g0 = { ...gc };
   const t0 = performance.now();
   measuring = true;
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
@@ -266,6 +301,13 @@ for (const n of STEPS) {
       `${loopLag} ms`.padStart(12),
       String(rejected).padStart(8),
       String(failures).padStart(8),
+      ...(GC
+        ? [
+            (actions > 0 ? ((gc.promoted - g0.promoted) / actions).toFixed(0) : '-').padStart(17),
+            String(gc.markCompacts - g0.markCompacts).padStart(13),
+            (gc.markCompacts > g0.markCompacts ? (mainLiveAfter() / 1e6).toFixed(1) : '-').padStart(23),
+          ]
+        : []),
     ].join(' | '),
   );
   if (failureKinds.size) console.log('  failures:', Object.fromEntries(failureKinds));
