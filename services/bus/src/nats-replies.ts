@@ -28,38 +28,37 @@ interface Waiting {
   arrived: ((data: Wire) => void) | undefined;
   /** performance.now() ms past which nobody waits. */
   deadline: number;
-  /** Answered, failed or timed out: its entry in its deadline queue is skipped. */
-  done: boolean;
+  /** Its deadline queue's key: the timeout length. */
+  queue: number;
+  /** Neighbours in its deadline queue while it waits (the queue is a list through the requests). */
+  prev: Waiting | null;
+  next: Waiting | null;
 }
 
 /**
  * Requests of one timeout length, oldest first: their deadlines come in the same order, so only the
- * head can be due. A head index instead of shift(), compacted now and then.
+ * head can be due. A doubly linked list through the requests themselves, so an answered request
+ * leaves it at once. It used to stay in an array, marked done, until the head's deadline passed:
+ * every request of the last timeout length (2 s of a gateway's traffic) was kept alive with its
+ * promise, closures and reply bytes, long enough to be promoted to the old generation, and the
+ * gateway ran a major GC every 2.5–5 s at 3,000 tables (`--trace-gc`, docs/architecture.md).
  */
 class DeadlineQueue {
-  items: (Waiting | undefined)[] = [];
-  head = 0;
+  head: Waiting | null = null;
+  private tail: Waiting | null = null;
   push(w: Waiting): void {
-    this.items.push(w);
+    w.prev = this.tail;
+    w.next = null;
+    if (this.tail) this.tail.next = w;
+    else this.head = w;
+    this.tail = w;
   }
-  /** The first request still waiting (done ones at the head are dropped on the way). */
-  first(): Waiting | undefined {
-    while (this.head < this.items.length) {
-      const w = this.items[this.head]!;
-      if (!w.done) return w;
-      this.pop();
-    }
-    return undefined;
-  }
-  pop(): void {
-    this.items[this.head++] = undefined;
-    if (this.head === this.items.length) {
-      this.items.length = 0;
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+  remove(w: Waiting): void {
+    if (w.prev) w.prev.next = w.next;
+    else this.head = w.next;
+    if (w.next) w.next.prev = w.prev;
+    else this.tail = w.prev;
+    w.prev = w.next = null;
   }
 }
 
@@ -67,7 +66,7 @@ class DeadlineQueue {
  * Timeouts without a timer per request: the gateway makes one request per player action, and a
  * setTimeout + clearTimeout each (allocation, timer-list insert and unlink) was ≈ 3 % of its busy
  * samples in bench/action.ts. Requests wait in one queue per timeout length, in deadline order, and
- * one timer is armed for the earliest deadline; answered requests are only marked done. A request
+ * one timer is armed for the earliest deadline; an answered request leaves its queue. A request
  * times out within a millisecond or so of its deadline, as with its own timer.
  */
 export class ReplyInbox {
@@ -94,7 +93,17 @@ export class ReplyInbox {
     const token = (++this.next).toString(36);
     return new Promise((resolve, reject) => {
       const deadline = performance.now() + timeoutMs;
-      const w: Waiting = { token, subject, resolve, reject, arrived, deadline, done: false };
+      const w: Waiting = {
+        token,
+        subject,
+        resolve,
+        reject,
+        arrived,
+        deadline,
+        queue: timeoutMs,
+        prev: null,
+        next: null,
+      };
       try {
         this.nc.publish(fullSubject, data, { reply: `${this.inbox}.${token}` });
       } catch (err) {
@@ -109,6 +118,13 @@ export class ReplyInbox {
     });
   }
 
+  /** Requests held in the deadline queues: exactly those still waiting (tests). */
+  held(): number {
+    let n = 0;
+    for (const q of this.queues.values()) for (let w = q.head; w; w = w.next) n++;
+    return n;
+  }
+
   /** The bus is closing: nobody will answer what is still waiting, and no timer may hold the process. */
   endAll(): void {
     const all = [...this.waiting.values()];
@@ -118,10 +134,7 @@ export class ReplyInbox {
     this.timer = null;
     this.timerAt = Infinity;
     this.queues.clear();
-    for (const w of all) {
-      w.done = true;
-      w.reject(new BusNoRespondersError(w.subject));
-    }
+    for (const w of all) w.reject(new BusNoRespondersError(w.subject));
   }
 
   private arm(at: number): void {
@@ -140,11 +153,11 @@ export class ReplyInbox {
     let earliest = Infinity;
     const due: Waiting[] = [];
     for (const [ms, q] of this.queues) {
-      let w = q.first();
+      let w = q.head;
       while (w && w.deadline <= now) {
-        q.pop();
+        q.remove(w);
         due.push(w);
-        w = q.first();
+        w = q.head;
       }
       if (w) earliest = Math.min(earliest, w.deadline);
       else this.queues.delete(ms);
@@ -153,7 +166,6 @@ export class ReplyInbox {
     // and a 150 ms request asked after a 600 ms one must still end first.
     if (due.length > 1) due.sort((x, y) => x.deadline - y.deadline);
     for (const w of due) {
-      w.done = true;
       this.waiting.delete(w.token);
       if (w.arrived) this.keepLate(w.token, w.arrived, now);
       w.reject(new BusTimeoutError(w.subject));
@@ -185,10 +197,9 @@ export class ReplyInbox {
       return;
     }
     this.waiting.delete(token);
-    w.done = true;
-    // Nothing left to time out: the queues need not hold answered requests. The timer stays armed (it
-    // finds nothing, or arms itself for a later request), so a request at a time arms no timer of its own.
-    if (this.waiting.size === 0) this.queues.clear();
+    // Out of its queue at once. The timer stays armed (it finds nothing due, or arms itself for a later
+    // request), so a request at a time arms no timer of its own.
+    this.queues.get(w.queue)?.remove(w);
     if (m.data.length === 0 && m.headers?.code === 503) w.reject(new BusNoRespondersError(w.subject));
     else {
       w.arrived?.(m.data);
