@@ -89,7 +89,7 @@ describe('훌라 §8.6 — a silently dead client', () => {
       (m) => (m.t === 'view' || m.t === 'presence') && m.presence?.some((p: any) => p.id === 'hero' && p.connected),
       10_000,
     );
-    const stepsBefore: number = roomOf(roomId).steps.length;
+    const stepsBefore: number = roomOf(roomId).record().actions.length;
 
     // The phone loses its network: this end stops reading, so uWS's pings get no pong and nothing
     // else arrives either — but no FIN, no close frame: the connection just goes quiet.
@@ -116,8 +116,9 @@ describe('훌라 §8.6 — a silently dead client', () => {
     await until(
       () =>
         roomOf(roomId)
-          .steps.slice(stepsBefore)
-          .some((s: any) => s.a === 'hero' && s.x?.substitute === true),
+          .record()
+          .actions.slice(stepsBefore)
+          .some((s: any) => s.actor === 'hero' && s.action?.substitute === true),
       'a substitute move for the silent seat',
       60_000,
     );
