@@ -39,9 +39,9 @@ interface Waiting {
  * Requests of one timeout length, oldest first: their deadlines come in the same order, so only the
  * head can be due. A doubly linked list through the requests themselves, so an answered request
  * leaves it at once. It used to stay in an array, marked done, until the head's deadline passed:
- * every request of the last timeout length (2 s of a gateway's traffic) was kept alive with its
- * promise, closures and reply bytes, long enough to be promoted to the old generation, and the
- * gateway ran a major GC every 2.5–5 s at 3,000 tables (`--trace-gc`, docs/architecture.md).
+ * every request of the last timeout length (2 s of a gateway's traffic) stayed reachable with its
+ * promise, closures and reply bytes. (That was not what drives the gateway's major GCs: its
+ * benchmark promoted as much per action either way; docs/architecture.md, "A seventh box".)
  */
 class DeadlineQueue {
   head: Waiting | null = null;

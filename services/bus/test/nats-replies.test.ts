@@ -1,8 +1,7 @@
 /**
  * The request inbox's deadline queues hold a request while it waits and not a moment longer: an
  * answered request used to stay queued (marked done) until its timeout's length had passed, which
- * kept every request of the last 2 s alive — its promise, closures and reply bytes — long enough to be
- * promoted, and the gateway ran a major GC every few seconds under load. Real NATS.
+ * kept every request of the last 2 s reachable — its promise, closures and reply bytes. Real NATS.
  */
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
