@@ -124,59 +124,16 @@ SWARM=$!
 # The servers this stack uses (others may run test clusters on other ports): by their listening port.
 listener() { ss -ltnpH "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
 procs="mm:$MM w0:$W0 w1:$W1 gateway:${GW// /+} swarm:$SWARM nats:$(listener "${NATS_URL##*:}") redis:$(listener "${REDIS_URL##*:}")"
-# utime + stime of a process and of its children (the swarm's worker processes).
-# Several pids joined by + (the gateways) add up.
-ticks() {
-  local t=0 p top
-  for top in ${1//+/ }; do
-    for p in "$top" $(pgrep -P "$top"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
-  done
-  echo "$t"
-}
-# Every process's CPU ticks as "pid name ticks", and the box's busy and total ticks (/proc/stat): what ran
-# outside the stack (kernel threads such as kdamond, other tenants) takes cores the stack does not get.
-all_ticks() {
-  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk '{ n = $0; sub(/^[0-9]+ \(/, "", n); sub(/\) [A-Za-z] .*$/, "", n); gsub(/ /, "_", n);
-    r = $0; sub(/^.*\) /, "", r); split(r, a, " "); print $1, n, a[12] + a[13] }'
-}
-# The stack's processes and their children (the swarm's bot processes), while they run.
-stack_pids() {
-  local e top p out=" "
-  for e in $procs; do
-    top=${e#*:}
-    for p in ${top//+/ }; do out+="$p $(pgrep -P "$p" | tr '\n' ' ' || true)"; done
-  done
-  echo "$out"
-}
-box_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat; }
 # Each process's CPU every 5 s from the swarm's start (ramp and warm-up included) goes to cpu-series.txt, to
 # see a share change during the run (a heap that grows, a periodic sweep); the totals below are the window
-# after the warm-up. The samples are taken at fixed offsets from the start, so a late one does not shift the next.
-declare -A before after last
-start=$(date +%s.%N)
-prev=$start
-for e in $procs; do last[$e]=$(ticks "${e#*:}"); done
-end=$((DURATION - 2))
-for at in $( (seq 5 5 "$end"; echo "$WARMUP"; echo "$end") | sort -nu); do
-  wait_s=$(echo "$start + $at - $(date +%s.%N)" | bc)
-  [[ $wait_s == -* ]] || sleep "$wait_s"
-  now=$(date +%s.%N)
-  line="t=${at}s cpu %:"
-  for e in $procs; do
-    cur=$(ticks "${e#*:}")
-    line="$line ${e%%:*}=$(echo "($cur - ${last[$e]}) * 100 / $(getconf CLK_TCK) / ($now - $prev)" | bc)"
-    last[$e]=$cur
-    ((at != WARMUP)) || before[$e]=$cur
-    ((at != end)) || after[$e]=$cur
-  done
-  ((at != WARMUP)) || { all_ticks >"$logs/ticks-before.txt"; box_before=$(box_ticks); stack_pids=$(stack_pids); }
-  ((at != end)) || { all_ticks >"$logs/ticks-after.txt"; box_after=$(box_ticks); }
-  echo "$line   (load $(cut -d' ' -f1 /proc/loadavg))" >>"$logs/cpu-series.txt"
-  ((at != WARMUP)) || t0=$now
-  ((at != end)) || t1=$now
-  prev=$now
-done
+# after the warm-up, with the box's busy ticks and the heaviest processes outside the stack (kernel threads
+# such as kdamond, other tenants), which take cores the stack does not get. One process reads /proc for
+# all of it (cpu-sampler.ts): the shell's pgrep, awk and bc cost ≈ 40 forks per sample, 6.5 % of the box.
+node --import tsx load-tests/scripts/cpu-sampler.ts sample "$logs" "$(date +%s.%N)" "$WARMUP" $((DURATION - 2)) \
+  "$(getconf CLK_TCK)" "$procs" >"$logs/sampler.out" 2>&1 &
+SAMPLER=$!
 wait $SWARM || { tail -5 "$logs/swarm.out" >&2; exit 1; }
+wait $SAMPLER || { cat "$logs/sampler.out" >&2; exit 1; }
 tail -1 "$logs/swarm.out"
 # The swarm's 5 s intervals (actions/s, p50, p99 in ms, tables finished per second: each one a table
 # started again) beside each process's CPU in the same 5 s.
@@ -187,33 +144,4 @@ awk 'NR == FNR { l[$1] = sprintf("%-6s actions/s %-7s p50 %-7s p99 %-7s fin/s %-
   "$logs/latency-series.txt" "$logs/cpu-series.txt" >"$logs/series.txt"
 echo "report: $logs/load-report.html   by 5 s: $logs/series.txt"
 # Actions per second in the swarm's measured window (after its warm-up), the same window as the CPU.
-aps=$(jq '.totals.actionsPerSecond' "$logs/load-report.json")
-line="cpu % of one core:"
-per="cpu µs per action ($aps actions/s):"
-total=0
-for e in $procs; do
-  d=$((after[$e] - before[$e]))
-  total=$((total + d))
-  line="$line ${e%%:*}=$(echo "$d * 100 / $(getconf CLK_TCK) / ($t1 - $t0)" | bc)"
-  per="$per ${e%%:*}=$(echo "$d * 1000000 / $(getconf CLK_TCK) / ($t1 - $t0) / $aps" | bc)"
-done
-echo "$line   (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-echo "$per all=$(echo "$total * 1000000 / $(getconf CLK_TCK) / ($t1 - $t0) / $aps" | bc)"
-# The box in the same window: how busy all its cores were, how much of that the stack took, and the
-# heaviest processes outside it (pids of the stack and of their children left out).
-read -r busy0 all0 <<<"$box_before"
-read -r busy1 all1 <<<"$box_after"
-cores=$(nproc)
-others=$(awk -v stack=" $stack_pids " -v span="$(echo "($t1 - $t0) * $(getconf CLK_TCK)" | bc)" '
-  NR == FNR { b[$1] = $3; next }
-  ($1 in b) && index(stack, " " $1 " ") == 0 { d = $3 - b[$1]; if (d > 0) { sum += d; top[$2] += d } }
-  END {
-    n = 0; for (k in top) names[++n] = k
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (top[names[j]] > top[names[i]]) { t = names[i]; names[i] = names[j]; names[j] = t }
-    out = sprintf("%.0f", sum * 100 / span); for (i = 1; i <= n && i <= 3; i++) out = out sprintf(" %s=%.0f", names[i], top[names[i]] * 100 / span)
-    print out
-  }' "$logs/ticks-before.txt" "$logs/ticks-after.txt")
-box=$(((busy1 - busy0) * cores * 100 / (all1 - all0)))
-stack=$(echo "$total * 100 / $(getconf CLK_TCK) / ($t1 - $t0)" | bc)
-echo "box: $cores cores, $((box / cores)) % busy; in % of one core: the stack $stack, other processes ${others%% *}" \
-  "(heaviest:${others#* }), interrupts and the rest $((box - stack - ${others%% *}))"
+node --import tsx load-tests/scripts/cpu-sampler.ts report "$logs"
