@@ -63,8 +63,21 @@ export class Bot {
   private ws: BotSocket | null = null;
   private readonly rng: Rng;
   private roomId: string | null = null;
-  /** view null: a view read by its header only, on which the gate found nothing for this bot to do. */
-  private lastView: { seq: number; view: unknown } | null = null;
+  /** The seq of the latest view of this bot's table, parsed or read by its header (-1: none yet). */
+  private lastSeq = -1;
+  /**
+   * The latest parsed view while no action has been decided on it (the bot's own action in flight, or a
+   * rejection waiting to be explained); null once decided, and for a view read by its header only, on which
+   * the gate found nothing for this bot to do.
+   */
+  private latest: unknown = null;
+  /**
+   * The action decided on the latest view, sent when the think time ends; null: nothing to do on it.
+   * The action is decided when the view arrives, not when the think time ends, so that the parsed view
+   * (≈ 100 objects) dies young: kept through a 2 s think time it outlived every scavenge in between, was
+   * copied each time and promoted, and the swarm spent a fifth of its CPU scavenging (perf, 2026-12-05).
+   */
+  private next: unknown = null;
   /**
    * The table's fixed view members (a view frame's `fixed`, protocol client.ts), put back into
    * every view this bot parses; null until a frame of this table brought them.
@@ -257,7 +270,8 @@ export class Bot {
         if (this.roomId && !this.done) return;
         this.roomId = m.roomId;
         this.done = false;
-        this.lastView = null;
+        this.lastSeq = -1;
+        this.latest = this.next = null;
         this.fixed = null;
         this.sink.matched(m.roomId, this.cfg.userId);
         this.send({ v, t: 'join', roomId: m.roomId });
@@ -270,7 +284,7 @@ export class Bot {
         const p = this.pending;
         if (!p || p.actionId !== m.actionId) return;
         this.settle();
-        if (this.lastView && this.lastView.seq > p.decidedSeq) {
+        if (this.lastSeq > p.decidedSeq) {
           this.sink.raced();
           return this.schedule();
         }
@@ -314,7 +328,9 @@ export class Bot {
    */
   private onViewSeq(seq: number, now: number, view: unknown = null): void {
     this.sink.view(this.roomId!, seq, now);
-    this.lastView = { seq, view };
+    this.lastSeq = seq;
+    this.latest = view;
+    this.next = null;
     const r = this.rejected;
     if (r && seq > r.decidedSeq) {
       this.rejected = null;
@@ -335,6 +351,7 @@ export class Bot {
     if (this.done) return;
     this.done = true;
     this.clearTimers();
+    this.latest = this.next = null;
     this.pending = null;
     this.rejected = null;
     this.sink.finished(roomId);
@@ -365,20 +382,29 @@ export class Bot {
     wheel.cancel(this.ackTimer);
   }
 
-  /** Acts after a think time if the policy has something to do on the latest view. */
+  /**
+   * Decides on the latest view, if one waits, and acts after a think time if the policy has something to do
+   * on it. A view that arrives during the think time replaces the decision (a header-only one with nothing),
+   * and the timer keeps its time.
+   */
   private schedule(): void {
-    if (this.pending || this.thinkTimer.armed || this.done || this.rejected || !this.lastView?.view) return;
-    if (this.sink.stopping()) return;
-    if (this.cfg.game.bot(this.lastView.view, this.rng) === null) return;
-    const wait = this.cfg.think(() => this.rng.float());
-    wheel.arm(this.thinkTimer, wait);
+    if (this.pending || this.done || this.rejected || this.sink.stopping()) return;
+    if (this.latest !== null) {
+      this.next = this.cfg.game.bot(this.latest, this.rng);
+      this.latest = null;
+    }
+    if (this.next === null || this.thinkTimer.armed) return;
+    wheel.arm(
+      this.thinkTimer,
+      this.cfg.think(() => this.rng.float()),
+    );
   }
 
   private act(): void {
-    if (this.pending || this.done || !this.lastView?.view || !this.roomId || this.sink.stopping()) return;
-    // Decide on the view as it is now: it may have moved on during the think time (a header-only view has no move).
-    const action = this.cfg.game.bot(this.lastView.view, this.rng);
+    if (this.pending || this.done || !this.roomId || this.sink.stopping()) return;
+    const action = this.next;
     if (action === null) return;
+    this.next = null;
     const actionId = `${this.cfg.userId}.${++this.actionCounter}`;
     this.pending = {
       actionId,
@@ -387,7 +413,7 @@ export class Bot {
       views: [],
       ackSeq: null,
       resends: 0,
-      decidedSeq: this.lastView.seq,
+      decidedSeq: this.lastSeq,
     };
     this.send({ v, t: 'action', roomId: this.roomId, actionId, action });
     this.armAckTimer();

@@ -53,7 +53,10 @@ function botFor(userId: string, checkEvery: number, joined = true) {
     socket() {},
     stopping: () => false,
   };
-  const cfg = { url: 'ws://127.0.0.1:1/ws', token: 't', userId, game, gameId: 'one-card', mode: 'classic' };
+  // The views the policy is asked about: the bot decides when a view arrives and keeps no view.
+  const policyViews: any[] = [];
+  const policy = { ...game, bot: (view: any, rng: Rng) => (policyViews.push(view), game.bot(view, rng)) };
+  const cfg = { url: 'ws://127.0.0.1:1/ws', token: 't', userId, game: policy, gameId: 'one-card', mode: 'classic' };
   const bot = new Bot(
     { ...cfg, players: 4, think: () => 1000, requeue: false, gate: VIEW_GATES['one-card'], checkEvery },
     sink,
@@ -62,7 +65,7 @@ function botFor(userId: string, checkEvery: number, joined = true) {
   const b = bot as unknown as {
     roomId: string;
     fixed: unknown;
-    lastView: { seq: number; view: any } | null;
+    lastSeq: number;
     ws: unknown;
     onFrame(buf: Buffer): void;
   };
@@ -70,7 +73,7 @@ function botFor(userId: string, checkEvery: number, joined = true) {
   if (joined) b.fixed = JSON.parse(JSON.stringify(fixed));
   const sent: any[] = [];
   b.ws = { isOpen: true, send: (text: string) => void sent.push(JSON.parse(text)), close() {} };
-  return { feed: (buf: Buffer) => b.onFrame(buf), seen, sent, lastView: () => b.lastView };
+  return { feed: (buf: Buffer) => b.onFrame(buf), seen, sent, policyViews, lastSeq: () => b.lastSeq };
 }
 
 describe('a bot reading frames by their header', () => {
@@ -106,33 +109,36 @@ describe('a bot reading frames by their header', () => {
   }
 
   it('puts the fixed members back into every view it parses: the whole view the policy reads', () => {
-    const { feed, seen, lastView } = botFor(actor, 1_000_000, false);
+    const { feed, seen, policyViews } = botFor(actor, 1_000_000, false);
     feed(frame('room-1', 7, actor, 'room-1', true));
     feed(frame('room-1', 8, actor));
     expect(seen.views).toEqual([
       ['room-1', 7],
       ['room-1', 8],
     ]);
-    expect(lastView()!.view).toEqual(JSON.parse(JSON.stringify(game.view(state, actor))));
+    expect(policyViews).toHaveLength(2);
+    expect(policyViews[1]).toEqual(JSON.parse(JSON.stringify(game.view(state, actor))));
     expect(seen.errors).toEqual([]);
   });
 
   it('parses a frame carrying fixed members even where the gate would skip it', () => {
-    const { feed, seen, lastView } = botFor(idle, 1_000_000, false);
+    const { feed, seen, policyViews, lastSeq } = botFor(idle, 1_000_000, false);
     feed(frame('room-1', 7, idle, 'room-1', true));
-    expect(lastView()!.view).toMatchObject({ game: 'one-card', options: expect.any(Object) });
-    // The next one, without them, is read by its header alone.
+    expect(policyViews).toEqual([expect.objectContaining({ game: 'one-card', options: expect.any(Object) })]);
+    // The next one, without them, is read by its header alone: the policy is not asked.
     feed(frame('room-1', 8, idle));
-    expect(lastView()).toEqual({ seq: 8, view: null });
+    expect(lastSeq()).toBe(8);
+    expect(policyViews).toHaveLength(1);
     expect(seen.errors).toEqual([]);
   });
 
   it('ignores a parsed view while it holds no fixed members and joins the table again, once', () => {
-    const { feed, seen, sent, lastView } = botFor(actor, 1_000_000, false);
+    const { feed, seen, sent, policyViews, lastSeq } = botFor(actor, 1_000_000, false);
     feed(frame('room-1', 7, actor));
     feed(frame('room-1', 8, actor));
     expect(seen.views).toEqual([]);
-    expect(lastView()).toBeNull();
+    expect(lastSeq()).toBe(-1);
+    expect(policyViews).toEqual([]);
     expect(seen.errors).toEqual(['fixedMissing', 'fixedMissing']);
     expect(sent).toEqual([{ v: 1, t: 'join', roomId: 'room-1' }]);
     // The join's reply brings them.
