@@ -128,7 +128,7 @@ procs="mm:$MM w0:$W0 w1:$W1 gateway:${GW// /+} swarm:$SWARM nats:$(listener "${N
 # see a share change during the run (a heap that grows, a periodic sweep); the totals below are the window
 # after the warm-up, with the box's busy ticks and the heaviest processes outside the stack (kernel threads
 # such as kdamond, other tenants), which take cores the stack does not get. One process reads /proc for
-# all of it (cpu-sampler.ts): the shell's pgrep, awk and bc cost ≈ 40 forks per sample, 6.5 % of the box.
+# all of it (cpu-sampler.ts): the shell's pgrep, awk and bc cost ≈ 40 forks per sample, ≈ 7 % of the box.
 node --import tsx load-tests/scripts/cpu-sampler.ts sample "$logs" "$(date +%s.%N)" "$WARMUP" $((DURATION - 2)) \
   "$(getconf CLK_TCK)" "$procs" >"$logs/sampler.out" 2>&1 &
 SAMPLER=$!

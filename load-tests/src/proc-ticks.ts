@@ -4,7 +4,7 @@
  * Why not `pgrep`, `awk` and `bc` from the shell, as the script first did: on the VMs this runs on every
  * fork and exec is dear (page-table isolation, paravirtualised page tables), and a sample of seven processes
  * took ≈ 40 of them — `perf record -a` at 3,000 tables (2026-12-05) charged bash, pgrep, awk, bc and getconf
- * with 6.5 % of the box, in a burst every 5 s that the stack under measurement had to wait out.
+ * with ≈ 7 % of the box, in a burst every 5 s that the stack under measurement had to wait out.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
