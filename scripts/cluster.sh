@@ -122,9 +122,14 @@ start_cluster() {
     nats_urls+=("nats://127.0.0.1:$p")
   done
 
+  # Each step's start on stderr with the seconds so far: a start that runs out of its caller's time
+  # (local-cluster.ts) says where it was.
+  echo "${SECONDS}s: waiting for the ports" >&2
   for p in "${redis_ports[@]}" "${nats_ports[@]}"; do wait_port "$p"; done
+  echo "${SECONDS}s: creating the Redis cluster" >&2
   redis-cli --cluster create "${redis_seeds[@]}" --cluster-replicas 1 --cluster-yes >"$dir/redis-create.log" 2>&1
   # Every slot served and every replica attached before anyone writes (WAIT counts replicas).
+  echo "${SECONDS}s: waiting for every slot and replica" >&2
   for _ in $(seq 1 200); do
     local state replicas=0
     state=$(redis-cli -p "${redis_ports[0]}" cluster info | tr -d '\r' | awk -F: '/^cluster_state/{print $2}')
@@ -137,6 +142,7 @@ start_cluster() {
     sleep 0.1
   done
   # JetStream ready: every server answers healthz once the meta group has a leader.
+  echo "${SECONDS}s: waiting for JetStream" >&2
   for i in 0 1 2; do
     for _ in $(seq 1 200); do
       curl -fs "http://127.0.0.1:$((base + 30 + i))/healthz" >/dev/null 2>&1 && break
