@@ -132,7 +132,8 @@ procs="mm:$MM w0:$W0 w1:$W1 gateway:${GW// /+} swarm:$SWARM nats:$(listener "${N
 node --import tsx load-tests/scripts/cpu-sampler.ts sample "$logs" "$(date +%s.%N)" "$WARMUP" $((DURATION - 2)) \
   "$(getconf CLK_TCK)" "$procs" >"$logs/sampler.out" 2>&1 &
 SAMPLER=$!
-wait $SWARM || { tail -5 "$logs/swarm.out" >&2; exit 1; }
+# A swarm that failed leaves nothing to measure: the sampler goes too, not on for the run's length.
+wait $SWARM || { kill $SAMPLER 2>/dev/null || true; tail -5 "$logs/swarm.out" >&2; exit 1; }
 wait $SAMPLER || { cat "$logs/sampler.out" >&2; exit 1; }
 tail -1 "$logs/swarm.out"
 # The swarm's 5 s intervals (actions/s, p50, p99 in ms, tables finished per second: each one a table

@@ -64,7 +64,9 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     await run('bash', [SCRIPT, 'stop', dir]).catch(() => {});
     // The script's steps (stderr) say where a start that ran out of time was.
     const e = err as { killed?: boolean; stderr?: string; message: string };
-    throw new Error(`${e.message.split('\n')[0]}${e.killed ? ' (killed: out of time)' : ''}\n${e.stderr ?? ''}`);
+    throw new Error(`${e.message.split('\n')[0]}${e.killed ? ' (killed: out of time)' : ''}\n${e.stderr ?? ''}`, {
+      cause: err,
+    });
   }
   const env = Object.fromEntries(
     (await readFile(join(dir, 'env'), 'utf8'))
