@@ -21,7 +21,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCluster, type LocalCluster } from '@joke/bus/local-cluster';
 import { keySlot, type ClusterRedis } from '@joke/bus';
-import { games } from '@joke/engine';
+import { games, type GameRecord } from '@joke/engine';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { contract, listen } from '@joke/protocol';
 import { runSwarm, type SwarmRun, type TableStats } from '@joke/load-tests';
@@ -186,13 +186,46 @@ async function finishAndCheck(p: Play): Promise<{ run: SwarmRun; unacked: number
       let i = 0;
       for (const a of acked) {
         while (i < steps.length && !isDeepStrictEqual(steps[i], a)) i++;
-        expect(i, `${id} ${userId}: acknowledged ${JSON.stringify(a)} is in the record`).toBeLessThan(steps.length);
+        if (i >= steps.length) explainLoss(id, userId, a, record, run);
         i++;
       }
       unacked += steps.length - acked.length;
     }
   }
   return { run, unacked };
+}
+
+/**
+ * An acknowledged action missing from its table's record: fails with what it takes to tell an order mix-up from
+ * a loss — the seat's acknowledgements (seq, action), the table's recorded steps, and every line a process
+ * printed about the table (fencing, failovers, bus losses; at the harness's warn level).
+ */
+function explainLoss(id: string, userId: string, missing: unknown, record: GameRecord, run: SwarmRun): never {
+  const acks = run.acks
+    .filter((a) => a.roomId === id)
+    .sort((x, y) => x.seq - y.seq)
+    .map((a) => `  #${a.seq} ${a.userId} ${a.actionId} ${JSON.stringify(a.action)}`);
+  const steps = record.actions.map(
+    (s, k) => `  ${k} ${'actor' in s ? `${s.actor} ${JSON.stringify(s.action)}` : 'timeout'} @${s.now}`,
+  );
+  const lines = [...c.procs.values()].flatMap((p) =>
+    p.out
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes(id))
+      .map((l) => `  [${p.name}] ${l}`),
+  );
+  throw new Error(
+    [
+      `${id} ${userId}: acknowledged ${JSON.stringify(missing)} is not in the record (in order)`,
+      'acknowledgements at the table:',
+      ...acks,
+      'recorded steps:',
+      ...steps,
+      'process lines naming the table:',
+      ...lines,
+    ].join('\n'),
+  );
 }
 
 /** Every game of `ids` is in the lobby's history exactly once. */
