@@ -4,6 +4,7 @@
  *
  *   node --import tsx load-tests/scripts/cpu-sampler.ts sample DIR START WARMUP END CLK_TCK "mm:PID w0:PID gateway:PID+PID …"
  *   node --import tsx load-tests/scripts/cpu-sampler.ts report DIR
+ *   node --import tsx load-tests/scripts/cpu-sampler.ts idle SECONDS CLK_TCK
  *
  * `sample` reads each entry's CPU (its pids and their children) every 5 s from START (epoch seconds) and at
  * WARMUP and END seconds after it, at fixed offsets so that a late sample does not shift the next, and
@@ -11,11 +12,13 @@
  * (DIR/ticks-before.txt, DIR/ticks-after.txt) and the box's ticks, and at END writes DIR/cpu-window.json.
  * `report`, once the swarm wrote DIR/load-report.json, prints each process's CPU in % of one core and in µs
  * per action over that window, and how busy the box was and with what.
+ * `idle`, before anything of the run starts, watches the box for SECONDS and names every process that took
+ * 10 % of a core or more (pid, share, command line): a run beside them measures a smaller box.
  */
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { allProcesses, boxTicks, entryPids, entryTicks, others, type ProcStat } from '../src/proc-ticks.ts';
+import { allProcesses, boxTicks, busiest, entryPids, entryTicks, others, type ProcStat } from '../src/proc-ticks.ts';
 
 interface Window {
   seconds: number;
@@ -31,7 +34,11 @@ interface Window {
 const [mode, dir, ...rest] = process.argv.slice(2);
 if (mode === 'sample') await sample();
 else if (mode === 'report') report();
-else throw new Error('usage: cpu-sampler.ts sample DIR START WARMUP END CLK_TCK PROCS | report DIR');
+else if (mode === 'idle') await idle(Number(dir), Number(rest[0]));
+else
+  throw new Error(
+    'usage: cpu-sampler.ts sample DIR START WARMUP END CLK_TCK PROCS | report DIR | idle SECONDS CLK_TCK',
+  );
 
 async function sample(): Promise<void> {
   const [startArg, warmupArg, endArg, clkArg, procsArg] = rest;
@@ -118,4 +125,26 @@ function report(): void {
     `box: ${w.cores} cores, ${Math.trunc(box / w.cores)} % busy; in % of one core: the stack ${stack}, other processes ${w.others.pct}` +
       ` (heaviest:${heaviest}), interrupts and the rest ${box - stack - w.others.pct}`,
   );
+}
+
+async function idle(seconds: number, clkTck: number): Promise<void> {
+  const before = allProcesses();
+  const box0 = boxTicks();
+  await sleep(seconds * 1000);
+  const after = allProcesses();
+  const box1 = boxTicks();
+  const cores = availableParallelism();
+  const busy = Math.round(((box1.busy - box0.busy) * 100) / (box1.all - box0.all));
+  // This process reads /proc for the whole span but sleeps through it: it is not among the heavy.
+  const heavy = busiest(before, after, seconds * clkTck, 10).filter((p) => p.pid !== process.pid);
+  console.log(`before the run: the box ${busy} % busy (${cores} cores) over ${seconds} s`);
+  for (const p of heavy) {
+    let cmd = p.name;
+    try {
+      cmd = readFileSync(`/proc/${p.pid}/cmdline`, 'latin1').split('\0').join(' ').trim().slice(0, 160) || p.name;
+    } catch {
+      // gone since
+    }
+    console.log(`  WARNING: pid ${p.pid} took ${p.pct} % of a core: ${cmd}`);
+  }
 }

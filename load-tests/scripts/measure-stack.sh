@@ -58,6 +58,8 @@ FILL=
 if ((spread > 1)) && [[ ${MEASURE_SPREAD:-fill} != even ]]; then FILL="--fill-sockets $per_process"; fi
 ((spread == 1)) || echo "open files: $(ulimit -n) per process, so $GATEWAYS gateways and $SWARM_WORKERS swarm processes${FILL:+, the first of each filled to $per_process sockets}" >&2
 cd "$(dirname "$0")/../.."
+# What else runs takes cores the stack will not get: named here, before anything of the run starts.
+node --import tsx load-tests/scripts/cpu-sampler.ts idle 2 "$(getconf CLK_TCK)" >&2
 export NATS_URL=${NATS_URL:-nats://127.0.0.1:4222} REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export JOKE_NAMESPACE="measure$$" LOG_LEVEL=warn
 logs=$(mktemp -d)

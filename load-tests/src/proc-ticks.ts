@@ -127,3 +127,24 @@ export function others(
   const top = [...byName].sort((x, y) => y[1] - x[1]).slice(0, 3);
   return { pct: pct(sum), top: top.map(([name, d]) => [name, pct(d)]) };
 }
+
+/**
+ * The processes that used at least `minPct` % of one core between two readings of all processes, heaviest
+ * first: measure-stack's check of the box before a run (leftovers of a killed test run once took 36 % of a
+ * core and a 5,000-table run collapsed; docs/architecture.md, "A ninth box").
+ */
+export function busiest(
+  before: Map<number, ProcStat>,
+  after: Map<number, ProcStat>,
+  spanTicks: number,
+  minPct: number,
+): { pid: number; name: string; pct: number }[] {
+  const out: { pid: number; name: string; pct: number }[] = [];
+  for (const [pid, a] of after) {
+    const b = before.get(pid);
+    if (!b) continue;
+    const pct = Math.round(((a.ticks - b.ticks) * 100) / spanTicks);
+    if (pct >= minPct) out.push({ pid, name: a.name, pct });
+  }
+  return out.sort((x, y) => y.pct - x.pct);
+}

@@ -1,7 +1,16 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { allProcesses, boxTicks, childrenOf, entryTicks, others, parseStat, processTicks } from '../src/proc-ticks.ts';
+import {
+  allProcesses,
+  boxTicks,
+  busiest,
+  childrenOf,
+  entryTicks,
+  others,
+  parseStat,
+  processTicks,
+} from '../src/proc-ticks.ts';
 
 const linux = process.platform === 'linux';
 
@@ -40,6 +49,28 @@ describe("measure-stack's CPU accounting (proc-ticks.ts)", () => {
         ['bash', 1],
       ],
     });
+  });
+
+  it('names each process that took at least the given share before a run, heaviest first', () => {
+    const at = (rows: [number, string, number][]) =>
+      new Map(rows.map(([pid, name, ticks]) => [pid, { pid, name, ticks }]));
+    const before = at([
+      [1, 'kdamond', 100],
+      [2, 'node', 0],
+      [3, 'bash', 10],
+    ]);
+    const after = at([
+      [1, 'kdamond', 112],
+      [2, 'node', 72],
+      [3, 'bash', 18],
+      [4, 'new', 90],
+    ]);
+    // 2 s at 100 ticks per second: node took 36 % of a core, kdamond 6, bash 4; pid 4 has no first reading.
+    expect(busiest(before, after, 200, 5)).toEqual([
+      { pid: 2, name: 'node', pct: 36 },
+      { pid: 1, name: 'kdamond', pct: 6 },
+    ]);
+    expect(busiest(before, after, 200, 50)).toEqual([]);
   });
 
   it.runIf(linux)('counts a process and its direct children, and a gone process as 0', async () => {
