@@ -169,9 +169,15 @@ async function killRun(run: number): Promise<number[]> {
   // time has passed since its end, or once an earlier look had checked it.
   const lingered = (id: string) => (c.finished.get(id)?.at ?? Infinity) <= Date.now() - LINGER_MS + 1000;
   const checked = new Set<string>();
-  const oneRestore = async (id: string, lingeredOut: boolean) => {
+  const deferred: string[] = [];
+  const oneRestore = async (id: string, lingeredOut: boolean, firstLook = false) => {
     const lease = await c.store.lease(id);
     if (lease === null && (lingeredOut || checked.has(id) || lingered(id))) return;
+    // A table that finished between the choice of the victim and the kill taking effect (1.2 s at load 34)
+    // is restored from the owner scan after the live ones (FinishLinger unhints it), so at the first look it
+    // may still be the dead owner's: the looks below check it.
+    if (firstLook && c.finished.has(id) && lease?.owner === victim && lease.epoch === epochs.get(id))
+      return void deferred.push(id);
     // A second restore names its cause in the matchmakers' warnings (a death they saw, true or false).
     const want = epochs.get(id)! + 1;
     const why =
@@ -183,11 +189,16 @@ async function killRun(run: number): Promise<number[]> {
     checked.add(id);
   };
   // The first look as soon as the tables resumed, while every one still holds its lease; again below.
-  for (const id of affected) await oneRestore(id, false);
+  for (const id of affected) await oneRestore(id, false, true);
   // The same worker id comes back: it is a new incarnation and must not resurrect anything.
   const restarted = await c.worker(victim, Number(victim.slice(1)), WORKER_ENV);
   const restartedAt = Date.now();
   await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
+  await until(
+    async () => (await Promise.all(deferred.map((id) => c.store.lease(id)))).every((l) => l?.owner !== victim),
+    30_000,
+    () => `the tables that finished as their owner died (${deferred.join(' ')}) restored from the owner scan`,
+  );
   for (const id of affected) await oneRestore(id, false);
   // A process start takes 1–2 s on a quiet box and tens of seconds on a busy one.
   await until(() => (c.heartbeats.get(victim)?.at ?? 0) > restartedAt + 600, 90_000, 'restarted heartbeat');
