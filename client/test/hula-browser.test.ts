@@ -142,7 +142,16 @@ describe('훌라 in the browser (real platform)', () => {
       await watcher
         .locator('li.room:has(.badge.playing) [data-testid^="spectate-"]')
         .first()
-        .click({ timeout: 60_000 });
+        .click({ timeout: 60_000 })
+        .catch(async (err: Error) => {
+          // What the watcher's list showed instead (a loaded run once had no playing row for 60 s).
+          await watcher.screenshot({ path: `${SHOTS}hula-spectator-list.png` }).catch(() => undefined);
+          const list = await watcher
+            .getByTestId('room-list')
+            .innerText({ timeout: 5000 })
+            .catch(() => '(no room list)');
+          throw new Error(`${err.message}\nthe watcher's room list: ${JSON.stringify(list)}`, { cause: err });
+        });
       await waitFor(
         'spectator table',
         async () => {
