@@ -71,10 +71,15 @@ export class Placer {
       }
       if (r.code === 'timeout') timedOut = true;
       last = r;
-      // An earlier worker that timed out may have opened it after all: the lease says who runs it.
-      if (timedOut && req.create) {
+      // An earlier worker that timed out may have opened it after all: the lease says who runs it. For a
+      // restore, a lease of the worker the room moves from (`exclude`) is the one that was there before.
+      // Without this a slow restore (acquired, still building when its reply was due; a failover at load 34)
+      // was restored again on the next worker at the next epoch, which fenced the first and moved the
+      // table twice.
+      if (timedOut) {
         const lease = await h.snapshots.lease(roomId).catch(() => null);
-        if (lease) return { ok: true, workerId: lease.owner, shard: h.shardOf(lease.owner) };
+        if (lease && (req.create || lease.owner !== exclude))
+          return { ok: true, workerId: lease.owner, shard: h.shardOf(lease.owner) };
       }
       if (FINAL.has(r.code)) break;
     }

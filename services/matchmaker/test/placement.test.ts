@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rank, weightOf } from '../src/index.ts';
+import { refuse } from '@joke/protocol';
 import { Placer, type PlacerHost } from '../src/placer.ts';
 
 const ws = (n: number, rooms = 0) => Array.from({ length: n }, (_, i) => ({ workerId: `worker-${i}`, rooms }));
@@ -92,5 +93,46 @@ describe('a failover burst spread over the workers (Placer.spread)', () => {
   it('leaves out the excluded (dead) worker', () => {
     const first = placer.spread(['a', 'b', 'c'], 'worker-1');
     expect([...first.values()]).toEqual(['worker-0', 'worker-0', 'worker-0']);
+  });
+});
+
+describe('a worker that timed out opening a room (Placer.place)', () => {
+  /** Workers x then y; x never answers in time, y opens anything; the store's lease is `lease`. */
+  const placerWith = (lease: { owner: string; epoch: number } | null) => {
+    const asked: string[] = [];
+    const placer = new Placer({
+      rank: (_id: string, exclude?: string) => ['x', 'y'].filter((w) => w !== exclude),
+      shardOf: () => 1,
+      snapshots: { lease: async () => lease },
+      metrics: { placed: { inc: () => {} }, errors: { inc: () => {} } },
+    } as unknown as PlacerHost);
+    placer.openOn = async (workerId) => {
+      asked.push(workerId);
+      return workerId === 'x' ? refuse('timeout') : { ok: true, epoch: 2, seq: 7 };
+    };
+    return { placer, asked };
+  };
+
+  it('a restore the slow worker took (the lease is its own now) is not restored again elsewhere', async () => {
+    const { placer, asked } = placerWith({ owner: 'x', epoch: 2 });
+    expect(await placer.place('r', { v: 1, roomId: 'r', restore: true }, 'dead')).toEqual({
+      ok: true,
+      workerId: 'x',
+      shard: 1,
+    });
+    expect(asked).toEqual(['x']);
+  });
+
+  it('a restore whose lease is still the dead worker’s goes on to the next worker', async () => {
+    const { placer, asked } = placerWith({ owner: 'dead', epoch: 1 });
+    const r = await placer.place('r', { v: 1, roomId: 'r', restore: true }, 'dead');
+    expect(r).toEqual({ ok: true, workerId: 'y', shard: 1 });
+    expect(asked).toEqual(['x', 'y']);
+  });
+
+  it('an orphan (no lease before) that the slow worker took stays with it', async () => {
+    const { placer, asked } = placerWith({ owner: 'x', epoch: 5 });
+    expect((await placer.place('r', { v: 1, roomId: 'r', restore: true })).ok).toBe(true);
+    expect(asked).toEqual(['x']);
   });
 });
