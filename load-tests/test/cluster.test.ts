@@ -216,7 +216,8 @@ function gaps(run: SwarmRun, r: KillRound): { pauses: number[]; normal: number[]
 
 describe('2 gateways, 5 room workers, 2 matchmakers as separate processes', () => {
   it('50 concurrent one-card tables of swarm bots play to the end', async () => {
-    const run = await play('[steady]');
+    // 240 s as the kill run has: at load 34 three of the 50 games were still going at 150 s (p50 0.36 s per action).
+    const run = await play('[steady]', undefined, { durationS: 240 });
     log(`[steady] ${JSON.stringify(run.report)}`);
     // A run with errors says which service complained (the swarm sees only the code it was sent).
     if (run.report.errors > 0)
@@ -224,7 +225,7 @@ describe('2 gateways, 5 room workers, 2 matchmakers as separate processes', () =
     // Taken before this test's checks: the kill test compares its sign-ins with these, not with a failure here.
     firstIdentities = new Set(Object.values(cached()).map((i) => i.userId));
     expect(run.report.tables).toBe(TABLES);
-    expect(run.report.finished).toBe(TABLES);
+    expect(run.report.finished, unfinished(run)).toBe(TABLES);
     expect(run.report.errors).toBe(0);
     expect(lostAcks(run)).toEqual([]);
     for (const id of run.tables.keys()) expect(verifyRecord(game, records.get(id)!).ok).toBe(true);
@@ -236,7 +237,7 @@ describe('2 gateways, 5 room workers, 2 matchmakers as separate processes', () =
     for (const id of players) expect(id).toMatch(/^u_[A-Za-z0-9]{16}$/);
     expect(firstIdentities.size).toBe(TABLES * 4);
     for (const id of players) expect(firstIdentities.has(id)).toBe(true);
-  }, 180_000);
+  }, 270_000);
 
   it(`SIGKILL of the busiest worker ${KILLS} times in one run (5 workers, one after the other): every table finishes, no acknowledged action is lost, resume pause printed`, async () => {
     const rounds: KillRound[] = [];
