@@ -13,6 +13,8 @@ import {
 } from '../src/proc-ticks.ts';
 
 const linux = process.platform === 'linux';
+/** A reading of all processes, as allProcesses gives it: [pid, name, ticks] rows. */
+const at = (rows: [number, string, number][]) => new Map(rows.map(([pid, name, ticks]) => [pid, { pid, name, ticks }]));
 
 describe("measure-stack's CPU accounting (proc-ticks.ts)", () => {
   it('reads utime + stime after the name, whatever spaces and parentheses the name holds', () => {
@@ -27,8 +29,6 @@ describe("measure-stack's CPU accounting (proc-ticks.ts)", () => {
   });
 
   it('sums the processes outside the stack that ran, heaviest first, in % of one core', () => {
-    const at = (rows: [number, string, number][]) =>
-      new Map(rows.map(([pid, name, ticks]) => [pid, { pid, name, ticks }]));
     const before = at([
       [1, 'kdamond', 100],
       [2, 'node', 0],
@@ -52,8 +52,6 @@ describe("measure-stack's CPU accounting (proc-ticks.ts)", () => {
   });
 
   it('names each process that took at least the given share before a run, heaviest first', () => {
-    const at = (rows: [number, string, number][]) =>
-      new Map(rows.map(([pid, name, ticks]) => [pid, { pid, name, ticks }]));
     const before = at([
       [1, 'kdamond', 100],
       [2, 'node', 0],
