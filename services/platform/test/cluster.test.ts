@@ -195,7 +195,12 @@ async function killRun(run: number): Promise<number[]> {
   const restartedAt = Date.now();
   await until(() => [...placed.keys()].every((id) => c.finished.has(id)), 90_000, 'every table finished');
   await until(
-    async () => (await Promise.all(deferred.map((id) => c.store.lease(id)))).every((l) => l?.owner !== victim),
+    // Moved on from the dead owner's epoch (or lingered out); who holds it now is oneRestore's check, since the
+    // restarted worker has the victim's id.
+    async () =>
+      (await Promise.all(deferred.map((id) => c.store.lease(id)))).every(
+        (l, i) => l === null || l.epoch !== epochs.get(deferred[i]),
+      ),
     30_000,
     () => `the tables that finished as their owner died (${deferred.join(' ')}) restored from the owner scan`,
   );
