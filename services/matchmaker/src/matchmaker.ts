@@ -96,6 +96,8 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
     snapshots,
     cfg,
     metrics,
+    log,
+    clock,
     rank: rankFor,
     shardOf: (id) => workers.live.get(id)?.shard ?? -1,
   });

@@ -3,7 +3,8 @@
  * refusal moves on to the next. Refusals are told apart by their machine code:
  * `roomExists` and `noSnapshot` mean no other worker would do better.
  */
-import { BusTimeoutError, type Bus, type SnapshotStore } from '@joke/bus';
+import { BusTimeoutError, type Bus, type Logger, type SnapshotStore } from '@joke/bus';
+import type { Clock } from '@joke/bus/clock';
 import { call, contract, refuse, type bus as wire, type Refusal } from '@joke/protocol';
 import type { MatchmakerConfig } from './config.ts';
 import type { MatchmakerMetrics } from './metrics.ts';
@@ -15,6 +16,8 @@ export interface PlacerHost {
   snapshots: SnapshotStore;
   cfg: MatchmakerConfig;
   metrics: MatchmakerMetrics;
+  log: Logger;
+  clock: Clock;
   /** Live, non-draining workers best first for `roomId`. */
   rank(roomId: string, exclude?: string): string[];
   shardOf(workerId: string): number;
@@ -22,15 +25,34 @@ export interface PlacerHost {
 
 const FINAL = new Set(['roomExists', 'noSnapshot']);
 
+/**
+ * How long before this matchmaker gives up on an open the worker must have asked the store for the room
+ * (OpenRoomRequest.deadline): room for the store's round trip and for the two hosts' clocks to differ, so
+ * that a lease taken in time is already there when the timed-out attempt reads it (`place`).
+ */
+export const deadlineMargin = (openTimeoutMs: number): number => Math.min(1_000, Math.floor(openTimeoutMs / 3));
+
 export class Placer {
   constructor(private readonly h: PlacerHost) {}
 
   /** One open request; a timeout or "no responders" comes back as code `timeout`. */
   async openOn(workerId: string, req: wire.OpenRoomRequest): Promise<wire.OpenRoomReply> {
+    const { h } = this;
+    const timeoutMs = h.cfg.openTimeoutMs;
+    // Only a real clock's time means anything to the worker's clock.
+    const sent = h.clock.real ? { ...req, deadline: h.clock.now() + timeoutMs - deadlineMargin(timeoutMs) } : req;
+    const kind = req.create ? 'create' : 'restore';
     try {
-      return await call(this.h.bus, contract.workerOpen.at(workerId), req, this.h.cfg.openTimeoutMs);
+      const r = await call(h.bus, contract.workerOpen.at(workerId), sent, timeoutMs);
+      if (!r.ok && r.code === 'expired') {
+        h.metrics.errors.inc({ kind: 'openExpired' });
+        h.log.warn({ roomId: req.roomId, workerId, kind }, 'open reached the worker after its deadline');
+      }
+      return r;
     } catch (err) {
-      if (!(err instanceof BusTimeoutError)) this.h.metrics.errors.inc({ kind: 'bus' });
+      const timedOut = err instanceof BusTimeoutError;
+      h.metrics.errors.inc({ kind: timedOut ? 'openTimeout' : 'bus' });
+      h.log.warn({ roomId: req.roomId, workerId, kind, timeoutMs, err: String(err) }, 'open got no answer in time');
       return refuse('timeout', String((err as Error).message));
     }
   }
@@ -69,7 +91,8 @@ export class Placer {
         h.metrics.placed.inc({ kind: req.create ? 'create' : 'restore' });
         return { ok: true, workerId, shard: h.shardOf(workerId) };
       }
-      if (r.code === 'timeout') timedOut = true;
+      // `expired` can only come back when the reply outran our own timer: the same uncertainty as a timeout.
+      if (r.code === 'timeout' || r.code === 'expired') timedOut = true;
       last = r;
       // An earlier worker that timed out may have opened it after all: the lease says who runs it. For a
       // restore, a lease of the worker the room moves from (`exclude`) is the one that was there before.

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { rank, weightOf } from '../src/index.ts';
-import { refuse } from '@joke/protocol';
-import { Placer, type PlacerHost } from '../src/placer.ts';
+import { contract, refuse, serve, type bus as wire } from '@joke/protocol';
+import { InProcessBus } from '@joke/bus';
+import { FakeClock, systemClock, type Clock } from '@joke/bus/clock';
+import { deadlineMargin, Placer, type PlacerHost } from '../src/placer.ts';
 
 const ws = (n: number, rooms = 0) => Array.from({ length: n }, (_, i) => ({ workerId: `worker-${i}`, rooms }));
 const ids = Array.from({ length: 3000 }, (_, i) => `room-${i}`);
@@ -134,5 +136,77 @@ describe('a worker that timed out opening a room (Placer.place)', () => {
     const { placer, asked } = placerWith({ owner: 'x', epoch: 5 });
     expect((await placer.place('r', { v: 1, roomId: 'r', restore: true })).ok).toBe(true);
     expect(asked).toEqual(['x']);
+  });
+});
+
+describe('the deadline of an open request (Placer.openOn)', () => {
+  /** A placer on an in-process bus whose worker `x` records each request and answers it with `answer`. */
+  const placerOn = (clock: Clock, answer: wire.OpenRoomReply | null) => {
+    const bus = new InProcessBus();
+    const got: wire.OpenRoomRequest[] = [];
+    serve(
+      bus,
+      contract.workerOpen.at('x'),
+      (req, respond) => {
+        got.push(req);
+        if (answer) respond(answer);
+      },
+      () => refuse('malformed'),
+    );
+    const counted: string[] = [];
+    const warned: string[] = [];
+    const placer = new Placer({
+      bus,
+      clock,
+      cfg: { openTimeoutMs: 60 },
+      metrics: { placed: { inc: () => {} }, errors: { inc: (l: { kind: string }) => counted.push(l.kind) } },
+      log: { warn: (_o: object, msg: string) => warned.push(msg) },
+    } as unknown as PlacerHost);
+    return { placer, got, counted, warned };
+  };
+
+  it('on the wall clock the worker must take the room a margin before the matchmaker gives up', async () => {
+    const { placer, got } = placerOn(systemClock, { ok: true, epoch: 1, seq: 0 });
+    const before = Date.now();
+    expect((await placer.openOn('x', { v: 1, roomId: 'r', restore: true })).ok).toBe(true);
+    const after = Date.now();
+    expect(deadlineMargin(60)).toBe(20);
+    expect(deadlineMargin(3_000)).toBe(1_000);
+    expect(deadlineMargin(60_000)).toBe(1_000);
+    expect(got[0].deadline).toBeGreaterThanOrEqual(before + 60 - 20);
+    expect(got[0].deadline).toBeLessThanOrEqual(after + 60 - 20);
+  });
+
+  it('on fake time it sends none: a fake clock has no time another process could compare with', async () => {
+    const { placer, got } = placerOn(new FakeClock(), { ok: true, epoch: 1, seq: 0 });
+    expect((await placer.openOn('x', { v: 1, roomId: 'r', restore: true })).ok).toBe(true);
+    expect(got[0]).not.toHaveProperty('deadline');
+  });
+
+  it('an open nobody answers is logged and counted, and comes back as a timeout', async () => {
+    const { placer, counted, warned } = placerOn(systemClock, null);
+    expect(await placer.openOn('x', { v: 1, roomId: 'r', restore: true })).toMatchObject({
+      ok: false,
+      code: 'timeout',
+    });
+    expect(counted).toEqual(['openTimeout']);
+    expect(warned).toEqual(['open got no answer in time']);
+  });
+
+  it('a worker that refused a late request sends place on as after a timeout, lease read first', async () => {
+    const leaseReads: string[] = [];
+    const placer = new Placer({
+      rank: () => ['x', 'y'],
+      shardOf: () => 1,
+      snapshots: { lease: async (id: string) => (leaseReads.push(id), { owner: 'dead', epoch: 1 }) },
+      metrics: { placed: { inc: () => {} }, errors: { inc: () => {} } },
+    } as unknown as PlacerHost);
+    placer.openOn = async (workerId) => (workerId === 'x' ? refuse('expired') : { ok: true, epoch: 2, seq: 3 });
+    expect(await placer.place('r', { v: 1, roomId: 'r', restore: true }, 'dead')).toEqual({
+      ok: true,
+      workerId: 'y',
+      shard: 1,
+    });
+    expect(leaseReads).toEqual(['r']);
   });
 });

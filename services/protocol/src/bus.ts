@@ -41,6 +41,13 @@ export const OpenRoomRequest = z.object({
   roomId: z.string(),
   create: RoomSpec.optional(),
   restore: z.boolean().optional(),
+  /**
+   * Wall-clock ms (as `Date.now()`) after which the worker must not take the room any more: the asking
+   * matchmaker has moved on to another worker by then, and a late lease would move the table twice.
+   * The worker refuses with `expired` instead. Absent: no deadline (a matchmaker on fake time has no wall
+   * clock to share with other processes).
+   */
+  deadline: z.number().int().optional(),
 });
 export const OpenRoomReply = z.union([
   z.object({ ok: z.literal(true), epoch: z.number().int(), seq: z.number().int() }),

@@ -31,6 +31,8 @@ export const REFUSALS = {
   spectatorsFull: '관전 자리가 가득 찼어요. 잠시 후 다시 시도해 주세요',
   /** Too many quick-match requests from one user (per replica, QUEUE_RATE_PER_USER a minute). */
   tooMany: '빠른 대전 요청이 너무 많아요. 잠시 후 다시 시도해 주세요',
+  /** An open request reached the worker after its deadline: nothing was taken, the matchmaker has moved on. */
+  expired: '요청 시간이 지나 처리하지 않았어요',
   /** A worker or store did not answer in time. */
   timeout: '서버가 응답하지 않아요',
   /** Anything unexpected on the serving side (logged there). */

@@ -28,7 +28,21 @@ export interface OpenHost {
   restored(roomId: string, epoch: number, seq: number, took: { storeMs: number; ms: number }): void;
 }
 
-export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire.OpenRoomReply> {
+/**
+ * Whether an open request's deadline (OpenRoomRequest.deadline) has passed on this worker's clock. Checked
+ * right before the store is asked to take the room: a request that waited in a stalled worker's socket or
+ * behind a slow store read past the matchmaker's timeout must not take a room the matchmaker has already
+ * sent to another worker.
+ */
+function expired(h: OpenHost, roomId: string, deadline: number | undefined): boolean {
+  if (deadline === undefined) return false;
+  const lateMs = h.room.clock.now() - deadline;
+  if (lateMs <= 0) return false;
+  h.room.log.warn({ roomId, lateMs }, 'open request past its deadline: refused');
+  return true;
+}
+
+export async function createRoom(h: OpenHost, spec: wire.RoomSpec, deadline?: number): Promise<wire.OpenRoomReply> {
   const game = Object.hasOwn(h.games, spec.game) ? h.games[spec.game] : undefined;
   if (!game) return refuse('unknownGame');
   const parsed = game.optionsSchema.safeParse(spec.options);
@@ -71,6 +85,7 @@ export async function createRoom(h: OpenHost, spec: wire.RoomSpec): Promise<wire
   room.generation = await currentGeneration(h.store);
   // In the layout the worker is set to write (v2 with SNAPSHOT_BASE_STEPS=0: see snapshot.ts).
   const first = { seq: 0, data: new SnapshotEncoder(h.cfg.snapshotBaseSteps).whole(data, 0), steps: [] };
+  if (expired(h, spec.roomId, deadline)) return refuse('expired');
   const r = await h.store.createRoom(spec.roomId, h.cfg.workerId, first, h.cfg.leaseTtlMs);
   if (!r.ok) return refuse('roomExists');
   h.adopt(room);
@@ -94,9 +109,10 @@ function ownTurn(h: OpenHost): Promise<void> {
   return mine;
 }
 
-export async function restoreRoom(h: OpenHost, roomId: string): Promise<wire.OpenRoomReply> {
+export async function restoreRoom(h: OpenHost, roomId: string, deadline?: number): Promise<wire.OpenRoomReply> {
   const t0 = performance.now();
   const generation = await currentGeneration(h.store);
+  if (expired(h, roomId, deadline)) return refuse('expired');
   const acq = await h.store.acquire(roomId, h.cfg.workerId, h.cfg.leaseTtlMs);
   if (!acq) return refuse('noSnapshot');
   const storeMs = performance.now() - t0;
@@ -130,8 +146,8 @@ export async function openRoom(h: OpenHost, req: wire.OpenRoomRequest): Promise<
   if (h.refusing()) return refuse('draining');
   if (req.create) {
     if (h.rooms.size >= h.cfg.maxRooms) return refuse('full');
-    return createRoom(h, req.create);
+    return createRoom(h, req.create, req.deadline);
   }
-  if (req.restore) return restoreRoom(h, req.roomId);
+  if (req.restore) return restoreRoom(h, req.roomId, req.deadline);
   return refuse('malformed', 'create 또는 restore가 필요해요');
 }
