@@ -14,6 +14,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createInbox, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { TokenSlots } from './slots.ts';
 import { BusNoRespondersError, BusTimeoutError, type Wire } from './types.ts';
 
 /** How long after its timeout a request's reply is still handed to its `arrived` hook, and how many such. */
@@ -71,12 +72,12 @@ class DeadlineQueue {
  */
 export class ReplyInbox {
   private readonly inbox = createInbox();
-  private readonly waiting = new Map<string, Waiting>();
+  /** By reply token; not a Map, whose obsolete tables kept every request's objects past its scavenges (slots.ts). */
+  private readonly waiting = new TokenSlots<Waiting>();
   private readonly late = new Map<string, { arrived: (data: Wire) => void; until: number }>();
   private readonly queues = new Map<number, DeadlineQueue>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
-  private next = 0;
 
   constructor(private readonly nc: NatsConnection) {
     nc.subscribe(`${this.inbox}.*`, { callback: (err, m) => (err ? this.endAll() : this.onReply(m)) });
@@ -90,11 +91,10 @@ export class ReplyInbox {
     timeoutMs: number,
     arrived?: (data: Wire) => void,
   ): Promise<Wire> {
-    const token = (++this.next).toString(36);
     return new Promise((resolve, reject) => {
       const deadline = performance.now() + timeoutMs;
       const w: Waiting = {
-        token,
+        token: '',
         subject,
         resolve,
         reject,
@@ -104,13 +104,14 @@ export class ReplyInbox {
         prev: null,
         next: null,
       };
+      const token = (w.token = this.waiting.add(w));
       try {
         this.nc.publish(fullSubject, data, { reply: `${this.inbox}.${token}` });
       } catch (err) {
+        this.waiting.take(token);
         reject(err as Error);
         return;
       }
-      this.waiting.set(token, w);
       let q = this.queues.get(timeoutMs);
       if (!q) this.queues.set(timeoutMs, (q = new DeadlineQueue()));
       q.push(w);
@@ -127,7 +128,7 @@ export class ReplyInbox {
 
   /** The bus is closing: nobody will answer what is still waiting, and no timer may hold the process. */
   endAll(): void {
-    const all = [...this.waiting.values()];
+    const all = this.waiting.all();
     this.waiting.clear();
     this.late.clear();
     if (this.timer) clearTimeout(this.timer);
@@ -166,7 +167,7 @@ export class ReplyInbox {
     // and a 150 ms request asked after a 600 ms one must still end first.
     if (due.length > 1) due.sort((x, y) => x.deadline - y.deadline);
     for (const w of due) {
-      this.waiting.delete(w.token);
+      this.waiting.take(w.token);
       if (w.arrived) this.keepLate(w.token, w.arrived, now);
       w.reject(new BusTimeoutError(w.subject));
     }
@@ -188,7 +189,7 @@ export class ReplyInbox {
 
   private onReply(m: Msg): void {
     const token = m.subject.slice(this.inbox.length + 1);
-    const w = this.waiting.get(token);
+    const w = this.waiting.take(token);
     if (!w) {
       const l = this.late.get(token);
       if (l === undefined) return;
@@ -196,7 +197,6 @@ export class ReplyInbox {
       if (l.until > performance.now() && m.data.length > 0) l.arrived(m.data);
       return;
     }
-    this.waiting.delete(token);
     // Out of its queue at once. The timer stays armed (it finds nothing due, or arms itself for a later
     // request), so a request at a time arms no timer of its own.
     this.queues.get(w.queue)?.remove(w);

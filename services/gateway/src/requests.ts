@@ -3,7 +3,7 @@
  * rely on (from worker heartbeats).
  */
 import { ProtocolError, type RequestRoute } from '@joke/protocol';
-import { BusNoRespondersError, type Wire } from '@joke/bus';
+import { BusNoRespondersError, SlotSet, type Wire } from '@joke/bus';
 import { systemClock, type Clock, type Timer } from '@joke/bus/clock';
 import type { Core } from './core.ts';
 
@@ -46,6 +46,8 @@ interface Attempt {
   fail: (err: Error) => void;
   /** Given up on because the room moved or its owner went silent (not a mere timeout). */
   abandoned?: boolean;
+  /** Its place in `attempts` (SlotSet); -1 once out. */
+  slot: number;
 }
 
 const always = (): boolean => true;
@@ -157,7 +159,8 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
    * heartbeats instead missed every failover found sooner than that (the matchmaker's ping finds a
    * death in ≈ 0.1 s): the restored room's first delivery had already made a live worker the owner.
    */
-  const attempts = new Set<Attempt>();
+  // Not a Set: its rehashed tables would chain every attempt's promise to the next ones (@joke/bus slots.ts).
+  const attempts = new SlotSet<Attempt>();
   let sweeper: Timer | null = null;
   const sweep = (): void => {
     if (attempts.size === 0) {
@@ -166,7 +169,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
       return;
     }
     const now = clock.now();
-    for (const a of attempts)
+    for (const a of attempts.members())
       if (now - a.sentAt >= FIRST_CHECK_MS && silent(a.sentTo ?? reg.rooms.get(a.roomId)?.owner)) {
         attempts.delete(a);
         a.abandoned = true;
@@ -180,7 +183,13 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     arrived: ((raw: Wire) => void) | undefined,
   ): Promise<Wire> =>
     new Promise<Wire>((resolve, reject) => {
-      const a: Attempt = { roomId, sentTo: reg.rooms.get(roomId)?.owner ?? null, sentAt: clock.now(), fail: reject };
+      const a: Attempt = {
+        roomId,
+        sentTo: reg.rooms.get(roomId)?.owner ?? null,
+        sentAt: clock.now(),
+        fail: reject,
+        slot: -1,
+      };
       attempts.add(a);
       sweeper ??= clock.setInterval(sweep, SWEEP_MS);
       // An attempt abandoned because the room moved or its owner went silent must not hand the old owner's
@@ -225,7 +234,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     roomMoved: (roomId) => {
       const now = reg.rooms.get(roomId)?.owner ?? null;
       const moved: Attempt[] = [];
-      for (const a of attempts)
+      for (const a of attempts.members())
         if (a.roomId === roomId && a.sentTo !== null && now !== null && now !== a.sentTo) moved.push(a);
       const waking = backingOff.get(roomId);
       if (moved.length === 0 && !waking) return;
