@@ -3,12 +3,14 @@
 // later mark-compact collected them or they still live) and dropping those a scavenge collected. Those
 // are what the old generation grows by, and what starts each mark-compact.
 //
-//   node load-tests/scripts/heap-promoted.mjs WS_URL [--seconds S] [--interval BYTES] [--top N] [--stacks]
+//   node load-tests/scripts/heap-promoted.mjs WS_URL [--seconds S] [--interval BYTES] [--top N] [--stacks] [--live]
 //
 // WS_URL is the `ws://127.0.0.1:PORT/UUID` a process started with `--inspect=127.0.0.1:0` prints
 // ("Debugger listening on …"; measure-stack.sh: MEASURE_NODE_ARGS). Prints the sampled bytes by the
 // allocating function (its own frame), heaviest first; --stacks adds the three frames under each.
 // The bytes are estimates (one sample per --interval bytes allocated, default 4096), so compare shares.
+// --live keeps only what is still alive when sampling stops (no mark-compact collected it): the difference
+// from a run without it is what was promoted and then died old.
 import WebSocket from 'ws';
 
 const args = process.argv.slice(2);
@@ -19,6 +21,8 @@ const take = (flag, def) => {
 const seconds = Number(take('--seconds', '20'));
 const interval = Number(take('--interval', '4096'));
 const top = Number(take('--top', '30'));
+const liveAt = args.indexOf('--live');
+const live = liveAt >= 0 && args.splice(liveAt, 1).length === 1;
 const stacksAt = args.indexOf('--stacks');
 const stacks = stacksAt >= 0 && args.splice(stacksAt, 1).length === 1;
 const [url] = args;
@@ -49,11 +53,13 @@ await new Promise((resolve, reject) => ws.once('open', resolve).once('error', re
 await send('HeapProfiler.enable');
 await send('HeapProfiler.startSampling', {
   samplingInterval: interval,
-  includeObjectsCollectedByMajorGC: true,
+  includeObjectsCollectedByMajorGC: !live,
   includeObjectsCollectedByMinorGC: false,
 });
 console.error(`sampling for ${seconds} s …`);
 await new Promise((r) => setTimeout(r, seconds * 1000));
+// A full collection first, so that "alive" means reachable, not merely not yet collected.
+if (live) await send('HeapProfiler.collectGarbage');
 const { profile } = await send('HeapProfiler.stopSampling');
 ws.close();
 
@@ -77,7 +83,8 @@ const walk = (node, path) => {
 };
 walk(profile.head, []);
 const mb = (b) => (b / 1e6).toFixed(2);
-console.log(`${mb(total)} MB sampled as surviving the young generation in ${seconds} s (${mb(total / seconds)} MB/s)`);
+const what = live ? 'still alive at the end' : 'surviving the young generation';
+console.log(`${mb(total)} MB sampled as ${what} in ${seconds} s (${mb(total / seconds)} MB/s)`);
 for (const [k, b] of [...own].sort((a, b) => b[1] - a[1]).slice(0, top))
   console.log(`${((100 * b) / total).toFixed(1).padStart(5)}%  ${mb(b).padStart(7)} MB  ${k}`);
 if (stacks) {
