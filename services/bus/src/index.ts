@@ -2,7 +2,7 @@ export * from './types.ts';
 export { InProcessBus, type InProcessBusOptions } from './in-process.ts';
 export { NatsBus, type NatsBusOptions } from './nats.ts';
 export { SubjectFamily } from './family.ts';
-export { SlotSet, TokenSlots } from './slots.ts';
+export { SlotSet } from './slots.ts';
 export {
   createBus,
   createStores,

@@ -41,11 +41,6 @@ export class TokenSlots<T> {
     return token;
   }
 
-  get(token: string): T | undefined {
-    const slot = this.slotOf(token);
-    return slot < 0 ? undefined : this.values[slot];
-  }
-
   /** Removes and returns the value under `token` (undefined: none, or no longer). */
   take(token: string): T | undefined {
     const slot = this.slotOf(token);

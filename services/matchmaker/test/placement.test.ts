@@ -98,23 +98,27 @@ describe('a failover burst spread over the workers (Placer.spread)', () => {
   });
 });
 
-describe('a worker that timed out opening a room (Placer.place)', () => {
-  /** Workers x then y; x never answers in time, y opens anything; the store's lease is `lease`. */
-  const placerWith = (lease: { owner: string; epoch: number } | null) => {
-    const asked: string[] = [];
-    const placer = new Placer({
-      rank: (_id: string, exclude?: string) => ['x', 'y'].filter((w) => w !== exclude),
-      shardOf: () => 1,
-      snapshots: { lease: async () => lease },
-      metrics: { placed: { inc: () => {} }, errors: { inc: () => {} } },
-    } as unknown as PlacerHost);
-    placer.openOn = async (workerId) => {
-      asked.push(workerId);
-      return workerId === 'x' ? refuse('timeout') : { ok: true, epoch: 2, seq: 7 };
-    };
-    return { placer, asked };
+/**
+ * Workers x then y; x never answers in time (or, with `xCode` 'expired', refuses a request that reached it
+ * late), y opens anything; the store's lease is `lease`, and each room whose lease was read is in `leaseReads`.
+ */
+const placerWith = (lease: { owner: string; epoch: number } | null, xCode: 'timeout' | 'expired' = 'timeout') => {
+  const asked: string[] = [];
+  const leaseReads: string[] = [];
+  const placer = new Placer({
+    rank: (_id: string, exclude?: string) => ['x', 'y'].filter((w) => w !== exclude),
+    shardOf: () => 1,
+    snapshots: { lease: async (id: string) => (leaseReads.push(id), lease) },
+    metrics: { placed: { inc: () => {} }, errors: { inc: () => {} } },
+  } as unknown as PlacerHost);
+  placer.openOn = async (workerId) => {
+    asked.push(workerId);
+    return workerId === 'x' ? refuse(xCode) : { ok: true, epoch: 2, seq: 7 };
   };
+  return { placer, asked, leaseReads };
+};
 
+describe('a worker that timed out opening a room (Placer.place)', () => {
   it('a restore the slow worker took (the lease is its own now) is not restored again elsewhere', async () => {
     const { placer, asked } = placerWith({ owner: 'x', epoch: 2 });
     expect(await placer.place('r', { v: 1, roomId: 'r', restore: true }, 'dead')).toEqual({
@@ -194,19 +198,13 @@ describe('the deadline of an open request (Placer.openOn)', () => {
   });
 
   it('a worker that refused a late request sends place on as after a timeout, lease read first', async () => {
-    const leaseReads: string[] = [];
-    const placer = new Placer({
-      rank: () => ['x', 'y'],
-      shardOf: () => 1,
-      snapshots: { lease: async (id: string) => (leaseReads.push(id), { owner: 'dead', epoch: 1 }) },
-      metrics: { placed: { inc: () => {} }, errors: { inc: () => {} } },
-    } as unknown as PlacerHost);
-    placer.openOn = async (workerId) => (workerId === 'x' ? refuse('expired') : { ok: true, epoch: 2, seq: 3 });
+    const { placer, asked, leaseReads } = placerWith({ owner: 'dead', epoch: 1 }, 'expired');
     expect(await placer.place('r', { v: 1, roomId: 'r', restore: true }, 'dead')).toEqual({
       ok: true,
       workerId: 'y',
       shard: 1,
     });
+    expect(asked).toEqual(['x', 'y']);
     expect(leaseReads).toEqual(['r']);
   });
 });

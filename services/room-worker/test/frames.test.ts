@@ -8,6 +8,7 @@
  * a client does, and the header the bots read by bytes
  * (load-tests/src/frames.ts) is unchanged.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { games, type AnyGame, type GameEvent } from '@joke/engine';
@@ -30,29 +31,12 @@ function frameBefore(
   return viewFrame(roomIdJson, t.seq, role, view, JSON.stringify(events), presenceJson, resultJson);
 }
 
-/** Deep equality of parsed JSON (objects compared by their members, whatever their order). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
-    return true;
-  }
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(x);
-  if (keys.length !== Object.keys(y).length) return false;
-  for (const k of keys) if (!Object.hasOwn(y, k) || !sameValue(x[k], y[k])) return false;
-  return true;
-}
-
 /**
- * Parsed JSON compared by a plain walk (where a deep toEqual of every viewer's frame of every transition
- * took most of a 120 s budget under a loaded suite); toEqual only to show a difference.
+ * Parsed JSON compared with node's isDeepStrictEqual (a deep toEqual of every viewer's frame of every
+ * transition took most of a 120 s budget under a loaded suite); toEqual only to show a difference.
  */
 function sameJson(actual: unknown, expected: unknown): void {
-  if (!sameValue(actual, expected)) expect(actual).toEqual(expected);
+  if (!isDeepStrictEqual(actual, expected)) expect(actual).toEqual(expected);
 }
 
 describe('view frames from view parts', () => {
