@@ -13,7 +13,7 @@
 # 20,000 that is 4,984 tables on one gateway and 16 on the second, the closest this box allows to the one gateway
 # asked for. MEASURE_SPREAD=even deals tables and seats evenly instead (two half-loaded gateways).
 # MEASURE_RAMP_MS: how long the tables take to come up (default 5 ms per table); with several swarm processes
-# the ramp's sign-ins and connects can take both cores and starve the stack (see docs/architecture.md).
+# the ramp's sign-ins and connects can take both cores and starve the stack (see docs/measurements/stack-capacity.md).
 # SWARM_ARGS adds swarm flags (e.g. "--ws-client ws" to compare the bots' WebSocket clients).
 # SWARM_NODE_ARGS: more node flags for the swarm alone (e.g. --trace-gc). The swarm always gets
 # --initial-old-space-size=4096, as its bot processes do: no major GC of the load generator's heap, which stops
@@ -22,7 +22,7 @@
 # MEASURE_NATS_GOMAXPROCS=N starts a private nats-server for this run (JetStream in a temporary
 # directory, port BASE+9) with GOMAXPROCS=N, instead of the one at NATS_URL. On this 2-core box shared
 # with everything, nats-server's default (one Go P per core) spent ≈ 40 % more CPU per action than with
-# GOMAXPROCS=1 at the same load (side by side, 2026-12-03, docs/architecture.md): idle Ps spin looking
+# GOMAXPROCS=1 at the same load (side by side, 2026-12-03, docs/measurements/nats.md): idle Ps spin looking
 # for work on every wake-up. Operators set it to the broker's CPU limit (helm: bundled.nats.gomaxprocs).
 #
 # MEASURE_CPU_PROF=DIR writes V8 CPU profiles of the gateway, worker w0 and the swarm into DIR/gateway,

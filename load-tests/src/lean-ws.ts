@@ -209,8 +209,8 @@ export class LeanSocket {
 /**
  * The frame reader's calls into its socket, as methods of one small object per socket rather than five
  * closures and the object holding them: a swarm process holds 20,000 sockets, and its heap is marked whole
- * by every major GC, while every bot of the process waits (docs/architecture.md, "The load generator's own
- * pauses").
+ * by every major GC, while every bot of the process waits (docs/measurements/boxes.md, "A fifth box: the load
+ * generator's own pauses").
  */
 class ServerFrames implements FrameSink {
   constructor(private readonly s: LeanSocket) {}

@@ -131,7 +131,7 @@ export function others(
 /**
  * The processes that used at least `minPct` % of one core between two readings of all processes, heaviest
  * first: measure-stack's check of the box before a run (leftovers of a killed test run once took 36 % of a
- * core and a 5,000-table run collapsed; docs/architecture.md, "A ninth box").
+ * core and a 5,000-table run collapsed; docs/measurements/boxes.md, "A ninth box").
  */
 export function busiest(
   before: Map<number, ProcStat>,

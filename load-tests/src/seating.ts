@@ -10,7 +10,7 @@
  * 5,000 four-seat tables one process would need ≈ 20,020 files where the limit here is 20,000. Packed,
  * all but a few dozen tables run on one gateway and one swarm process — the configuration the
  * capacity figure is asked for (issue 9: one gateway) — instead of two half-loaded ones, each waking
- * for half as much (measured: 15–26 % more CPU per action at 4,000 tables, docs/architecture.md).
+ * for half as much (measured: 15–26 % more CPU per action at 4,000 tables, docs/measurements/stack-capacity.md).
  */
 import { mixOf, timelineOf, type SwarmOptions } from './options.ts';
 import { mixAssignment } from './scenario.ts';

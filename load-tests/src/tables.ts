@@ -25,7 +25,7 @@ export interface TableStats {
    * The action acknowledged at each seq while the table plays (emptied when it finishes). Kept per table, not
    * in one map of "room#seq" strings for the whole run: that map grew by an entry and two strings per action,
    * all of it live to the end, and the swarm's major GCs, marking its whole heap, paused every bot of the
-   * process for up to half a second (docs/architecture.md, "The load generator's own pauses").
+   * process for up to half a second (docs/measurements/boxes.md, "A fifth box: the load generator's own pauses").
    */
   acks: Map<number, string>;
 }

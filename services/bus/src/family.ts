@@ -6,7 +6,7 @@
  * NATS subscriptions in the client — ≈ 1.4 KB of heap each with their iterators and promises, 5.8 of
  * the ≈ 38 KB a live room held in a heap snapshot of a worker under the bot swarm, all of it marked by
  * every major GC — and four SUB and four UNSUB protocol lines whenever it was opened, restored, failed
- * over or migrated (docs/architecture.md, "A sixth box").
+ * over or migrated (docs/measurements/boxes.md, "A sixth box").
  *
  * Each message still reaches only the handler of its own subject; a subject of the stem nobody here
  * serves is dropped as if nobody were subscribed to it (a request to it times out instead of failing at

@@ -42,7 +42,7 @@ interface Waiting {
  * leaves it at once. It used to stay in an array, marked done, until the head's deadline passed:
  * every request of the last timeout length (2 s of a gateway's traffic) stayed reachable with its
  * promise, closures and reply bytes. (That was not what drives the gateway's major GCs: its
- * benchmark promoted as much per action either way; docs/architecture.md, "A seventh box".)
+ * benchmark promoted as much per action either way; docs/measurements/boxes.md, "A seventh box".)
  */
 class DeadlineQueue {
   head: Waiting | null = null;

@@ -22,13 +22,13 @@ export interface NatsBusOptions {
   /**
    * One socket write per event-loop turn instead of one per message (nats-writes.ts). On unless
    * NATS_COALESCE_WRITES=0: on the quiet box the whole stack did 23 % more actions/s at 4,000 tables
-   * with it, and 19 % less CPU per action (docs/architecture.md, issue 9).
+   * with it, and 19 % less CPU per action (docs/measurements/nats.md, issue 9).
    */
   coalesceWrites?: boolean;
   /**
    * With coalesced writes: at most one socket write per this many ms (NATS_WRITE_GAP_MS, default 1; 0 = every
    * turn). Measured with the whole stack at 1,500 + 1,500 tables side by side: the gateway's CPU per action
-   * 271 → 220 µs, the workers' 420 → 397 (docs/architecture.md, issue 9).
+   * 271 → 220 µs, the workers' 420 → 397 (docs/measurements/stack-capacity.md, issue 9).
    */
   writeGapMs?: number;
 }

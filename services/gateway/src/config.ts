@@ -100,7 +100,7 @@ export type GatewayConfigInput = z.input<typeof GatewayConfig>;
 /**
  * Environment of the standalone gateway (`npm start -w services/gateway`), one
  * variable per option with its default and meaning (`describe()` prints the table
- * that docs/architecture.md shows). Unset variables keep GatewayConfig's defaults.
+ * that docs/configuration.md shows). Unset variables keep GatewayConfig's defaults.
  */
 const { redisUrl: _unused, ...connection } = connectionOptions({ natsUrl: 'nats://127.0.0.1:4222', redisUrl: '' });
 export const gatewayEnv = defineConfig({

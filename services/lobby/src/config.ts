@@ -1,7 +1,7 @@
 /**
  * Environment of the standalone lobby (`npm start -w services/lobby`): one
  * variable per option with its default and meaning; `--help-config` prints
- * the table (also in docs/architecture.md). Defaults run with no server at
+ * the table (also in docs/configuration.md). Defaults run with no server at
  * all: PGlite in memory and an in-process bus.
  */
 import { z } from 'zod';

@@ -3,7 +3,7 @@
  * must know — room, seq, owner, and per frame its kind and viewer — is a small
  * header; the frames are the UTF-8 bytes of finished ServerMessages, which the
  * gateway hands to the socket unchanged. Nothing in a frame is escaped, parsed
- * or re-encoded on the way (docs/architecture.md has the measured comparison
+ * or re-encoded on the way (docs/measurements/gateway.md has the measured comparison
  * with the JSON envelope this replaced).
  *
  *   u8  magic 0x4A ('J')   u8 version: 1 a Delivery, 2 an accepted command's reply carrying one

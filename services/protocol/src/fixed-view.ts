@@ -2,7 +2,7 @@
  * The reading side of a view frame's `fixed` members (client.ts, ServerMessage `view`): the last
  * ones each room sent, put back into every view of that room. `Object.assign` into the parsed view
  * rather than `{ ...fixed, ...view }`: a spread of ~30 members builds a dictionary-mode object that
- * V8 reads slowly (the bot swarm's CPU per action rose by half with it, docs/architecture.md); the
+ * V8 reads slowly (the bot swarm's CPU per action rose by half with it, docs/measurements/stack-capacity.md); the
  * two sets of members never overlap, so the result is the same.
  *
  * The browser client and the load-test bots keep their own copy of this rule because a miss there

@@ -16,7 +16,7 @@
  * scavenges promoted to the old generation per action and its mark-compacts:
  * what a room keeps from one action to its next (≈ 2 s, longer than two
  * scavenges) is promoted and dies old, and the old generation's marking is
- * what stalled the workers at 5,000 tables (docs/architecture.md).
+ * what stalled the workers at 5,000 tables (docs/measurements/boxes.md).
  * Figures, not assertions: the box is shared, so compare rows of one run.
  */
 import { spawn } from 'node:child_process';

@@ -13,7 +13,7 @@
  * viewer when the fixed text changes. Spectators share one frame: it carries
  * them when any connected spectator needs them. A client that gets a view
  * without them and holds none joins again (docs/architecture.md, room worker,
- * "Fixed view members").
+ * "Frames").
  *
  * The presence list travels the same way (`Held.presence`): in every join reply
  * and presence notice, and in a view frame only for a viewer not yet sent the

@@ -121,7 +121,7 @@ export class StateViews {
    * its next action survives two scavenges, is promoted, and dies in the old generation, whose
    * marking then stalls the worker (the worker's capacity bench with reuse — a per-viewer cache
    * keyed by what the own members are made of — promoted 17 % more and cost 7 % more CPU per
-   * action than encoding each time; docs/architecture.md, "A seventh box").
+   * action than encoding each time; docs/measurements/boxes.md, "A seventh box").
    */
   ownOpen(viewer: PlayerId | null): string | null {
     const parts = this.game.viewParts;

@@ -1,7 +1,7 @@
 /**
  * Service configuration from the environment: every option names its
  * variable, its default and what it does in one place, so `--help-config`,
- * docs/architecture.md and the parser can never disagree. Values are checked
+ * docs/configuration.md and the parser can never disagree. Values are checked
  * with zod at start-up; a bad value stops the service with the variable's name.
  */
 import { z } from 'zod';

@@ -27,7 +27,7 @@ export const DEFAULT_PRESENCE: PresenceLimits = {
   tickMs: 1_000,
 };
 
-/** The same timings as environment variables, for the standalone lobby and `npm start` (docs/architecture.md). */
+/** The same timings as environment variables, for the standalone lobby and `npm start` (docs/lobby.md). */
 export const presenceOptions = {
   awayAfterMs: opt(
     'LOBBY_AWAY_AFTER_MS',
