@@ -1,6 +1,6 @@
 /**
  * Socket writes and CPU per published message: the NATS client's own flush (one write per microtask
- * checkpoint) against NatsBus's per-turn flush (src/nats-writes.ts), alternating rounds in one run.
+ * checkpoint) against NatsBus's per-turn flush (src/patches/nats-core.ts), alternating rounds in one run.
  *
  * Each message is published from its own `setImmediate` callback, BURST of them per event-loop turn:
  * like the gateway's uWS message callbacks (one client action → one bus request each, with a microtask

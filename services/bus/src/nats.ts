@@ -8,7 +8,7 @@ import type { Bus, BusMessage, BusSubscription, Wire } from './types.ts';
 import { natsServers } from './nats-url.ts';
 import { JetStreamEvents } from './nats-durable.ts';
 import { ReplyInbox } from './nats-replies.ts';
-import { coalesceWrites } from './nats-writes.ts';
+import { coalesceWrites } from './patches/index.ts';
 
 export interface NatsBusOptions {
   /**
@@ -20,7 +20,7 @@ export interface NatsBusOptions {
   /** Replicas of the durable-event streams (JETSTREAM_REPLICAS; 3 on a 3-node cluster). */
   durableReplicas?: number;
   /**
-   * One socket write per event-loop turn instead of one per message (nats-writes.ts). On unless
+   * One socket write per event-loop turn instead of one per message (patches/nats-core.ts). On unless
    * NATS_COALESCE_WRITES=0: on the quiet box the whole stack did 23 % more actions/s at 4,000 tables
    * with it, and 19 % less CPU per action (docs/measurements/nats.md, issue 9).
    */

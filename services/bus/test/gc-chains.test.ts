@@ -1,11 +1,11 @@
 /**
  * The structures of the request paths that must not chain one request's objects to the next ones
- * (slots.ts, store/redis-reply-queue.ts): what a V8 scavenge would otherwise keep alive through
+ * (slots.ts, patches/node-redis.ts): what a V8 scavenge would otherwise keep alive through
  * a dead old object is every later request.
  */
 import { describe, expect, it } from 'vitest';
 import { TokenSlots } from '../src/slots.ts';
-import { redisReplyQueueUnlinks } from '../src/store/redis-reply-queue.ts';
+import { redisReplyQueueUnlinks } from '../src/patches/index.ts';
 
 describe('TokenSlots (the reply inbox by token)', () => {
   it('finds each value by its token, once taken it is gone, and its slot serves the next value', () => {
@@ -47,7 +47,7 @@ describe('TokenSlots (the reply inbox by token)', () => {
 });
 
 describe("node-redis's reply queue", () => {
-  it('a shifted command lets go of the commands behind it (redis-reply-queue.ts took on the installed client)', () => {
+  it('a shifted command lets go of the commands behind it (patches/node-redis.ts took on the installed client)', () => {
     expect(redisReplyQueueUnlinks()).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * NatsBus writes its outbound buffer once per event-loop turn (src/nats-writes.ts). That replaces a
+ * NatsBus writes its outbound buffer once per event-loop turn (src/patches/nats-core.ts). That replaces a
  * method of the NATS client's internal protocol handler, so these tests are also the alarm for an
  * upgrade of @nats-io: if the shape changes, the bus falls back to the client's own writes and the
  * first two tests fail. Writes are counted on the client's transport (its `send`, one socket write
@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NatsBus } from '../src/index.ts';
-import { coalesceWrites, protocolInternals } from '../src/nats-writes.ts';
+import { coalesceWrites, protocolInternals } from '../src/patches/index.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const txt = (d: Uint8Array | string): string => (typeof d === 'string' ? d : Buffer.from(d).toString('utf8'));

@@ -5,8 +5,8 @@
  */
 import { createClient, createCluster } from 'redis';
 import { CommandDeadlines } from './redis-deadline.ts';
-// For its effect: node-redis's reply queue must not chain shifted commands together (see the module).
-import './redis-reply-queue.ts';
+// For its effect: node-redis's reply queue must not chain shifted commands together (patches/node-redis.ts).
+import '../patches/index.ts';
 import { keySlot } from './redis-slots.ts';
 
 const reconnectStrategy = (retries: number) => Math.min(50 * 2 ** retries, 1000);

@@ -9,7 +9,7 @@
  * old themselves, so the chain never ends. A room worker promoted its snapshot writes' whole graphs that
  * way. Unlinking the shifted node (as the library's doubly linked list already does) ends it.
  *
- * Applied once, when this module loads (redis-conn.ts imports it); `redisReplyQueueUnlinks()` lets a test
+ * Applied once, when this module loads (patches/index.ts imports it, and redis-conn.ts that); `redisReplyQueueUnlinks()` lets a test
  * see that it took on the installed version.
  */
 import { SinglyLinkedList } from '@redis/client/dist/lib/client/linked-list.js';

@@ -16,7 +16,7 @@
  *
  * This replaces a method of the client's internal ProtocolHandler, so it first checks the shape it
  * relies on and leaves the client alone (its own per-microtask flush) when anything differs; the
- * bus tests fail in that case (test/nats-writes.test.ts), so an upgrade of @nats-io cannot silently
+ * bus tests fail in that case (test/nats-writes.test.ts, test/patches.test.ts), so an upgrade of @nats-io cannot silently
  * lose the coalescing or the messages.
  */
 import type { NatsConnection } from '@nats-io/transport-node';
