@@ -33,8 +33,11 @@ function field(body: string, name: string): string | undefined {
   return m?.[1]?.trim();
 }
 
-/** Backticked repository paths in a text: anything with a slash and no spaces. */
-const paths = (text: string): string[] => [...text.matchAll(/`([^`\s]+\/[^`\s]+)`/g)].map((m) => m[1]!);
+/** Backticked repository paths in a text: no spaces, and a slash or a file extension. */
+const paths = (text: string): string[] =>
+  [...text.matchAll(/`([^`\s]+)`/g)]
+    .map((m) => m[1]!)
+    .filter((t) => t.includes('/') || /\.(ts|mjs|js|sh|md|json|yaml)$/.test(t));
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
