@@ -13,10 +13,11 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gatewayEnv, configFromEnv, shutdownEnv } from '@joke/gateway';
+import { configFromEnv, shutdownEnv } from '@joke/gateway';
 import { matchmakerConfig, autoRebalanceConfig } from '@joke/matchmaker';
 import { workerConfig } from '@joke/room-worker';
-import { lobbyConfigFromEnv, lobbyEnv } from '@joke/lobby/config';
+import { lobbyConfigFromEnv } from '@joke/lobby/config';
+import { serviceOptions, type Service } from './support/chart-options.ts';
 import { helm, render, ROOT, type K8sObject } from './support/helm.ts';
 import { validateObject } from './support/k8s-schemas.ts';
 
@@ -31,28 +32,28 @@ const valueSets: [string, string[]][] = [
 ];
 
 type Env = NodeJS.ProcessEnv;
-const names = (...defs: { spec: Record<string, { env: string }> }[]) =>
-  new Set(defs.flatMap((d) => Object.values(d.spec).map((o) => o.env)));
-const services: Record<string, { names: Set<string>; port: string; host: string; validate(env: Env): unknown }> = {
+/** Every variable a service reads: its option tables and the bus's raw reads (support/chart-options.ts). */
+const names = (service: Service) => new Set(serviceOptions(service).map((o) => o.env));
+const services: Record<Service, { names: Set<string>; port: string; host: string; validate(env: Env): unknown }> = {
   gateway: {
-    names: names(gatewayEnv, shutdownEnv),
+    names: names('gateway'),
     port: 'OPS_PORT',
     host: 'OPS_HOST',
     validate: (env) => [configFromEnv(env), shutdownEnv.fromEnv(env)],
   },
   matchmaker: {
-    names: names(matchmakerConfig, autoRebalanceConfig),
+    names: names('matchmaker'),
     port: 'OPS_PORT',
     host: 'OPS_HOST',
     validate: (env) => [matchmakerConfig.fromEnv(env), autoRebalanceConfig.fromEnv(env)],
   },
   'room-worker': {
-    names: names(workerConfig),
+    names: names('room-worker'),
     port: 'OPS_PORT',
     host: 'OPS_HOST',
     validate: (env) => workerConfig.fromEnv(env),
   },
-  lobby: { names: names(lobbyEnv), port: 'OPS_PORT', host: 'OPS_HOST', validate: (env) => lobbyConfigFromEnv(env) },
+  lobby: { names: names('lobby'), port: 'OPS_PORT', host: 'OPS_HOST', validate: (env) => lobbyConfigFromEnv(env) },
 };
 /** Read by Node or a library rather than a service's table. */
 const PLATFORM_VARS = new Set(['NODE_ENV']);
@@ -112,7 +113,7 @@ describe('helm/joke-app', () => {
         const w = () => appWorkloads.find((x) => x.metadata.labels?.['app.kubernetes.io/component'] === service)!;
         it(`${service}: sets only variables it reads, with values its own validation accepts`, () => {
           const c = w().spec.template.spec.containers[0];
-          const s = services[service];
+          const s = services[service as Service];
           const unknown = c.env.map((e: any) => e.name).filter((n: string) => !s.names.has(n) && !PLATFORM_VARS.has(n));
           expect(unknown).toEqual([]);
           const env = Object.fromEntries(c.env.map((e: any) => [e.name, resolve(e, `${w().metadata.name}-0`)]));
@@ -123,7 +124,7 @@ describe('helm/joke-app', () => {
         it(`${service}: probes and metrics on its ops port bound to 0.0.0.0; non-root, read-only, no privileges`, () => {
           const pod = w().spec.template.spec;
           const c = pod.containers[0];
-          const s = services[service];
+          const s = services[service as Service];
           const env = Object.fromEntries(c.env.map((e: any) => [e.name, e.value]));
           expect(env[s.host]).toBe('0.0.0.0');
           const port = c.ports.find((p: any) => p.containerPort === Number(env[s.port]));
@@ -247,7 +248,7 @@ describe('helm/joke-app', () => {
     expect(bad('roomWorker.autoscaling.provider=hpa')).toThrow(/must be one of/);
     expect(bad('gateway.config.NO_SUCH_OPTION=1')).toThrow(/Additional property/);
     expect(bad('roomWorker.terminationGracePeriodSeconds=20')).toThrow(/drainTimeoutMs/);
-    expect(bad('bundled.redis.enabled=false')).toThrow(/redis.url or redis.existingSecret/);
+    expect(bad('bundled.redis.enabled=false')).toThrow(/redis.url, redis.clusterUrls or redis.existingSecret/);
   });
 
   it("bundled.nats.gomaxprocs sets the broker's GOMAXPROCS, with or without NATS users; unset, nats-server chooses", () => {
