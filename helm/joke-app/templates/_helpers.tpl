@@ -151,16 +151,19 @@ as float64, and toString would turn 86400000 into "8.64e+07"). */}}
 {{- end -}}
 
 {{/*
-A service's settings as env entries: joke.configEnv (dict "derived" $d "config" $c.config). `derived` are what
-the chart computes from structured values (trusted proxy hops, JetStream replicas, …); the service's own
-`config` map wins over them, and a null in it drops the variable (the code's default applies).
+A service's settings as env entries: joke.configEnv (dict "derived" $d "config" $c.config "extraEnv" $c.extraEnv).
+`derived` are what the chart computes from structured values (trusted proxy hops, JetStream replicas, …); the
+service's own `config` map wins over them, and a null in it drops the variable (the code's default applies).
+A name the operator's extraEnv sets is left to it (one entry per name: server-side apply refuses two).
 */}}
 {{- define "joke.configEnv" -}}
 {{- $env := dict -}}
 {{- range $k, $v := .derived }}{{- $_ := set $env $k $v -}}{{- end -}}
 {{- range $k, $v := .config }}{{- $_ := set $env $k $v -}}{{- end -}}
+{{- $extra := list -}}
+{{- range .extraEnv }}{{- $extra = append $extra .name -}}{{- end -}}
 {{- range $k, $v := $env }}
-{{- if not (kindIs "invalid" $v) }}
+{{- if not (or (kindIs "invalid" $v) (has $k $extra)) }}
 - name: {{ $k }}
   value: {{ include "joke.envValue" $v | quote }}
 {{- end }}

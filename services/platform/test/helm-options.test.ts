@@ -178,13 +178,20 @@ describe('pod-level extras reach every Deployment and StatefulSet', () => {
       { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
     ],
     affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] } },
-    extraEnv: [{ name: 'EXTRA_MARK', value: name }],
+    extraEnv: [
+      { name: 'EXTRA_MARK', value: name },
+      { name: 'LIVENESS_MAX_LAG_MS', value: '7000' },
+    ],
     extraVolumes: [{ name: 'extra', emptyDir: {} }],
     extraVolumeMounts: [{ name: 'extra', mountPath: '/extra' }],
   });
   const values: any = { serviceAccount: { create: true, name: 'joke-sa' }, bundled: {} };
   for (const svc of ALL)
-    values[SERVICES[svc].values] = { ...extras(svc), extraEnvFrom: [{ configMapRef: { name: svc } }] };
+    values[SERVICES[svc].values] = {
+      ...extras(svc),
+      extraEnvFrom: [{ configMapRef: { name: svc } }],
+      config: { LIVENESS_MAX_LAG_MS: 6000 },
+    };
   for (const b of ['nats', 'redis', 'postgresql']) values.bundled[b] = extras(b);
   values.lobby.serviceAccountName = 'lobby-own';
   const docs = render(CHART, [valuesFile(values)]);
@@ -205,9 +212,15 @@ describe('pod-level extras reach every Deployment and StatefulSet', () => {
       expect(pod.spec.affinity.nodeAffinity).toBeDefined();
       expect(pod.spec.serviceAccountName).toBe(name === 'lobby' ? 'lobby-own' : 'joke-sa');
       expect(c.env.find((e: any) => e.name === 'EXTRA_MARK')?.value).toBe(name);
+      if ((ALL as string[]).includes(name))
+        expect(c.env.filter((e: any) => e.name === 'LIVENESS_MAX_LAG_MS')).toEqual([
+          { name: 'LIVENESS_MAX_LAG_MS', value: '7000' },
+        ]);
       expect(pod.spec.volumes.map((v: any) => v.name)).toContain('extra');
       expect(c.volumeMounts.map((v: any) => v.mountPath)).toContain('/extra');
       if ((ALL as string[]).includes(name)) expect(c.envFrom).toEqual([{ configMapRef: { name } }]);
+      const names = c.env.map((e: any) => e.name);
+      expect(names, 'one entry per name').toEqual([...new Set(names)]);
       // selectors never take the extra labels (they are immutable on a live Deployment/StatefulSet)
       expect(w.spec.selector.matchLabels['extra-label']).toBeUndefined();
     }
