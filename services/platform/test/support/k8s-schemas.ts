@@ -47,10 +47,25 @@ const PROBE = () => undefined;
 const pointer = (path: (string | number)[]) =>
   path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
+/**
+ * Probe answers by schema location (kind, path with array indices and map keys generalised, key): a
+ * location's schema does not depend on the values around it in these models, and memoising turns the
+ * thousands of whole-object validations of a chart render into a few hundred.
+ */
+const probes = new Map<string, boolean>();
+
 /** Paths of the keys of `obj` its schema does not know. */
 function unknownFields(Model: Model, obj: any): string[] {
   const unknown: string[] = [];
-  const probe = (path: (string | number)[], key: string): boolean => {
+  const probe = (path: (string | number)[], key: string, where: string): boolean => {
+    const id = `${obj.apiVersion} ${obj.kind}${where} ${key}`;
+    const seen = probes.get(id);
+    if (seen !== undefined) return seen;
+    const found = probeOnce(path, key);
+    probes.set(id, found);
+    return found;
+  };
+  const probeOnce = (path: (string | number)[], key: string): boolean => {
     const copy = structuredClone(obj);
     let node = copy;
     for (const k of path) node = node[k];
@@ -58,17 +73,18 @@ function unknownFields(Model: Model, obj: any): string[] {
     const at = pointer([...path, key]);
     return errorsOf(Model, copy).some((e) => e.instancePath === at || e.instancePath.startsWith(`${at}/`));
   };
-  const walk = (node: unknown, path: (string | number)[]): void => {
-    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...path, i]));
+  /** `where`: the schema location of `node`, array indices as [] and map keys as {}. */
+  const walk = (node: unknown, path: (string | number)[], where: string): void => {
+    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...path, i], `${where}/[]`));
     if (node === null || typeof node !== 'object') return;
     const keys = Object.keys(node);
-    const map = probe(path, '__joke_probe__');
-    const known = map ? keys : keys.filter((k) => probe(path, k));
+    const map = probe(path, '__joke_probe__', where);
+    const known = map ? keys : keys.filter((k) => probe(path, k, where));
     if (known.length === 0) return; // free-form
     for (const k of keys) if (!known.includes(k)) unknown.push(pointer([...path, k]));
-    for (const k of known) walk((node as Record<string, unknown>)[k], [...path, k]);
+    for (const k of known) walk((node as Record<string, unknown>)[k], [...path, k], `${where}/${map ? '{}' : k}`);
   };
-  walk(obj, []);
+  walk(obj, [], '');
   return unknown;
 }
 
