@@ -56,10 +56,24 @@ name: {{ .Values.jwt.existingSecret | default (include "joke.secretName" .) }}
 key: {{ ternary .Values.jwt.existingSecretKey "JWT_SECRET" (ne .Values.jwt.existingSecret "") }}
 {{- end -}}
 
+{{/*
+The Secret holding a store's URL: joke.storeSecret (dict "root" $ "store" "redis"). The operator's
+<store>.existingSecret, else with the bundled store the operator's bundled.<store>.existingSecret (same keys as
+the chart's Secret), else the chart's Secret.
+*/}}
+{{- define "joke.storeSecret" -}}
+{{- $s := index .root.Values .store -}}
+{{- $b := index .root.Values.bundled .store -}}
+{{- if $s.existingSecret -}}{{- $s.existingSecret -}}
+{{- else if and $b.enabled $b.existingSecret -}}{{- $b.existingSecret -}}
+{{- else -}}{{- include "joke.secretName" .root -}}
+{{- end -}}
+{{- end -}}
+
 {{/* secretKeyRef of NATS_URL / REDIS_URL / DATABASE_URL: joke.urlRef (dict "root" $ "store" "nats" "key" "NATS_URL"). */}}
 {{- define "joke.urlRef" -}}
 {{- $s := index .root.Values .store -}}
-name: {{ $s.existingSecret | default (include "joke.secretName" .root) }}
+name: {{ include "joke.storeSecret" . }}
 key: {{ ternary $s.existingSecretKey .key (ne $s.existingSecret "") }}
 {{- end -}}
 
@@ -76,11 +90,10 @@ key: {{ ternary $s.existingSecretKey .key (ne $s.existingSecret "") }}
 - name: NATS_URL
   valueFrom:
     secretKeyRef:
+      name: {{ include "joke.storeSecret" (dict "root" .root "store" "nats") }}
       {{- if $v.nats.existingSecret }}
-      name: {{ $v.nats.existingSecret }}
       key: {{ $v.nats.existingSecretKey }}
       {{- else }}
-      name: {{ include "joke.secretName" .root }}
       key: {{ ternary (printf "NATS_URL_%s" (upper .natsUser)) "NATS_URL" (and $v.bundled.nats.enabled $v.bundled.nats.auth) }}
       {{- end }}
 {{- end -}}
@@ -91,11 +104,27 @@ key: {{ ternary $s.existingSecretKey .key (ne $s.existingSecret "") }}
 {{- if $v -}}{{- $v | b64dec -}}{{- else -}}{{- randAlphaNum (int .len) -}}{{- end -}}
 {{- end -}}
 
+{{/*
+Redis of a service: joke.redisEnv (dict "root" $ "cluster" true). REDIS_URL when there is a single Redis (bundled,
+redis.url, or redis.existingSecret with existingSecretKey); REDIS_CLUSTER_URLS, for services that take a
+cluster, when redis.clusterUrls or redis.existingSecretClusterUrlsKey is set.
+*/}}
 {{- define "joke.redisEnv" -}}
+{{- $v := .root.Values -}}
+{{- $r := $v.redis -}}
+{{- if or $v.bundled.redis.enabled $r.url (and $r.existingSecret $r.existingSecretKey) }}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef:
-      {{- include "joke.urlRef" (dict "root" . "store" "redis" "key" "REDIS_URL") | nindent 6 }}
+      {{- include "joke.urlRef" (dict "root" .root "store" "redis" "key" "REDIS_URL") | nindent 6 }}
+{{- end }}
+{{- if and .cluster (or $r.clusterUrls (and $r.existingSecret $r.existingSecretClusterUrlsKey)) }}
+- name: REDIS_CLUSTER_URLS
+  valueFrom:
+    secretKeyRef:
+      name: {{ $r.existingSecret | default (include "joke.secretName" .root) }}
+      key: {{ ternary $r.existingSecretClusterUrlsKey "REDIS_CLUSTER_URLS" (ne $r.existingSecret "") }}
+{{- end }}
 {{- end -}}
 
 {{/* Probes of a service on its named port: liveness is /healthz (event loop answers), readiness /readyz. */}}
@@ -115,12 +144,88 @@ startupProbe:
   failureThreshold: 60
 {{- end -}}
 
-{{/* A service's `config` map as env entries, values as strings. */}}
+{{/* An env value as the service will parse it: whole numbers without an exponent (YAML numbers reach templates
+as float64, and toString would turn 86400000 into "8.64e+07"). */}}
+{{- define "joke.envValue" -}}
+{{- if and (kindIs "float64" .) (eq . (floor .)) -}}{{- printf "%.0f" . -}}{{- else -}}{{- toString . -}}{{- end -}}
+{{- end -}}
+
+{{/*
+A service's settings as env entries: joke.configEnv (dict "derived" $d "config" $c.config "extraEnv" $c.extraEnv).
+`derived` are what the chart computes from structured values (trusted proxy hops, JetStream replicas, …); the
+service's own `config` map wins over them, and a null in it drops the variable (the code's default applies).
+A name the operator's extraEnv sets is left to it (one entry per name: server-side apply refuses two).
+*/}}
 {{- define "joke.configEnv" -}}
-{{- range $k, $v := . }}
+{{- $env := dict -}}
+{{- range $k, $v := .derived }}{{- $_ := set $env $k $v -}}{{- end -}}
+{{- range $k, $v := .config }}{{- $_ := set $env $k $v -}}{{- end -}}
+{{- $extra := list -}}
+{{- range .extraEnv }}{{- $extra = append $extra .name -}}{{- end -}}
+{{- range $k, $v := $env }}
+{{- if not (or (kindIs "invalid" $v) (has $k $extra)) }}
 - name: {{ $k }}
-  value: {{ toString $v | quote }}
+  value: {{ include "joke.envValue" $v | quote }}
 {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* The operator's own variables for a container (extraEnv, a list of EnvVar) and sources (extraEnvFrom). */}}
+{{- define "joke.extraEnv" -}}
+{{- with .extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/*
+Trusted proxy hops in front of the gateway and the lobby: the value when set, else 1 when the chart routes
+players through an Ingress or a Gateway API route (the controller appends the client to X-Forwarded-For),
+else 0 (clients reach the pods directly and could write the header themselves).
+*/}}
+{{- define "joke.proxyHops" -}}
+{{- if kindIs "invalid" .Values.trustedProxyHops -}}
+{{- ternary 1 0 (or .Values.ingress.enabled .Values.httpRoute.enabled) -}}
+{{- else -}}
+{{- .Values.trustedProxyHops | int -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Pod metadata of a workload: joke.podMetadata (dict "root" $ "ctx" $ctx "c" $c "opsPort" N). Labels (plus
+podLabels), scrape annotations when opsPort is given, the checksum of the secrets it reads (so a changed
+secret rolls the pods) and podAnnotations.
+*/}}
+{{- define "joke.podMetadata" -}}
+labels:
+  {{- include "joke.labels" .ctx | nindent 2 }}
+  {{- with .c.podLabels }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+annotations:
+  {{- if .opsPort }}
+  {{- include "joke.scrapeAnnotations" (dict "port" .opsPort) | nindent 2 }}
+  {{- end }}
+  checksum/secrets: {{ include "joke.secretsChecksum" .root | quote }}
+  {{- with .extraAnnotations }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+  {{- with .c.podAnnotations }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- end -}}
+
+{{/*
+What the pods' secrets are made of: the values that shape the chart's Secret (its generated passwords are
+kept across upgrades, so they add nothing) and the live content of every existing Secret named in values
+(lookup; empty under `helm template`, so a render without a cluster is stable).
+*/}}
+{{- define "joke.secretsChecksum" -}}
+{{- $v := .Values -}}
+{{- $parts := list (toJson (dict "jwt" $v.jwt "nats" $v.nats "redis" $v.redis "postgresql" $v.postgresql "bundled" $v.bundled)) -}}
+{{- range $n := uniq (compact (list $v.jwt.existingSecret $v.nats.existingSecret $v.redis.existingSecret $v.postgresql.existingSecret $v.bundled.nats.existingSecret $v.bundled.redis.existingSecret $v.bundled.postgresql.existingSecret)) }}
+{{- $parts = append $parts (toJson ((lookup "v1" "Secret" $.Release.Namespace $n).data | default dict)) -}}
+{{- end -}}
+{{- join "\n" $parts | sha256sum | trunc 16 -}}
 {{- end -}}
 
 {{/* Pod-level settings shared by every workload: joke.podSpecCommon (dict "root" $ "c" .Values.gateway). */}}
@@ -131,8 +236,12 @@ imagePullSecrets:
 {{- end }}
 securityContext:
   {{- toYaml .root.Values.podSecurityContext | nindent 2 }}
-automountServiceAccountToken: false
+serviceAccountName: {{ include "joke.serviceAccountName" . }}
+automountServiceAccountToken: {{ .root.Values.serviceAccount.automountToken }}
 enableServiceLinks: false
+{{- with .c.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
 {{- with .c.nodeSelector }}
 nodeSelector:
   {{- toYaml . | nindent 2 }}
@@ -145,6 +254,22 @@ tolerations:
 affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
+{{- with .c.topologySpreadConstraints }}
+topologySpreadConstraints:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{/* The ServiceAccount of a workload: its own serviceAccountName, else the chart's (made or named), else default. */}}
+{{- define "joke.serviceAccountName" -}}
+{{- $sa := .root.Values.serviceAccount -}}
+{{- if .c.serviceAccountName -}}
+{{- .c.serviceAccountName -}}
+{{- else if $sa.create -}}
+{{- $sa.name | default (include "joke.fullname" .root) -}}
+{{- else -}}
+{{- $sa.name | default "default" -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Prometheus scrape annotations for pods (for setups without the ServiceMonitor). */}}
@@ -161,4 +286,14 @@ prometheus.io/path: /metrics
 {{- else -}}
 {{- printf "%s://%s/ws" (ternary "wss" "ws" .Values.ingress.tls.enabled) .Values.ingress.host -}}
 {{- end -}}
+{{- end -}}
+
+
+{{/* The lobby's public paths (the Ingress and the HTTPRoute route the same ones): the page, /config.json,
+the PWA manifest and icons exactly; assets, icons and the API by prefix. Never /healthz, /readyz, /metrics. */}}
+{{- define "joke.lobbyExactPaths" -}}
+["/", "/index.html", "/config.json", "/manifest.webmanifest", "/apple-touch-icon.png"]
+{{- end -}}
+{{- define "joke.lobbyPrefixPaths" -}}
+["/assets", "/icons", "/trpc"]
 {{- end -}}

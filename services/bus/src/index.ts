@@ -37,7 +37,7 @@ export {
   type ConfigOf,
   type EnvOption,
 } from './ops/config.ts';
-export { createLogger, type Logger } from './ops/log.ts';
+export { createLogger, serviceLogger, type Logger } from './ops/log.ts';
 export {
   startOpsServer,
   failingChecks,

@@ -104,3 +104,6 @@ export function lobbyConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LobbyE
     throw new ConfigError('JWT_SECRET must be set in production (the development secret is public)');
   return config;
 }
+
+/** Every option table the lobby reads (the chart's every-option test and README walk these). */
+export const lobbyOptionTables = [lobbyEnv];

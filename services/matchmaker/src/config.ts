@@ -2,6 +2,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/bus';
+import { autoRebalanceConfig } from './auto-rebalance-config.ts';
 
 export const matchmakerConfig = defineConfig({
   matchmakerId: opt(
@@ -91,3 +92,6 @@ export const matchmakerConfig = defineConfig({
 });
 
 export type MatchmakerConfig = ConfigOf<typeof matchmakerConfig.spec>;
+
+/** Every option table the matchmaker reads (the chart's every-option test and README walk these). */
+export const matchmakerOptionTables = [matchmakerConfig, autoRebalanceConfig];

@@ -13,6 +13,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import {
   createBus,
   createLogger,
+  serviceLogger,
   createStores,
   startOpsServer,
   type Bus,
@@ -72,15 +73,15 @@ export async function startPlatform(
   });
   const matchmaker = await startMatchmaker(
     { matchmakerId: 'mm-embedded', logLevel: cfg.logLevel },
-    { bus, snapshots: stores.snapshots, match: stores.match, log: log.child({ service: 'matchmaker' }) },
+    { bus, snapshots: stores.snapshots, match: stores.match, log: serviceLogger(log, 'matchmaker') },
   );
   const worker = await startRoomWorker(
     { workerId: cfg.workerId, logLevel: cfg.logLevel, botDelayMs: cfg.botDelayMs, botJitterMs: cfg.botJitterMs },
-    { bus, store: stores.snapshots, log: log.child({ service: 'room-worker' }) },
+    { bus, store: stores.snapshots, log: serviceLogger(log, 'room-worker') },
   );
   const gateway = await startGateway(
     { host: cfg.gatewayHost, port: cfg.gatewayPort, jwtSecret: cfg.jwtSecret, roomAccess: deps.roomAccess ?? 'open' },
-    { bus, logger: log.child({ service: 'gateway' }) },
+    { bus, logger: serviceLogger(log, 'gateway') },
   );
   const processMetrics = new Registry();
   collectDefaultMetrics({ register: processMetrics });

@@ -9,7 +9,7 @@
  */
 import { createLobby, pickLimits, pickPresence, type Lobby } from '@joke/lobby';
 import { clientHandler } from '@joke/web';
-import { createLogger } from '@joke/bus';
+import { createLogger, serviceLogger } from '@joke/bus';
 import { platformBus, startPlatform, type Platform } from './platform.ts';
 import { platformConfig, type PlatformConfig } from './config.ts';
 import { dataPaths, storedSecret } from './data-dir.ts';
@@ -39,7 +39,7 @@ export async function startProduct(config: Partial<PlatformConfig> = {}): Promis
       presence: pickPresence(cfg),
       redisUrl: cfg.redisUrl || undefined,
       namespace: cfg.namespace || undefined,
-      log: log.child({ service: 'lobby' }),
+      log: serviceLogger(log, 'lobby'),
     });
   } catch (err) {
     await bus.close();

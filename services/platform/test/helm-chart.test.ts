@@ -10,13 +10,14 @@
  * No cluster is needed: helm comes from an npm package (support/helm.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gatewayEnv, configFromEnv, shutdownEnv } from '@joke/gateway';
+import { configFromEnv, shutdownEnv } from '@joke/gateway';
 import { matchmakerConfig, autoRebalanceConfig } from '@joke/matchmaker';
 import { workerConfig } from '@joke/room-worker';
-import { lobbyConfigFromEnv, lobbyEnv } from '@joke/lobby/config';
+import { lobbyConfigFromEnv } from '@joke/lobby/config';
+import { serviceOptions, type Service } from './support/chart-options.ts';
 import { helm, render, ROOT, type K8sObject } from './support/helm.ts';
 import { validateObject } from './support/k8s-schemas.ts';
 
@@ -31,28 +32,28 @@ const valueSets: [string, string[]][] = [
 ];
 
 type Env = NodeJS.ProcessEnv;
-const names = (...defs: { spec: Record<string, { env: string }> }[]) =>
-  new Set(defs.flatMap((d) => Object.values(d.spec).map((o) => o.env)));
-const services: Record<string, { names: Set<string>; port: string; host: string; validate(env: Env): unknown }> = {
+/** Every variable a service reads: its option tables and the bus's raw reads (support/chart-options.ts). */
+const names = (service: Service) => new Set(serviceOptions(service).map((o) => o.env));
+const services: Record<Service, { names: Set<string>; port: string; host: string; validate(env: Env): unknown }> = {
   gateway: {
-    names: names(gatewayEnv, shutdownEnv),
+    names: names('gateway'),
     port: 'OPS_PORT',
     host: 'OPS_HOST',
     validate: (env) => [configFromEnv(env), shutdownEnv.fromEnv(env)],
   },
   matchmaker: {
-    names: names(matchmakerConfig, autoRebalanceConfig),
+    names: names('matchmaker'),
     port: 'OPS_PORT',
     host: 'OPS_HOST',
     validate: (env) => [matchmakerConfig.fromEnv(env), autoRebalanceConfig.fromEnv(env)],
   },
   'room-worker': {
-    names: names(workerConfig),
+    names: names('room-worker'),
     port: 'OPS_PORT',
     host: 'OPS_HOST',
     validate: (env) => workerConfig.fromEnv(env),
   },
-  lobby: { names: names(lobbyEnv), port: 'OPS_PORT', host: 'OPS_HOST', validate: (env) => lobbyConfigFromEnv(env) },
+  lobby: { names: names('lobby'), port: 'OPS_PORT', host: 'OPS_HOST', validate: (env) => lobbyConfigFromEnv(env) },
 };
 /** Read by Node or a library rather than a service's table. */
 const PLATFORM_VARS = new Set(['NODE_ENV']);
@@ -94,7 +95,7 @@ describe('helm/joke-app', () => {
         expect(helm(['lint', CHART, '--strict', ...files.flatMap((f) => ['-f', f])])).toMatch(/0 chart\(s\) failed/);
       });
 
-      it('every rendered object is valid against its Kubernetes schema', async () => {
+      it('every rendered object is valid against its schema, unknown fields rejected', async () => {
         expect(docs.length).toBeGreaterThan(10);
         for (const d of docs) await validateObject(d);
       });
@@ -112,7 +113,7 @@ describe('helm/joke-app', () => {
         const w = () => appWorkloads.find((x) => x.metadata.labels?.['app.kubernetes.io/component'] === service)!;
         it(`${service}: sets only variables it reads, with values its own validation accepts`, () => {
           const c = w().spec.template.spec.containers[0];
-          const s = services[service];
+          const s = services[service as Service];
           const unknown = c.env.map((e: any) => e.name).filter((n: string) => !s.names.has(n) && !PLATFORM_VARS.has(n));
           expect(unknown).toEqual([]);
           const env = Object.fromEntries(c.env.map((e: any) => [e.name, resolve(e, `${w().metadata.name}-0`)]));
@@ -123,7 +124,7 @@ describe('helm/joke-app', () => {
         it(`${service}: probes and metrics on its ops port bound to 0.0.0.0; non-root, read-only, no privileges`, () => {
           const pod = w().spec.template.spec;
           const c = pod.containers[0];
-          const s = services[service];
+          const s = services[service as Service];
           const env = Object.fromEntries(c.env.map((e: any) => [e.name, e.value]));
           expect(env[s.host]).toBe('0.0.0.0');
           const port = c.ports.find((p: any) => p.containerPort === Number(env[s.port]));
@@ -199,6 +200,8 @@ describe('helm/joke-app', () => {
         const route = (p: string) => rule.http.paths.find((x: any) => x.path === p)?.backend.service;
         expect(route('/ws')).toEqual({ name: svcName('gateway'), port: { name: 'ws' } });
         expect(route('/trpc')).toEqual({ name: svcName('lobby'), port: { name: 'http' } });
+        for (const p of ['/manifest.webmanifest', '/icons', '/apple-touch-icon.png', '/assets'])
+          expect(route(p), p).toEqual({ name: svcName('lobby'), port: { name: 'http' } });
         for (const p of rule.http.paths) {
           expect(['/metrics', '/healthz', '/readyz']).not.toContain(p.path);
           if (p.pathType === 'Prefix') expect(p.path).not.toBe('/');
@@ -247,7 +250,7 @@ describe('helm/joke-app', () => {
     expect(bad('roomWorker.autoscaling.provider=hpa')).toThrow(/must be one of/);
     expect(bad('gateway.config.NO_SUCH_OPTION=1')).toThrow(/Additional property/);
     expect(bad('roomWorker.terminationGracePeriodSeconds=20')).toThrow(/drainTimeoutMs/);
-    expect(bad('bundled.redis.enabled=false')).toThrow(/redis.url or redis.existingSecret/);
+    expect(bad('bundled.redis.enabled=false')).toThrow(/redis.url, redis.clusterUrls or redis.existingSecret/);
   });
 
   it("bundled.nats.gomaxprocs sets the broker's GOMAXPROCS, with or without NATS users; unset, nats-server chooses", () => {
@@ -282,6 +285,83 @@ describe('helm/joke-app', () => {
   it('the schema check itself rejects a malformed object', async () => {
     const bad = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { replicas: 'two' } };
     await expect(validateObject(bad)).rejects.toThrow(/Deployment\/x/);
+  });
+
+  it('a copy of the chart with a typo in a template fails validation (unknown fields are rejected)', async () => {
+    const copy = join(mkdtempSync(join(tmpdir(), 'broken-chart-')), 'joke-app');
+    cpSync(CHART, copy, { recursive: true });
+    const edit = (file: string, from: string, to: string) => {
+      const p = join(copy, 'templates', file);
+      const src = readFileSync(p, 'utf8');
+      expect(src, `${file} has ${from}`).toContain(from);
+      writeFileSync(p, src.replace(from, to));
+    };
+    edit('lobby.yaml', '  replicas: {{ $c.replicas }}', '  replica: {{ $c.replicas }}');
+    edit('_helpers.tpl', 'livenessProbe:\n  httpGet:', 'livenessProbe:\n  httpGett:');
+    const docs = render(copy, []);
+    const lobby = docs.find((d) => d.kind === 'Deployment' && d.metadata.name.endsWith('-lobby'))!;
+    await expect(validateObject(lobby)).rejects.toThrow(/unknown field\(s\) .*\/spec\/replica\b/);
+    const gateway = docs.find((d) => d.kind === 'Deployment' && d.metadata.name.endsWith('-gateway'))!;
+    await expect(validateObject(gateway)).rejects.toThrow(/livenessProbe\/httpGett/);
+  });
+
+  it('cluster mode: NATS cluster URLs, Redis Cluster seeds, replicated streams and snapshots reach the services', () => {
+    const docs = render(CHART, [join(CI, 'cluster-values.yaml')]);
+    const secret = docs.find((d) => d.kind === 'Secret')!.stringData!;
+    const env = (component: string) => {
+      const w = docs.find(
+        (d) =>
+          ['Deployment', 'StatefulSet'].includes(d.kind) &&
+          d.metadata.labels?.['app.kubernetes.io/component'] === component,
+      )!;
+      return new Map<string, any>(w.spec.template.spec.containers[0].env.map((e: any) => [e.name, e]));
+    };
+    expect(docs.filter((d) => d.kind === 'StatefulSet').map((d) => d.metadata.name)).toEqual([
+      'joke-joke-app-room-worker',
+    ]);
+    for (const c of ['gateway', 'lobby', 'matchmaker', 'room-worker']) {
+      expect(env(c).get('JETSTREAM_REPLICAS').value, c).toBe('3');
+      expect(secret[env(c).get('NATS_URL').valueFrom.secretKeyRef.key].split(',')).toHaveLength(3);
+    }
+    for (const c of ['matchmaker', 'room-worker']) {
+      expect(env(c).get('SNAPSHOT_REPLICAS').value).toBe('1');
+      const ref = env(c).get('REDIS_CLUSTER_URLS').valueFrom.secretKeyRef;
+      expect(secret[ref.key].split(',')).toHaveLength(3);
+    }
+    expect(env('lobby').get('REDIS_CLUSTER_URLS')).toBeUndefined();
+    expect(env('lobby').get('REDIS_URL').valueFrom.secretKeyRef.key).toBe('REDIS_URL');
+    const route = docs.find((d) => d.kind === 'HTTPRoute')!;
+    const paths = route.spec.rules.flatMap((r: any) => r.matches.map((m: any) => m.path.value));
+    for (const p of ['/ws', '/trpc', '/manifest.webmanifest', '/icons', '/apple-touch-icon.png'])
+      expect(paths).toContain(p);
+    for (const p of ['/metrics', '/healthz', '/readyz']) expect(paths).not.toContain(p);
+  });
+
+  it('secrets: kept on uninstall, stable across renders when given, and pods roll when one changes', () => {
+    const a = render(CHART, [join(CI, 'cluster-values.yaml')]);
+    const b = render(CHART, [join(CI, 'cluster-values.yaml')]);
+    const sum = (docs: K8sObject[]) =>
+      docs
+        .filter((d) => ['Deployment', 'StatefulSet'].includes(d.kind))
+        .map((d) => d.spec.template.metadata.annotations['checksum/secrets']);
+    expect(a.find((d) => d.kind === 'Secret')!.metadata.annotations!['helm.sh/resource-policy']).toBe('keep');
+    expect(a.find((d) => d.kind === 'Secret')!.stringData).toEqual(b.find((d) => d.kind === 'Secret')!.stringData);
+    expect(new Set(sum(a)).size).toBe(1);
+    expect(sum(a)).toEqual(sum(b));
+    const rotated = join(mkdtempSync(join(tmpdir(), 'helm-values-')), 'values.yaml');
+    writeFileSync(rotated, "jwt: { value: 'another-jwt-secret-0123456789abcdef0123' }\n");
+    expect(sum(render(CHART, [join(CI, 'cluster-values.yaml'), rotated]))[0]).not.toBe(sum(a)[0]);
+    // Every secret can come from an existing Secret: then the chart makes none.
+    const ext = join(mkdtempSync(join(tmpdir(), 'helm-values-')), 'values.yaml');
+    writeFileSync(
+      ext,
+      'jwt: { existingSecret: own-jwt }\nbundled:\n' +
+        ['nats', 'redis', 'postgresql'].map((s) => `  ${s}: { existingSecret: own-${s} }\n`).join(''),
+    );
+    const own = render(CHART, [ext]);
+    expect(own.filter((d) => d.kind === 'Secret')).toEqual([]);
+    const refs = JSON.stringify(own.filter((d) => d.kind === 'StatefulSet' || d.kind === 'Deployment'));
+    for (const s of ['own-jwt', 'own-nats', 'own-redis', 'own-postgresql']) expect(refs).toContain(`"name":"${s}"`);
   });
 });
 

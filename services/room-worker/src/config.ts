@@ -103,3 +103,6 @@ export const workerConfig = defineConfig({
 });
 
 export type WorkerConfig = ConfigOf<typeof workerConfig.spec>;
+
+/** Every option table the room worker reads (the chart's every-option test and README walk these). */
+export const workerOptionTables = [workerConfig];

