@@ -71,11 +71,25 @@ export async function startPlatform(
     onError: (err) => log.warn({ err }, 'redis error'),
   });
   const matchmaker = await startMatchmaker(
-    { matchmakerId: 'mm-embedded', logLevel: cfg.logLevel },
+    {
+      matchmakerId: 'mm-embedded',
+      logLevel: cfg.logLevel,
+      queueRatePerUser: cfg.queueRatePerUser,
+      queueRatePerAddress: cfg.queueRatePerAddress,
+      queueTablesPerAddress: cfg.queueTablesPerAddress,
+    },
     { bus, snapshots: stores.snapshots, match: stores.match, log: log.child({ service: 'matchmaker' }) },
   );
   const worker = await startRoomWorker(
-    { workerId: cfg.workerId, logLevel: cfg.logLevel, botDelayMs: cfg.botDelayMs, botJitterMs: cfg.botJitterMs },
+    {
+      workerId: cfg.workerId,
+      logLevel: cfg.logLevel,
+      botDelayMs: cfg.botDelayMs,
+      botJitterMs: cfg.botJitterMs,
+      chatRatePerSecond: cfg.chatRatePerSecond,
+      chatBurst: cfg.chatBurst,
+      chatPlayerReserve: cfg.chatPlayerReserve,
+    },
     { bus, store: stores.snapshots, log: log.child({ service: 'room-worker' }) },
   );
   const gateway = await startGateway(
