@@ -29,7 +29,6 @@
  */
 
 /** Refused in names and chat: controls, bidi, zero-width, separators, BOM (whitespace controls are handled first). */
-// eslint-disable-next-line no-control-regex
 export const CONTROL_CHARS = /[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 /** In a `u` regex a surrogate class only matches a half that has no partner. */
 export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
@@ -37,9 +36,7 @@ export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
  * Cf format, Zl/Zp, Co private use, Cn unassigned, Default_Ignorable_Code_Point (Hangul fillers
  * U+115F/U+1160/U+3164/U+FFA0, variation selectors, tag characters, CGJ, soft hyphen …), braille blank.
  */
-const INVISIBLE_CLASS = '\\p{Cf}\\p{Zl}\\p{Zp}\\p{Co}\\p{Cn}\\p{Default_Ignorable_Code_Point}\\u2800';
-export const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'u');
-const INVISIBLE_ALL = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
+export const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800]/u;
 const FULL_WIDTH_ASCII = /[\uFF01-\uFF5E]/g;
 /** Half-width katakana and jamo, full-width symbols: refused in names (look-alikes), kept in chat. */
 const OTHER_WIDTH_FORMS = /[\uFF5F-\uFFEF]/u;
