@@ -116,7 +116,12 @@ export async function startTable(
     players: [...humans.map((e) => ({ id: e.userId, name: e.name, bot: false })), ...botSeats(roomId, bots)],
   };
   const addrs = [...new Set(humans.flatMap((e) => (e.addr === undefined ? [] : [e.addr])))];
-  const charge = await h.budgets.chargeTable(addrs);
+  // The humans are out of the queue now: a budget store failing in some unexpected way (an outage is
+  // already covered by the in-memory insurance counters) must not lose them, so it lets the table start.
+  const charge = await h.budgets.chargeTable(addrs).catch((err: unknown) => {
+    h.log.warn({ err, key }, 'table budget unavailable; starting the table uncounted');
+    return { ok: true as const };
+  });
   if (!charge.ok) {
     await turnAway(h, key, q, humans, new Set(charge.spent));
     return false;
@@ -124,7 +129,7 @@ export async function startTable(
   const r = await h.placer.place(roomId, { v: 1, roomId, create: room });
   if (!r.ok) {
     h.log.warn({ key, code: r.code }, 'quick-match table could not start; back in the queue');
-    await h.budgets.refund(addrs);
+    await h.budgets.refund(addrs).catch((err: unknown) => h.log.warn({ err }, 'table budget refund failed'));
     await h.match.requeue(key, humans, h.cfg.queueStaleMs);
     return false;
   }
