@@ -4,8 +4,12 @@
  * client chose); what the owner relays back arrives on this gateway's chat
  * subject and goes to every socket of the room here, players and spectators.
  *
- * Text that cannot pass (too long, control characters, empty) is refused here
- * already with the same Korean reason the owner would give, sparing a bus trip.
+ * Text that cannot pass (too long, control characters, only invisible
+ * characters, a fake "[시스템]" prefix, empty: the shared text policy of
+ * @joke/protocol) is refused here already with the same Korean reason the
+ * owner would give, sparing a bus trip; the owner also judges the room's chat
+ * budget and answers `chatRoomBusy`, which reaches the sender as an error,
+ * never a disconnect.
  * A chat request is sent once, not retried: a retry after a lost reply could
  * show the message twice, and a lost chat line is harmless.
  */

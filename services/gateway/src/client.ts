@@ -103,7 +103,13 @@ export function createClientHandlers(
 
   // Every try of one request carries one requestId, so a retry of a try that was served after all (its
   // reply late on a slow box) does not queue the player again (services/matchmaker/src/queues.ts).
-  const queueRequest = (user: { sub: string; name: string }, q: QueueParams, cancel: boolean) =>
+  // `addr` is the address this socket counts against (limits.ts: the TCP peer, or the trusted
+  // X-Forwarded-For entry): the matchmaker's per-address budgets (services/matchmaker/src/budgets.ts).
+  const queueRequest = (
+    user: { sub: string; name: string },
+    q: QueueParams,
+    how: { cancel: true } | { addr: string },
+  ) =>
     requestWithRetry(
       contract.queue,
       {
@@ -112,7 +118,7 @@ export function createClientHandlers(
         name: user.name,
         gatewayId: cfg.gatewayId,
         ...q,
-        ...(cancel ? { cancel } : { requestId: randomUUID() }),
+        ...('cancel' in how ? how : { requestId: randomUUID(), addr: how.addr }),
       },
       'queue',
     );
@@ -121,19 +127,19 @@ export function createClientHandlers(
     const d = ws.getUserData();
     const user = d.user!;
     reg.queued.set(user.sub, q);
-    const res = await queueRequest(user, q, false);
+    const res = await queueRequest(user, q, { addr: d.ip });
     const reply = res ? res.reply : null;
     if (!reply?.ok && reg.queued.get(user.sub) === q) reg.queued.delete(user.sub);
     if (d.closed) return;
     if (reply?.ok) sendJson(ws, { v, t: 'queued', game: q.game, mode: q.mode, players: q.players });
     else if (reply && !reply.ok) {
       metrics.rejects.inc({ reason: 'queue' });
-      sendJson(ws, { v, t: 'error', code: 'queueRejected', message: reply.reason });
+      sendJson(ws, { v, t: 'error', code: 'queueRejected', message: reply.reason, refusal: reply.code });
     } else protoError(ws, 'unavailable');
   };
 
   const cancelQueue = (user: { sub: string; name: string }, q: QueueParams): void => {
-    detach(queueRequest(user, q, true).then(() => undefined));
+    detach(queueRequest(user, q, { cancel: true }).then(() => undefined));
   };
 
   const onHello = async (ws: Sock, token: string): Promise<void> => {

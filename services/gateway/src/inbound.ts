@@ -104,8 +104,18 @@ export function subscribeInbound(core: Core, requests: Requester, deliver: Deliv
     if (!reg.queued.has(q.userId)) return;
     const socks = reg.users.get(q.userId);
     if (!socks) return;
-    const { userId: _user, v: _v, ...status } = q;
-    const text = JSON.stringify({ v, t: 'queueStatus', ...status });
+    const { userId: _user, v: _v, refused, ...status } = q;
+    // Taken out of the queue instead of seated (a per-address budget, services/matchmaker/src/budgets.ts):
+    // the client hears it as a refused request and stops waiting.
+    if (refused) {
+      reg.queued.delete(q.userId);
+      metrics.rejects.inc({ reason: 'queue' });
+    }
+    const text = JSON.stringify(
+      refused
+        ? { v, t: 'error', code: 'queueRejected', message: refused.reason, refusal: refused.code }
+        : { v, t: 'queueStatus', ...status },
+    );
     for (const ws of socks) send(ws, text);
   };
 

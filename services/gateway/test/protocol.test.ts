@@ -13,6 +13,8 @@ import {
   encodeDelivery,
   ERRORS,
   PROTOCOL_REVISION,
+  REFUSALS,
+  refuse,
   subjects,
   wireText,
   type bus as wire,
@@ -635,6 +637,46 @@ describe('quick-match relay', () => {
     await b.close();
     await until(() => requests.filter((r) => r.cancel).length > 1, 10_000, 'the cancel on the last close');
     expect(requests.filter((r) => r.cancel)[1]).toMatchObject({ userId: 'frank', cancel: true, players: 2 });
+    sub.unsubscribe();
+  });
+
+  it('sends the socket’s address; a budget refusal, answered or as a status, ends the wait with its code (issue 36)', async () => {
+    const requests: any[] = [];
+    let answer: object = refuse('addressTables');
+    const sub = bus.subscribe(subjects.queue, (m) => {
+      const r = JSON.parse(wireText(m.data));
+      if (r.userId !== 'hank') return;
+      requests.push(r);
+      m.respond!(JSON.stringify(answer));
+    });
+    const a = await signedIn('hank');
+    a.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 2 });
+    expect(await a.next((m) => m.t === 'error')).toEqual({
+      v: 1,
+      t: 'error',
+      code: 'queueRejected',
+      message: REFUSALS.addressTables,
+      refusal: 'addressTables',
+    });
+    // The address this socket counts against (the TCP peer here: no trusted proxy hops).
+    expect(requests[0]).toMatchObject({ userId: 'hank', addr: '127.0.0.1' });
+    answer = { ok: true };
+    a.send({ v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 2 });
+    await a.nextNew('queued');
+    const status = { v: 1, userId: 'hank', game: 'one-card', mode: 'classic', players: 2, waiting: 0, botsAt: null };
+    const from = a.messages.length;
+    bus.publish(subjects.gatewayQueueStatus('gw-a'), JSON.stringify({ ...status, refused: refuse('addressTables') }));
+    const told = await a.next((m) => m.t === 'error', 5000, from);
+    expect(told).toMatchObject({ code: 'queueRejected', refusal: 'addressTables', message: REFUSALS.addressTables });
+    // The wait is over: a late status for it is not relayed.
+    bus.publish(subjects.gatewayQueueStatus('gw-a'), JSON.stringify({ ...status, waiting: 1 }));
+    bus.publish(
+      subjects.gatewayMatched('gw-a'),
+      JSON.stringify({ v: 1, userId: 'hank', roomId: 'm10', game: 'one-card', mode: 'classic' }),
+    );
+    await a.next((m) => m.t === 'matched');
+    expect(a.messages.some((m: any) => m.t === 'queueStatus')).toBe(false);
+    await a.close();
     sub.unsubscribe();
   });
 

@@ -3,6 +3,7 @@ export const MSG = {
   nicknameRequired: '닉네임을 입력해 주세요',
   nicknameLength: '닉네임은 2~12자로 정해 주세요',
   nicknameControl: '닉네임에 쓸 수 없는 문자가 들어 있어요',
+  nicknameSystem: '시스템이나 운영자처럼 보이는 닉네임은 쓸 수 없어요',
   resumeMismatch: '로그인 정보가 이 아이디와 맞지 않아요',
   resumeWithoutToken: '예전 아이디를 이어 쓰려면 로그인 토큰이 필요해요',
   unauthenticated: '먼저 로그인해 주세요',

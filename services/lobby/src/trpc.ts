@@ -15,7 +15,7 @@ import type { LobbyMetrics } from './metrics.ts';
 import { MSG } from './messages.ts';
 import { clientIp } from './limits/ip.ts';
 import type { LobbyLimits } from './limits/options.ts';
-import type { RateLimits } from './limits/rate.ts';
+import type { LimitedAction, RateLimits } from './limits/rate.ts';
 import type { RoomDirectory } from './rooms/directory.ts';
 import type { TokenCache } from './token-cache.ts';
 import type { PresenceBoard } from './rooms/presence.ts';
@@ -157,7 +157,7 @@ const timed = t.middleware(async ({ ctx, path, type, next }) => {
  * and context a few times over, and nearly every call is an authed one (issue 15, item 7). A
  * refusal here is timed and counted with its code, as when these were three layers.
  */
-const timedAuthed = (action?: 'create' | 'join') =>
+const timedAuthed = (action?: Exclude<LimitedAction, 'guest'>) =>
   t.middleware(async ({ ctx, path, type, next }) => {
     const end = ctx.deps.metrics.requestSeconds.startTimer({ path, type });
     try {
@@ -188,6 +188,6 @@ export const publicProcedure = t.procedure.use(timed);
 export const authedProcedure = t.procedure.use(timedAuthed());
 
 /** An authed procedure whose calls count against the caller's address, then the caller, for `action`. */
-export const rateLimitedProcedure = (action: 'create' | 'join') => t.procedure.use(timedAuthed(action));
+export const rateLimitedProcedure = (action: Exclude<LimitedAction, 'guest'>) => t.procedure.use(timedAuthed(action));
 
 export type AuthedContext = Context & { user: { id: string; nickname: string } };

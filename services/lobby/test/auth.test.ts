@@ -42,6 +42,10 @@ describe('auth.guest', () => {
     ['민\u2800수', MSG.nicknameControl],
     ['민\ue000수', MSG.nicknameControl],
     ['ﾊﾝﾄﾞﾙ', MSG.nicknameControl],
+    // Issue 36: tag characters (hidden text), and a name that speaks as the system in chat.
+    ['민수\u{E0041}\u{E0042}', MSG.nicknameControl],
+    ['[시스템]', MSG.nicknameSystem],
+    ['［운영자］', MSG.nicknameSystem],
     ['민'.repeat(65), MSG.nicknameLength],
   ])('rejects nickname %j with a Korean message', async (nickname, message) => {
     const f = await failure(h.anon.auth.guest.mutate({ nickname }));

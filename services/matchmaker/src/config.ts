@@ -4,6 +4,31 @@ import { z } from 'zod';
 import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/bus';
 import { autoRebalanceConfig } from './auto-rebalance-config.ts';
 
+/**
+ * The quick-match budgets (budgets.ts), apart so `npm start` (services/platform) spreads the same
+ * variables into its own configuration, as it does with the lobby's limits.
+ */
+export const queueBudgetOptions = {
+  queueRatePerUser: opt(
+    'QUEUE_RATE_PER_USER',
+    int(0, 1_000_000),
+    30,
+    'Quick-match requests one user may make per minute (0 = unlimited); cancels are not counted. Shared by every replica through Redis when REDIS_URL is set, else counted by each.',
+  ),
+  queueRatePerAddress: opt(
+    'QUEUE_RATE_PER_ADDRESS',
+    int(0, 1_000_000),
+    120,
+    'Quick-match requests from one client address (as the gateway counts it, see GATEWAY_TRUST_PROXY_HOPS) per minute, all its users together (0 = unlimited); cancels are not counted. Shared through Redis like QUEUE_RATE_PER_USER.',
+  ),
+  queueTablesPerAddress: opt(
+    'QUEUE_TABLES_PER_ADDRESS',
+    int(0, 1_000_000),
+    60,
+    'Quick-match tables that may start per minute seating users of one client address (a table counts once per address at it; 0 = unlimited). A request from a spent address is refused (addressTables); a user whose address ran out while a table formed is taken out of the queue and told so. Shared through Redis like QUEUE_RATE_PER_USER.',
+  ),
+};
+
 export const matchmakerConfig = defineConfig({
   matchmakerId: opt(
     'MATCHMAKER_ID',
@@ -68,12 +93,7 @@ export const matchmakerConfig = defineConfig({
     600_000,
     'A quick-match entry older than this is dropped (its gateway may have died without cancelling).',
   ),
-  queueRatePerUser: opt(
-    'QUEUE_RATE_PER_USER',
-    int(0, 1_000_000),
-    30,
-    'Quick-match requests one user may make per minute, counted by each replica (0 = unlimited); cancels are not counted.',
-  ),
+  ...queueBudgetOptions,
   queueBotFillMs: opt(
     'QUEUE_BOT_FILL_MS',
     int(0, 86_400_000),

@@ -5,6 +5,6 @@ export {
   type LiveWorker,
   type FailoverReport,
 } from './matchmaker.ts';
-export { matchmakerConfig, matchmakerOptionTables, type MatchmakerConfig } from './config.ts';
+export { matchmakerConfig, matchmakerOptionTables, queueBudgetOptions, type MatchmakerConfig } from './config.ts';
 export { rank, hash32, weightOf, type Candidate } from './placement.ts';
 export { autoRebalanceConfig, type AutoRebalanceConfig } from './auto-rebalance-config.ts';

@@ -3,6 +3,7 @@
  * many replicas as you like against the same NATS and Redis.
  */
 import {
+  connectRedis,
   createBus,
   createLogger,
   createStores,
@@ -29,7 +30,11 @@ const stores = await createStores({
   namespace: cfg.namespace,
   onError: (err) => log.warn({ err }, 'redis error'),
 });
-const mm = await startMatchmaker(cfg, { bus, snapshots: stores.snapshots, match: stores.match, log });
+// The quick-match budgets count in the shared Redis, so every replica sees one address's total (budgets.ts).
+const budgetRedis = cfg.redisUrl
+  ? await connectRedis(cfg.redisUrl, (err) => log.warn({ err }, 'budget redis error'))
+  : null;
+const mm = await startMatchmaker(cfg, { bus, snapshots: stores.snapshots, match: stores.match, log, budgetRedis });
 // Automatic rebalancing needs the shared Redis for its leader lease (auto-rebalance.ts).
 const auto =
   cfg.redisUrl && cfg.natsUrl
@@ -58,6 +63,7 @@ if (process.env.JOKE_READY_LINE) console.log(`READY ${cfg.matchmakerId} ${ops.po
 const stop = async (): Promise<void> => {
   await auto?.close();
   await mm.close();
+  await budgetRedis?.close();
   await bus.close();
   await stores.close();
   await ops.close();

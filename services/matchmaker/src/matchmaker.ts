@@ -15,7 +15,6 @@
  * restorer, which drops the room on its next write, so no transition is lost
  * or doubled.
  */
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Registry } from 'prom-client';
 import { games as engineGames, type AnyGame } from '@joke/engine';
 import { contract, refuse, serve } from '@joke/protocol';
@@ -25,6 +24,7 @@ import {
   type BusSubscription,
   type Logger,
   type MatchStore,
+  type RedisClient,
   type SnapshotStore,
 } from '@joke/bus';
 import { systemClock, type Clock } from '@joke/bus/clock';
@@ -34,6 +34,7 @@ import { rank } from './placement.ts';
 import { Placer } from './placer.ts';
 import { Workers, type FailoverReport, type LiveWorker } from './failover.ts';
 import { onQueue, startTable, type QueueHost } from './queues.ts';
+import { createQueueBudgets } from './budgets.ts';
 import { QueueWatch } from './queue-watch.ts';
 import { pool } from './util.ts';
 import { rebalance } from './rebalance.ts';
@@ -48,10 +49,10 @@ export interface MatchmakerDeps {
   log?: Logger;
   registry?: Registry;
   /**
-   * Counts quick-match requests per user (issue 10). Default: in this replica's memory,
-   * QUEUE_RATE_PER_USER per minute; pass a RateLimiterRedis to share one count between replicas.
+   * Where the quick-match budgets count (budgets.ts): a connected Redis client shares them between
+   * replicas (main.ts passes one when REDIS_URL is set); absent or null = this replica's memory.
    */
-  queueLimiter?: RateLimiterAbstract | null;
+  budgetRedis?: RedisClient | null;
   /**
    * The time of the matchmaker's own duties: worker probes, heartbeat ages and the dead check, the orphan
    * sweep, queue entry times and the bot fill. Default: the system clock; tests pass a FakeClock. Bus request
@@ -81,12 +82,7 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
   const log = (deps.log ?? createLogger('matchmaker', cfg.logLevel)).child({ matchmakerId: cfg.matchmakerId });
   const registry = deps.registry ?? new Registry();
   const metrics = createMatchmakerMetrics(registry);
-  const queueLimiter =
-    deps.queueLimiter !== undefined
-      ? deps.queueLimiter
-      : cfg.queueRatePerUser > 0
-        ? new RateLimiterMemory({ points: cfg.queueRatePerUser, duration: 60 })
-        : null;
+  const budgets = createQueueBudgets(cfg, deps.budgetRedis ?? null);
   let closed = false;
 
   const rankFor = (roomId: string, exclude?: string): string[] =>
@@ -102,7 +98,7 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
     shardOf: (id) => workers.live.get(id)?.shard ?? -1,
   });
   const workers: Workers = new Workers({ bus, snapshots, match, cfg, metrics, log, placer, clock });
-  const queueBase = { bus, match, games, cfg, metrics, log, placer, queueLimiter, clock };
+  const queueBase = { bus, match, games, cfg, metrics, log, placer, budgets, clock };
   const watch = new QueueWatch(queueBase, (key, q, humans, bots) => startTable(queueBase, key, q, humans, bots));
   const queueHost: QueueHost = { ...queueBase, watch };
   const bad = () => refuse('malformed');

@@ -46,6 +46,12 @@ export function createMatchmakerMetrics(registry: Registry) {
       help: 'Quick-match tables started with bots in the seats nobody came for',
       registers,
     }),
+    refused: new Counter({
+      name: 'joke_mm_queue_refused_total',
+      help: 'Quick-match requests refused, and queued users turned away, by a budget (code: tooMany, addressQueueRate, addressTables)',
+      labelNames: ['code'] as const,
+      registers,
+    }),
     errors: new Counter({
       name: 'joke_mm_errors_total',
       help: 'Failures by kind',

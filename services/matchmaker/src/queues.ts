@@ -4,13 +4,19 @@
  * room, and each player's gateway hears `matched`. A table that cannot start
  * goes back to the queue at its old place. Waiting users hear the queue's size,
  * and bots fill a queue that waited long enough (queue-watch.ts).
+ *
+ * Budgets (budgets.ts, issue 36): each request counts against its user and its
+ * client address, and each table started against the addresses at it. A table
+ * that finds an address spent seats nobody: that address's users leave the
+ * queue and hear why (a `queueStatus` carrying the refusal), the others go
+ * back to their places. A store failure answers `noWorkers`, never a hang.
  */
 import { randomBytes } from 'node:crypto';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AnyGame } from '@joke/engine';
-import { contract, emit, PROTOCOL_VERSION, refuse, type bus as wire } from '@joke/protocol';
+import { contract, emit, PROTOCOL_VERSION, REFUSALS, refuse, type bus as wire } from '@joke/protocol';
 import type { Bus, Logger, MatchStore, QueueEntry } from '@joke/bus';
 import type { Clock } from '@joke/bus/clock';
+import type { QueueBudgets } from './budgets.ts';
 import type { MatchmakerConfig } from './config.ts';
 import type { MatchmakerMetrics } from './metrics.ts';
 import type { Placer } from './placer.ts';
@@ -24,8 +30,8 @@ export interface QueueHost {
   metrics: MatchmakerMetrics;
   log: Logger;
   placer: Placer;
-  /** Counts quick-match requests per user (issue 10); null = unlimited. Cancels are never counted. */
-  queueLimiter: RateLimiterAbstract | null;
+  /** Per-user and per-address request rates and tables per address (budgets.ts); cancels are never counted. */
+  budgets: QueueBudgets;
   /** Stamps each entry's place in line and times the bot fill (queue-watch.ts). */
   clock: Clock;
   /** Queue-size announcements and bot fill (queue-watch.ts). */
@@ -50,15 +56,10 @@ export async function onQueue(
       respond({ ok: true });
       return await h.watch.changed(params);
     }
-    if (h.queueLimiter) {
-      const allowed = await h.queueLimiter.consume(q.userId).then(
-        () => true,
-        (e: unknown) => {
-          if (e instanceof RateLimiterRes) return false;
-          throw e;
-        },
-      );
-      if (!allowed) return respond(refuse('tooMany'));
+    const over = await h.budgets.admit(q.userId, q.addr);
+    if (over) {
+      m.refused.inc({ code: over });
+      return respond(refuse(over));
     }
     // A client's string: `games['__proto__']` would be Object.prototype, not "no such game".
     const game = Object.hasOwn(games, q.game) ? games[q.game] : undefined;
@@ -68,7 +69,13 @@ export async function onQueue(
     const range = game.playerRange(parsed.data);
     if (q.players < range.min || q.players > range.max) return respond(refuse('players'));
     const key = queueKey(params);
-    const base = { userId: q.userId, name: q.name, gatewayId: q.gatewayId, at: h.clock.now() };
+    const base = {
+      userId: q.userId,
+      name: q.name,
+      gatewayId: q.gatewayId,
+      at: h.clock.now(),
+      ...(q.addr === undefined ? {} : { addr: q.addr }),
+    };
     const entry = q.bots === false ? { ...base, bots: false } : base;
     const { players, requestId } = q;
     const { queueStaleMs: stale, queueGatewayHoldMs: hold } = cfg;
@@ -108,9 +115,21 @@ export async function startTable(
     options: { mode: q.mode },
     players: [...humans.map((e) => ({ id: e.userId, name: e.name, bot: false })), ...botSeats(roomId, bots)],
   };
+  const addrs = [...new Set(humans.flatMap((e) => (e.addr === undefined ? [] : [e.addr])))];
+  // The humans are out of the queue now: a budget store failing in some unexpected way (an outage is
+  // already covered by the in-memory insurance counters) must not lose them, so it lets the table start.
+  const charge = await h.budgets.chargeTable(addrs).catch((err: unknown) => {
+    h.log.warn({ err, key }, 'table budget unavailable; starting the table uncounted');
+    return { ok: true as const };
+  });
+  if (!charge.ok) {
+    await turnAway(h, key, q, humans, new Set(charge.spent));
+    return false;
+  }
   const r = await h.placer.place(roomId, { v: 1, roomId, create: room });
   if (!r.ok) {
     h.log.warn({ key, code: r.code }, 'quick-match table could not start; back in the queue');
+    await h.budgets.refund(addrs).catch((err: unknown) => h.log.warn({ err }, 'table budget refund failed'));
     await h.match.requeue(key, humans, h.cfg.queueStaleMs);
     return false;
   }
@@ -124,4 +143,25 @@ export async function startTable(
       mode: q.mode,
     });
   return true;
+}
+
+/**
+ * A table met an address with no tables left: its users leave the queue (each gateway hears a status
+ * carrying the refusal, and stops waiting), everyone else goes back to their old place.
+ */
+async function turnAway(h: QueueBase, key: string, q: QueueKey, humans: QueueEntry[], spent: Set<string>) {
+  const away = humans.filter((e) => e.addr !== undefined && spent.has(e.addr));
+  const back = humans.filter((e) => !away.includes(e));
+  h.log.warn({ key, addresses: spent.size, users: away.length }, 'quick-match table refused: address spent its tables');
+  h.metrics.refused.inc({ code: 'addressTables' }, away.length);
+  if (back.length > 0) await h.match.requeue(key, back, h.cfg.queueStaleMs);
+  for (const e of away)
+    emit(h.bus, contract.gatewayQueueStatus.at(e.gatewayId), {
+      v: PROTOCOL_VERSION,
+      userId: e.userId,
+      ...q,
+      waiting: 0,
+      botsAt: null,
+      refused: { ok: false, code: 'addressTables', reason: REFUSALS.addressTables },
+    });
 }

@@ -5,6 +5,8 @@ import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
 import { lobbyLimitOptions } from '@joke/lobby/limits';
 import { presenceOptions } from '@joke/lobby/presence';
+import { queueBudgetOptions } from '@joke/matchmaker';
+import { chatBudgetOptions } from '@joke/room-worker';
 
 export const platformConfig = defineConfig({
   ...connectionOptions({ natsUrl: '', redisUrl: '' }),
@@ -53,6 +55,9 @@ export const platformConfig = defineConfig({
   botJitterMs: opt('BOT_JITTER_MS', int(0, 60_000), 700, 'Extra random think time of bot seats.'),
   ...lobbyLimitOptions,
   ...presenceOptions,
+  // Quick-match budgets and the per-room chat budget: the same variables as the standalone services.
+  ...queueBudgetOptions,
+  ...chatBudgetOptions,
 });
 
 export type PlatformConfig = ConfigOf<typeof platformConfig.spec>;

@@ -72,11 +72,25 @@ export async function startPlatform(
     onError: (err) => log.warn({ err }, 'redis error'),
   });
   const matchmaker = await startMatchmaker(
-    { matchmakerId: 'mm-embedded', logLevel: cfg.logLevel },
+    {
+      matchmakerId: 'mm-embedded',
+      logLevel: cfg.logLevel,
+      queueRatePerUser: cfg.queueRatePerUser,
+      queueRatePerAddress: cfg.queueRatePerAddress,
+      queueTablesPerAddress: cfg.queueTablesPerAddress,
+    },
     { bus, snapshots: stores.snapshots, match: stores.match, log: serviceLogger(log, 'matchmaker') },
   );
   const worker = await startRoomWorker(
-    { workerId: cfg.workerId, logLevel: cfg.logLevel, botDelayMs: cfg.botDelayMs, botJitterMs: cfg.botJitterMs },
+    {
+      workerId: cfg.workerId,
+      logLevel: cfg.logLevel,
+      botDelayMs: cfg.botDelayMs,
+      botJitterMs: cfg.botJitterMs,
+      chatRatePerSecond: cfg.chatRatePerSecond,
+      chatBurst: cfg.chatBurst,
+      chatPlayerReserve: cfg.chatPlayerReserve,
+    },
     { bus, store: stores.snapshots, log: serviceLogger(log, 'room-worker') },
   );
   const gateway = await startGateway(

@@ -190,6 +190,11 @@ export const QueueRequest = z.object({
    * box) and its retry seated one player at two tables.
    */
   requestId: z.string().min(1).max(64).optional(),
+  /**
+   * The client's address as the gateway counts it (the TCP peer, or behind GATEWAY_TRUST_PROXY_HOPS
+   * proxies the X-Forwarded-For entry): the matchmaker's per-address budgets (additive; absent = none).
+   */
+  addr: z.string().max(64).optional(),
 });
 export type QueueRequest = z.infer<typeof QueueRequest>;
 export const QueueReply = z.union([z.object({ ok: z.literal(true) }), Refused]);
@@ -211,6 +216,11 @@ export const QueueStatus = z.object({
   players: z.number().int(),
   waiting: z.number().int(),
   botsAt: z.number().nullable(),
+  /**
+   * Set when the user was taken out of the queue instead of seated (additive): their address had
+   * started its budget of tables by the time a table formed. The gateway tells the client `queueRejected`.
+   */
+  refused: Refused.optional(),
 });
 export type QueueStatus = z.infer<typeof QueueStatus>;
 

@@ -10,6 +10,7 @@
  * say, never anything from the game state.
  */
 import { z } from 'zod';
+import { applyChatPolicy } from './text-policy.ts';
 
 const P = 'joke.v1';
 const roomId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
@@ -43,12 +44,26 @@ export const CHAT_LIMITS = {
   /** Per user per room: sustained messages per second and burst (token bucket). */
   ratePerSecond: 0.5,
   rateBurst: 4,
+  /**
+   * Per room, across all senders (the worker's defaults; ROOM_CHAT_* set them): sustained lines per
+   * second and burst, of which `roomPlayerReserve` lines only players may take, so a crowd of spectators
+   * is refused before a player is.
+   */
+  roomRatePerSecond: 5,
+  roomBurst: 10,
+  roomPlayerReserve: 5,
 } as const;
 
 /** Korean reasons of chat refusals, by machine code. */
 export const CHAT_ERRORS = {
   chatTooLong: `채팅은 ${CHAT_LIMITS.maxTextChars}자까지 보낼 수 있어요`,
   chatControl: '보낼 수 없는 제어 문자가 들어 있어요',
+  /** Nothing visible once invisible fillers (Hangul fillers, braille blank, tag characters…) are stripped. */
+  chatInvisible: '보이지 않는 문자만으로는 보낼 수 없어요',
+  /** A bracketed system word ("[시스템]", "【공지】"…): only the platform speaks as the system. */
+  chatImpersonation: '시스템이나 운영자를 흉내 내는 메시지는 보낼 수 없어요',
+  /** The room's chat budget (lines per second across all senders) is spent; spectators are refused first. */
+  chatRoomBusy: '지금 이 방에 채팅이 너무 많아요. 잠시 후에 다시 보내 주세요',
   chatEmpty: '보낼 내용이 없어요',
   chatRateLimited: '채팅을 너무 자주 보내고 있어요. 잠시 후에 다시 보내 주세요',
   chatTextPrivateOnly: '자유 채팅은 비공개 방에서만 쓸 수 있어요. 빠른 문구와 이모티콘을 써 주세요',
@@ -128,21 +143,26 @@ export const chatSubjects = {
 } as const;
 
 /**
- * Whitespace controls become spaces; every other control or invisible
- * formatting character (C0, DEL, C1, zero-width, bidi overrides and isolates,
- * BOM) is refused rather than silently dropped, so nobody can smuggle a
- * reversed or invisible message.
+ * Whitespace controls become spaces; then the shared text policy
+ * (text-policy.ts, the nickname's character classes): controls, bidi and
+ * zero-width characters are refused rather than silently dropped, so nobody
+ * can smuggle a reversed or split message; invisible fillers are stripped and
+ * a line of nothing but them is refused; combining-mark stacks are cut; a
+ * bracketed system word ("[시스템]") is refused.
  */
 const WHITESPACE_CONTROLS = /[\t\n\r\v\f]/g;
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
+const WHY: Record<'control' | 'invisible' | 'impersonation', ChatErrorCode> = {
+  control: 'chatControl',
+  invisible: 'chatInvisible',
+  impersonation: 'chatImpersonation',
+};
 
 export type CleanText = { ok: true; text: string } | { ok: false; code: ChatErrorCode };
 
 export function cleanChatText(raw: string): CleanText {
-  const spaced = raw.replace(WHITESPACE_CONTROLS, ' ');
-  if (FORBIDDEN.test(spaced)) return { ok: false, code: 'chatControl' };
-  const text = spaced.replace(/ {2,}/g, ' ').trim().normalize('NFC');
+  const verdict = applyChatPolicy(raw.replace(WHITESPACE_CONTROLS, ' '));
+  if (!verdict.ok) return { ok: false, code: WHY[verdict.why] };
+  const text = verdict.text.replace(/ {2,}/g, ' ').trim();
   if (text.length === 0) return { ok: false, code: 'chatEmpty' };
   if ([...text].length > CHAT_LIMITS.maxTextChars) return { ok: false, code: 'chatTooLong' };
   return { ok: true, text };

@@ -135,6 +135,8 @@ export const ServerMessage = z.discriminatedUnion('t', [
     /** Set when the error concerns one action (e.g. `unavailable`): retry it with the same actionId. */
     roomId: z.string().optional(),
     actionId: z.string().optional(),
+    /** With `queueRejected` (additive): the matchmaker's refusal code (REFUSALS), e.g. `addressTables`. */
+    refusal: z.string().optional(),
   }),
   z.object({ v, t: z.literal('presence'), roomId: z.string(), presence: z.array(PresenceEntry) }),
   z.object({ v, t: z.literal('queued'), game: z.string(), mode: z.string(), players: z.number().int() }),
@@ -192,5 +194,10 @@ export const ERRORS = {
   tooManySockets: '같은 계정으로 열린 연결이 너무 많아요. 다른 창이나 탭을 닫고 다시 시도해 주세요',
   /** GATEWAY_MAX_PENDING_PER_SOCKET requests still wait for an answer; carries roomId/actionId: send it again later. */
   tooManyPending: '처리 중인 요청이 너무 많아요. 답을 받은 뒤에 다시 보내 주세요',
+  /**
+   * The matchmaker refused or ended a quick-match request; `message` is its Korean reason and `refusal`
+   * its code (`tooMany`, `addressQueueRate`, `addressTables`, `unknownGame`…). The client stops waiting.
+   */
+  queueRejected: '빠른 대전을 시작할 수 없어요',
 } as const;
 export type ErrorCode = keyof typeof ERRORS;

@@ -31,6 +31,10 @@ export const REFUSALS = {
   spectatorsFull: '관전 자리가 가득 찼어요. 잠시 후 다시 시도해 주세요',
   /** Too many quick-match requests from one user (per replica, QUEUE_RATE_PER_USER a minute). */
   tooMany: '빠른 대전 요청이 너무 많아요. 잠시 후 다시 시도해 주세요',
+  /** Too many quick-match requests from one client address (QUEUE_RATE_PER_ADDRESS a minute, shared over Redis). */
+  addressQueueRate: '같은 네트워크에서 빠른 대전 요청이 너무 많아요. 잠시 후 다시 시도해 주세요',
+  /** One client address started QUEUE_TABLES_PER_ADDRESS quick-match tables this minute. */
+  addressTables: '같은 네트워크에서 시작된 게임이 너무 많아요. 잠시 후 다시 시도해 주세요',
   /** An open request reached the worker after its deadline: nothing was taken, the matchmaker has moved on. */
   expired: '요청 시간이 지나 처리하지 않았어요',
   /** A worker or store did not answer in time. */

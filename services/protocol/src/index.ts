@@ -1,5 +1,6 @@
 export * from './client.ts';
 export * from './chat.ts';
+export * from './text-policy.ts';
 export * from './lifecycle.ts';
 export * from './limits.ts';
 export * from './subjects.ts';

@@ -1,7 +1,33 @@
 /** Room worker options: environment variable, default and meaning of each, in one place. */
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { CHAT_LIMITS } from '@joke/protocol';
 import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/bus';
+
+/**
+ * The per-room chat budget (chat.ts, issue 36), apart so `npm start` (services/platform) spreads the
+ * same variables into its own configuration.
+ */
+export const chatBudgetOptions = {
+  chatRatePerSecond: opt(
+    'ROOM_CHAT_RATE_PER_SECOND',
+    int(1, 1_000),
+    CHAT_LIMITS.roomRatePerSecond,
+    'Chat lines one room relays per second, all senders together (sustained); a line past it is refused to its sender with chatRoomBusy.',
+  ),
+  chatBurst: opt(
+    'ROOM_CHAT_BURST',
+    int(1, 10_000),
+    CHAT_LIMITS.roomBurst,
+    'Chat lines one room may relay at once before ROOM_CHAT_RATE_PER_SECOND applies.',
+  ),
+  chatPlayerReserve: opt(
+    'ROOM_CHAT_PLAYER_RESERVE',
+    int(0, 10_000),
+    CHAT_LIMITS.roomPlayerReserve,
+    "Of the room's chat budget, this many lines only players may take: a spectator's line needs more than this left, so spectators are refused first (ROOM_CHAT_BURST or more = spectators never chat).",
+  ),
+};
 
 export const workerConfig = defineConfig({
   shard: opt('SHARD', int(0, 1_000_000), 0, 'Shard number (e.g. the StatefulSet ordinal); reported to the matchmaker.'),
@@ -85,6 +111,7 @@ export const workerConfig = defineConfig({
     30_000,
     'How long a viewer whose socket is gone stays in the room (and its snapshot) before it is forgotten.',
   ),
+  ...chatBudgetOptions,
   maxRooms: opt(
     'MAX_ROOMS',
     int(1, 10_000_000),

@@ -153,7 +153,16 @@ export class Room implements QueueOwner, MovingRoom {
     this.subs.push(...subscribeRoom(family, this.id, (item) => this.enqueue(item)));
     this.subs.push(
       subscribeChat(
-        { bus: family, log: this.host.log },
+        {
+          bus: family,
+          log: this.host.log,
+          now: () => this.host.clock.now(),
+          budget: {
+            ratePerSecond: this.host.cfg.chatRatePerSecond,
+            burst: this.host.cfg.chatBurst,
+            playerReserve: this.host.cfg.chatPlayerReserve,
+          },
+        },
         { id: this.id, policy: () => this.data.chat, viewers: () => this.viewers.values() },
       ),
     );

@@ -132,6 +132,8 @@ export interface QueueEntry {
   at: number;
   /** False when the user wants humans only: a bot-filled table leaves them waiting. */
   bots?: boolean;
+  /** The client address the user queued from (the matchmaker's per-address table budget). */
+  addr?: string;
 }
 
 /**

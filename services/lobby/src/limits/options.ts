@@ -39,6 +39,13 @@ export const lobbyLimitOptions = {
     60,
     'rooms.join and rooms.spectate calls per user per minute.',
   ),
+  startPerIp: opt(
+    'LOBBY_RATE_START_PER_IP',
+    perMinute,
+    60,
+    'rooms.start calls (tables started from the lobby) per client address per minute.',
+  ),
+  startPerUser: opt('LOBBY_RATE_START_PER_USER', perMinute, 10, 'rooms.start calls per user per minute.'),
   maxRoomsPerUser: opt(
     'LOBBY_MAX_ROOMS_PER_USER',
     int(1, 1000),

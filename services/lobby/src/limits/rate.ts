@@ -1,6 +1,7 @@
 /**
  * Per-address and per-user rate limits on the calls an abuser would repeat:
- * guest sign-in, room creation, joining/watching. rate-limiter-flexible keeps
+ * guest sign-in, room creation, joining/watching, starting a table (each start
+ * opens a live table on a worker: issue 36). rate-limiter-flexible keeps
  * the counters: in Redis when the lobby has one (every replica then shares
  * them, and a Redis outage falls back to per-process counters instead of
  * letting everything through or refusing everyone), in memory otherwise.
@@ -12,13 +13,14 @@ import type { Logger } from 'pino';
 import { MSG } from '../messages.ts';
 import type { LobbyLimits } from './options.ts';
 
-export type LimitedAction = 'guest' | 'create' | 'join';
+export type LimitedAction = 'guest' | 'create' | 'join' | 'start';
 export type LimitScope = 'ip' | 'user';
 
 const PER: Record<LimitedAction, Record<LimitScope, keyof LobbyLimits>> = {
   guest: { ip: 'guestPerIp', user: 'guestPerUser' },
   create: { ip: 'createPerIp', user: 'createPerUser' },
   join: { ip: 'joinPerIp', user: 'joinPerUser' },
+  start: { ip: 'startPerIp', user: 'startPerUser' },
 };
 
 export interface RateLimits {

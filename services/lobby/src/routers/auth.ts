@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { signPlayerToken, verifyPlayerToken, type PlayerClaims } from '@joke/protocol/auth';
 import { newUserId } from '../ids.ts';
-import { codePoints, NICKNAME_MAX_UNITS, normalizeNickname } from '../nickname.ts';
+import { codePoints, impersonatesSystem, NICKNAME_MAX_UNITS, normalizeNickname } from '../nickname.ts';
 import { MSG } from '../messages.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 import { NOW, type Stmt } from '../db/raw.ts';
@@ -15,6 +15,7 @@ export const nickname = z
   .transform(normalizeNickname)
   .refine((s) => s !== null, { message: MSG.nicknameControl, abort: true })
   .transform((s) => s!)
+  .refine((s) => !impersonatesSystem(s), { message: MSG.nicknameSystem, abort: true })
   .refine((s) => codePoints(s) >= 2 && codePoints(s) <= 12, { message: MSG.nicknameLength });
 
 export const GuestInput = z.object({

@@ -212,9 +212,10 @@ export const roomsRouter = router({
 
   /**
    * Host only. Checks the seat count against playerRange(options), asks the
-   * matchmaker to place the game, and returns the id to open at the gateway.
+   * matchmaker to place the game, and returns the id to open at the gateway. Rate limited per
+   * address and per user (LOBBY_RATE_START_*): each start opens a live table on a worker.
    */
-  start: authedProcedure
+  start: rateLimitedProcedure('start')
     .input(z.object({ roomId }))
     .mutation(({ ctx, input }) => startGame(ctx.deps, input.roomId, ctx.user.id)),
 });
