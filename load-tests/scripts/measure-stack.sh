@@ -80,7 +80,8 @@ if [[ -n "${MEASURE_CPU_PROF:-}" ]]; then
   mkdir -p "$MEASURE_CPU_PROF"
   prof() { echo "--cpu-prof --cpu-prof-dir=$MEASURE_CPU_PROF/$1"; }
 fi
-OPS_PORT=$BASE node $NODE_ARGS --import tsx services/matchmaker/src/main.ts >"$logs/mm.log" 2>&1 &
+# Every bot quick-matches from 127.0.0.1: the per-address quick-match budgets are for browsers (0 = off).
+QUEUE_RATE_PER_ADDRESS=0 QUEUE_TABLES_PER_ADDRESS=0 OPS_PORT=$BASE node $NODE_ARGS --import tsx services/matchmaker/src/main.ts >"$logs/mm.log" 2>&1 &
 MM=$!
 WORKER_ID=w0 SHARD=0 OPS_PORT=$((BASE + 1)) node $NODE_ARGS $(prof w0) --import tsx services/room-worker/src/main.ts >"$logs/w0.log" 2>&1 &
 W0=$!

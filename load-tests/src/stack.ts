@@ -56,7 +56,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ),
     );
   const matchmaker = await startMatchmaker(
-    { matchmakerId: `${namespace}-mm` },
+    // Every bot quick-matches from one address: the per-address budgets are for browsers (0 = off).
+    { matchmakerId: `${namespace}-mm`, queueRatePerAddress: 0, queueTablesPerAddress: 0 },
     { bus, snapshots: stores.snapshots, match: stores.match, log: log.child({ service: 'matchmaker' }) },
   );
   const gateways: Gateway[] = [];

@@ -109,7 +109,15 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       start(`worker-${i}`, 'room-worker', { ...common, WORKER_ID: `${namespace}-w${i}`, SHARD: String(i) }),
     );
   for (let i = 0; i < opts.matchmakers; i++)
-    starting.push(start(`matchmaker-${i}`, 'matchmaker', { ...common, MATCHMAKER_ID: `${namespace}-mm${i}` }));
+    starting.push(
+      start(`matchmaker-${i}`, 'matchmaker', {
+        ...common,
+        MATCHMAKER_ID: `${namespace}-mm${i}`,
+        // The swarm quick-matches from one address: the per-address budgets are for browsers (0 = off).
+        QUEUE_RATE_PER_ADDRESS: '0',
+        QUEUE_TABLES_PER_ADDRESS: '0',
+      }),
+    );
   for (let i = 0; i < opts.gateways; i++)
     starting.push(
       start(`gateway-${i}`, 'gateway', {
