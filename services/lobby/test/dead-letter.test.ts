@@ -95,5 +95,14 @@ describe('poisoned game results (JetStream + PostgreSQL)', () => {
     }
     const counted = await lobby.metrics.getSingleMetric('joke_lobby_dead_letters_total')!.get();
     expect(counted.values).toEqual([{ labels: { event: 'roomFinished', code: 'SQLSTATE_22021' }, value: POISONED }]);
+
+    // A replay publishes parked events back and drops them from the dead letters: still unstorable, they
+    // are parked again (counted again), and nothing is stored twice or lost.
+    expect(await dead.replay(5)).toBe(5);
+    const total = async () =>
+      (await lobby!.metrics.getSingleMetric('joke_lobby_dead_letters_total')!.get()).values[0].value;
+    await until(async () => (await total()) === POISONED + 5, 'the replayed events parked again');
+    await until(async () => (await dead.count()) === POISONED, `${POISONED} parked after the replay`);
+    expect(await stored()).toEqual(['g_goodgame0001']);
   }, 240_000);
 });
