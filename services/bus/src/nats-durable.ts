@@ -126,7 +126,12 @@ export class JetStreamEvents {
               max_age: this.opts.maxAgeMs * NANOS_PER_MS,
               duplicate_window: 2 * 60_000 * NANOS_PER_MS,
             }),
-          ),
+          ).catch(async (err: unknown) => {
+            // There already, set up otherwise (by hand, another replica count): kept as it is, it stores the subject.
+            if (!/already in use/i.test(String((err as Error).message))) throw err;
+            const info = await jsm.streams.info(name);
+            if (!info.config.subjects?.includes(subject)) throw err;
+          }),
         )
         .then(() => {})
         .catch((err: unknown) => {

@@ -7,9 +7,9 @@
  * permanent error, is parked with its error and reported, and the events after it are handled.
  */
 import { randomBytes } from 'node:crypto';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { AckPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InProcessBus, NatsBus, type Bus, type ParkedEvent } from '../src/index.ts';
+import { deadLetterStream, InProcessBus, NatsBus, streamName, type Bus, type ParkedEvent } from '../src/index.ts';
 
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const text = (d: string | Uint8Array) => (typeof d === 'string' ? d : new TextDecoder().decode(d));
@@ -125,11 +125,27 @@ durableContract(
   (b, subject) => (b as NatsBus).deadLetters(subject).count(),
 );
 
+describe('NatsBus ensureDurable (joke-streams)', () => {
+  it('brings a consumer of an older release (unbounded deliveries) to the delivery policy, in place', async () => {
+    if (nats.length === 0) for (let i = 0; i < 2; i++) nats.push(await NatsBus.connect(NATS_URL, { prefix, ...quiet }));
+    const subject = `ev.${randomBytes(3).toString('hex')}`;
+    const full = `${prefix}.${subject}`;
+    const jsm = await jetstreamManager(nats[0].nc);
+    const stream = streamName(full);
+    await jsm.streams.add({ name: stream, subjects: [full] });
+    await jsm.consumers.add(stream, { durable_name: 'old', ack_policy: AckPolicy.Explicit, filter_subject: full });
+    expect((await jsm.consumers.info(stream, 'old')).config.max_deliver).toBe(-1);
+    await nats[0].ensureDurable(subject, 'old');
+    expect((await jsm.consumers.info(stream, 'old')).config.max_deliver).toBe(policy.maxDeliveries + 1);
+    expect((await jsm.streams.info(deadLetterStream(full))).config.subjects).toEqual([`dead.${full}`]);
+  });
+});
+
 afterAll(async () => {
   await inProcess.close();
   if (nats.length === 0) return;
   // Streams are per subject, each with its dead-letter stream: remove this run's from the shared server.
-  expect(await nats[0].removeDurableStreams()).toBe(6);
+  expect(await nats[0].removeDurableStreams()).toBe(8);
   const jsm = await jetstreamManager(nats[0].nc);
   for await (const s of jsm.streams.list()) expect(s.config.name.startsWith(`EV_${prefix}`)).toBe(false);
   for (const b of nats) await b.close();
