@@ -19,6 +19,7 @@ const root = new URL('..', import.meta.url).pathname;
 export const ENTRY_POINTS = {
   'services/gateway/main': 'services/gateway/src/main.ts',
   'services/lobby/main': 'services/lobby/src/main.ts',
+  'services/lobby/streams-cli': 'services/lobby/src/streams-cli.ts',
   'services/matchmaker/main': 'services/matchmaker/src/main.ts',
   'services/matchmaker/rebalance-cli': 'services/matchmaker/src/rebalance-cli.ts',
   'services/room-worker/main': 'services/room-worker/src/main.ts',

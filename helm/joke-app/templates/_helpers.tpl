@@ -96,6 +96,11 @@ key: {{ ternary $s.existingSecretKey .key (ne $s.existingSecret "") }}
       {{- else }}
       key: {{ ternary (printf "NATS_URL_%s" (upper .natsUser)) "NATS_URL" (and $v.bundled.nats.enabled $v.bundled.nats.auth) }}
       {{- end }}
+{{- if and $v.bundled.nats.enabled $v.bundled.nats.auth (not $v.nats.existingSecret) }}
+{{- /* The service users may not create streams: the joke-streams hook Job does (templates/nats-streams-job.yaml). */}}
+- name: JETSTREAM_CREATE_STREAMS
+  value: "0"
+{{- end }}
 {{- end -}}
 
 {{/* A stored password, or a new random one: joke.keepOrGenerate (dict "live" $liveData "key" "K" "len" 32). */}}

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { InProcessBus } from './in-process.ts';
 import { NatsBus } from './nats.ts';
-import { opt } from './ops/config.ts';
+import { bool, opt } from './ops/config.ts';
 import { FileSnapshotStore } from './store/file.ts';
 import { MemoryMatchStore, MemorySnapshotStore } from './store/memory.ts';
 import { connectRedisConn, RedisMatchStore, RedisSnapshotStore } from './store/redis.ts';
@@ -58,6 +58,12 @@ export const connectionOptions = (defaults: { natsUrl: string; redisUrl: string 
     z.coerce.number().int().min(0).max(50),
     1,
     'At most one socket write to NATS per this many ms (0 = every event-loop turn); fewer writes under load, each message up to this much later.',
+  ),
+  jetstreamCreateStreams: opt(
+    'JETSTREAM_CREATE_STREAMS',
+    bool(),
+    true,
+    'Create the durable-event streams and consumers on first use. 0 when the NATS user may not (the chart with bundled.nats.auth: its joke-streams hook Job creates them).',
   ),
   namespace: opt(
     'JOKE_NAMESPACE',

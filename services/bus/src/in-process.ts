@@ -8,6 +8,7 @@
  *   the first answer wins and later ones are dropped.
  * Subjects are matched exactly (the services use no wildcards).
  */
+import type { DeliveryPolicy, DurableConsumerOptions, ParkedEvent } from './durable-policy.ts';
 import { InProcessDurable } from './in-process-durable.ts';
 import {
   BusNoRespondersError,
@@ -36,6 +37,8 @@ export interface InProcessBusOptions {
   prefix?: string;
   /** Called when a handler throws; defaults to console.error. Delivery to the other subscribers goes on. */
   onHandlerError?: (err: unknown, subject: string) => void;
+  /** Deliveries of a durable event before it is parked (default: durable-policy.ts; tests shorten it). */
+  deliveryPolicy?: DeliveryPolicy;
 }
 
 /** `a.b.c` → `a.b.*`: the one wildcard subscription the in-process bus matches a subject against. */
@@ -59,7 +62,7 @@ export class InProcessBus implements Bus {
   constructor(opts: InProcessBusOptions = {}) {
     this.prefix = opts.prefix ? `${opts.prefix}.` : '';
     this.onHandlerError = opts.onHandlerError ?? ((err, subject) => console.error(`bus handler on ${subject}`, err));
-    this.durable = new InProcessDurable(this.onHandlerError);
+    this.durable = new InProcessDurable(this.onHandlerError, opts.deliveryPolicy);
   }
 
   publishDurable(subject: string, data: Wire, id: string): Promise<void> {
@@ -70,9 +73,19 @@ export class InProcessBus implements Bus {
     return this.durable.publish(full, data, id);
   }
 
-  consumeDurable(subject: string, durable: string, handler: (data: Wire) => Promise<void>): Promise<BusSubscription> {
+  consumeDurable(
+    subject: string,
+    durable: string,
+    handler: (data: Wire) => Promise<void>,
+    options?: DurableConsumerOptions,
+  ): Promise<BusSubscription> {
     this.assertOpen();
-    return this.durable.consume(this.prefix + subject, durable, handler);
+    return this.durable.consume(this.prefix + subject, durable, handler, options);
+  }
+
+  /** The durable events of `subject` parked after their deliveries failed (the dead-letter list). */
+  parkedEvents(subject: string): readonly ParkedEvent[] {
+    return this.durable.parked(this.prefix + subject);
   }
 
   publish(subject: string, data: Wire): void {

@@ -71,7 +71,7 @@ class DeadlineQueue {
  * times out within a millisecond or so of its deadline, as with its own timer.
  */
 export class ReplyInbox {
-  private readonly inbox = createInbox();
+  private readonly inbox: string;
   /** By reply token; not a Map, whose obsolete tables kept every request's objects past its scavenges (slots.ts). */
   private readonly waiting = new TokenSlots<Waiting>();
   private readonly late = new Map<string, { arrived: (data: Wire) => void; until: number }>();
@@ -79,7 +79,12 @@ export class ReplyInbox {
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
 
-  constructor(private readonly nc: NatsConnection) {
+  /** `inboxPrefix`: the connection's (`_INBOX.<user>`), so replies arrive where its user may subscribe. */
+  constructor(
+    private readonly nc: NatsConnection,
+    inboxPrefix?: string,
+  ) {
+    this.inbox = createInbox(inboxPrefix);
     nc.subscribe(`${this.inbox}.*`, { callback: (err, m) => (err ? this.endAll() : this.onReply(m)) });
   }
 

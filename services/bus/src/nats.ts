@@ -4,9 +4,11 @@
  * avoid an async iterator per message.
  */
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { DeliveryPolicy, DurableConsumerOptions } from './durable-policy.ts';
 import type { Bus, BusMessage, BusSubscription, Wire } from './types.ts';
 import { natsServers } from './nats-url.ts';
 import { JetStreamEvents } from './nats-durable.ts';
+import { DeadLetters } from './nats-dead-letters.ts';
 import { ReplyInbox } from './nats-replies.ts';
 import { coalesceWrites } from './patches/index.ts';
 
@@ -31,6 +33,21 @@ export interface NatsBusOptions {
    * 271 → 220 µs, the workers' 420 → 397 (docs/measurements/stack-capacity.md, issue 9).
    */
   writeGapMs?: number;
+  /**
+   * Create the durable-event streams and consumers on first use (JETSTREAM_CREATE_STREAMS, default on). Off
+   * under the chart's per-service NATS users, which may not create them: the `joke-streams` setup job does.
+   */
+  createStreams?: boolean;
+  /** Deliveries of a durable event before it is parked (default: durable-policy.ts; tests shorten it). */
+  deliveryPolicy?: DeliveryPolicy;
+}
+
+/**
+ * Where this connection's replies arrive: `_INBOX.<user>` with a NATS user (its permissions allow that
+ * subtree only, so one service's credential cannot read another's replies), else the client's `_INBOX`.
+ */
+export function inboxPrefixOf(user: string | undefined): string {
+  return user ? `_INBOX.${user.replace(/[^A-Za-z0-9_-]/g, '_')}` : '_INBOX';
 }
 
 export class NatsBus implements Bus {
@@ -53,8 +70,10 @@ export class NatsBus implements Bus {
       replicas: opts.durableReplicas ?? (Number(process.env.JETSTREAM_REPLICAS) || 1),
       maxAgeMs: 7 * 24 * 3600_000,
       onHandlerError: this.onHandlerError,
+      createStreams: opts.createStreams ?? process.env.JETSTREAM_CREATE_STREAMS !== '0',
+      policy: opts.deliveryPolicy,
     });
-    this.replies = new ReplyInbox(nc);
+    this.replies = new ReplyInbox(nc, (nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix);
     this.writesCoalesced =
       (opts.coalesceWrites ?? process.env.NATS_COALESCE_WRITES !== '0') &&
       coalesceWrites(nc, opts.writeGapMs ?? Number(process.env.NATS_WRITE_GAP_MS ?? 1));
@@ -92,10 +111,13 @@ export class NatsBus implements Bus {
   }
 
   static async connect(url: string, opts: NatsBusOptions & { name?: string } = {}): Promise<NatsBus> {
+    // servers, and user/pass when the URL carries them (nats-url.ts)
+    const servers = natsServers(url);
     const nc = await connect({
-      // servers, and user/pass when the URL carries them (nats-url.ts)
-      ...natsServers(url),
+      ...servers,
       name: opts.name,
+      // Replies (own requests, JetStream pulls and acks) under the user's own inbox subtree.
+      inboxPrefix: inboxPrefixOf(servers.user),
       // Keep trying for ever: a service without its bus is useless, and NATS restarts are routine.
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
@@ -144,8 +166,32 @@ export class NatsBus implements Bus {
     return this.events.publish(this.prefix + subject, data, id);
   }
 
-  consumeDurable(subject: string, durable: string, handler: (data: Wire) => Promise<void>): Promise<BusSubscription> {
-    return this.events.consume(this.prefix + subject, durable, handler);
+  consumeDurable(
+    subject: string,
+    durable: string,
+    handler: (data: Wire) => Promise<void>,
+    options?: DurableConsumerOptions,
+  ): Promise<BusSubscription> {
+    return this.events.consume(this.prefix + subject, durable, handler, options);
+  }
+
+  /**
+   * Creates (or brings to the current delivery policy) a durable subject's stream, its dead-letter stream and
+   * the durable consumer `durable`: what the `joke-streams` setup command does with an admin user.
+   */
+  ensureDurable(subject: string, durable: string): Promise<void> {
+    return this.events.ensure(this.prefix + subject, durable);
+  }
+
+  /** The dead-letter stream of a durable subject: count, list and replay its parked events (ops, tests). */
+  deadLetters(subject: string) {
+    const full = this.prefix + subject;
+    const dl = new DeadLetters(this.nc);
+    return {
+      count: () => dl.count(full),
+      list: (limit?: number) => dl.list(full, limit),
+      replay: (limit?: number) => dl.replay(full, limit),
+    };
   }
 
   /**

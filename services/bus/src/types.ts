@@ -3,6 +3,8 @@
  * implementation in the embedded single-process mode and in unit tests. The
  * services depend on this interface only, so the same code runs either way.
  */
+import type { DurableConsumerOptions } from './durable-policy.ts';
+
 /** A payload: text or bytes. Decode it with the subject's codec from `@joke/protocol`'s contract. */
 export type Wire = string | Uint8Array;
 
@@ -53,9 +55,16 @@ export interface Bus {
   /**
    * A durable consumer named `durable` of `subject`: every message stored is handed to one consumer of that
    * name (across processes), and acknowledged only when `handler` resolves; a rejection, or a process that
-   * dies before it resolves, gets the message delivered again. Handlers must be idempotent.
+   * dies before it resolves, gets the message delivered again. Handlers must be idempotent. Deliveries are
+   * bounded (durable-policy.ts): an event still refused after them, or refused with a `permanent` error,
+   * is parked in the subject's dead-letter stream and reported to `options.onParked`.
    */
-  consumeDurable?(subject: string, durable: string, handler: (data: Wire) => Promise<void>): Promise<BusSubscription>;
+  consumeDurable?(
+    subject: string,
+    durable: string,
+    handler: (data: Wire) => Promise<void>,
+    options?: DurableConsumerOptions,
+  ): Promise<BusSubscription>;
   /**
    * Whether the bus can carry messages now (NATS: connected, not reconnecting); readiness follows it.
    * Optional like `flush`; absent means always.

@@ -14,7 +14,8 @@ import { contract, listenDurable, type bus as wire } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.ts';
-import type { LobbyMetrics } from './metrics.ts';
+import { unstorable } from './db/errors.ts';
+import { countParked, type LobbyMetrics } from './metrics.ts';
 
 export class GameNotRecordedYet extends Error {
   constructor(readonly gameId: string) {
@@ -53,12 +54,13 @@ export async function subscribeClosed(
     bus,
     contract.roomClosed,
     async (msg) => {
-      const outcome = await applyRoomClosed(db, msg);
+      const outcome = await applyRoomClosed(db, msg).catch(unstorable);
       metrics.roomsClosed.inc({ outcome });
       if (outcome === 'freed') onFreed();
       log.info({ gameId: msg.roomId, outcome }, 'game room closed');
     },
-    (err) => log.warn({ err }, 'malformed RoomClosed dropped'),
+    (err) => log.warn({ err }, 'malformed RoomClosed parked'),
+    countParked(metrics, log, 'roomClosed'),
   );
   return { close: () => sub.unsubscribe() };
 }

@@ -19,7 +19,10 @@ import {
 import { lobbyLimitOptions } from './limits/options.ts';
 import { presenceOptions } from './rooms/presence.ts';
 
-const { natsUrl, redisUrl, namespace, logLevel } = connectionOptions({ natsUrl: '', redisUrl: '' });
+const { natsUrl, redisUrl, namespace, logLevel, jetstreamCreateStreams } = connectionOptions({
+  natsUrl: '',
+  redisUrl: '',
+});
 
 export const lobbyEnv = defineConfig({
   host: opt('HOST', z.string(), '0.0.0.0', 'Interface to listen on.'),
@@ -91,6 +94,7 @@ export const lobbyEnv = defineConfig({
     doc: 'Redis URL for the rate-limit counters, shared by every lobby replica. Empty = counters in this process only.',
   },
   namespace,
+  jetstreamCreateStreams,
   logLevel,
   ...lobbyLimitOptions,
   ...presenceOptions,

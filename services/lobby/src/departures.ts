@@ -21,7 +21,8 @@ import type { Bus, BusSubscription } from '@joke/bus';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.ts';
 import { txRaw } from './db/raw.ts';
-import type { LobbyMetrics } from './metrics.ts';
+import { unstorable } from './db/errors.ts';
+import { countParked, type LobbyMetrics } from './metrics.ts';
 import { lockRoomRow } from './rooms/sql.ts';
 
 export type LeftOutcome = 'unseated' | 'not-seated' | 'no-room';
@@ -82,12 +83,13 @@ export async function subscribeDepartures(
     bus,
     contract.playerLeft,
     async (msg) => {
-      const { outcome, roomId } = await applyPlayerLeft(db, msg);
+      const { outcome, roomId } = await applyPlayerLeft(db, msg).catch(unstorable);
       applied.inc({ outcome });
       if (outcome === 'unseated' && roomId) onUnseated(roomId);
       log.info({ gameId: msg.roomId, userId: msg.userId, reason: msg.reason, roomId, outcome }, 'player left a game');
     },
-    (err) => log.warn({ err }, 'malformed PlayerLeft dropped'),
+    (err) => log.warn({ err }, 'malformed PlayerLeft parked'),
+    countParked(metrics, log, 'playerLeft'),
   );
   return { close: () => sub.unsubscribe() };
 }

@@ -5,13 +5,19 @@
  * PostgreSQL transaction committed, so a game that ends while no lobby is up
  * waits in the stream, and a redelivered or duplicated event is a no-op
  * because the game id (the gateway room id) is the primary key.
+ *
+ * A result that can never be stored (a record that does not parse, data PostgreSQL refuses such as a NUL in
+ * a name: db/errors.ts) is parked in the dead-letter stream at once, counted in joke_lobby_dead_letters_total;
+ * a storage failure that may pass (PostgreSQL down) is delivered again within the bus's budget (≈ 29 min),
+ * then parked too. Either way the consumer moves on: one bad result never holds back the games after it.
  */
 import { z } from 'zod';
-import { bus as wire, contract, listenDurable } from '@joke/protocol';
+import { bus as wire, contract, listenDurable, UnprocessableEvent } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.ts';
-import type { LobbyMetrics } from './metrics.ts';
+import { permanentDbFailure } from './db/errors.ts';
+import { countParked, type LobbyMetrics } from './metrics.ts';
 import { isUniqueViolation } from './rooms/store.ts';
 
 const RankingEntry = z.looseObject({ player: z.string(), rank: z.number().int() });
@@ -125,15 +131,16 @@ export async function subscribeFinished(
         log.info({ gameId: msg.roomId, game: msg.game, outcome }, 'game recorded');
         return;
       } catch (e) {
-        const invalid = e instanceof z.ZodError;
-        if (!invalid && attempt < RETRIES) {
+        const permanent = e instanceof z.ZodError ? 'INVALID_RECORD' : permanentDbFailure(e);
+        if (!permanent && attempt < RETRIES) {
           await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
           continue;
         }
-        metrics.finishedRejected.inc({ reason: invalid ? 'invalid-record' : 'storage' });
-        log.error({ err: e, gameId: msg.roomId }, 'could not record finished game');
-        // A record that does not parse never will: acknowledged (dropped). Storage failures are redelivered.
-        if (invalid) return;
+        const reason = e instanceof z.ZodError ? 'invalid-record' : permanent ? 'unstorable' : 'storage';
+        metrics.finishedRejected.inc({ reason });
+        log.error({ err: e, gameId: msg.roomId, permanent }, 'could not record finished game');
+        // Never storable: parked at once. A storage failure is delivered again later (then parked, if it lasts).
+        if (permanent) throw new UnprocessableEvent(permanent, `game ${msg.roomId}: ${(e as Error).message}`);
         throw e;
       }
     }
@@ -155,8 +162,9 @@ export async function subscribeFinished(
     (err) => {
       metrics.finishedReceived.inc();
       metrics.finishedRejected.inc({ reason: 'malformed' });
-      log.warn({ err }, 'malformed RoomFinished dropped');
+      log.warn({ err }, 'malformed RoomFinished parked');
     },
+    countParked(metrics, log, 'roomFinished'),
   );
   const idle = async () => {
     while (inFlight.size > 0) await Promise.all([...inFlight]);

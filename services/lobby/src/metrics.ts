@@ -1,5 +1,7 @@
 /** Prometheus metrics of one lobby instance (its own registry, so several can live in one process). */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ParkedEventLike } from '@joke/protocol';
+import type { Logger } from 'pino';
 
 export interface LobbyMetrics {
   registry: Registry;
@@ -14,6 +16,8 @@ export interface LobbyMetrics {
   /** RoomClosed facts applied, by outcome (freed a lobby room, or nothing left to free: a redelivery). */
   roomsClosed: Counter<'outcome'>;
   rateLimited: Counter<'action' | 'scope'>;
+  /** Durable events parked in their dead-letter stream, by event (route name) and machine code. */
+  deadLetters: Counter<'event' | 'code'>;
   ready: Gauge;
 }
 
@@ -73,6 +77,23 @@ export function createMetrics(registry = new Registry()): LobbyMetrics {
       labelNames: ['action', 'scope'],
       registers: [registry],
     }),
+    deadLetters: new Counter({
+      name: 'joke_lobby_dead_letters_total',
+      help: 'Durable events (game results, departures, closed rooms) parked in their dead-letter stream, by event and code',
+      labelNames: ['event', 'code'],
+      registers: [registry],
+    }),
     ready: new Gauge({ name: 'lobby_ready', help: '1 once migrated and serving', registers: [registry] }),
+  };
+}
+
+/** The `onParked` of a durable consumer: counts the parked event and logs where to find it. */
+export function countParked(metrics: LobbyMetrics, log: Logger, event: string) {
+  return (p: ParkedEventLike): void => {
+    metrics.deadLetters.inc({ event, code: p.code });
+    log.error(
+      { event, subject: p.subject, code: p.code, error: p.error, deliveries: p.deliveries, permanent: p.permanent },
+      'durable event parked in its dead-letter stream',
+    );
   };
 }

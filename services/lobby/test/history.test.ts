@@ -151,7 +151,7 @@ describe('recording finished games from subjects.roomFinished', () => {
     expect(verifyRecord(countGame, one.record as GameRecord).ok).toBe(true);
   });
 
-  it('malformed or incomplete messages are dropped without harming later ones', async () => {
+  it('malformed or incomplete messages are parked without harming later ones', async () => {
     const { a, started, msg } = await playedTable();
     h.bus.publish(subjects.roomFinished, 'not json');
     h.bus.publish(subjects.roomFinished, JSON.stringify({ ...msg, v: 2 }));
@@ -162,5 +162,9 @@ describe('recording finished games from subjects.roomFinished', () => {
     const metrics = await h.lobby.metrics.getSingleMetricAsString('lobby_room_finished_rejected_total');
     expect(metrics).toMatch(/reason="malformed"} 2/);
     expect(metrics).toMatch(/reason="invalid-record"} 1/);
+    // Parked in the in-process bus's dead letters and counted, as on JetStream.
+    const parked = await h.lobby.metrics.getSingleMetricAsString('joke_lobby_dead_letters_total');
+    expect(parked).toMatch(/event="roomFinished",code="MALFORMED"} 2/);
+    expect(parked).toMatch(/event="roomFinished",code="INVALID_RECORD"} 1/);
   });
 });

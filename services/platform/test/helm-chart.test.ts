@@ -367,7 +367,7 @@ describe('helm/joke-app', () => {
 
 /** Metric names the services register, read from their metrics modules' source. */
 function exportedMetricNames(): string[] {
-  return ['room-worker', 'matchmaker', 'gateway']
+  return ['room-worker', 'matchmaker', 'gateway', 'lobby']
     .map((s) => readFileSync(join(ROOT, 'services', s, 'src/metrics.ts'), 'utf8'))
     .flatMap((src) => [...src.matchAll(/name: '([a-z_]+)'/g)].map((m) => m[1]));
 }

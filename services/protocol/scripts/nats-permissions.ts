@@ -1,19 +1,20 @@
 /**
  * Writes helm/joke-app/files/nats-permissions.json, the NATS users of the chart,
  * from the bus contract (src/permissions.ts): `npm run nats-permissions` at the root.
- * Subjects are written without a namespace; the chart puts `keyNamespace.` in front.
+ * Subjects are written without a namespace; the chart puts `keyNamespace.` in front (and `keyNamespace_` in
+ * front of the stream names, `EV_joke_v1_…`).
  * The chart test fails when this file is out of date.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BUS_USERS, natsPermissions } from '../src/permissions.ts';
+import { NATS_USERS, natsPermissions } from '../src/permissions.ts';
 
 export const natsPermissionsFile = fileURLToPath(
   new URL('../../../helm/joke-app/files/nats-permissions.json', import.meta.url),
 );
 
 export function natsPermissionsJson(): string {
-  const users = Object.fromEntries(BUS_USERS.map((u) => [u, natsPermissions(u)]));
+  const users = Object.fromEntries(NATS_USERS.map((u) => [u, natsPermissions(u)]));
   return `${JSON.stringify(users, null, 2)}\n`;
 }
 

@@ -28,7 +28,35 @@ export interface BusLike {
     subject: string,
     durable: string,
     handler: (data: Wire) => Promise<void>,
+    options?: { onParked?: (event: ParkedEventLike) => void },
   ): Promise<{ unsubscribe(): void }>;
+}
+
+/** What a bus reports of a durable event it parked (dead-lettered): `@joke/bus` ParkedEvent. */
+export interface ParkedEventLike {
+  subject: string;
+  durable: string;
+  error: string;
+  code: string;
+  deliveries: number;
+  permanent: boolean;
+}
+
+/**
+ * A durable event that can never be handled (it does not decode, the database refuses its content): thrown
+ * by a durable handler, it has the bus park the event in its dead-letter stream at once instead of
+ * delivering it again. `code` is the machine reason stored with it.
+ */
+export class UnprocessableEvent extends Error {
+  readonly permanent = true;
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'UnprocessableEvent';
+  }
 }
 
 export interface RequestRoute<Q, R> {
@@ -267,27 +295,34 @@ export async function emitDurable<M>(bus: BusLike, route: PublishRoute<M>, msg: 
 
 /**
  * The durable consumer of a durable route: `handler` resolving acknowledges the event, rejecting has it
- * delivered again (so it must be idempotent); an event that does not decode goes to `onMalformed` and is
- * acknowledged (dropped), since redelivering it cannot help.
+ * delivered again (so it must be idempotent) within the bus's delivery budget, then parked; rejecting with
+ * an UnprocessableEvent parks it at once. An event that does not decode goes to `onMalformed` and is parked
+ * (code MALFORMED), since redelivering it cannot help. `onParked` hears of every parked event.
  */
 export function listenDurable<M>(
   bus: BusLike,
   route: PublishRoute<M>,
   handler: (msg: M) => Promise<void>,
   onMalformed?: (err: ProtocolError) => void,
+  onParked?: (event: ParkedEventLike) => void,
 ): Promise<{ unsubscribe(): void }> {
   if (!route.durable || !bus.consumeDurable) throw new Error(`${route.name}: not a durable route or bus`);
-  return bus.consumeDurable(route.subject, route.durable, async (data) => {
-    let msg: M;
-    try {
-      msg = route.message.decode(data);
-    } catch (err) {
-      if (!(err instanceof ProtocolError)) throw err;
-      onMalformed?.(err);
-      return;
-    }
-    await handler(msg);
-  });
+  return bus.consumeDurable(
+    route.subject,
+    route.durable,
+    async (data) => {
+      let msg: M;
+      try {
+        msg = route.message.decode(data);
+      } catch (err) {
+        if (!(err instanceof ProtocolError)) throw err;
+        onMalformed?.(err);
+        throw new UnprocessableEvent('MALFORMED', err.message, { cause: err });
+      }
+      await handler(msg);
+    },
+    onParked ? { onParked } : undefined,
+  );
 }
 
 /** Listens on a publish subject; a message that does not decode goes to `onMalformed` (default: dropped). */

@@ -6,12 +6,24 @@
  * NATS users (helm/joke-app/files/nats-permissions.json) are generated from
  * here (`npm run nats-permissions`), and contract.test.ts checks these ends
  * against the calls in production code, so neither list can drift.
+ *
+ * Exact, not wildcarded (issue 36): no service may create or delete a JetStream stream or consumer (the
+ * `admin` user of the `joke-streams` setup job does, at install), a durable route's consumer may only read,
+ * pull and ack its own durable consumer and park into its own dead-letter subject, and each user's replies
+ * arrive under its own inbox (`_INBOX.<user>.>`, the bus's `inboxPrefix`), so no credential can read the
+ * replies of another service. The bus's stream names (`EV_<subject with _>`, @joke/bus nats-durable.ts)
+ * and dead-letter subjects (`dead.<subject>`) are mirrored here; the NATS-permissions test runs both.
  */
 import { contract, type ContractName } from './contract.ts';
 
 /** A NATS user: one per service (the room worker's is `worker`). */
 export type BusUser = 'gateway' | 'lobby' | 'matchmaker' | 'worker';
 export const BUS_USERS: readonly BusUser[] = ['gateway', 'lobby', 'matchmaker', 'worker'];
+/** The NATS user of the `joke-streams` setup job: manages streams and consumers; no service runs as it. */
+export const ADMIN_USER = 'admin';
+/** Every user of the chart's NATS: the services' and the admin's. */
+export const NATS_USERS = [...BUS_USERS, ADMIN_USER] as const;
+export type NatsUser = (typeof NATS_USERS)[number];
 
 /** `from`: calls/emits the route; `to`: serves/listens to it. */
 export const ROUTE_ENDS: Record<ContractName, { from: BusUser[]; to: BusUser[] }> = {
@@ -65,17 +77,27 @@ export function familyPattern(names: readonly ContractName[]): string {
 const familyOf = (name: ContractName): readonly ContractName[] | undefined =>
   Object.values(ROUTE_FAMILIES).find((f) => f.includes(name));
 
-/** Where replies to a request arrive (nats.js's muxed inbox); requesters subscribe to it. */
-export const INBOX = '_INBOX.>';
+/** Where replies to `user`'s requests arrive (its connection's `inboxPrefix` + `.>`): its own subtree only. */
+export const inboxOf = (user: string) => `_INBOX.${user}.>`;
+
+/** The JetStream stream of a durable subject (as @joke/bus names it): `EV_` + the subject with `_` for `.`. */
+export const durableStream = (subject: string) => `EV_${subject.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+/** Where a durable subject's consumer parks what it cannot handle (its dead-letter stream's subject). */
+export const deadLetterOf = (subject: string) => `dead.${subject}`;
 
 /**
- * JetStream API subjects of a durable route (bus nats-durable.ts: one stream `EV_<subject>` per
- * durable subject). The producer checks the account and creates its stream, then publishes and reads
- * the stream's ack on its inbox; the consumer also creates its durable pull consumer, pulls and acks.
+ * What the consumer `durable` of a durable subject may send: read its own consumer's info, pull from it,
+ * ack/nak/term its messages, and park into the subject's dead-letter stream. No CREATE, no DELETE.
  */
-// NATS wildcards match whole tokens only, so the stream names (`EV_…`, one token) cannot be narrowed further.
-export const JETSTREAM_PRODUCER = ['$JS.API.INFO', '$JS.API.STREAM.CREATE.*', '$JS.API.STREAM.INFO.*'];
-export const JETSTREAM_CONSUMER = [...JETSTREAM_PRODUCER, '$JS.API.CONSUMER.>', '$JS.ACK.>'];
+export function jetStreamConsumer(subject: string, durable: string): string[] {
+  const stream = durableStream(subject);
+  return [
+    `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
+    `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`,
+    `$JS.ACK.${stream}.${durable}.>`,
+    deadLetterOf(subject),
+  ];
+}
 
 export interface NatsPermissions {
   publish: string[];
@@ -91,30 +113,27 @@ export function routeSubject(name: ContractName): string {
 }
 
 /** A user's permissions; `prefix` is the deployment's JOKE_NAMESPACE (subjects get `<prefix>.` in front). */
-export function natsPermissions(user: BusUser, prefix = ''): NatsPermissions {
+export function natsPermissions(user: NatsUser, prefix = ''): NatsPermissions {
   const p = (s: string) => (prefix ? `${prefix}.${s}` : s);
   const publish = new Set<string>();
-  const subscribe = new Set<string>();
+  const subscribe = new Set<string>([inboxOf(user)]);
   let allowResponses = false;
   for (const name of Object.keys(ROUTE_ENDS) as ContractName[]) {
     const { from, to } = ROUTE_ENDS[name];
     const request = contract[name].kind === 'request';
-    const durable = 'durable' in contract[name];
-    if (from.includes(user)) {
-      publish.add(p(routeSubject(name)));
-      if (request || durable) subscribe.add(INBOX);
-      if (durable) for (const s of JETSTREAM_PRODUCER) publish.add(s);
-    }
-    if (to.includes(user)) {
-      // A durable route's consumer pulls from the stream instead of subscribing to the subject.
+    const durable = (contract[name] as { durable?: string }).durable;
+    // A durable route's producer publishes into the stream (the stream's ack comes to its inbox).
+    if (from.includes(user as BusUser)) publish.add(p(routeSubject(name)));
+    if (to.includes(user as BusUser)) {
       const family = familyOf(name);
-      if (!durable) subscribe.add(p(family ? familyPattern(family) : routeSubject(name)));
       if (request) allowResponses = true;
-      if (durable) {
-        subscribe.add(INBOX);
-        for (const s of JETSTREAM_CONSUMER) publish.add(s);
-      }
+      // A durable route's consumer pulls from its durable consumer instead of subscribing to the subject.
+      if (durable) for (const s of jetStreamConsumer(p(routeSubject(name)), durable)) publish.add(s);
+      else subscribe.add(p(family ? familyPattern(family) : routeSubject(name)));
     }
+    // The setup job: creates the streams and consumers, reads and replays dead letters (joke-streams).
+    if (user === ADMIN_USER && durable) publish.add(p(routeSubject(name)));
   }
+  if (user === ADMIN_USER) publish.add('$JS.API.>');
   return { publish: [...publish].sort(), subscribe: [...subscribe].sort(), allowResponses };
 }
