@@ -2,7 +2,8 @@
  * Versioned rules (docs/engine.md "Rules versions"): a record and a snapshot
  * written under version N still verify / restore after a rule change to N+1,
  * and keep playing by the rules of N. Version 1 is everything written before
- * versions existed; version 2 has the fixes of issue 12.
+ * versions existed; version 2 has the fixes of issue 12; poker's version 3 the
+ * clarifications 16 and 17 of issue 40.
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../src/core/rng.ts';
@@ -102,6 +103,16 @@ describe('rules versions and snapshot restore', () => {
     expect(old.hand!.betting!.toAct).toBe(BB);
   });
 
+  it('포커: a version-2 record in which a player left mid-hand (folded on the spot) still verifies after clarification 17; replayed under version 3 (the leaver stays in the hand) it would not', () => {
+    const record = leaverRecord();
+    expect(record.rulesVersion).toBe(2);
+    expect(verifyRecord(poker, record)).toMatchObject({ ok: true, problems: [] });
+    const underNewRules = verifyRecord(poker, { ...record, rulesVersion: 3 });
+    expect(underNewRules.ok).toBe(false);
+    expect(underNewRules.problems).toContain('replayed result differs from the recorded one');
+    expect(verifyRecord(poker, { ...record, rulesVersion: 4 }).ok).toBe(false);
+  });
+
   it('원카드: a record played under version 1 (multiPlay after a draw) still verifies after the §8.2 fix; replayed under version 2 it would not', () => {
     const record = oldMultiPlayRecord();
     expect(record.rulesVersion).toBe(1);
@@ -117,6 +128,52 @@ describe('rules versions and snapshot restore', () => {
     expect(verifyRecord(oneCard, { ...record, rulesVersion: 3 }).ok).toBe(false);
   });
 });
+
+/**
+ * A version-2 five-card draw game: in hand 1 everyone checks, the third player leaves during the draw, the
+ * others pass and check to the showdown; the later hands are folded at once. Seeds are tried until the leaver's hand would have won it, so that
+ * the version-3 replay (the leaver stays live, clarification 17) ends differently.
+ */
+function leaverRecord(): GameRecord {
+  const options = poker.optionsSchema.parse({ mode: 'fiveDraw', betting: 'noLimit', handLimit: 10 });
+  for (let g = 0; g < 40; g++) {
+    const seed = `leaver-${g}`;
+    const players = simPlayers(3);
+    let s: PokerState = poker.setup({ seed, players, options, now: T0, rulesVersion: 2 });
+    const [A, B, C] = order(s);
+    const actions: RecordedStep[] = [];
+    const step = (actor: string, action: Record<string, unknown>) => {
+      const now = T0 + 1000 * (actions.length + 1);
+      s = act(s, actor, action, now);
+      actions.push({ actor, action, now });
+    };
+    for (const id of [A, B, C]) step(id, { type: 'nl.check' });
+    step(C, { type: 'leave' });
+    step(A, { type: 'draw', cardIds: [] });
+    step(B, { type: 'draw', cardIds: [] });
+    step(A, { type: 'nl.check' });
+    step(B, { type: 'nl.check' });
+    // The other nine hands (the leaver is folded after the antes): whoever acts first folds.
+    while (s.phase === 'playing') {
+      const h = s.hand!;
+      if (h.phase === 'handEnd') for (const id of [A, B]) step(id, { type: 'ready' });
+      else step(h.betting!.toAct!, { type: 'nl.fold' });
+    }
+    const record: GameRecord = {
+      game: 'poker',
+      options: JSON.parse(JSON.stringify(options)),
+      players,
+      startedAt: T0,
+      rulesVersion: s.rulesVersion,
+      seedCommit: s.seedCommit,
+      seed,
+      actions,
+      result: poker.result(s),
+    };
+    if (record.result && !verifyRecord(poker, { ...record, rulesVersion: 3 }).ok) return record;
+  }
+  throw new Error('no seed gave the leaver the best hand');
+}
 
 /** Plays version-1 원카드 games until one contains the old afterDraw multi-play, and returns its record. */
 function oldMultiPlayRecord(): GameRecord {

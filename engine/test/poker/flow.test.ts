@@ -328,8 +328,12 @@ describe('7포커 하이로우 (§5.4.4, §6.6)', () => {
     expect(s.hand!.players[B].allIn).toBe(true);
     expect(s.hand!.phase).toBe('declare');
     expect(legalTypes(s, B)).toEqual(['declare']);
-    const t = act(start({ mode: 'sevenHiLo' }, 2), 'p1', { type: 'leave' });
+    // Both choices made by the clock; the first player to bet dies: no declaration, the other takes the pot.
+    let t = timeout(start({ mode: 'sevenHiLo' }, 2));
+    t = act(t, t.hand!.betting!.toAct!, { type: 'k.die' });
     expect(t.hand!.phase).toBe('handEnd');
+    expect(t.hand!.showdown).toBeNull();
+    expect(Object.values(t.hand!.players).every((p) => p.declare === null)).toBe(true);
   });
 });
 

@@ -11,8 +11,15 @@ import type { PlayerId } from '../../src/core/types.ts';
 
 export const T0 = 1_800_000_000_000;
 
-export function start(options: Record<string, unknown>, n = 4, seed = 'seed-1', now = T0): PokerState {
-  return poker.setup({ seed, players: simPlayers(n), options: poker.optionsSchema.parse(options), now });
+/** A table under the current rules, or under `rulesVersion` to pin a test to an older version's rules. */
+export function start(
+  options: Record<string, unknown>,
+  n = 4,
+  seed = 'seed-1',
+  now = T0,
+  rulesVersion?: number,
+): PokerState {
+  return poker.setup({ seed, players: simPlayers(n), options: poker.optionsSchema.parse(options), now, rulesVersion });
 }
 
 /** Current hand's players from the dealer's next seat (the dealer is last). */

@@ -158,16 +158,21 @@ describe('자리 비움과 나가기 (§5.8)', () => {
     let s = start({ mode: 'sevenPoker' }, 3);
     const [A, B, C] = order(s);
     s = act(s, B, { type: 'leave' });
-    expect(s.hand!.players[B].folded).toBe(true);
+    // Clarification 17: in this hand B's cards stay live and the clock's choice is made for B at once.
+    expect(s.hand!.players[B].folded).toBe(false);
+    expect(s.hand!.players[B].choiceDone).toBe(true);
     expect(rej(s, B, { type: 'leave' })).toBe('이미 나간 플레이어예요');
-    s = readyAll(foldOut(s));
+    s = foldOut(s);
+    const afterHand1 = stack(s, B);
+    s = readyAll(s);
+    expect(s.hand!.handNo).toBe(2);
     expect(s.hand!.players[B].folded).toBe(true);
     expect(s.hand!.players[B].committedTotal).toBe(10);
-    expect(stack(s, B)).toBe(980);
+    expect(stack(s, B)).toBe(afterHand1 - 10);
     expect(s.hand!.players[B].choice).toBeNull();
     s = act(s, C, { type: 'leave' });
-    expect(s.hand!.phase).toBe('handEnd');
-    s = readyAll(s);
+    expect(s.hand!.players[C].folded).toBe(false);
+    s = readyAll(foldOut(s));
     expect(s.phase).toBe('finished');
     expect(s.endReason).toBe('left');
     expect(poker.result(s)!.ranking.map((x) => x.player)).toContain(B);

@@ -4,6 +4,10 @@
  * against the engine's own pot records, and against a bound restated from the
  * spec independently of them — a player who put in c can win at most
  * Σ_j min(c_j, c) over everyone's contributions c_j, and a folded player nothing.
+ * Games alternate between rules version 2 (chips above every live contribution
+ * go back, folded players' too) and version 3 (clarification 17: they never go
+ * back to a folded player; they join the pot below, so a player whose c is the
+ * largest live contribution may also win the folded chips above it).
  */
 import { describe, expect, it } from 'vitest';
 import { poker } from '../../src/games/poker/index.ts';
@@ -45,8 +49,16 @@ function pickBet(legal: LegalAction[], rng: Rng): Record<string, unknown> {
   return { type: calm.type };
 }
 
-function checkHandEnd(s: PokerState): void {
+/** Checks one hand end; true when folded players' chips lay above every live contribution. */
+function checkHandEnd(s: PokerState): boolean {
   const h = s.hand!;
+  const liveMax = Math.max(
+    ...h.seatOrder.filter((id) => !h.players[id].folded).map((id) => h.players[id].committedTotal),
+  );
+  let above = 0;
+  for (const id of h.seatOrder) if (h.players[id].folded) above += Math.max(0, h.players[id].committedTotal - liveMax);
+  // Version 2 returned every such chip before the pots were built.
+  if (s.rulesVersion === 2) expect(above).toBe(0);
   const pots = h.potResults!;
   const put = new Map(h.seatOrder.map((id) => [id, h.players[id].committedTotal]));
   const won = new Map<PlayerId, number>();
@@ -64,19 +76,24 @@ function checkHandEnd(s: PokerState): void {
     const mine = put.get(id)!;
     let cap = 0;
     for (const c of put.values()) cap += Math.min(c, mine);
+    if (mine === liveMax) cap += above;
     expect(amount, `${id} put in ${mine} and won ${amount}`).toBeLessThanOrEqual(cap);
   }
+  return above > 0;
 }
 
 describe('§5.5 property — pot eligibility over random all-in/fold sequences', () => {
   it('§5.5 — nobody ever wins more than the pots they are eligible for (engine pots and an independent bound)', () => {
     let handsChecked = 0;
     let sidePots = 0;
+    let returns = 0;
+    let orphaned = 0;
     for (let g = 0; g < 140; g++) {
       const rng = Rng.fromSeed(`pots-${g}`);
       const n = 2 + (g % 5);
       const options = poker.optionsSchema.parse({ ...MODES[g % MODES.length], handLimit: 10 });
-      let s = poker.setup({ seed: `pots-${g}`, players: simPlayers(n), options, now: T0 });
+      const rulesVersion = g % 2 === 0 ? 3 : 2;
+      let s = poker.setup({ seed: `pots-${g}`, players: simPlayers(n), options, now: T0, rulesVersion });
       const total = chips(s);
       let now = T0;
       let lastEnd = -1;
@@ -87,12 +104,12 @@ describe('§5.5 property — pot eligibility over random all-in/fold sequences',
           lastEnd = h.handNo;
           handsChecked++;
           if (h.potResults!.filter((p) => p.amount > 0).length > 1) sidePots++;
-          checkHandEnd(s);
+          if (checkHandEnd(s)) orphaned++;
         }
         let r: ReturnType<typeof poker.apply> | null = null;
         const seated = s.seats.filter((x) => x.status === 'playing').map((x) => x.id);
         if (h && h.phase === 'betting' && rng.float() < 0.04) {
-          // Someone not to act leaves mid-round (a fold out of turn).
+          // Someone not to act leaves mid-round (version 2: a fold out of turn; version 3: timeouts from now on).
           const other = seated.filter((id) => id !== h.betting?.toAct && !h.players[id]?.folded);
           if (other.length > 2) r = poker.apply(s, rng.pick(other), { type: 'leave' }, now);
         }
@@ -117,10 +134,27 @@ describe('§5.5 property — pot eligibility over random all-in/fold sequences',
         }
         expect(r.ok, r.ok ? '' : r.reason).toBe(true);
         if (r.ok) s = r.state;
+        if (r.ok && rulesVersion === 3)
+          for (const e of r.events)
+            if (e.type === 'returned') {
+              // Clarification 17: a folded player's chips never go back — only the uncalled part of a bet (say
+              // the big blind of a player who left, over a small blind that folded), so nobody else put in more.
+              const h = s.hand!;
+              const who = e.player as PlayerId;
+              if (h.players[who].folded) {
+                const others = h.seatOrder.filter((id) => id !== who).map((id) => h.players[id].committedTotal);
+                expect(h.players[who].committedTotal, `folded ${who} got called chips back`).toBeGreaterThanOrEqual(
+                  Math.max(...others),
+                );
+              }
+              returns++;
+            }
         expect(chips(s)).toBe(total + options.startingChips * s.seats.reduce((t, x) => t + x.rebuys, 0));
       }
     }
     expect(handsChecked).toBeGreaterThan(300);
     expect(sidePots).toBeGreaterThan(20);
+    expect(returns).toBeGreaterThan(20);
+    expect(orphaned).toBeGreaterThan(0);
   });
 });

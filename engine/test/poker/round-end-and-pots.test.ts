@@ -32,8 +32,9 @@ describe('포커 round end and side pots', () => {
     }
   });
 
-  it('§5.5 — chips no live player matched go back to who put them in; the all-in player wins only the pot he is eligible for', () => {
-    let s = start({ mode: 'holdem' }, 3);
+  it('§5.5 — rules version 2: chips no live player matched go back to who put them in; the all-in player wins only the pot he is eligible for', () => {
+    // Version 2 only: clarification 17 (version 3) keeps a leaver's hand live and never returns folded chips.
+    let s = start({ mode: 'holdem' }, 3, 'seed-1', undefined, 2);
     const [SB, BB, D] = order(s);
     s = setStacks(s, { [D]: 50 }, SB);
     const total = chips(s);
@@ -61,8 +62,9 @@ describe('포커 round end and side pots', () => {
     expect(chips(s)).toBe(total);
   });
 
-  it('§5.3 — pot limit below the minimum raise: the small blind facing a short all-in big blind after the dealer folds has nobody to bet against (§5.2); where the cap is below the minimum, a raise to exactly the pot is allowed', () => {
-    let s = start({ mode: 'holdem', betting: 'potLimit' }, 3);
+  it('§5.3 — rules version 2: pot limit below the minimum raise: the small blind facing a short all-in big blind after the dealer folds has nobody to bet against (§5.2); where the cap is below the minimum, a raise to exactly the pot is allowed', () => {
+    // Version 2 only: clarification 16 (version 3) offers no raise there (betting-nl.test.ts).
+    let s = start({ mode: 'holdem', betting: 'potLimit' }, 3, 'seed-1', undefined, 2);
     const [, B1, D1] = order(s);
     s = foldOut(s);
     // The next hand's big blind is this hand's dealer: leave that player 3 chips.

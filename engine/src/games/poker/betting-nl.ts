@@ -4,14 +4,16 @@
  * clarification 13); an all-in short of that is incomplete and does not
  * reopen betting for anyone who has already acted and not since faced a full
  * raise (clarification 9). Pot limit caps `to` at currentBet + pot + toCall,
- * the pot counting every chip in the middle (clarification 11).
+ * the pot counting every chip in the middle (clarification 11). When that cap
+ * lies below the minimum raise, rules version 2 allowed a raise to exactly the
+ * cap; version 3 offers no raise at all (clarification 16: call or fold).
  */
 import type { PlayerId } from '../../core/types.ts';
 import { type Ctx, log, P, pay, potTotal, seatOf } from './draft.ts';
 import { afterAction, fold, toCallOf } from './betting.ts';
 import { chargeFoldPenalty } from './flow-indian.ts';
 import { R } from './reasons.ts';
-import { v2 } from './version.ts';
+import { v2, v3 } from './version.ts';
 import type { LegalAction, PokerAction, PokerState } from './types.ts';
 
 export type NlAction = Extract<PokerAction, { type: `nl.${string}` }>;
@@ -27,6 +29,8 @@ export interface NlLimits {
   /** Pot-limit cap on raise-to (Infinity in no-limit). */
   capTo: number;
   canRaise: boolean;
+  /** Clarification 16 (version 3): the pot-limit cap is below the minimum raise, so no raise is offered. */
+  capBelowMin: boolean;
 }
 
 export function nlLimits(s: PokerState, id: PlayerId): NlLimits {
@@ -37,13 +41,14 @@ export function nlLimits(s: PokerState, id: PlayerId): NlLimits {
   const toCall = toCallOf(h, p);
   const allInTo = p.committedRound + stack;
   const capTo = s.betting === 'potLimit' ? b.currentBet + potTotal(s) + toCall : Infinity;
-  // §5.3 decision (docs/games/poker.md): when the pot limit is below the minimum raise
-  // (a short all-in blind makes a tiny pot), the pot limit wins — a raise to exactly
-  // the pot is allowed and counts as a full raise.
   const fullTo = b.currentBet + Math.max(b.lastRaiseSize, s.baseUnit);
-  const minTo = v2(s) ? Math.min(fullTo, capTo) : fullTo;
+  // A pot limit below the minimum raise (a short all-in blind makes a tiny pot): version 2 let the cap win
+  // (a raise to exactly the pot, counted as full); version 3 follows clarification 16 — no raise at all.
+  const capBelowMin = v3(s) && capTo < fullTo;
+  const minTo = v2(s) && !v3(s) ? Math.min(fullTo, capTo) : fullTo;
   const maxTo = Math.min(allInTo, capTo);
-  return { toCall, minTo, maxTo, allInTo, capTo, canRaise: !p.lockedFromRaise && maxTo > b.currentBet };
+  const canRaise = !p.lockedFromRaise && !capBelowMin && maxTo > b.currentBet;
+  return { toCall, minTo, maxTo, allInTo, capTo, canRaise, capBelowMin };
 }
 
 export function nlProblem(s: PokerState, id: PlayerId, a: NlAction): string | null {
@@ -57,11 +62,14 @@ export function nlProblem(s: PokerState, id: PlayerId, a: NlAction): string | nu
       return L.toCall > 0 ? null : R.nothingToCall;
     case 'nl.allIn':
       if (L.allInTo <= s.hand!.betting!.currentBet) return null; // an all-in call
+      // Clarification 16: an all-in above the bet is a raise, and under a cap below the minimum none fits.
+      if (L.capBelowMin) return R.capBelowMinRaise(L.capTo, L.minTo);
       if (!L.canRaise) return R.noMoreRaise;
       // Clarification 12: the all-in total is what must fit under the pot limit.
       return L.allInTo > L.capTo ? R.potLimitAllIn(L.capTo) : null;
     case 'nl.raise': {
       const to = a.to;
+      if (L.capBelowMin) return R.capBelowMinRaise(L.capTo, L.minTo);
       if (!L.canRaise) return R.noMoreRaise;
       if (to <= s.hand!.betting!.currentBet) return R.raiseAboveBet;
       if (to > L.maxTo) return R.maxRaise(L.maxTo);
@@ -120,7 +128,7 @@ export function applyNl(ctx: Ctx, id: PlayerId, a: NlAction): void {
     const capTo = nlLimits(s, id).capTo;
     paid = pay(ctx, id, to - p.committedRound);
     const full = raiseSize >= Math.max(b.lastRaiseSize, s.baseUnit);
-    if (full || (to === capTo && v2(s))) {
+    if (full || (to === capTo && v2(s) && !v3(s))) {
       // A full raise reopens the betting for everyone else; so does a raise to a pot
       // limit that lies below the minimum raise (it is the largest raise the pot allows).
       // lastRaiseSize only grows with a full raise.

@@ -9,7 +9,7 @@ import { endByFold } from './showdown.ts';
 import { computePots, refundUncalled, returnUnwinnable } from './pots.ts';
 import { bossOf } from './flow-seven.ts';
 import { usesBlinds } from './options.ts';
-import { v2 } from './version.ts';
+import { v2, v3 } from './version.ts';
 import type { HandPlayer, HandState, PokerState } from './types.ts';
 
 export function needsToAct(p: HandPlayer, currentBet: number): boolean {
@@ -126,13 +126,16 @@ export function finishRound(ctx: Ctx): void {
 export function settleRound(ctx: Ctx): void {
   const h = ctx.s.hand!;
   refundUncalled(ctx);
-  if (v2(ctx.s)) returnUnwinnable(ctx);
+  // Version 2 gave folded players back their chips above every live contribution; version 3 never returns
+  // a folded player's chips (clarification 17): that pot goes into the one below it, as version 1 did.
+  const returnsFolded = v2(ctx.s) && !v3(ctx.s);
+  if (returnsFolded) returnUnwinnable(ctx);
   for (const id of h.seatOrder) if (h.players[id].committedRound !== 0) P(ctx, id).committedRound = 0;
-  h.pots = computePots(h, !v2(ctx.s));
+  h.pots = computePots(h, !returnsFolded, v3(ctx.s));
   h.betting = null;
 }
 
-/** Folds `id` (die/fold/timeout/leave); the indian fold penalty is charged by the caller's rules. */
+/** Folds `id` (die/fold/timeout, and a leave before rules version 3); the indian fold penalty is charged by the caller's rules. */
 export function fold(ctx: Ctx, id: PlayerId, label: string): void {
   const h = ctx.s.hand!;
   const p = P(ctx, id);

@@ -38,13 +38,12 @@ export function refundUncalled(ctx: Ctx): void {
 }
 
 /**
- * §5.5 whatever the order of folds: chips above the largest contribution of a
- * player still in the hand can be won by nobody (no live player put that much
- * in), so each player gets back their own part above that line. Ordinary
- * betting never gets here (the uncalled part is returned above); a player who
- * leaves mid-hand, or folds after everyone else still in is all-in for less,
- * does. Without this such chips were merged into the pot below and won by a
- * player not eligible for them.
+ * Rules version 2 only: chips above the largest contribution of a player
+ * still in the hand can be won by nobody (no live player put that much in),
+ * so each player got back their own part above that line — folded players
+ * included. Clarification 17 (version 3) overrules it: a folded player's
+ * chips are never returned, and that top pot is merged into the pot below
+ * (`computePots` with `mergeUnclaimed`), as version 1 did.
  */
 export function returnUnwinnable(ctx: Ctx): void {
   const h = ctx.s.hand!;
@@ -65,9 +64,12 @@ export function returnUnwinnable(ctx: Ctx): void {
  * Pots from the settled part of each contribution (total minus this round's
  * bets): one level per distinct all-in amount of a live player, then the rest.
  * Folded players' chips stay in the level they reached; they are never eligible.
- * Every level has an eligible player once `returnUnwinnable` has run (rules version 2).
+ * Only the top level can lack an eligible player (every lower level is some live
+ * player's all-in): version 2 returns it first (`returnUnwinnable`); versions 1
+ * and 3 add it to the pot below, which goes to that pot's winner (clarification 17).
+ * With no pot below (`liveTakeBottom`, version 3) the live players are its eligible ones.
  */
-export function computePots(h: HandState, mergeUnclaimed = false): Pot[] {
+export function computePots(h: HandState, mergeUnclaimed = false, liveTakeBottom = false): Pot[] {
   const ids = h.seatOrder;
   const settled = ids.map((id) => h.players[id].committedTotal - h.players[id].committedRound);
   const levels = [
@@ -88,8 +90,12 @@ export function computePots(h: HandState, mergeUnclaimed = false): Pot[] {
       if (level === Infinity && !p.folded && !p.allIn && c > floor) eligible.push(id);
     });
     if (amount > 0 || pots.length === 0) {
-      // Rules version 1 merged a level nobody could win into the pot below (version 2 returns it first).
+      // A level nobody live reached joins the pot below (versions 1 and 3; version 2 returned it first).
       if (mergeUnclaimed && eligible.length === 0 && pots.length > 0) pots[pots.length - 1].amount += amount;
+      else if (liveTakeBottom && eligible.length === 0 && amount > 0)
+        // Nothing below it: folded players' chips only (say the blinds of players who left) and live players
+        // who have put nothing in yet. They are the ones who can take it, so version 3 records them.
+        pots.push({ amount, eligible: ids.filter((id) => !h.players[id].folded) });
       else pots.push({ amount, eligible });
     }
     if (level === Infinity) break;

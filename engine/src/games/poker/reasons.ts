@@ -14,6 +14,8 @@ export const R = {
   minRaise: (n: number) => `최소 레이즈는 ${n}이에요`,
   maxRaise: (n: number) => `최대 ${n}까지 올릴 수 있어요`,
   potLimitAllIn: (n: number) => `팟리밋이라 올인할 수 없어요. 최대 ${n}까지 레이즈할 수 있어요`,
+  capBelowMinRaise: (cap: number, min: number) =>
+    `팟리밋 한도(${cap})가 최소 레이즈(${min})보다 작아서 레이즈할 수 없어요(콜 또는 폴드만 가능)`,
   raiseAboveBet: '지금 베팅액보다 많이 걸어야 레이즈예요',
   notChoice: '지금은 카드를 고를 때가 아니에요',
   alreadyChosen: '이미 골랐어요',

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
-import { type Ctx, draft, hp, P, S, seatOf } from './draft.ts';
+import { type Ctx, draft, hp, live, P, S, seatOf } from './draft.ts';
 import { afterAction, finishRound, fold, nobodyLeftToBet } from './betting.ts';
 import { applyKorean, koreanProblem, type KoreanType } from './betting-korean.ts';
 import { applyNl, nlProblem, type NlAction } from './betting-nl.ts';
@@ -16,7 +16,8 @@ import { allDrawn, drawProblem, exchange } from './flow-draw.ts';
 import { endByFold } from './showdown.ts';
 import { afterHand, decideRebuy } from './between.ts';
 import { R } from './reasons.ts';
-import { v2 } from './version.ts';
+import { v2, v3 } from './version.ts';
+import { timeoutAction } from './timeouts.ts';
 import type { PokerAction, PokerState } from './types.ts';
 
 const card = z.number().int().min(0).max(51);
@@ -93,6 +94,7 @@ export function apply(state: PokerState, actor: PlayerId, action: unknown, now: 
     seat.away = false;
   }
   run(ctx, actor, a);
+  playForLeavers(ctx);
   ctx.s.seq = state.seq + 1;
   return { ok: true, state: ctx.s, events: ctx.ev };
 }
@@ -137,7 +139,11 @@ export function run(ctx: Ctx, actor: PlayerId, a: PokerAction): void {
   }
 }
 
-/** §5.8: the player keeps their chips but is folded now and at every later hand. */
+/**
+ * §5.8: the player keeps their chips and is folded at every later hand. In this hand, rules version 3
+ * (clarification 17) leaves their cards live: `playForLeavers` takes a timeout's action for them at each
+ * decision still owed, so they fold only when something is owed. Before version 3 they folded at once.
+ */
 function leave(ctx: Ctx, id: PlayerId): void {
   const s = ctx.s;
   S(ctx, id).status = 'left';
@@ -152,7 +158,7 @@ function leave(ctx: Ctx, id: PlayerId): void {
     if (h.seatOrder.every((x) => h.players[x].ready)) afterHand(ctx);
     return;
   }
-  if (p.folded) return;
+  if (p.folded || v3(s)) return;
   // No fold penalty: leaving is not a betting decision. The cards stay with the folded player, unseen.
   fold(ctx, id, '다이');
   if (h.phase === 'betting' && h.betting) {
@@ -170,4 +176,33 @@ function leave(ctx: Ctx, id: PlayerId): void {
   if (h.phase === 'choice' && allChosen(h)) return revealChoices(ctx);
   if (h.phase === 'draw' && allDrawn(h)) return exchange(ctx);
   if (h.phase === 'declare' && allDeclared(h)) return revealDeclarations(ctx);
+}
+
+/** Did `id` leave the room? */
+function gone(s: PokerState, id: PlayerId): boolean {
+  return seatOf(s, id)!.status === 'left';
+}
+
+/**
+ * Clarification 17 (rules version 3): whenever the hand waits for a player who has left — their betting
+ * turn, or a choice, draw or declaration they have not made — they take the timeout's automatic action
+ * (§8.5) at once, without waiting for the clock: check when nothing is owed, fold when something is. Each
+ * action completes one pending decision, so the loop ends; it stops at a decision owed by someone present.
+ */
+export function playForLeavers(ctx: Ctx): void {
+  const s = ctx.s;
+  if (!v3(s)) return;
+  for (;;) {
+    const h = s.hand;
+    if (s.phase !== 'playing' || !h) return;
+    let next: PlayerId | undefined;
+    if (h.phase === 'betting') {
+      const id = h.betting?.toAct;
+      if (id && gone(s, id)) next = id;
+    } else if (h.phase === 'choice') next = live(h).find((p) => !p.choiceDone && gone(s, p.id))?.id;
+    else if (h.phase === 'draw') next = live(h).find((p) => p.drawPending === null && gone(s, p.id))?.id;
+    else if (h.phase === 'declare') next = live(h).find((p) => p.declare === null && gone(s, p.id))?.id;
+    if (next === undefined) return;
+    run(ctx, next, timeoutAction(s, next));
+  }
 }

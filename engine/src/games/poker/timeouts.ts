@@ -3,12 +3,14 @@
  * otherwise die/fold; the 7-poker choice discards the lowest card and opens
  * the next lowest; draws pass; declarations default to high; the hand-end
  * pause readies everyone; an unanswered rebuy declines. Two timeouts in a row
- * mark a player away, whose turns then last 5 seconds (§5.8).
+ * mark a player away, whose turns then last 5 seconds (§5.8). The same
+ * automatic actions stand in, at once, for a player who has left mid-hand
+ * (clarification 17, rules version 3: `playForLeavers` in rules.ts).
  */
 import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
 import { type Ctx, draft, live, P, S } from './draft.ts';
-import { run } from './rules.ts';
+import { playForLeavers, run } from './rules.ts';
 import { autoChoice } from './flow-seven.ts';
 import { toCallOf } from './betting.ts';
 import type { PokerAction, PokerState } from './types.ts';
@@ -28,6 +30,24 @@ function missed(ctx: Ctx, id: PlayerId): void {
   }
 }
 
+/** The automatic action (§8.5) of `id` at the decision the hand now waits for: betting, choice, draw or declaration. */
+export function timeoutAction(s: PokerState, id: PlayerId): PokerAction {
+  const h = s.hand!;
+  const p = h.players[id];
+  const korean = s.betting === 'korean';
+  switch (h.phase) {
+    case 'choice':
+      return { type: 'choose', ...autoChoice(p.choice!) };
+    case 'draw':
+      return { type: 'draw', cardIds: [] };
+    case 'declare':
+      return { type: 'declare', side: 'high' };
+    default:
+      if (toCallOf(h, p) === 0) return { type: korean ? 'k.check' : 'nl.check' };
+      return { type: korean ? 'k.die' : 'nl.fold' };
+  }
+}
+
 export function onTimeout(state: PokerState, now: number): ApplyResult<PokerState> {
   const due = deadline(state);
   if (due === null || now < due) return reject(COMMON_REASONS.noTimeout);
@@ -42,30 +62,25 @@ export function onTimeout(state: PokerState, now: number): ApplyResult<PokerStat
       case 'betting': {
         const id = h.betting!.toAct!;
         missed(ctx, id);
-        const free = toCallOf(h, h.players[id]) === 0;
-        const korean = s.betting === 'korean';
-        const a: PokerAction = free
-          ? { type: korean ? 'k.check' : 'nl.check' }
-          : { type: korean ? 'k.die' : 'nl.fold' };
-        run(ctx, id, a);
+        run(ctx, id, timeoutAction(s, id));
         break;
       }
       case 'choice':
         for (const p of live(h).filter((x) => !x.choiceDone)) {
           missed(ctx, p.id);
-          if (s.hand!.phase === 'choice') run(ctx, p.id, { type: 'choose', ...autoChoice(p.choice!) });
+          if (s.hand!.phase === 'choice') run(ctx, p.id, timeoutAction(s, p.id));
         }
         break;
       case 'draw':
         for (const p of live(h).filter((x) => x.drawPending === null)) {
           missed(ctx, p.id);
-          if (s.hand!.phase === 'draw') run(ctx, p.id, { type: 'draw', cardIds: [] });
+          if (s.hand!.phase === 'draw') run(ctx, p.id, timeoutAction(s, p.id));
         }
         break;
       case 'declare':
         for (const p of live(h).filter((x) => x.declare === null)) {
           missed(ctx, p.id);
-          if (s.hand!.phase === 'declare') run(ctx, p.id, { type: 'declare', side: 'high' });
+          if (s.hand!.phase === 'declare') run(ctx, p.id, timeoutAction(s, p.id));
         }
         break;
       case 'handEnd':
@@ -76,6 +91,7 @@ export function onTimeout(state: PokerState, now: number): ApplyResult<PokerStat
         return reject(COMMON_REASONS.noTimeout);
     }
   }
+  playForLeavers(ctx);
   s.seq = state.seq + 1;
   return { ok: true, state: s, events: ctx.ev };
 }

@@ -4,16 +4,23 @@
  *     opened, chips nobody live had matched were merged into the pot below (and a pot without an
  *     eligible player went to everyone live), a pot-limit cap below the minimum raise allowed no raise.
  * 2 — §5.2 after every action, §5.5 unmatched chips go back, §5.3 a raise to a cap below the minimum.
+ * 3 — clarification 16: a pot-limit cap below the minimum raise offers no raise (call or fold);
+ *     clarification 17: a leaver is not folded at once but takes a timeout's action at every later
+ *     decision of the hand, folded chips are never returned and a pot nobody live contributed to
+ *     goes to the pot below it.
  */
 import { z } from 'zod';
 import { baseStateShape, makeRestore } from '../../core/versions.ts';
 import { optionsSchema } from './options.ts';
 import type { PokerState } from './types.ts';
 
-export const RULES_VERSION = 2;
+export const RULES_VERSION = 3;
 
 /** Version-2 rules: §5.2 round end after every action, §5.5 returns, §5.3 cap below the minimum. */
 export const v2 = (s: Pick<PokerState, 'rulesVersion'>): boolean => s.rulesVersion >= 2;
+
+/** Version-3 rules: clarifications 16 (no raise under a cap below the minimum) and 17 (leavers, orphaned pots). */
+export const v3 = (s: Pick<PokerState, 'rulesVersion'>): boolean => s.rulesVersion >= 3;
 
 const card = z.looseObject({ id: z.number().int().min(0), rank: z.number().int(), suit: z.string() });
 const pid = z.string().min(1);
