@@ -73,7 +73,12 @@ async function occupiedPort(): Promise<{ port: number; server: Server }> {
 describe('a port already in use is a start-up error', () => {
   it('lobby', async () => {
     const { port, server } = await occupiedPort();
-    const r = await runToExit('lobby', { HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: schemaUrl() });
+    const r = await runToExit('lobby', {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: schemaUrl(),
+      JWT_SECRET: 's'.repeat(32),
+    });
     server.close();
     expect(r.code).not.toBe(0);
     expect(r.out).toMatch(/EADDRINUSE|in use/);
@@ -110,6 +115,7 @@ describe('a port already in use is a start-up error', () => {
       HOST: '127.0.0.1',
       PORT: String(port),
       GATEWAY_PORT: '0',
+      OPS_PORT: '0',
       DATABASE_URL: schemaUrl(),
       LOG_LEVEL: 'warn',
     });
