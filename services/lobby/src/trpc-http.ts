@@ -15,6 +15,8 @@
  * accept header, other content types, chunked uploads, connection params,
  * unknown procedures, a procedure called with the wrong method, subscriptions
  * and batches over the cap (tRPC answers each of those with its own error).
+ * A path with a malformed %-escape is answered 400 here (tRPC's handler
+ * answered it 500).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TRPCError, type AnyRouter } from '@trpc/server';
@@ -69,6 +71,11 @@ function jsonOf(data: unknown): string | null {
 }
 
 const HEADERS_BASE = { 'content-type': 'application/json', vary: 'trpc-accept, accept' };
+
+/** tRPC's error shape for a path that cannot be decoded (JSON-RPC -32600: invalid request). */
+const MALFORMED_PATH = {
+  error: { message: '요청 주소를 읽을 수 없어요', code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400 } },
+};
 
 function isJson(req: IncomingMessage): boolean {
   const ct = req.headers['content-type'];
@@ -206,7 +213,10 @@ export function leanTrpcHandler<Ctx>(opts: LeanTrpcOptions<Ctx>): NodeHandler {
     try {
       path = decodeURIComponent(url.slice(opts.basePath.length, q >= 0 ? q : undefined));
     } catch {
-      opts.fallback(req, res);
+      // A malformed %-escape names no procedure: the caller's 400 (tRPC's handler answered it 500).
+      const body = Buffer.from(JSON.stringify(MALFORMED_PATH), 'utf8');
+      res.writeHead(400, { ...HEADERS_BASE, 'content-length': body.length });
+      res.end(body);
       return;
     }
     const procs = simple ? plan(req, path, batch) : null;
