@@ -54,6 +54,14 @@ async function check(p: LiveProcess): Promise<void> {
   expect(page.status).toBe(200);
   expect(await page.text()).toContain('<title>joke</title>');
   expect((await fetch(`${p.httpUrl}/config.json`)).status).toBe(200);
+  // Lobby JSON, probes and the ops port say nosniff and refuse framing too.
+  for (const url of [`${p.httpUrl}/trpc/games.list`, `${p.httpUrl}/readyz`, `${p.opsUrl}/metrics`]) {
+    const r = await fetch(url);
+    expect({ url, nosniff: r.headers.get('x-content-type-options') }).toEqual({ url, nosniff: 'nosniff' });
+    expect(r.headers.get('x-frame-options')).toBe('DENY');
+  }
+  // /metrics never on the public port.
+  expect((await fetch(`${p.httpUrl}/metrics`)).status).toBe(404);
   expect(p.alive()).toBe(true);
   expect(p.lastResortLines()).toEqual([]);
 }
