@@ -135,6 +135,15 @@ describe('no development secret outside development', () => {
       expect(r.out).not.toMatch(/\n\s+at /);
     });
 
+  for (const service of ['lobby', 'gateway'])
+    it(`${service} without JWT_SECRET starts only when NODE_ENV=development (else exit 78, one line)`, async () => {
+      // NODE_ENV unset, as a service run by hand from source: it used to sign with the published secret.
+      const r = await runToExit(service, { NATS_URL, PORT: '0', OPS_PORT: '0' });
+      expect(r.code).toBe(78);
+      expect(r.out).toContain(`${service}: configuration error`);
+      expect(r.out).toMatch(/JWT_SECRET.*NODE_ENV=development/);
+    });
+
   it('npm start without JWT_SECRET signs with a fresh random secret each run, never the published one', () => {
     const a = platformConfig.fromEnv({}).jwtSecret;
     const b = platformConfig.fromEnv({}).jwtSecret;
