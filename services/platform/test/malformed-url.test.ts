@@ -60,8 +60,9 @@ async function check(p: LiveProcess): Promise<void> {
     expect({ url, nosniff: r.headers.get('x-content-type-options') }).toEqual({ url, nosniff: 'nosniff' });
     expect(r.headers.get('x-frame-options')).toBe('DENY');
   }
-  // /metrics never on the public port.
-  expect((await fetch(`${p.httpUrl}/metrics`)).status).toBe(404);
+  // /metrics never on the public port (there it is just a page route of the client).
+  expect(await (await fetch(`${p.httpUrl}/metrics`)).text()).not.toMatch(/# HELP|# TYPE/);
+  expect(await (await fetch(`${p.opsUrl}/metrics`)).text()).toMatch(/# HELP/);
   expect(p.alive()).toBe(true);
   expect(p.lastResortLines()).toEqual([]);
 }
