@@ -14,7 +14,7 @@ export interface HarnessServer {
 
 export async function startHarnessServer(): Promise<HarnessServer> {
   const dir = builtClient();
-  const server: Server = createServer(clientHandler({ dir, gatewayUrl: 'ws://127.0.0.1:9/ws' }));
+  const server: Server = createServer(clientHandler({ dir, gatewayUrl: 'ws://127.0.0.1:9/ws', devPages: true }));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -52,6 +52,7 @@ export async function startStack(
   const platform = await startProduct({
     port: 0,
     gatewayPort: 0,
+    opsPort: 0,
     natsUrl: '',
     redisUrl: '',
     logLevel: 'warn',

@@ -47,6 +47,7 @@ export {
   type EnvOption,
 } from './ops/config.ts';
 export { createLogger, serviceLogger, type Logger } from './ops/log.ts';
+export { installLastResort, type LastResort } from './ops/last-resort.ts';
 export {
   startOpsServer,
   failingChecks,

@@ -125,7 +125,12 @@ export const gatewayEnv = defineConfig({
     'Port of the ops HTTP server, apart from the public one so no Ingress routes /metrics; 0 picks a free one.',
   ),
   ...livenessOptions(),
-  jwtSecret: opt('JWT_SECRET', z.string().min(16), '', 'HS256 secret shared with the lobby (required).'),
+  jwtSecret: opt(
+    'JWT_SECRET',
+    z.string().min(16),
+    '',
+    'HS256 secret shared with the lobby. Required unless NODE_ENV=development (which alone falls back to the published development secret).',
+  ),
   maxFrameBytes: opt(
     'GATEWAY_MAX_FRAME_BYTES',
     int(256),
@@ -217,9 +222,14 @@ export const gatewayEnv = defineConfig({
 });
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  const { natsUrl, namespace, logLevel, gatewayId, jwtSecret, opsHost, opsPort, livenessMaxLagMs, ...rest } =
+  const { natsUrl, namespace, logLevel, gatewayId, opsHost, opsPort, livenessMaxLagMs, ...rest } =
     gatewayEnv.fromEnv(env);
-  if (!jwtSecret) throw new ConfigError('JWT_SECRET is required (the lobby signs player tokens with it)');
+  // The published development secret only where development is said explicitly (as the lobby).
+  const jwtSecret = rest.jwtSecret || (env.NODE_ENV === 'development' ? DEV_JWT_SECRET : '');
+  if (!jwtSecret)
+    throw new ConfigError(
+      'JWT_SECRET is required (the lobby signs player tokens with it; only NODE_ENV=development has a default)',
+    );
   if (env.NODE_ENV === 'production' && jwtSecret === DEV_JWT_SECRET)
     throw new ConfigError('JWT_SECRET must not be the published development secret in production');
   const config = GatewayConfig.parse({ ...rest, jwtSecret, gatewayId: gatewayId || undefined });

@@ -2,15 +2,24 @@
  * The WebSocket gateway: authenticates sockets, turns client messages into bus
  * requests to the room's owner, and forwards each Delivery's pre-encoded frames
  * to the sockets of the viewers it hosts without touching the views inside.
+ * A socket handler that throws closes only that socket (1011, logged); an
+ * upgrade that throws is answered 500; neither reaches the event loop.
  */
 import { pino, type Logger } from 'pino';
 import { contract, emit, ERRORS, listen } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
 import { systemClock, type Clock } from '@joke/bus/clock';
-import uws, { uwsBinary, uwsNative, type us_listen_socket } from './uws.ts';
+import uws, {
+  uwsBinary,
+  uwsNative,
+  type HttpRequest,
+  type HttpResponse,
+  type us_listen_socket,
+  type us_socket_context_t,
+} from './uws.ts';
 import { GatewayConfig, type GatewayConfigInput } from './config.ts';
 import { createMetrics, type GatewayMetrics } from './metrics.ts';
-import { Registry, type SocketData } from './rooms.ts';
+import { Registry, type Sock, type SocketData } from './rooms.ts';
 import { mountHttp } from './http.ts';
 import { createCore, v } from './core.ts';
 import { createRequester } from './requests.ts';
@@ -105,6 +114,58 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   heartbeat();
   const heartbeatTimer = clock.setInterval(heartbeat, cfg.heartbeatMs);
 
+  /**
+   * A socket handler that throws (a bug: every frame is checked before it is acted on) closes that socket
+   * with 1011 and is logged; the process and every other socket go on.
+   */
+  const guarded =
+    <A extends unknown[]>(fn: (ws: Sock, ...rest: A) => void) =>
+    (ws: Sock, ...rest: A): void => {
+      try {
+        fn(ws, ...rest);
+      } catch (err) {
+        const d = ws.getUserData();
+        log.error({ err, socket: d.id }, 'socket handler failed');
+        metrics.rejects.inc({ reason: 'internal' });
+        if (!d.closed) ws.end(1011, 'internal error');
+      }
+    };
+
+  /** A new socket's HTTP upgrade: refused (503, 429) or accepted with its per-socket state. */
+  const upgrade = (res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void => {
+    if (closing || !accepting) {
+      res.writeStatus('503 Service Unavailable').end('closing');
+      return;
+    }
+    const ip = limits.addressOf(res, req);
+    if (!limits.admitAddress(ip)) {
+      res.writeStatus('429 Too Many Requests').end('too many sockets from this address');
+      return;
+    }
+    const data: SocketData = {
+      id: nextSocketId++,
+      user: null,
+      authing: false,
+      held: [],
+      tokens: cfg.rateBurst,
+      refilledAt: clock.now(),
+      rateErrorAt: -Infinity, // so the first flood is told even in a process younger than a second
+      rooms: new Map(),
+      closed: false,
+      dropping: false,
+      helloTimer: null,
+      ip,
+      pending: 0,
+    };
+    res.upgrade(
+      data,
+      req.getHeader('sec-websocket-key'),
+      req.getHeader('sec-websocket-protocol'),
+      req.getHeader('sec-websocket-extensions'),
+      context,
+    );
+  };
+
   app.ws<SocketData>('/ws', {
     // Above the soft limit (answered with `error tooLarge`) uWS closes the socket itself.
     maxPayloadLength: cfg.hardMaxFrameBytes,
@@ -114,39 +175,19 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     sendPingsAutomatically: true,
     compression: uws.DISABLED,
     upgrade: (res, req, context) => {
-      if (closing || !accepting) {
-        res.writeStatus('503 Service Unavailable').end('closing');
-        return;
+      try {
+        upgrade(res, req, context);
+      } catch (err) {
+        log.error({ err }, 'upgrade handler failed');
+        metrics.rejects.inc({ reason: 'internal' });
+        try {
+          res.writeStatus('500 Internal Server Error').end('internal error');
+        } catch {
+          // Already answered or upgraded: nothing left to tell this request.
+        }
       }
-      const ip = limits.addressOf(res, req);
-      if (!limits.admitAddress(ip)) {
-        res.writeStatus('429 Too Many Requests').end('too many sockets from this address');
-        return;
-      }
-      const data: SocketData = {
-        id: nextSocketId++,
-        user: null,
-        authing: false,
-        held: [],
-        tokens: cfg.rateBurst,
-        refilledAt: clock.now(),
-        rateErrorAt: -Infinity, // so the first flood is told even in a process younger than a second
-        rooms: new Map(),
-        closed: false,
-        dropping: false,
-        helloTimer: null,
-        ip,
-        pending: 0,
-      };
-      res.upgrade(
-        data,
-        req.getHeader('sec-websocket-key'),
-        req.getHeader('sec-websocket-protocol'),
-        req.getHeader('sec-websocket-extensions'),
-        context,
-      );
     },
-    open: (ws) => {
+    open: guarded((ws) => {
       reg.sockets.add(ws);
       metrics.sockets.set(reg.sockets.size);
       const d = ws.getUserData();
@@ -156,8 +197,8 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         protoError(ws, 'unauthenticated', '시간 초과');
         ws.end(4401, 'no hello');
       }, cfg.helloTimeoutMs);
-    },
-    message: (ws, message) => {
+    }),
+    message: guarded((ws, message: ArrayBuffer) => {
       const d = ws.getUserData();
       if (!takeToken(d)) {
         const now = clock.now();
@@ -178,8 +219,8 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         return;
       }
       handleText(ws, text);
-    },
-    close: (ws) => {
+    }),
+    close: guarded((ws) => {
       const d = ws.getUserData();
       d.closed = true;
       clock.clearTimeout(d.helloTimer);
@@ -199,7 +240,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         reg.queued.delete(d.user.sub);
         cancelQueue(d.user, q);
       }
-    },
+    }),
   });
   const ready = (): boolean => !closing && accepting && busHealthy && (bus.connected?.() ?? true);
   mountHttp(app, { ready });

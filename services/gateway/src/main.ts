@@ -8,6 +8,7 @@ import {
   createBus,
   createLogger,
   exitOnConfigError,
+  installLastResort,
   startLoopLagMonitor,
   startOpsServer,
 } from '@joke/bus';
@@ -45,6 +46,8 @@ const ops = await startOpsServer({
   onError: (err) => logger.warn({ err }, 'ops http error'),
 });
 logger.info({ ops: ops.url }, 'gateway ops endpoint up');
+// After start-up only: a failure while starting still exits non-zero; once serving, a stray error is logged.
+installLastResort(logger, gateway.metrics.registry);
 // Tests and orchestration scripts wait for this line on stdout (same convention as the other services).
 if (process.env.JOKE_READY_LINE) console.log(`OPS ${ops.port}\nREADY ${gateway.gatewayId} ${gateway.port}`);
 

@@ -14,4 +14,11 @@ export const uwsNative: boolean = /\[native code\]/.test(Function.prototype.toSt
 export const uwsBinary = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
 
 export default uws;
-export type { HttpResponse, HttpRequest, TemplatedApp, WebSocket, us_listen_socket } from 'uWebSockets.js';
+export type {
+  HttpResponse,
+  HttpRequest,
+  TemplatedApp,
+  WebSocket,
+  us_listen_socket,
+  us_socket_context_t,
+} from 'uWebSockets.js';

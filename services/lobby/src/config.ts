@@ -57,7 +57,7 @@ export const lobbyEnv = defineConfig({
     'JWT_SECRET',
     z.string().min(16),
     DEV_JWT_SECRET,
-    'HS256 secret shared with the gateway. The development default is refused when NODE_ENV=production.',
+    'HS256 secret shared with the gateway. Required unless NODE_ENV=development (which alone falls back to the published development secret); the development secret is refused when NODE_ENV=production.',
   ),
   tokenTtlSeconds: opt('LOBBY_TOKEN_TTL_SECONDS', int(60), 7 * 24 * 3600, 'Lifetime of issued player tokens.'),
   startTimeoutMs: opt(
@@ -83,7 +83,7 @@ export const lobbyEnv = defineConfig({
     'PUBLIC_GATEWAY_URL',
     z.string().regex(/^(wss?:\/\/.+)?$/, 'ws:// or wss:// URL'),
     '',
-    'Gateway WebSocket URL that /config.json gives browsers (e.g. wss://play.example.com/ws). Empty = the host they used, port 8081.',
+    "Gateway WebSocket URL that /config.json gives browsers (e.g. wss://play.example.com/ws). Empty = ws://<the page's host>:8081/ws when that host names this machine, else ws://127.0.0.1:8081/ws (the Host header is never echoed).",
   ),
   natsUrl: {
     ...natsUrl,
@@ -102,8 +102,17 @@ export const lobbyEnv = defineConfig({
 
 export type LobbyEnv = ConfigOf<typeof lobbyEnv.spec>;
 
+/**
+ * The standalone lobby's configuration. Without JWT_SECRET it starts only when NODE_ENV=development says so
+ * (then with the published development secret): run from source with NODE_ENV unset, it used to accept
+ * tokens anyone can sign.
+ */
 export function lobbyConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LobbyEnv {
   const config = lobbyEnv.fromEnv(env);
+  if (!env.JWT_SECRET && env.NODE_ENV !== 'development')
+    throw new ConfigError(
+      'JWT_SECRET must be set (the published development secret is used only when NODE_ENV=development)',
+    );
   if (env.NODE_ENV === 'production' && config.jwtSecret === DEV_JWT_SECRET)
     throw new ConfigError('JWT_SECRET must be set in production (the development secret is public)');
   return config;

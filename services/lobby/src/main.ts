@@ -4,7 +4,7 @@
  * variables set it needs no server: PGlite in memory, in-process bus.
  * SIGTERM/SIGINT stop taking requests, finish recording games, then close.
  */
-import { createBus, createLogger, exitOnConfigError } from '@joke/bus';
+import { createBus, createLogger, exitOnConfigError, installLastResort } from '@joke/bus';
 import { lobbyConfigFromEnv, lobbyEnv } from './config.ts';
 import { startLobbyServer } from './server.ts';
 
@@ -17,6 +17,8 @@ const logger = createLogger('lobby', config.logLevel);
 if (!config.natsUrl) logger.warn('NATS_URL is empty: in-process bus, so rooms.start has no matchmaker to ask');
 const bus = await createBus({ natsUrl: config.natsUrl, namespace: config.namespace, name: 'lobby' });
 const server = await startLobbyServer(config, { bus, logger, defaultMetrics: true });
+// After start-up only: a failure while starting still exits non-zero; once serving, a stray error is logged.
+installLastResort(logger, server.registry);
 // Multi-process tests wait for this line (as for the other services' mains).
 if (process.env.JOKE_READY_LINE) console.log('READY lobby');
 

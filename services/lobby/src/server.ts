@@ -4,7 +4,9 @@
  * serves the same probes and /metrics, so no Ingress rule can expose the
  * metrics. Readiness follows the database and NATS; a Redis outage does not
  * count, since the rate limits fall back to per-process counters. main.ts
- * wires it to the environment; tests start it directly.
+ * wires it to the environment; tests start it directly. A handler that throws
+ * answers its own request (400 for a URL it cannot read, else 500) and never
+ * reaches the event loop (@joke/bus ops server, @joke/web static handler).
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startLoopLagMonitor, startOpsServer, type Bus, type Logger, type ReadinessChecks } from '@joke/bus';
@@ -21,6 +23,8 @@ export interface LobbyServer {
   /** The ops server (/healthz /readyz /metrics). */
   opsUrl: string;
   opsPort: number;
+  /** The lobby's metrics (served on the ops port). */
+  registry: Registry;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,7 @@ export async function startLobbyServer(
   if (config.serveClient)
     pub.mountHttp(
       '/',
+      // No PUBLIC_GATEWAY_URL: port 8081 of the page's host only when that host is this machine, never an echo.
       clientHandler({ dir: config.clientDir || undefined, gatewayUrl: config.publicGatewayUrl || undefined }),
     );
   deps.logger.info(
@@ -86,6 +91,7 @@ export async function startLobbyServer(
     port: pub.port,
     opsUrl: ops.url,
     opsPort: ops.port,
+    registry,
     async close() {
       closing = true;
       clearInterval(check);

@@ -15,6 +15,9 @@
  * accept header, other content types, chunked uploads, connection params,
  * unknown procedures, a procedure called with the wrong method, subscriptions
  * and batches over the cap (tRPC answers each of those with its own error).
+ * A path with a malformed %-escape (400) and a method tRPC's handler cannot
+ * take (TRACE, CONNECT…: 405) are answered here; tRPC's handler answered
+ * both 500.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TRPCError, type AnyRouter } from '@trpc/server';
@@ -69,6 +72,21 @@ function jsonOf(data: unknown): string | null {
 }
 
 const HEADERS_BASE = { 'content-type': 'application/json', vary: 'trpc-accept, accept' };
+
+/** Methods tRPC's own handler can take (anything else is refused here with 405). */
+const TRPC_METHODS = new Set(['GET', 'POST', 'HEAD', 'OPTIONS']);
+const METHOD_REFUSED = {
+  error: {
+    message: '지원하지 않는 요청 방식이에요',
+    code: -32600,
+    data: { code: 'METHOD_NOT_SUPPORTED', httpStatus: 405 },
+  },
+};
+
+/** tRPC's error shape for a path that cannot be decoded (JSON-RPC -32600: invalid request). */
+const MALFORMED_PATH = {
+  error: { message: '요청 주소를 읽을 수 없어요', code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400 } },
+};
 
 function isJson(req: IncomingMessage): boolean {
   const ct = req.headers['content-type'];
@@ -191,7 +209,15 @@ export function leanTrpcHandler<Ctx>(opts: LeanTrpcOptions<Ctx>): NodeHandler {
     res.end(body);
   }
 
+  const refuse = (res: ServerResponse, status: number, shape: object, extra: Record<string, string> = {}): void => {
+    const body = Buffer.from(JSON.stringify(shape), 'utf8');
+    res.writeHead(status, { ...HEADERS_BASE, ...extra, 'content-length': body.length });
+    res.end(body);
+  };
+
   return (req, res) => {
+    // tRPC's handler builds a fetch Request, which throws on TRACE, TRACK and CONNECT (it answered them 500).
+    if (!TRPC_METHODS.has(req.method ?? '')) return refuse(res, 405, METHOD_REFUSED, { allow: 'GET, POST' });
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const search = q >= 0 ? new URLSearchParams(url.slice(q + 1)) : null;
@@ -206,8 +232,8 @@ export function leanTrpcHandler<Ctx>(opts: LeanTrpcOptions<Ctx>): NodeHandler {
     try {
       path = decodeURIComponent(url.slice(opts.basePath.length, q >= 0 ? q : undefined));
     } catch {
-      opts.fallback(req, res);
-      return;
+      // A malformed %-escape names no procedure: the caller's 400 (tRPC's handler answered it 500).
+      return refuse(res, 400, MALFORMED_PATH);
     }
     const procs = simple ? plan(req, path, batch) : null;
     if (!procs) {

@@ -11,7 +11,7 @@ import { clientFor, uniqueSchema } from './helpers/harness.ts';
 
 describe('configuration from the environment', () => {
   it('has a documented default for every option and runs with none set', () => {
-    const c = lobbyConfigFromEnv({});
+    const c = lobbyConfigFromEnv({ NODE_ENV: 'development' });
     expect(c).toMatchObject({
       port: 8082,
       databaseUrl: '',
@@ -30,6 +30,9 @@ describe('configuration from the environment', () => {
     expect(() => lobbyConfigFromEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => lobbyConfigFromEnv({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
     expect(() => lobbyConfigFromEnv({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET must be set/);
+    // Unset NODE_ENV is not development: no published secret by default.
+    expect(() => lobbyConfigFromEnv({})).toThrow(/JWT_SECRET must be set/);
+    expect(() => lobbyConfigFromEnv({ NODE_ENV: 'production', JWT_SECRET: DEV_JWT_SECRET })).toThrow(/JWT_SECRET/);
     expect(lobbyConfigFromEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
   });
 });
@@ -45,6 +48,7 @@ describe('standalone server', () => {
       OPS_PORT: '0',
       DATABASE_URL: schema.url,
       CORS_ORIGIN: '*',
+      JWT_SECRET: 's'.repeat(32),
     });
     server = await startLobbyServer(config, { bus, logger: pino({ level: 'silent' }), defaultMetrics: true });
   });

@@ -11,7 +11,19 @@ import { chatBudgetOptions } from '@joke/room-worker';
 export const platformConfig = defineConfig({
   ...connectionOptions({ natsUrl: '', redisUrl: '' }),
   host: opt('HOST', z.string(), '127.0.0.1', 'Interface of the HTTP server (ops endpoints, lobby API, client files).'),
-  port: opt('PORT', int(0, 65535), 8080, 'Port of the HTTP server; 0 picks a free one.'),
+  port: opt(
+    'PORT',
+    int(0, 65535),
+    8080,
+    'Port of the HTTP server (client, lobby API, /healthz /readyz); 0 picks a free one.',
+  ),
+  opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Interface of the ops HTTP server (/healthz /readyz /metrics).'),
+  opsPort: opt(
+    'OPS_PORT',
+    int(0, 65535),
+    9100,
+    'Port of the ops HTTP server: /metrics is served only here, never on the public PORT; 0 picks a free one.',
+  ),
   gatewayHost: opt('GATEWAY_HOST', z.string(), '127.0.0.1', 'Interface of the WebSocket gateway.'),
   gatewayPort: opt(
     'GATEWAY_PORT',
@@ -19,12 +31,18 @@ export const platformConfig = defineConfig({
     8081,
     'Port of the WebSocket gateway (ws://host:port/ws); 0 picks a free one.',
   ),
+  publicGatewayUrl: opt(
+    'PUBLIC_GATEWAY_URL',
+    z.string().regex(/^(wss?:\/\/.+)?$/, 'ws:// or wss:// URL'),
+    '',
+    "Gateway WebSocket URL /config.json gives browsers (behind a proxy or TLS: wss://play.example.com/ws). Empty = ws://<the page's host>:<gateway port>/ws when that host is this machine (loopback, an interface address, its host name or <hostname>.local: LAN play), else ws://GATEWAY_HOST:<port>/ws.",
+  ),
   jwtSecret: opt(
     'JWT_SECRET',
     z.string().min(16),
     // A fresh random secret per run: nothing published signs tokens a default install accepts.
     () => randomBytes(32).toString('base64url'),
-    'HS256 secret the lobby signs player tokens with and the gateway checks. Unset = a random one per run (signed-in guests sign in again after a restart). The published development secret is refused when NODE_ENV=production.',
+    'HS256 secret the lobby signs player tokens with and the gateway checks. Unset = the one kept in DATA_DIR, or a random one per run in memory. The published development secret is refused when NODE_ENV=production.',
   ),
   workerId: opt(
     'WORKER_ID',

@@ -1,8 +1,12 @@
 /**
  * `npm start` at the repository root: the whole product in one process
  * (see product.ts). Prints the HTTP and WebSocket URLs when ready.
+ *
+ * A failure while starting exits non-zero (a bad setting: 78, one line; a
+ * port in use: the error). Once running, an error nothing caught is logged
+ * and counted by the last resort and the tables keep being served.
  */
-import { exitOnConfigError } from '@joke/bus';
+import { exitOnConfigError, installLastResort } from '@joke/bus';
 import { platformConfig, platformConfigFromEnv } from './config.ts';
 import { startProduct } from './product.ts';
 import { homeInstallEnv } from './data-dir.ts';
@@ -16,6 +20,8 @@ const env = homeInstallEnv(process.env, process.argv);
 const config = exitOnConfigError('platform', () => platformConfigFromEnv(env));
 // No JWT_SECRET given: the data folder's own secret, so tokens (guest accounts) outlive a restart.
 const platform = await startProduct(env.JWT_SECRET ? config : { ...config, jwtSecret: undefined });
+// Only now: a start-up failure above still ends the process (top-level await rejects, exit 1).
+installLastResort(platform.log, platform.processMetrics);
 const mode = platform.config.natsUrl ? `NATS ${platform.config.natsUrl}` : 'in-process bus';
 const store =
   platform.stores.kind === 'redis'
@@ -25,7 +31,8 @@ const store =
       : 'in-memory store';
 console.log(`joke-app platform (${mode}, ${store})`);
 console.log(`  Client    ${platform.httpUrl}/  (open this in a browser)`);
-console.log(`  Lobby API ${platform.httpUrl}/trpc  ·  ops: /healthz /readyz /metrics`);
+console.log(`  Lobby API ${platform.httpUrl}/trpc  ·  /healthz /readyz`);
+console.log(`  Ops       ${platform.opsUrl}/metrics  (this machine only unless OPS_HOST says otherwise)`);
 console.log(`  WebSocket ${platform.gatewayUrl}`);
 console.log(
   platform.config.dataDir

@@ -4,10 +4,12 @@
  * unset it runs on the in-process bus and in-memory stores (nothing to install);
  * with them set the very same code joins a cluster over NATS and Redis.
  *
- * The HTTP server answers /healthz, /readyz and /metrics; everything else is
+ * The public HTTP server answers /healthz and /readyz; everything else is
  * routed to handlers mounted with `mountHttp(prefix, handler)` — the lobby's
  * tRPC handler and the client's static files are mounted there by whoever
  * composes the product (services/lobby and client do not depend on this package).
+ * /metrics is served only by the ops server (OPS_HOST:OPS_PORT, loopback by
+ * default), so a LAN or the internet never reads the process's metrics.
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import {
@@ -31,6 +33,10 @@ export interface Platform {
   config: PlatformConfig;
   /** http://host:port of the HTTP server. */
   httpUrl: string;
+  /** http://host:port of the ops server (/healthz /readyz /metrics). */
+  opsUrl: string;
+  /** The process's own metrics (default Node metrics, the last resort's counter). */
+  processMetrics: Registry;
   /** ws://host:port/ws of the gateway. */
   gatewayUrl: string;
   bus: Bus;
@@ -42,7 +48,7 @@ export interface Platform {
   /**
    * Mount point for the rest of the product on the platform's HTTP server:
    * `mountHttp('/trpc', trpcHandler)`, `mountHttp('/', staticFiles)`. The
-   * longest matching prefix wins; /healthz, /readyz and /metrics always come first.
+   * longest matching prefix wins; /healthz and /readyz always come first.
    */
   mountHttp(prefix: string, handler: HttpHandler): void;
   close(): Promise<void>;
@@ -99,18 +105,26 @@ export async function startPlatform(
   );
   const processMetrics = new Registry();
   collectDefaultMetrics({ register: processMetrics });
-  const http = await startOpsServer({
-    host: cfg.host,
-    port: cfg.port,
+  const common = {
     registries: [processMetrics, worker.registry, matchmaker.registry, gateway.metrics.registry],
     ready: () => worker.ready() && matchmaker.ready(),
-    onError: (err) => log.warn({ err }, 'http handler error'),
-  });
+    onError: (err: unknown) => log.warn({ err }, 'http handler error'),
+  };
+  const http = await startOpsServer({ ...common, host: cfg.host, port: cfg.port, metrics: false });
+  let ops: Awaited<ReturnType<typeof startOpsServer>>;
+  try {
+    ops = await startOpsServer({ ...common, host: cfg.opsHost, port: cfg.opsPort });
+  } catch (err) {
+    await http.close();
+    throw err;
+  }
   const wsHost = cfg.gatewayHost.includes(':') ? `[${cfg.gatewayHost}]` : cfg.gatewayHost;
   let closed = false;
   return {
     config: cfg,
     httpUrl: http.url,
+    opsUrl: ops.url,
+    processMetrics,
     gatewayUrl: `ws://${wsHost}:${gateway.port}/ws`,
     bus,
     stores,
@@ -126,6 +140,7 @@ export async function startPlatform(
       await worker.close();
       await matchmaker.close();
       await http.close();
+      await ops.close();
       await bus.close();
       await stores.close();
     },

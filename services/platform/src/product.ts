@@ -54,10 +54,18 @@ export async function startProduct(config: Partial<PlatformConfig> = {}): Promis
     throw err;
   }
   platform.mountHttp('/trpc', lobby.handler);
-  // The gateway URL follows the host name the browser used, so a phone on the LAN reaches it too.
+  // /config.json: PUBLIC_GATEWAY_URL when set; else the page's host when it names this machine (a phone
+  // on the LAN reaches the same machine's gateway), else the gateway's own interface. Never a forged Host.
+  const bound = platform.config.gatewayHost;
+  const wildcard = bound === '0.0.0.0' || bound === '::' || bound === '';
   platform.mountHttp(
     '/',
-    clientHandler({ dir: platform.config.clientDir || undefined, gatewayPort: platform.gateway.port }),
+    clientHandler({
+      dir: platform.config.clientDir || undefined,
+      gatewayUrl: platform.config.publicGatewayUrl || undefined,
+      gatewayPort: platform.gateway.port,
+      fallbackHost: wildcard ? '127.0.0.1' : bound.includes(':') ? `[${bound}]` : bound,
+    }),
   );
   const closePlatform = platform.close;
   return Object.assign(platform, {

@@ -57,7 +57,12 @@ const GATEWAY_ENV = {
 };
 const PG_BASE = process.env.LOBBY_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const schema = `ck_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const LOBBY_ENV = { DATABASE_URL: `${PG_BASE}?schema=${schema}`, PORT: '0', JETSTREAM_REPLICAS: '3' };
+const LOBBY_ENV = {
+  DATABASE_URL: `${PG_BASE}?schema=${schema}`,
+  PORT: '0',
+  JETSTREAM_REPLICAS: '3',
+  JWT_SECRET: DEV_JWT_SECRET,
+};
 
 let local: LocalCluster;
 let c: Cluster;

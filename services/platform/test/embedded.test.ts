@@ -13,16 +13,18 @@ import { startPlatform, type Platform } from '../src/index.ts';
 
 let p: Platform;
 beforeAll(async () => {
-  p = await startPlatform({ port: 0, gatewayPort: 0, logLevel: 'silent', botDelayMs: 20, botJitterMs: 0 });
+  p = await startPlatform({ port: 0, gatewayPort: 0, opsPort: 0, logLevel: 'silent', botDelayMs: 20, botJitterMs: 0 });
 });
 afterAll(() => p?.close());
 
 describe('embedded platform', () => {
-  it('serves the ops endpoints and mounted handlers on one HTTP server', async () => {
+  it('serves the probes and mounted handlers on the public server, /metrics on the ops server only', async () => {
     p.mountHttp('/api', (_req, res) => void res.end('mounted'));
     expect(await (await fetch(`${p.httpUrl}/healthz`)).text()).toBe('ok\n');
     expect((await fetch(`${p.httpUrl}/readyz`)).status).toBe(200);
-    const metrics = await (await fetch(`${p.httpUrl}/metrics`)).text();
+    // Metrics only on the ops port: a LAN or the internet reaching the public port never reads them.
+    expect((await fetch(`${p.httpUrl}/metrics`)).status).toBe(404);
+    const metrics = await (await fetch(`${p.opsUrl}/metrics`)).text();
     for (const name of [
       'joke_worker_rooms',
       'joke_mm_live_workers',

@@ -19,6 +19,7 @@ beforeAll(async () => {
   p = await startProduct({
     port: 0,
     gatewayPort: 0,
+    opsPort: 0,
     natsUrl: '',
     redisUrl: '',
     logLevel: 'silent',

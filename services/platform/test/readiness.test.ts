@@ -56,7 +56,17 @@ beforeAll(async () => {
     ['room-worker', { REDIS_URL: redis.url, WORKER_ID: `${ns}-w0` }, true],
     ['matchmaker', { REDIS_URL: redis.url, MATCHMAKER_ID: `${ns}-mm` }, true],
     ['gateway', { PORT: '0', JWT_SECRET: DEV_JWT_SECRET, GATEWAY_ID: `${ns}-gw` }, false],
-    ['lobby', { PORT: '0', HOST: '127.0.0.1', REDIS_URL: redis.url, DATABASE_URL: `${PG_URL}?schema=${ns}` }, false],
+    [
+      'lobby',
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        REDIS_URL: redis.url,
+        DATABASE_URL: `${PG_URL}?schema=${ns}`,
+        JWT_SECRET: DEV_JWT_SECRET,
+      },
+      false,
+    ],
   ];
   for (const [service, env, usesRedis] of defs) {
     const port = await freePort();

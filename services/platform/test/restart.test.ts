@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 const start = () =>
-  startProduct({ port: 0, gatewayPort: 0, logLevel: 'silent', botDelayMs: 10, botJitterMs: 0, dataDir });
+  startProduct({ port: 0, gatewayPort: 0, opsPort: 0, logLevel: 'silent', botDelayMs: 10, botJitterMs: 0, dataDir });
 
 /** tRPC over plain HTTP (no batching): the input as the body of a mutation, `?input=` for a query. */
 async function trpc(p: Product, path: string, input: unknown, token?: string, query = false): Promise<any> {

@@ -73,7 +73,12 @@ async function occupiedPort(): Promise<{ port: number; server: Server }> {
 describe('a port already in use is a start-up error', () => {
   it('lobby', async () => {
     const { port, server } = await occupiedPort();
-    const r = await runToExit('lobby', { HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: schemaUrl() });
+    const r = await runToExit('lobby', {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: schemaUrl(),
+      JWT_SECRET: 's'.repeat(32),
+    });
     server.close();
     expect(r.code).not.toBe(0);
     expect(r.out).toMatch(/EADDRINUSE|in use/);
@@ -110,6 +115,7 @@ describe('a port already in use is a start-up error', () => {
       HOST: '127.0.0.1',
       PORT: String(port),
       GATEWAY_PORT: '0',
+      OPS_PORT: '0',
       DATABASE_URL: schemaUrl(),
       LOG_LEVEL: 'warn',
     });
@@ -127,6 +133,15 @@ describe('no development secret outside development', () => {
       expect(r.out).toContain(`${service}: configuration error`);
       expect(r.out).toContain('JWT_SECRET');
       expect(r.out).not.toMatch(/\n\s+at /);
+    });
+
+  for (const service of ['lobby', 'gateway'])
+    it(`${service} without JWT_SECRET starts only when NODE_ENV=development (else exit 78, one line)`, async () => {
+      // NODE_ENV unset, as a service run by hand from source: it used to sign with the published secret.
+      const r = await runToExit(service, { NATS_URL, PORT: '0', OPS_PORT: '0' });
+      expect(r.code).toBe(78);
+      expect(r.out).toContain(`${service}: configuration error`);
+      expect(r.out).toMatch(/JWT_SECRET.*NODE_ENV=development/);
     });
 
   it('npm start without JWT_SECRET signs with a fresh random secret each run, never the published one', () => {

@@ -6,19 +6,28 @@
  *   platform.mountHttp('/', clientHandler({ gatewayPort: 8081 }))
  *
  * With `gatewayPort`, the gateway URL uses the host name the browser used for
- * the page, so a phone on the LAN reaches the same machine's gateway.
+ * the page only when that name is this machine's (headers.ts), so a phone on
+ * the LAN reaches the same machine's gateway and a forged Host is never echoed.
+ * Every response carries the security headers of headers.ts (a page its CSP).
+ *
+ * Failure modes: a URL that cannot be decoded (`GET /%`) is 400; a dev page
+ * (harness.html) without `devPages` is 404; a missing build is 503; anything
+ * that throws while answering is this request's 500, never the process's end.
  *
  * Hashed files under /assets/ are cached by browsers for a year (their name
  * changes with their content); text files go out brotli- or gzip-compressed
  * (serve-compressed.ts).
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompressedCache, compressible, pickEncoding } from './serve-compressed.ts';
 import { ICON_SIZES, webManifest } from './brand.ts';
 import { iconPng } from './icons.ts';
+import { BASE_SECURITY_HEADERS, gatewayUrlFor, originOf, pagePolicy, type GatewayTarget } from './headers.ts';
+
+export { gatewayUrlFor, pagePolicy, BASE_SECURITY_HEADERS, machineNames } from './headers.ts';
 
 export const CLIENT_DIST = fileURLToPath(new URL('../../../client/dist', import.meta.url));
 
@@ -45,84 +54,83 @@ function brandFile(path: string): { type: string; body: Buffer } | null {
   return null;
 }
 
-export interface ClientHandlerOptions {
+export interface ClientHandlerOptions extends GatewayTarget {
   /** Built client directory (default client/dist). */
   dir?: string;
-  /** Fixed gateway URL for /config.json (e.g. behind a proxy: wss://example.com/ws). */
-  gatewayUrl?: string;
-  /** Or: the gateway's port on the host the page was loaded from. */
-  gatewayPort?: number;
+  /** Serve the development pages (harness.html); off in every production composition. */
+  devPages?: boolean;
 }
 
-function hostName(req: IncomingMessage): string {
-  const host = req.headers.host ?? '127.0.0.1';
-  // Strip the port, keeping IPv6 brackets: "[::1]:8080" → "[::1]".
-  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
-}
+/** Pages only a development build serves: the table harness renders engines in the page, with no server. */
+const DEV_PAGES = new Set(['/harness.html']);
 
-export function gatewayUrlFor(req: IncomingMessage, opts: ClientHandlerOptions): string {
-  if (opts.gatewayUrl) return opts.gatewayUrl;
-  const secure = req.headers['x-forwarded-proto'] === 'https';
-  return `${secure ? 'wss' : 'ws'}://${hostName(req)}:${opts.gatewayPort ?? 8081}/ws`;
+/** The request's decoded path, or null when its URL cannot be read (a malformed %-escape, a NUL). */
+function pathOf(req: IncomingMessage): string | null {
+  try {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    return path.includes('\0') ? null : path;
+  } catch {
+    return null;
+  }
 }
 
 export function clientHandler(opts: ClientHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const dir = normalize(opts.dir ?? CLIENT_DIST);
   const compressed = new CompressedCache();
-  return (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  const plain = (res: ServerResponse, status: number, body: string, extra: OutgoingHttpHeaders = {}): void => {
+    res.writeHead(status, { ...BASE_SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', ...extra });
+    res.end(body);
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return plain(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
+    const path = pathOf(req);
+    if (path === null) return plain(res, 400, 'bad request: malformed URL\n');
     if (path === '/config.json') {
-      res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-store' });
+      res.writeHead(200, { ...BASE_SECURITY_HEADERS, 'content-type': TYPES['.json'], 'cache-control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ gatewayUrl: gatewayUrlFor(req, opts) }));
       return;
     }
     const brand = brandFile(path);
     if (brand) {
       res.writeHead(200, {
+        ...BASE_SECURITY_HEADERS,
         'content-type': brand.type,
         'content-length': String(brand.body.length),
         'cache-control': 'public, max-age=86400',
-        'x-content-type-options': 'nosniff',
       });
       res.end(req.method === 'HEAD' ? undefined : brand.body);
       return;
     }
-    if (!existsSync(join(dir, 'index.html'))) {
-      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('client not built: run `npm run build -w client`');
-      return;
-    }
+    if (DEV_PAGES.has(path) && !opts.devPages) return plain(res, 404, 'not found\n');
+    if (!existsSync(join(dir, 'index.html')))
+      return plain(res, 503, 'client not built: run `npm run build -w client`\n');
     let file = normalize(join(dir, path));
-    if (file !== dir && !file.startsWith(dir + sep)) {
-      res.writeHead(404).end();
-      return;
-    }
+    if (file !== dir && !file.startsWith(dir + sep)) return plain(res, 404, 'not found\n');
     const isFile = existsSync(file) && statSync(file).isFile();
     if (!isFile) {
       // Unknown asset: a real 404. Anything else is a page route: the app itself.
-      if (path.startsWith('/assets/') || extname(path) !== '') {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
-        return;
-      }
+      if (path.startsWith('/assets/') || extname(path) !== '') return plain(res, 404, 'not found\n');
       file = join(dir, 'index.html');
     }
     const hashed = path.startsWith('/assets/');
     const stat = statSync(file);
-    const headers: Record<string, string> = {
+    const headers: OutgoingHttpHeaders = {
+      ...BASE_SECURITY_HEADERS,
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
       'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
-      'x-content-type-options': 'nosniff',
     };
+    // A page gets the policy that lets the client run: its scripts, fonts and its one gateway.
+    if (extname(file) === '.html') headers['content-security-policy'] = pagePolicy(originOf(gatewayUrlFor(req, opts)));
     const encoding = compressible(extname(file), stat.size) ? pickEncoding(req.headers['accept-encoding']) : null;
     if (compressible(extname(file), stat.size)) headers.vary = 'accept-encoding';
     if (!encoding) {
       res.writeHead(200, { ...headers, 'content-length': String(stat.size) });
       if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
+      else
+        createReadStream(file)
+          .on('error', () => res.destroy())
+          .pipe(res);
       return;
     }
     compressed.get(file, stat.mtimeMs, encoding).then(
@@ -131,9 +139,18 @@ export function clientHandler(opts: ClientHandlerOptions = {}): (req: IncomingMe
         res.end(req.method === 'HEAD' ? undefined : body);
       },
       () => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end('read failed');
+        if (res.headersSent) res.destroy();
+        else plain(res, 500, 'read failed\n');
       },
     );
+  };
+  return (req, res) => {
+    try {
+      serve(req, res);
+    } catch {
+      // A file vanished between the checks (a rebuild) or the like: this request fails, never the process.
+      if (res.headersSent) res.destroy();
+      else plain(res, 500, 'internal error\n');
+    }
   };
 }

@@ -6,6 +6,11 @@
  * under a path prefix, which the embedded platform uses for the lobby API and
  * the client's static files; a public server built with this leaves
  * `metrics: false` so Prometheus data never goes out through the Ingress.
+ *
+ * No request can end the process: a route or mounted handler that throws (at
+ * once or through its promise) answers that request 500 and reports the error
+ * to `onError`; a request Node cannot parse gets Node's own 400 (or 431). Every answer carries
+ * nosniff, no-framing and no-referrer headers.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,10 +61,21 @@ export function failingChecks(opts: Pick<OpsServerOptions, 'ready' | 'checks'>):
   return failing;
 }
 
+/**
+ * Headers on every answer of this server, mounted handlers included (a handler's own headers win):
+ * no MIME sniffing, no framing, no referrer, and no active content in a JSON or text answer.
+ */
+const SECURITY_HEADERS: [string, string][] = [
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
+  ['referrer-policy', 'no-referrer'],
+  ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
+];
+
 export async function startOpsServer(opts: OpsServerOptions): Promise<OpsServer> {
   const mounts: { prefix: string; handler: HttpHandler }[] = [];
   const registry = opts.registries.length === 1 ? opts.registries[0] : Registry.merge(opts.registries);
-  const server = createServer((req, res) => {
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0];
     const text = (status: number, body: string, type = 'text/plain; charset=utf-8'): void => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -88,11 +104,23 @@ export async function startOpsServer(opts: OpsServerOptions): Promise<OpsServer>
       (x) => path === x.prefix || path.startsWith(x.prefix.endsWith('/') ? x.prefix : `${x.prefix}/`),
     );
     if (!m) return text(404, 'not found\n');
-    Promise.resolve(m.handler(req, res)).catch((err) => {
-      opts.onError?.(err);
-      if (!res.headersSent) text(500, 'internal error\n');
-      else res.end();
-    });
+    // A handler that throws at once and one whose promise fails end the same way: this request's 500.
+    new Promise<void>((resolve) => resolve(m.handler(req, res))).catch((err) => failed(res, err));
+  };
+  const failed = (res: ServerResponse, err: unknown): void => {
+    opts.onError?.(err);
+    if (!res.headersSent) {
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      res.end('internal error\n');
+    } else res.destroy();
+  };
+  const server = createServer((req, res) => {
+    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+    try {
+      route(req, res);
+    } catch (err) {
+      failed(res, err);
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
