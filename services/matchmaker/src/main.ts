@@ -8,6 +8,7 @@ import {
   createLogger,
   createStores,
   exitOnConfigError,
+  installLastResort,
   startLoopLagMonitor,
   startOpsServer,
 } from '@joke/bus';
@@ -58,6 +59,9 @@ const ops = await startOpsServer({
   onError: (err) => log.warn({ err }, 'ops http error'),
 });
 log.info({ ops: ops.url, bus: cfg.natsUrl || 'in-process', store: stores.kind }, 'matchmaker up');
+// Started: from here an error nothing caught is logged and counted, and the rooms keep playing
+// (a failure while starting still ends the process, above).
+installLastResort(log, mm.registry);
 if (process.env.JOKE_READY_LINE) console.log(`READY ${cfg.matchmakerId} ${ops.port}`);
 
 const stop = async (): Promise<void> => {

@@ -8,6 +8,7 @@ import {
   createLogger,
   createStores,
   exitOnConfigError,
+  installLastResort,
   startLoopLagMonitor,
   startOpsServer,
 } from '@joke/bus';
@@ -39,6 +40,9 @@ const ops = await startOpsServer({
 });
 log.info({ ops: ops.url, bus: cfg.natsUrl || 'in-process', store: stores.kind, shard: cfg.shard }, 'room worker up');
 // Tests and orchestration scripts wait for this line on stdout.
+// Started: from here an error nothing caught is logged and counted, and the rooms keep playing
+// (a failure while starting still ends the process, above).
+installLastResort(log, worker.registry);
 if (process.env.JOKE_READY_LINE) console.log(`READY ${cfg.workerId} ${ops.port}`);
 
 let stopping = false;
