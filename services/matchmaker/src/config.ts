@@ -60,6 +60,18 @@ export const matchmakerConfig = defineConfig({
     8,
     'Load is rounded to this many levels before weighting, so replicas with slightly different heartbeat timing still agree.',
   ),
+  failoverStepShare: opt(
+    'FAILOVER_STEP_SHARE',
+    z.coerce.number().gt(0).max(1),
+    0.25,
+    "Share of a worker's rooms a failover moves per FAILOVER_STEP_MS; between steps a sign of life (heartbeat, ping answered, lease renewed) stops it. 1 = all at once.",
+  ),
+  failoverStepMs: opt(
+    'FAILOVER_STEP_MS',
+    int(0, 600_000),
+    500,
+    'Pause between two steps of a paced failover (FAILOVER_STEP_SHARE).',
+  ),
   failoverConcurrency: opt('FAILOVER_CONCURRENCY', int(1, 10_000), 64, 'Rooms restored in parallel during a failover.'),
   queueStaleMs: opt(
     'QUEUE_STALE_MS',
