@@ -48,6 +48,12 @@ export const matchmakerConfig = defineConfig({
     3_000,
     'Wait for a worker to create or restore a room before trying the next one.',
   ),
+  openRetryRatio: opt(
+    'OPEN_RETRY_RATIO',
+    z.coerce.number().min(0).max(10),
+    0.1,
+    'Opens sent to another worker after one timed out, per first open (a retry budget per replica); past it the placement ends with its timeout.',
+  ),
   capacityRooms: opt(
     'WORKER_CAPACITY_ROOMS',
     int(1, 10_000_000),

@@ -8,8 +8,14 @@
  * of it (`full`, `capacity`), the answer is `capacity` at once — a refusal the
  * lobby and quick match can act on, not a timeout. Restores (failover,
  * migration) ignore headroom: a table already playing must land somewhere.
+ *
+ * Retry budget: trying the next worker after one timed out is a retry, and
+ * retries draw on one RetryBudget per process (OPEN_RETRY_RATIO of first
+ * tries): when opens time out everywhere (an overloaded fleet), a placement
+ * ends with its `timeout` instead of adding up to three more opens to the
+ * load. A refusal (full, draining) answers fast and costs nothing.
  */
-import { BusTimeoutError, type Bus, type Logger, type SnapshotStore } from '@joke/bus';
+import { BusTimeoutError, RetryBudget, type Bus, type Logger, type SnapshotStore } from '@joke/bus';
 import type { Clock } from '@joke/bus/clock';
 import { call, contract, refuse, type bus as wire, type Refusal } from '@joke/protocol';
 import type { MatchmakerConfig } from './config.ts';
@@ -40,8 +46,14 @@ const NO_HEADROOM = new Set(['full', 'capacity']);
  */
 export const deadlineMargin = (openTimeoutMs: number): number => Math.min(1_000, Math.floor(openTimeoutMs / 3));
 
+/** Opens after a timed-out one a quiet matchmaker may always make. */
+const RETRY_FLOOR = 20;
+
 export class Placer {
-  constructor(private readonly h: PlacerHost) {}
+  readonly budget: RetryBudget;
+  constructor(private readonly h: PlacerHost) {
+    this.budget = new RetryBudget({ ratio: h.cfg.openRetryRatio, floor: RETRY_FLOOR });
+  }
 
   /** One open request; a timeout or "no responders" comes back as code `timeout`. */
   async openOn(workerId: string, req: wire.OpenRoomRequest): Promise<wire.OpenRoomReply> {
@@ -94,7 +106,12 @@ export class Placer {
     let full = 0;
     let timedOut = false;
     let last: Refusal = refuse('noWorkers');
+    this.budget.first();
     for (const workerId of order.slice(0, 4)) {
+      if (timedOut && !this.budget.tryRetry()) {
+        h.metrics.errors.inc({ kind: 'retryBudget' });
+        break;
+      }
       const r = await this.openOn(workerId, req);
       if (r.ok) {
         h.metrics.placed.inc({ kind: req.create ? 'create' : 'restore' });
@@ -116,7 +133,7 @@ export class Placer {
       }
       if (FINAL.has(r.code)) break;
     }
-    if (full > 0 && full === Math.min(order.length, 4)) return this.capacity(roomId);
+    if (full > 0 && !timedOut && full === Math.min(order.length, 4)) return this.capacity(roomId);
     return last;
   }
 
