@@ -2,12 +2,13 @@
  * Bus requests that survive a room worker crash, and the worker liveness they
  * rely on (from worker heartbeats). Retries are bounded twice: in time (each
  * request's GATEWAY_RETRY_BUDGET_MS) and in number (one RetryBudget for the
- * whole process: retries ≤ GATEWAY_RETRY_RATIO of first tries, plus a floor),
+ * whole process: retries after a timeout ≤ GATEWAY_RETRY_RATIO of first
+ * tries, plus a floor),
  * so a stalled worker cannot turn N player actions into N × attempts requests:
  * past the budget a request gives up at once (the client gets `unavailable`).
  */
 import { ProtocolError, type RequestRoute } from '@joke/protocol';
-import { BusNoRespondersError, RetryBudget, SlotSet, backoffMs, type Wire } from '@joke/bus';
+import { BusNoRespondersError, BusTimeoutError, RetryBudget, SlotSet, backoffMs, type Wire } from '@joke/bus';
 import { systemClock, type Clock, type Timer } from '@joke/bus/clock';
 import type { Core } from './core.ts';
 
@@ -142,8 +143,11 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
             log.warn({ subject, tries }, 'bus request gave up');
             return null;
           }
-          // A room that moved (above) is a redirect, not a retry against the same target, so it is free.
-          if (!budget.tryRetry()) {
+          // Only a retry after a timeout is budgeted: that is the one that adds work to a worker already too
+          // slow to answer. "No responders" comes from the NATS server (the room is being restored elsewhere)
+          // and a room that moved (above) is a redirect: retrying those loads no worker, and budgeting them
+          // would turn a failover into `unavailable` for the players of the moved tables.
+          if (err instanceof BusTimeoutError && !(err instanceof BusNoRespondersError) && !budget.tryRetry()) {
             metrics.retriesRefused.inc({ op });
             log.warn({ subject, tries }, 'bus request gave up: the retry budget is spent');
             return null;
