@@ -31,6 +31,7 @@ import type { Placer } from './placer.ts';
 import { pool } from './util.ts';
 import { WorkerProbe } from './probe.ts';
 import { lastRenewal } from './signs-of-life.ts';
+import { OrphanSweep } from './orphan-sweep.ts';
 
 export interface LiveWorker {
   workerId: string;
@@ -96,9 +97,7 @@ export class Workers {
   private readonly suspects = new Set<LiveWorker>();
   /** Workers being failed over step by step; pinged still, so an answer stops their failover. */
   private readonly dying = new Map<string, LiveWorker>();
-  private sweeping = false;
-  /** When this replica next tries the full scan (0: at its first sweep, so rooms from before are indexed). */
-  private nextFullScan = 0;
+  private readonly orphans: OrphanSweep;
   private closed = false;
   /** When the dead check last ran: a check much later than its period tells of this process's own pause. */
   private lastCheckAt: number;
@@ -119,7 +118,8 @@ export class Workers {
       }),
     ];
     this.timers.push(h.clock.setInterval(() => this.checkDead(), h.cfg.deadCheckMs));
-    this.timers.push(h.clock.setInterval(() => void this.sweep(), h.cfg.orphanSweepMs));
+    this.orphans = new OrphanSweep(h, () => this.candidates().length > 0 && !this.closed);
+    this.timers.push(h.clock.setInterval(() => void this.orphans.sweep(), h.cfg.orphanSweepMs));
     this.probe = new WorkerProbe(
       h.bus,
       { probeMs: h.cfg.probeMs, probeTimeoutMs: h.cfg.probeTimeoutMs, from: h.cfg.matchmakerId, clock: h.clock },
@@ -365,41 +365,6 @@ export class Workers {
     m.failoverSeconds.observe(report.ms / 1000);
     log.info(report, 'failover done');
     for (const l of this.listeners) l(report);
-  }
-
-  private async sweep(): Promise<void> {
-    const { snapshots, match, cfg, metrics: m, log, placer } = this.h;
-    if (this.sweeping || this.closed) return;
-    this.sweeping = true;
-    try {
-      if (this.candidates().length === 0) return;
-      if (!(await match.claim('orphan-sweep', cfg.matchmakerId, Math.floor(cfg.orphanSweepMs * 0.8)))) return;
-      const cheap = snapshots.lapsed?.bind(snapshots);
-      const orphans = cheap && !(await this.fullScanDue()) ? await cheap(5_000) : await snapshots.orphans(5_000);
-      if (orphans.length === 0) return;
-      log.warn({ rooms: orphans.length }, 'orphaned rooms found; placing them');
-      await pool(orphans, cfg.failoverConcurrency, async (roomId) => {
-        const r = await placer.place(roomId, { v: 1, roomId, restore: true });
-        if (!r.ok) log.warn({ roomId, code: r.code }, 'orphan placement failed');
-      });
-    } catch (err) {
-      m.errors.inc({ kind: 'store' });
-      log.warn({ err }, 'orphan sweep failed');
-    } finally {
-      this.sweeping = false;
-    }
-  }
-
-  /**
-   * Whether this sweep walks every room (`orphans`) rather than only the leases that came due (`lapsed`; a store
-   * without it is always walked): once per ORPHAN_SCAN_MS across replicas (claim `orphan-scan`), for a room the
-   * expiry index lost. The claim outlives most of the period, so a replica restarted meanwhile skips it.
-   */
-  private async fullScanDue(): Promise<boolean> {
-    const { match, cfg, clock } = this.h;
-    if (clock.now() < this.nextFullScan) return false;
-    this.nextFullScan = clock.now() + cfg.orphanScanMs;
-    return match.claim('orphan-scan', cfg.matchmakerId, Math.floor(cfg.orphanScanMs * 0.8));
   }
 
   close(): void {
