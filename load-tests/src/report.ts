@@ -71,6 +71,11 @@ export interface LoadReport {
     errors: number;
     errorKinds: Record<string, number>;
     throttled: number;
+    /** Requests refused for want of capacity (not errors). */
+    refused: number;
+    /** The most tables asked for at once, and the most seated at once. */
+    asked: number;
+    seated: number;
     spectatorViews: number;
     peakSockets: number;
   };
@@ -157,6 +162,8 @@ export function buildReport(a: {
       errors: errorCount(t),
       errorKinds: t.errors,
       throttled: t.throttled,
+      refused: [...stats.intervals.values()].reduce((n, b) => n + b.refused, 0),
+      ...stats.seating(),
       spectatorViews: t.spectatorViews,
       peakSockets: Math.max(0, ...series.sockets),
     },

@@ -48,6 +48,10 @@ export interface Bucket {
   sockets: number;
   /** Tables the scenario asked for at the last sample of the span. */
   tables: number;
+  /** Of those, tables whose players were seated (matched to a room) at the last sample (a gauge). */
+  seated: number;
+  /** Requests the platform refused for want of capacity (codes capacity, full): counted apart from errors. */
+  refused: number;
 }
 
 export function newBucket(): Bucket {
@@ -63,10 +67,12 @@ export function newBucket(): Bucket {
     errors: {},
     sockets: 0,
     tables: 0,
+    seated: 0,
+    refused: 0,
   };
 }
 
-type CounterName = 'actions' | 'raced' | 'finished' | 'throttled' | 'spectatorViews';
+type CounterName = 'actions' | 'raced' | 'finished' | 'throttled' | 'spectatorViews' | 'refused';
 
 /** Adds `from` into `into`; gauges add too (each swarm process reports its own sockets and tables). */
 export function mergeBucket(into: Bucket, from: Bucket): void {
@@ -76,9 +82,11 @@ export function mergeBucket(into: Bucket, from: Bucket): void {
   into.finished += from.finished;
   into.throttled += from.throttled;
   into.spectatorViews += from.spectatorViews;
+  into.refused += from.refused ?? 0;
   for (const [k, n] of Object.entries(from.errors)) into.errors[k] = (into.errors[k] ?? 0) + n;
   into.sockets += from.sockets;
   into.tables += from.tables;
+  into.seated += from.seated ?? 0;
 }
 
 export const errorCount = (b: Bucket): number => Object.values(b.errors).reduce((a, n) => a + n, 0);
@@ -160,14 +168,30 @@ export class RunStats {
   }
 
   /** Gauges: the interval, its stage and the total keep the latest value. */
-  gauge(sockets: number, tables: number, now = Date.now()): void {
+  gauge(sockets: number, tables: number, now = Date.now(), seated = 0): void {
     for (const b of this.spans(now)) {
       b.sockets = sockets;
       b.tables = tables;
+      b.seated = seated;
     }
     // Warm-up samples are not in the total's histograms, but the gauges follow the run.
     this.total.sockets = sockets;
     this.total.tables = tables;
+    this.total.seated = seated;
+  }
+
+  /**
+   * The most tables the scenario asked for at once and the most that were seated at once (interval gauges,
+   * summed over the swarm processes): the run seated what it was asked for, or it did not.
+   */
+  seating(): { asked: number; seated: number } {
+    let asked = 0;
+    let seated = 0;
+    for (const b of this.intervals.values()) {
+      asked = Math.max(asked, b.tables);
+      seated = Math.max(seated, b.seated);
+    }
+    return { asked, seated };
   }
 
   encode(): EncodedStats {

@@ -30,6 +30,11 @@ export interface SwarmReport {
   max: number;
   /** Actions refused because another player moved first (reported, not counted as errors). */
   raced: number;
+  /** The most tables asked for at once, and the most seated at once (`RunStats.seating`). */
+  asked: number;
+  seated: number;
+  /** Requests refused for want of capacity (REFUSED_CODES): the platform shedding load, not errors. */
+  refused: number;
   errorKinds: Record<string, number>;
   /**
    * Errors during the warm-up, which `errors` leaves out (like the latencies): the ramp's failures, e.g. a
@@ -83,7 +88,15 @@ interface Slot {
   /** Bumped on each start/stop so a sign-in that finishes late knows it is stale. */
   generation: number;
   active: boolean;
+  /** A bot of this start was matched to a table (the table was seated, not left waiting or refused). */
+  seated: boolean;
 }
+
+/**
+ * Refusals for want of capacity (machine codes of @joke/protocol: `capacity`, every worker out of headroom;
+ * `full`, a worker at MAX_ROOMS): the platform shedding load as designed, counted as refused, not as errors.
+ */
+export const REFUSED_CODES = new Set(['capacity', 'full']);
 
 const TICK_MS = 200;
 
@@ -128,6 +141,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
 
   const error = (kind: string, detail?: string) => {
     if (stopping && (kind === 'disconnected' || kind === 'socket')) return;
+    if (REFUSED_CODES.has(kind)) return stats.count('refused');
     stats.error(kind);
     lastError = `${kind}${detail ? `: ${detail}` : ''}`;
     // The first few of each kind go to the log in full: the report only counts them.
@@ -147,6 +161,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
     ...book.sink,
     matched(roomId, userId) {
       book.sink.matched(roomId, userId);
+      slot.seated = true;
       for (const s of slot.spectators) s.follow(roomId);
     },
     latency(ms) {
@@ -165,7 +180,16 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
     let s = slots.get(i);
     if (!s) {
       const entry = mix[assignment[i]];
-      s = { index: i, entry, game: games[entry.game], bots: [], spectators: [], generation: 0, active: false };
+      s = {
+        index: i,
+        entry,
+        game: games[entry.game],
+        bots: [],
+        spectators: [],
+        generation: 0,
+        active: false,
+        seated: false,
+      };
       slots.set(i, s);
     }
     return s;
@@ -228,6 +252,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
   function stopSlot(slot: Slot): void {
     slot.generation++;
     slot.active = false;
+    slot.seated = false;
     for (const b of slot.bots) b.stop();
     for (const s of slot.spectators) s.stop();
     slot.bots = [];
@@ -268,16 +293,18 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
     if (elapsed >= timeline.totalMs || hooks.signal?.aborted || (opts.untilFinished && everyBotDone())) break;
     const target = timeline.tablesAt(elapsed);
     myTables = 0;
+    let seated = 0;
     for (let i = 0; i < timeline.peak; i++) {
       if (!mine(i)) continue;
       const slot = slotOf(i);
       if (i < target) {
         myTables++;
+        if (slot.seated) seated++;
         if (!slot.active) void startSlot(slot);
       } else if (slot.active && !opts.untilFinished) stopSlot(slot);
     }
     while (stormsDone < storms.length && storms[stormsDone].at <= elapsed) storm(storms[stormsDone++].dropPercent);
-    stats.gauge(sockets, myTables);
+    stats.gauge(sockets, myTables, Date.now(), seated);
     // Only for a live view (--live-ms > 0), at its pace: a child's tick encodes (deflates) its histograms and its
     // parent decodes and merges them all, which at --live-ms 0 went every 200 ms for nobody — ≈ 7 % of a core
     // in the parent and ≈ 2 % in each child at 5,000 tables, taken from the stack being measured.
@@ -302,8 +329,12 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
 export function reportOf(stats: RunStats, tables: number): SwarmReport {
   const t = stats.total;
   const s = summarize(t.hist.action);
+  const { asked, seated } = stats.seating();
   return {
     tables,
+    asked,
+    seated,
+    refused: [...stats.intervals.values()].reduce((a, b) => a + b.refused, 0),
     finished: t.finished,
     actions: t.actions,
     errors: errorCount(t),

@@ -2,15 +2,24 @@
  * k6-style pass/fail criteria, checked against the run's totals (after the
  * warm-up): `p99<100` (action→view p99 under 100 ms), `connect.p95<=50`,
  * `errors<0.1%` (errors per acknowledged action), `errors==0`, `actions>1000`,
- * `rate>=50` (actions per second). The CLI exits with THRESHOLDS_FAILED when
- * any fails, so a pipeline can gate on it.
+ * `rate>=50` (actions per second), `seated>=95%` (the most tables seated at
+ * once, as a share of the most asked for), `refused==0`. The CLI exits with
+ * THRESHOLDS_FAILED when any fails, so a pipeline can gate on it.
+ *
+ * Two hold unless the run names the same statistic itself (which relaxes
+ * it, e.g. `--threshold seated>=50%` or `--threshold actions>=0`): a run
+ * that seated under 95 % of its tables, or played no action, failed — it
+ * measured something other than what it was asked to (issue 37: a throttled
+ * lobby made a run "pass" with a fraction of its tables).
  */
 import { METRICS, errorCount, summarize, type Bucket, type Metric } from './stats.ts';
 
 export const THRESHOLDS_FAILED = 99; // k6's exit code for the same case
 
 const STATS = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const;
-const COUNTS = ['errors', 'actions', 'rate', 'finished'] as const;
+const COUNTS = ['errors', 'actions', 'rate', 'finished', 'seated', 'refused'] as const;
+/** What every run must show unless it sets a threshold on the same statistic. */
+export const DEFAULT_THRESHOLDS = ['seated>=95%', 'actions>0'] as const;
 const OPS = {
   '<': (a: number, b: number) => a < b,
   '<=': (a: number, b: number) => a <= b,
@@ -31,7 +40,8 @@ export interface Threshold {
 
 export const THRESHOLD_DOC =
   `[METRIC.]STAT OP VALUE with METRIC ${METRICS.join('|')} (default action), STAT ${STATS.join('|')} (ms), ` +
-  `or errors|actions|finished (counts; errors may end in %: per action) | rate (actions/s); OP < <= > >= ==`;
+  `or errors|actions|finished|seated|refused (counts; errors may end in %: per action, seated: of the tables ` +
+  `asked for) | rate (actions/s); OP < <= > >= ==`;
 
 export function parseThreshold(source: string): Threshold {
   const m = /^\s*(?:([a-z]+)\.)?([a-z0-9]+)\s*(<=|>=|==|<|>)\s*(\d+(?:\.\d+)?)(%?)\s*$/.exec(source);
@@ -42,7 +52,8 @@ export function parseThreshold(source: string): Threshold {
   if (!isStat && !isCount) throw new Error(`threshold "${source}": unknown statistic ${stat}`);
   if (metric !== undefined && (!isStat || !(METRICS as readonly string[]).includes(metric)))
     throw new Error(`threshold "${source}": unknown metric ${metric} (known: ${METRICS.join(', ')})`);
-  if (percent && stat !== 'errors') throw new Error(`threshold "${source}": only errors can be a percentage`);
+  if (percent && stat !== 'errors' && stat !== 'seated')
+    throw new Error(`threshold "${source}": only errors and seated can be a percentage`);
   return {
     source,
     metric: isStat ? ((metric as Metric | undefined) ?? 'action') : null,
@@ -60,10 +71,25 @@ export interface ThresholdResult {
   actual: number;
 }
 
-export function evaluate(thresholds: Threshold[], total: Bucket, measuredMs: number): ThresholdResult[] {
+/** The user's thresholds, then each default whose statistic they did not set. */
+export function withDefaults(user: readonly string[]): string[] {
+  const set = new Set(user.map((u) => parseThreshold(u)).map((t) => `${t.metric ?? ''}.${t.stat}`));
+  return [...user, ...DEFAULT_THRESHOLDS.filter((d) => !set.has(`.${parseThreshold(d).stat}`))];
+}
+
+export function evaluate(
+  thresholds: Threshold[],
+  total: Bucket,
+  measuredMs: number,
+  seating: { asked: number; seated: number } = { asked: 0, seated: 0 },
+  refused = total.refused,
+): ThresholdResult[] {
   return thresholds.map((t) => {
     let actual: number;
     if (t.metric) actual = summarize(total.hist[t.metric])[t.stat as (typeof STATS)[number]];
+    else if (t.stat === 'seated')
+      actual = t.percent ? (seating.seated / Math.max(1, seating.asked)) * 100 : seating.seated;
+    else if (t.stat === 'refused') actual = refused;
     else if (t.stat === 'errors')
       actual = t.percent ? (errorCount(total) / Math.max(1, total.actions)) * 100 : errorCount(total);
     else if (t.stat === 'rate') actual = total.actions / Math.max(0.001, measuredMs / 1000);

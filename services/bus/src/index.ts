@@ -57,3 +57,4 @@ export {
   type ReadinessChecks,
 } from './ops/http.ts';
 export { startLoopLagMonitor, livenessOptions, type LoopLagMonitor } from './ops/liveness.ts';
+export { RetryBudget, backoffMs, pastDeadline, type RetryBudgetOptions } from './retry-budget.ts';

@@ -44,6 +44,10 @@ export const GatewayConfig = z.object({
    * the room's restore elsewhere) before the client gets `error unavailable`.
    */
   retryBudgetMs: z.number().int().positive().default(10_000),
+  /** Retries this gateway may make per first try, over all its requests (@joke/bus RetryBudget). */
+  retryRatio: z.number().min(0).max(10).default(0.1),
+  /** Retries a quiet gateway may always make (its budget's floor), for the odd failure. */
+  retryFloor: z.number().int().min(0).default(50),
   /**
    * Ask room workers for this gateway's frames of an accepted action in the command's reply
    * (RoomCommand.framesInReply): one bus message and one socket write to the actor less per action.
@@ -161,6 +165,18 @@ export const gatewayEnv = defineConfig({
     int(1),
     10_000,
     'Total retry time of an action/join (same actionId) before error unavailable.',
+  ),
+  retryRatio: opt(
+    'GATEWAY_RETRY_RATIO',
+    z.coerce.number().min(0).max(10),
+    0.1,
+    'Retries of actions/joins per first try, over the whole gateway; past it a failed attempt gives up at once (unavailable).',
+  ),
+  retryFloor: opt(
+    'GATEWAY_RETRY_FLOOR',
+    int(0),
+    50,
+    'Retries a quiet gateway may always make (the retry budget floor).',
   ),
   framesInReply: opt(
     'GATEWAY_FRAMES_IN_REPLY',

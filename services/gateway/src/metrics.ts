@@ -15,6 +15,8 @@ export interface GatewayMetrics {
   requestsInFlight: Gauge<'op'>;
   /** Requests whose retries stopped because nobody waited any more (socket closed or left the room). */
   requestsAbandoned: Counter<'op'>;
+  /** Failed attempts not retried because the gateway's retry budget was spent (GATEWAY_RETRY_RATIO). */
+  retriesRefused: Counter<'op'>;
   slowConsumers: Counter;
   /** Sockets refused at upgrade or hello by a per-address or per-user socket limit. */
   socketsRefused: Counter<'scope'>;
@@ -103,6 +105,12 @@ export function createMetrics(gatewayId: string, defaultMetrics: boolean): Gatew
     requestsAbandoned: new Counter({
       name: 'gateway_bus_requests_abandoned_total',
       help: 'Bus requests whose retries stopped because the socket closed or left the room',
+      labelNames: ['op'],
+      registers: [registry],
+    }),
+    retriesRefused: new Counter({
+      name: 'gateway_bus_retries_refused_total',
+      help: 'Failed bus requests not retried because the retry budget (GATEWAY_RETRY_RATIO of first tries) was spent',
       labelNames: ['op'],
       registers: [registry],
     }),

@@ -1,9 +1,14 @@
 /**
  * Bus requests that survive a room worker crash, and the worker liveness they
- * rely on (from worker heartbeats).
+ * rely on (from worker heartbeats). Retries are bounded twice: in time (each
+ * request's GATEWAY_RETRY_BUDGET_MS) and in number (one RetryBudget for the
+ * whole process: retries after a timeout ≤ GATEWAY_RETRY_RATIO of first
+ * tries, plus a floor),
+ * so a stalled worker cannot turn N player actions into N × attempts requests:
+ * past the budget a request gives up at once (the client gets `unavailable`).
  */
 import { ProtocolError, type RequestRoute } from '@joke/protocol';
-import { BusNoRespondersError, SlotSet, type Wire } from '@joke/bus';
+import { BusNoRespondersError, BusTimeoutError, RetryBudget, SlotSet, backoffMs, type Wire } from '@joke/bus';
 import { systemClock, type Clock, type Timer } from '@joke/bus/clock';
 import type { Core } from './core.ts';
 
@@ -35,6 +40,8 @@ export interface Requester {
   roomMoved(roomId: string): void;
   /** Forgets workers gone for a minute (their rooms have long moved). */
   prune(): void;
+  /** This process's retry budget (metrics, tests). */
+  readonly budget: RetryBudget;
 }
 
 /** A room request's attempt in flight, until its reply, the room showing up at another owner, or its owner's silence. */
@@ -57,6 +64,7 @@ const SWEEP_MS = 50;
 
 export function createRequester(core: Core, clock: Clock = systemClock): Requester {
   const { bus, cfg, metrics, log, reg } = core;
+  const budget = new RetryBudget({ ratio: cfg.retryRatio, floor: cfg.retryFloor });
 
   /**
    * A request that survives a room worker crash: each attempt waits commandTimeoutMs; a timeout
@@ -107,6 +115,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
           metrics.requestsAbandoned.inc({ op });
           return null;
         }
+        if (tries === 1) budget.first();
         try {
           metrics.requests.inc({ op });
           // Per attempt: a late reply to an earlier one is shown to `arrived` but never taken for this one's.
@@ -128,9 +137,19 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
           if (err instanceof RoomMoved && !core.closing() && clock.now() < deadline) continue;
           // Capped low: the room usually reappears on another worker within DEAD_AFTER_MS, and every
           // ms of backoff past that moment adds to the resume pause (a "no responders" retry is cheap).
-          const wait = Math.min(25 * 2 ** tries, 150);
+          // Jittered, so the requests of one stalled worker do not all come back at the same moment.
+          const wait = backoffMs(tries, 50, 150);
           if (core.closing() || clock.now() + wait >= deadline) {
             log.warn({ subject, tries }, 'bus request gave up');
+            return null;
+          }
+          // Only a retry after a timeout is budgeted: that is the one that adds work to a worker already too
+          // slow to answer. "No responders" comes from the NATS server (the room is being restored elsewhere)
+          // and a room that moved (above) is a redirect: retrying those loads no worker, and budgeting them
+          // would turn a failover into `unavailable` for the players of the moved tables.
+          if (err instanceof BusTimeoutError && !(err instanceof BusNoRespondersError) && !budget.tryRetry()) {
+            metrics.retriesRefused.inc({ op });
+            log.warn({ subject, tries }, 'bus request gave up: the retry budget is spent');
             return null;
           }
           await (roomId === undefined ? clock.sleep(wait) : backoff(wait, roomId));
@@ -229,6 +248,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     });
 
   return {
+    budget,
     request: requestWithRetry,
     workerSeen: (owner) => workerSeenAt.set(owner, clock.now()),
     roomMoved: (roomId) => {

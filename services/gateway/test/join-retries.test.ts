@@ -48,9 +48,17 @@ async function joiningSockets(n: number, tag: string): Promise<TestClient[]> {
 
 beforeAll(async () => {
   bus = await NatsBus.connect(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', { prefix: ns });
-  // A retry budget far longer than the test: only the socket going away can end these joins.
+  // A retry budget far longer than the test, in time and in number (the count budget has its own test,
+  // retry-budget.test.ts): only the socket going away can end these joins.
   gw = await startGateway(
-    { gatewayId: `${ns}-gw`, port: 0, jwtSecret: DEV_JWT_SECRET, commandTimeoutMs: 500, retryBudgetMs: 120_000 },
+    {
+      gatewayId: `${ns}-gw`,
+      port: 0,
+      jwtSecret: DEV_JWT_SECRET,
+      commandTimeoutMs: 500,
+      retryBudgetMs: 120_000,
+      retryFloor: 1_000_000,
+    },
     { bus, logger: pino({ level: 'silent' }) },
   );
   url = `ws://127.0.0.1:${gw.port}/ws`;

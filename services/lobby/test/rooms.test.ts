@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PRESENCE, LOBBY_MESSAGES as MSG } from '../src/index.ts';
 import { CODE_ALPHABET } from '../src/ids.ts';
+import { REFUSALS } from '@joke/protocol';
 import { failure, sql, startHarness, uniqueSchema, type Harness } from './helpers/harness.ts';
 
 const schema = uniqueSchema();
@@ -400,6 +401,15 @@ describe('rooms.start', () => {
     expect(await failure(a.api.rooms.start.mutate({ roomId: room.roomId }))).toMatchObject({
       code: 'CONFLICT',
       message: MSG.matchmakerRefused('빈 서버가 없어요'),
+    });
+    expect((await a.api.rooms.get.query({ roomId: room.roomId })).status).toBe('waiting');
+
+    // Every game server full (issue 37): unavailable for now, with the machine code beside the Korean reason.
+    h.mm.reply = { ok: false, code: 'capacity', reason: REFUSALS.capacity };
+    expect(await failure(a.api.rooms.start.mutate({ roomId: room.roomId }))).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: MSG.matchmakerRefused(REFUSALS.capacity),
+      refusal: 'capacity',
     });
     expect((await a.api.rooms.get.query({ roomId: room.roomId })).status).toBe('waiting');
 

@@ -74,6 +74,12 @@ export const matchmakerConfig = defineConfig({
     3_000,
     'Wait for a worker to create or restore a room before trying the next one.',
   ),
+  openRetryRatio: opt(
+    'OPEN_RETRY_RATIO',
+    z.coerce.number().min(0).max(10),
+    0.1,
+    'Opens sent to another worker after one timed out, per first open (a retry budget per replica); past it the placement ends with its timeout.',
+  ),
   capacityRooms: opt(
     'WORKER_CAPACITY_ROOMS',
     int(1, 10_000_000),
@@ -85,6 +91,18 @@ export const matchmakerConfig = defineConfig({
     int(1, 100),
     8,
     'Load is rounded to this many levels before weighting, so replicas with slightly different heartbeat timing still agree.',
+  ),
+  failoverStepShare: opt(
+    'FAILOVER_STEP_SHARE',
+    z.coerce.number().gt(0).max(1),
+    0.25,
+    "Share of a worker's rooms a failover moves per FAILOVER_STEP_MS; between steps a sign of life (heartbeat, ping answered, lease renewed) stops it. 1 = all at once.",
+  ),
+  failoverStepMs: opt(
+    'FAILOVER_STEP_MS',
+    int(0, 600_000),
+    500,
+    'Pause between two steps of a paced failover (FAILOVER_STEP_SHARE).',
   ),
   failoverConcurrency: opt('FAILOVER_CONCURRENCY', int(1, 10_000), 64, 'Rooms restored in parallel during a failover.'),
   queueStaleMs: opt(

@@ -11,6 +11,16 @@
  *
  * Heartbeats carry no room lists (their size must not grow with the tables):
  * ownership is read from the fenced leases, only when a failover needs it.
+ *
+ * Busy is not dead (issue 37): a worker past its heartbeat deadline is first
+ * checked for other signs of life — a lease it renewed after its last
+ * heartbeat (`signs-of-life.ts`), a ping it answered — and kept when it shows
+ * one. A failover then moves at most FAILOVER_STEP_SHARE of the worker's rooms
+ * per FAILOVER_STEP_MS and stops the moment the worker shows life (a
+ * heartbeat of the same incarnation, a ping answered, or — when only its
+ * heartbeats were missed — a renewed lease): a false verdict costs a share of
+ * its tables, not all of them. A restarted worker (new incarnation) is gone
+ * for certain, and its rooms move at once.
  */
 import { contract, listen } from '@joke/protocol';
 import type { Bus, BusSubscription, Logger, MatchStore, SnapshotStore } from '@joke/bus';
@@ -20,6 +30,8 @@ import type { MatchmakerMetrics } from './metrics.ts';
 import type { Placer } from './placer.ts';
 import { pool } from './util.ts';
 import { WorkerProbe } from './probe.ts';
+import { lastRenewal } from './signs-of-life.ts';
+import { OrphanSweep } from './orphan-sweep.ts';
 
 export interface LiveWorker {
   workerId: string;
@@ -35,6 +47,10 @@ export interface LiveWorker {
    * GAP_HALF_LIFE_MS: a worker whose heartbeats have been coming late gets a longer deadline.
    */
   slowGapMs: number;
+  /** The TTL it gives its leases (heartbeat), for reading its renewals from them; undefined: older worker. */
+  leaseTtlMs?: number;
+  /** New rooms it will take now (heartbeat); undefined: an older worker, which says nothing. */
+  headroom?: number;
 }
 
 /**
@@ -55,6 +71,8 @@ export interface FailoverReport {
   restored: number;
   failed: number;
   ms: number;
+  /** The worker showed life mid-way: the rooms not yet moved stayed with it. */
+  stopped?: boolean;
 }
 
 export interface FailoverHost {
@@ -75,9 +93,11 @@ export class Workers {
   private readonly subs: BusSubscription[];
   private readonly timers: Timer[] = [];
   private readonly probe: WorkerProbe;
-  private sweeping = false;
-  /** When this replica next tries the full scan (0: at its first sweep, so rooms from before are indexed). */
-  private nextFullScan = 0;
+  /** Workers whose leases are being read before a verdict (one look at a time each). */
+  private readonly suspects = new Set<LiveWorker>();
+  /** Workers being failed over step by step; pinged still, so an answer stops their failover. */
+  private readonly dying = new Map<string, LiveWorker>();
+  private readonly orphans: OrphanSweep;
   private closed = false;
   /** When the dead check last ran: a check much later than its period tells of this process's own pause. */
   private lastCheckAt: number;
@@ -98,20 +118,26 @@ export class Workers {
       }),
     ];
     this.timers.push(h.clock.setInterval(() => this.checkDead(), h.cfg.deadCheckMs));
-    this.timers.push(h.clock.setInterval(() => void this.sweep(), h.cfg.orphanSweepMs));
+    this.orphans = new OrphanSweep(h, () => this.candidates().length > 0 && !this.closed);
+    this.timers.push(h.clock.setInterval(() => void this.orphans.sweep(), h.cfg.orphanSweepMs));
     this.probe = new WorkerProbe(
       h.bus,
       { probeMs: h.cfg.probeMs, probeTimeoutMs: h.cfg.probeTimeoutMs, from: h.cfg.matchmakerId, clock: h.clock },
-      () => this.live.values(),
+      () => [...this.live.values(), ...this.dying.values()],
       (t) => this.gone(t.workerId, t.incarnation, 'no responders'),
+      (t) => this.answered(t.workerId, t.incarnation),
     );
   }
 
-  /** Live, non-draining workers (except `exclude`) with their room counts, for placement. */
-  candidates(exclude?: string): { workerId: string; rooms: number }[] {
+  /**
+   * Live, non-draining workers (except `exclude`) with their room counts, for placement. `withHeadroom`: only
+   * those that said they can take a new room (a worker that says nothing about it counts as able).
+   */
+  candidates(exclude?: string, withHeadroom = false): { workerId: string; rooms: number }[] {
     const out: { workerId: string; rooms: number }[] = [];
     for (const w of this.live.values())
-      if (!w.draining && w.workerId !== exclude) out.push({ workerId: w.workerId, rooms: w.rooms });
+      if (!w.draining && w.workerId !== exclude && !(withHeadroom && w.headroom === 0))
+        out.push({ workerId: w.workerId, rooms: w.rooms });
     return out;
   }
 
@@ -131,9 +157,11 @@ export class Workers {
     loopLagMs: number;
     actionsPerSec: number;
     incarnation?: string;
+    leaseTtlMs?: number;
+    headroom?: number;
   }): void {
     const incarnation = hb.incarnation ?? '';
-    const prev = this.live.get(hb.workerId);
+    const prev = this.live.get(hb.workerId) ?? this.dying.get(hb.workerId);
     const now = this.h.clock.now();
     let slowGapMs = hb.loopLagMs;
     if (prev && prev.incarnation === incarnation) {
@@ -151,6 +179,8 @@ export class Workers {
       loopLagMs: hb.loopLagMs,
       actionsPerSec: hb.actionsPerSec,
       slowGapMs,
+      leaseTtlMs: hb.leaseTtlMs,
+      headroom: hb.headroom,
     });
     // Restarted under the same id: whatever the old process ran is gone with it. The leases are read at
     // once, before this new incarnation is likely to have been given rooms of its own.
@@ -170,8 +200,51 @@ export class Workers {
       for (const w of this.live.values()) w.seenAt += late;
       this.h.metrics.pauses.inc();
     }
-    for (const w of [...this.live.values()])
-      if (now - w.seenAt > this.deadline(w)) this.gone(w.workerId, w.incarnation, 'heartbeat timeout');
+    for (const w of [...this.live.values()]) if (now - w.seenAt > this.deadline(w)) void this.suspect(w);
+  }
+
+  /**
+   * Past its heartbeat deadline: kept if it renewed a lease since its last heartbeat (that time becomes its
+   * last sign of life, so the deadline runs from there), failed over if not.
+   */
+  private async suspect(w: LiveWorker): Promise<void> {
+    if (this.suspects.has(w)) return;
+    this.suspects.add(w);
+    const renewed = await lastRenewal(this.h.snapshots, w.workerId, w.leaseTtlMs, () => this.h.clock.now());
+    this.suspects.delete(w);
+    if (this.live.get(w.workerId) !== w) return; // a heartbeat (a new entry) or another verdict came first
+    if (renewed !== null && renewed > w.seenAt) {
+      w.seenAt = renewed;
+      this.h.metrics.busyNotDead.inc({ sign: 'lease' });
+      this.h.log.info(
+        { workerId: w.workerId, heartbeatLateMs: this.h.clock.now() - w.seenAt },
+        'worker late with its heartbeats but renewing its leases: busy, not dead',
+      );
+      if (this.h.clock.now() - w.seenAt <= this.deadline(w)) return;
+    }
+    this.gone(w.workerId, w.incarnation, 'heartbeat timeout');
+  }
+
+  /** A ping of that incarnation was answered: as good as a heartbeat for its liveness. */
+  private answered(workerId: string, incarnation: string): void {
+    const w = this.live.get(workerId) ?? this.dying.get(workerId);
+    if (!w || w.incarnation !== incarnation) return;
+    w.seenAt = Math.max(w.seenAt, this.h.clock.now());
+  }
+
+  /**
+   * Whether a worker being failed over has shown life since `since` (its last sign when it was judged): a
+   * heartbeat of the same incarnation, a ping answered, or — when the bus could not tell (`heartbeat
+   * timeout`) — a lease renewed. After "no responders" a renewed lease is not enough: a worker cut off from
+   * the bus but not from the store keeps renewing tables nobody can reach.
+   */
+  private async showsLife(dead: LiveWorker, since: number, why: string): Promise<string | null> {
+    const back = this.live.get(dead.workerId);
+    if (back && back.incarnation === dead.incarnation) return 'heartbeat';
+    if (dead.seenAt > since) return 'ping';
+    if (why !== 'heartbeat timeout') return null;
+    const renewed = await lastRenewal(this.h.snapshots, dead.workerId, dead.leaseTtlMs, () => this.h.clock.now());
+    return renewed !== null && renewed > since ? 'lease' : null;
   }
 
   /** How long this worker may be silent (see GAP_SLACK). */
@@ -213,9 +286,26 @@ export class Workers {
     let restored = 0;
     let failed = 0;
     const seen = new Set<string>();
+    // Paced unless the worker is certainly gone: FAILOVER_STEP_SHARE of its rooms per FAILOVER_STEP_MS, and a
+    // sign of life between two steps ends it (`showsLife`).
+    const paced = why !== 'restarted' && cfg.failoverStepShare < 1;
+    const since = dead.seenAt;
+    let stopped: string | null = null;
+    if (paced) this.dying.set(dead.workerId, dead);
     /** `checked`: the list was just read against the live leases (the hint is), so no second read per room. */
     const restore = async (roomIds: string[], checked: boolean) => {
-      const todo = roomIds.filter((id) => !seen.has(id));
+      const all = roomIds.filter((id) => !seen.has(id));
+      const step = paced ? Math.max(1, Math.ceil(all.length * cfg.failoverStepShare)) : all.length;
+      for (let i = 0; i < all.length && !stopped; i += step) {
+        if (paced && (i > 0 || seen.size > 0)) {
+          await this.h.clock.sleep(cfg.failoverStepMs);
+          stopped = this.closed ? 'closed' : await this.showsLife(dead, since, why);
+          if (stopped) break;
+        }
+        await restoreNow(all.slice(i, i + step), checked);
+      }
+    };
+    const restoreNow = async (todo: string[], checked: boolean) => {
       for (const id of todo) seen.add(id);
       const first = placer.spread(todo, dead.workerId);
       await pool(todo, cfg.failoverConcurrency, async (roomId) => {
@@ -255,46 +345,26 @@ export class Workers {
       { workerId: dead.workerId, why, hinted: hinted.length, claimedMs, listedMs, hintedRestoredMs },
       'failover: hinted rooms restored',
     );
-    await restore(await list('scan'), false);
-    const report = { workerId: dead.workerId, rooms: seen.size, restored, failed, ms: performance.now() - t0 };
+    if (!stopped) await restore(await list('scan'), false);
+    this.dying.delete(dead.workerId);
+    if (stopped) {
+      m.busyNotDead.inc({ sign: stopped });
+      log.warn(
+        { workerId: dead.workerId, why, sign: stopped, moved: seen.size },
+        'failover stopped: the worker shows life; it keeps the rooms not yet moved',
+      );
+    }
+    const report: FailoverReport = {
+      workerId: dead.workerId,
+      rooms: seen.size,
+      restored,
+      failed,
+      ms: performance.now() - t0,
+      ...(stopped ? { stopped: true } : {}),
+    };
     m.failoverSeconds.observe(report.ms / 1000);
     log.info(report, 'failover done');
     for (const l of this.listeners) l(report);
-  }
-
-  private async sweep(): Promise<void> {
-    const { snapshots, match, cfg, metrics: m, log, placer } = this.h;
-    if (this.sweeping || this.closed) return;
-    this.sweeping = true;
-    try {
-      if (this.candidates().length === 0) return;
-      if (!(await match.claim('orphan-sweep', cfg.matchmakerId, Math.floor(cfg.orphanSweepMs * 0.8)))) return;
-      const cheap = snapshots.lapsed?.bind(snapshots);
-      const orphans = cheap && !(await this.fullScanDue()) ? await cheap(5_000) : await snapshots.orphans(5_000);
-      if (orphans.length === 0) return;
-      log.warn({ rooms: orphans.length }, 'orphaned rooms found; placing them');
-      await pool(orphans, cfg.failoverConcurrency, async (roomId) => {
-        const r = await placer.place(roomId, { v: 1, roomId, restore: true });
-        if (!r.ok) log.warn({ roomId, code: r.code }, 'orphan placement failed');
-      });
-    } catch (err) {
-      m.errors.inc({ kind: 'store' });
-      log.warn({ err }, 'orphan sweep failed');
-    } finally {
-      this.sweeping = false;
-    }
-  }
-
-  /**
-   * Whether this sweep walks every room (`orphans`) rather than only the leases that came due (`lapsed`; a store
-   * without it is always walked): once per ORPHAN_SCAN_MS across replicas (claim `orphan-scan`), for a room the
-   * expiry index lost. The claim outlives most of the period, so a replica restarted meanwhile skips it.
-   */
-  private async fullScanDue(): Promise<boolean> {
-    const { match, cfg, clock } = this.h;
-    if (clock.now() < this.nextFullScan) return false;
-    this.nextFullScan = clock.now() + cfg.orphanScanMs;
-    return match.claim('orphan-scan', cfg.matchmakerId, Math.floor(cfg.orphanScanMs * 0.8));
   }
 
   close(): void {

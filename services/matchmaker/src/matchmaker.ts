@@ -85,8 +85,8 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
   const budgets = createQueueBudgets(cfg, deps.budgetRedis ?? null);
   let closed = false;
 
-  const rankFor = (roomId: string, exclude?: string): string[] =>
-    rank(roomId, workers.candidates(exclude), cfg.capacityRooms, cfg.loadLevels);
+  const rankFor = (roomId: string, exclude?: string, withHeadroom = false): string[] =>
+    rank(roomId, workers.candidates(exclude, withHeadroom), cfg.capacityRooms, cfg.loadLevels);
   const placer: Placer = new Placer({
     bus,
     snapshots,

@@ -24,6 +24,17 @@ export function createMatchmakerMetrics(registry: Registry) {
       labelNames: ['why'] as const,
       registers,
     }),
+    busyNotDead: new Counter({
+      name: 'joke_mm_busy_not_dead_total',
+      help: 'Workers late with their heartbeats that were kept (or whose failover stopped) for a sign of life, by sign: lease, ping, heartbeat',
+      labelNames: ['sign'] as const,
+      registers,
+    }),
+    refusedCapacity: new Counter({
+      name: 'joke_mm_refused_capacity_total',
+      help: 'New tables refused because no worker had headroom (code capacity)',
+      registers,
+    }),
     pauses: new Counter({
       name: 'joke_mm_paused_checks_total',
       help: 'Dead checks that ran over a period late (this process was paused); the pause was not counted as silence',

@@ -2,8 +2,20 @@
  * Opening a room on a worker: best-ranked live workers first, a timeout or a
  * refusal moves on to the next. Refusals are told apart by their machine code:
  * `roomExists` and `noSnapshot` mean no other worker would do better.
+ *
+ * Admission (issue 37): a new table goes only to workers whose last heartbeat
+ * said they have headroom; when none has, or every one tried refused for want
+ * of it (`full`, `capacity`), the answer is `capacity` at once — a refusal the
+ * lobby and quick match can act on, not a timeout. Restores (failover,
+ * migration) ignore headroom: a table already playing must land somewhere.
+ *
+ * Retry budget: trying the next worker after one timed out is a retry, and
+ * retries draw on one RetryBudget per process (OPEN_RETRY_RATIO of first
+ * tries): when opens time out everywhere (an overloaded fleet), a placement
+ * ends with its `timeout` instead of adding up to three more opens to the
+ * load. A refusal (full, draining) answers fast and costs nothing.
  */
-import { BusTimeoutError, type Bus, type Logger, type SnapshotStore } from '@joke/bus';
+import { BusTimeoutError, RetryBudget, type Bus, type Logger, type SnapshotStore } from '@joke/bus';
 import type { Clock } from '@joke/bus/clock';
 import { call, contract, refuse, type bus as wire, type Refusal } from '@joke/protocol';
 import type { MatchmakerConfig } from './config.ts';
@@ -18,12 +30,14 @@ export interface PlacerHost {
   metrics: MatchmakerMetrics;
   log: Logger;
   clock: Clock;
-  /** Live, non-draining workers best first for `roomId`. */
-  rank(roomId: string, exclude?: string): string[];
+  /** Live, non-draining workers best first for `roomId`; `withHeadroom`: only those that take new rooms now. */
+  rank(roomId: string, exclude?: string, withHeadroom?: boolean): string[];
   shardOf(workerId: string): number;
 }
 
 const FINAL = new Set(['roomExists', 'noSnapshot']);
+/** Refusals that mean "no room for it here": all of them together mean the fleet is full. */
+const NO_HEADROOM = new Set(['full', 'capacity']);
 
 /**
  * How long before this matchmaker gives up on an open the worker must have asked the store for the room
@@ -32,8 +46,14 @@ const FINAL = new Set(['roomExists', 'noSnapshot']);
  */
 export const deadlineMargin = (openTimeoutMs: number): number => Math.min(1_000, Math.floor(openTimeoutMs / 3));
 
+/** Opens after a timed-out one a quiet matchmaker may always make. */
+const RETRY_FLOOR = 20;
+
 export class Placer {
-  constructor(private readonly h: PlacerHost) {}
+  readonly budget: RetryBudget;
+  constructor(private readonly h: PlacerHost) {
+    this.budget = new RetryBudget({ ratio: h.cfg.openRetryRatio, floor: RETRY_FLOOR });
+  }
 
   /** One open request; a timeout or "no responders" comes back as code `timeout`. */
   async openOn(workerId: string, req: wire.OpenRoomRequest): Promise<wire.OpenRoomReply> {
@@ -80,12 +100,18 @@ export class Placer {
   /** Tries workers best first (`first`, if given, before them); a timeout or refusal moves on to the next. */
   async place(roomId: string, req: wire.OpenRoomRequest, exclude?: string, first?: string): Promise<OpenResult> {
     const { h } = this;
-    const ranked = h.rank(roomId, exclude);
+    const ranked = h.rank(roomId, exclude, req.create !== undefined);
     const order = first && ranked.includes(first) ? [first, ...ranked.filter((w) => w !== first)] : ranked;
-    if (order.length === 0) return refuse('noWorkers');
+    if (order.length === 0) return this.noneFor(roomId, req, exclude);
+    let full = 0;
     let timedOut = false;
     let last: Refusal = refuse('noWorkers');
+    this.budget.first();
     for (const workerId of order.slice(0, 4)) {
+      if (timedOut && !this.budget.tryRetry()) {
+        h.metrics.errors.inc({ kind: 'retryBudget' });
+        break;
+      }
       const r = await this.openOn(workerId, req);
       if (r.ok) {
         h.metrics.placed.inc({ kind: req.create ? 'create' : 'restore' });
@@ -93,6 +119,7 @@ export class Placer {
       }
       // `expired` can only come back when the reply outran our own timer: the same uncertainty as a timeout.
       if (r.code === 'timeout' || r.code === 'expired') timedOut = true;
+      if (NO_HEADROOM.has(r.code)) full++;
       last = r;
       // An earlier worker that timed out may have opened it after all: the lease says who runs it. For a
       // restore, a lease of the worker the room moves from (`exclude`) is the one that was there before.
@@ -106,6 +133,19 @@ export class Placer {
       }
       if (FINAL.has(r.code)) break;
     }
+    if (full > 0 && !timedOut && full === Math.min(order.length, 4)) return this.capacity(roomId);
     return last;
+  }
+
+  /** No worker to try: `capacity` if live workers are only out of headroom, else `noWorkers`. */
+  private noneFor(roomId: string, req: wire.OpenRoomRequest, exclude?: string): Refusal {
+    if (req.create && this.h.rank(roomId, exclude).length > 0) return this.capacity(roomId);
+    return refuse('noWorkers');
+  }
+
+  private capacity(roomId: string): Refusal {
+    this.h.metrics.refusedCapacity.inc();
+    this.h.log.info({ roomId }, 'new table refused: no worker has headroom');
+    return refuse('capacity');
   }
 }

@@ -6,8 +6,10 @@
  * subscription at once and answers the next ping with "no responders",
  * within a round trip instead of DEAD_AFTER_MS.
  *
- * Only "no responders" counts. A ping that times out (a worker busy or far
- * away) proves nothing and leaves the heartbeat timeout to judge. A false
+ * Only "no responders" counts against a worker. A ping that times out (a
+ * worker busy or far away) proves nothing and leaves the heartbeat timeout to
+ * judge; a ping answered proves it alive (busy is not dead): its heartbeats
+ * may be stuck behind a slow bus while its loop still serves this subject. A false
  * alarm — the worker's NATS node died and it is still reconnecting — is safe:
  * restoring its rooms takes their leases at the next epoch, so the old owner
  * is fenced out of the store on its next write and cannot ack anything after.
@@ -49,6 +51,8 @@ export class WorkerProbe {
     private readonly targets: () => Iterable<ProbeTarget>,
     /** The worker (that incarnation) is not on the bus. */
     private readonly onGone: (t: ProbeTarget) => void,
+    /** The worker answered (as that incarnation): it is alive, whatever its heartbeats say. */
+    private readonly onAnswer: (t: ProbeTarget) => void = () => {},
   ) {
     this.maxInFlight = opts.probeMs > 0 ? Math.ceil(opts.probeTimeoutMs / opts.probeMs) + 1 : 0;
     this.timer = opts.probeMs > 0 ? opts.clock.setInterval(() => this.round(), opts.probeMs) : null;
@@ -64,7 +68,9 @@ export class WorkerProbe {
       this.pending.set(key, inFlight + 1);
       call(this.bus, contract.workerPing.at(t.workerId), { v: 1, from: this.opts.from }, this.opts.probeTimeoutMs)
         .then(
-          () => {},
+          (pong) => {
+            if (pong.incarnation === t.incarnation) this.onAnswer(t);
+          },
           (err: unknown) => {
             if (err instanceof BusNoRespondersError) this.onGone(t);
           },

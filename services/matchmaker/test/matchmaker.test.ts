@@ -106,7 +106,8 @@ describe('matchmaker', () => {
     const clock = new FakeClock();
     // Heartbeats only: the probe would notice the closed worker at its next ping, before DEAD_AFTER_MS.
     // Checks every 10 ms from the start, heartbeats every 50: a check falls exactly DEAD_AFTER_MS after a beat.
-    const c = await cluster(2, {}, { probeMs: 0, deadCheckMs: 10 }, clock);
+    // All at once (FAILOVER_STEP_SHARE 1): the paced failover has its own tests (busy-not-dead.test.ts).
+    const c = await cluster(2, {}, { probeMs: 0, deadCheckMs: 10, failoverStepShare: 1 }, clock);
     const failedOver = new Promise<FailoverReport>((r) => c.mm.onFailover(r));
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {

@@ -68,6 +68,7 @@ describe('rendezvous placement', () => {
 describe('a failover burst spread over the workers (Placer.spread)', () => {
   const workers = ws(2);
   const placer = new Placer({
+    cfg: { openRetryRatio: 0.1 },
     rank: (id: string, exclude?: string) =>
       rank(
         id,
@@ -106,6 +107,7 @@ const placerWith = (lease: { owner: string; epoch: number } | null, xCode: 'time
   const asked: string[] = [];
   const leaseReads: string[] = [];
   const placer = new Placer({
+    cfg: { openRetryRatio: 0.1 },
     rank: (_id: string, exclude?: string) => ['x', 'y'].filter((w) => w !== exclude),
     shardOf: () => 1,
     snapshots: { lease: async (id: string) => (leaseReads.push(id), lease) },
@@ -162,7 +164,7 @@ describe('the deadline of an open request (Placer.openOn)', () => {
     const placer = new Placer({
       bus,
       clock,
-      cfg: { openTimeoutMs: 60 },
+      cfg: { openTimeoutMs: 60, openRetryRatio: 0.1 },
       metrics: { placed: { inc: () => {} }, errors: { inc: (l: { kind: string }) => counted.push(l.kind) } },
       log: { warn: (_o: object, msg: string) => warned.push(msg) },
     } as unknown as PlacerHost);

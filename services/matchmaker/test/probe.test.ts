@@ -93,8 +93,10 @@ const fakeHeartbeat = (bus: CuttableBus, workerId: string, at: number) =>
   );
 
 describe('failover from the bus (worker ping)', () => {
+  // Detection is what these two test; the rooms move all at once (FAILOVER_STEP_SHARE 1), the paced
+  // failover has its own tests (busy-not-dead.test.ts).
   it('a worker gone from the bus is failed over at the next ping, not after DEAD_AFTER_MS', async () => {
-    const c = await setUp();
+    const c = await setUp({}, { failoverStepShare: 1 });
     const failedOver = new Promise<FailoverReport>((r) => c.mm.onFailover(r));
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) if ((await create(c.bus, `p${i}`)).workerId === 'w0') ids.push(`p${i}`);
@@ -171,7 +173,7 @@ describe('failover from the bus (worker ping)', () => {
   });
 
   it('a false alarm (the worker is alive but looked gone) is safe: its tables get one new writer and it lets them go', async () => {
-    const c = await setUp({ leaseTtlMs: 1_000, leaseRenewMs: 200 });
+    const c = await setUp({ leaseTtlMs: 1_000, leaseRenewMs: 200 }, { failoverStepShare: 1 });
     const failedOver = new Promise<FailoverReport>((r) => c.mm.onFailover(r));
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) if ((await create(c.bus, `fa${i}`)).workerId === 'w0') ids.push(`fa${i}`);

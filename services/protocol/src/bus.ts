@@ -157,6 +157,16 @@ export const WorkerHeartbeat = z.object({
    * incarnation: the rooms of the old one are gone and get failed over.
    */
   incarnation: z.string().optional(),
+  /**
+   * The TTL the worker gives its room leases: with it a matchmaker reads from a lease's remaining time when
+   * the worker last renewed it, a sign of life when its heartbeats are late (absent: older workers).
+   */
+  leaseTtlMs: z.number().int().positive().optional(),
+  /**
+   * New rooms the worker will open now, from what it measures (rooms, event-loop delay, queued work); 0 = it
+   * refuses opens (code `capacity`) and the matchmaker places none there. Absent: older workers, no limit known.
+   */
+  headroom: z.number().int().min(0).optional(),
 });
 export type WorkerHeartbeat = z.infer<typeof WorkerHeartbeat>;
 

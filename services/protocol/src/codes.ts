@@ -26,6 +26,11 @@ export const REFUSALS = {
   noSnapshot: '방 정보를 찾을 수 없어요',
   /** The engine refused the snapshot's state (malformed, another game, or newer rules than this worker knows). */
   badSnapshot: '이 서버에서는 방 정보를 되살릴 수 없어요',
+  /**
+   * Every worker is out of headroom (rooms, event-loop delay or queued work past its limits): the table was
+   * not opened, nothing else changed; try again later. A worker refuses an open with it when it has none.
+   */
+  capacity: '지금은 게임 서버가 모두 가득 찼어요. 잠시 후 다시 시도해 주세요',
   noWorkers: '지금은 게임 서버가 없어요. 잠시 후 다시 시도해 주세요',
   /** A spectator join to a room already watched by ROOM_MAX_SPECTATORS connected spectators. */
   spectatorsFull: '관전 자리가 가득 찼어요. 잠시 후 다시 시도해 주세요',

@@ -118,6 +118,24 @@ export const workerConfig = defineConfig({
     20_000,
     'Rooms this worker accepts; further opens are refused so the matchmaker places them elsewhere.',
   ),
+  admitMaxLagMs: opt(
+    'ADMIT_MAX_LAG_MS',
+    int(0, 600_000),
+    1_000,
+    'Event-loop delay (p99 over a heartbeat) above which this worker opens no new room (refused with code capacity; restores still go). 0 = no limit.',
+  ),
+  admitMaxQueued: opt(
+    'ADMIT_MAX_QUEUED',
+    int(0, 100_000_000),
+    5_000,
+    'Items (commands, joins, timers) waiting across all its rooms above which this worker opens no new room. 0 = no limit.',
+  ),
+  admitMaxCpu: opt(
+    'ADMIT_MAX_CPU',
+    z.coerce.number().min(0).max(64),
+    0,
+    'CPU of this process over a heartbeat (1 = one core) above which it opens no new room. 0 = no limit (the default: in one process with the gateway, as in embedded mode, it counts their CPU too).',
+  ),
   drainTimeoutMs: opt(
     'DRAIN_TIMEOUT_MS',
     int(0, 600_000),

@@ -23,6 +23,8 @@ export interface OpenHost {
   rooms: ReadonlyMap<string, Room>;
   /** Draining or closed: no new rooms. */
   refusing(): boolean;
+  /** New rooms it takes now (Upkeep.headroom, from its last heartbeat's measurements). */
+  headroom(): number;
   adopt(room: Room): void;
   /** `ms`: from the restore request to the republished views; `storeMs` of it: reading the marker and taking the lease. */
   restored(roomId: string, epoch: number, seq: number, took: { storeMs: number; ms: number }): void;
@@ -146,6 +148,10 @@ export async function openRoom(h: OpenHost, req: wire.OpenRoomRequest): Promise<
   if (h.refusing()) return refuse('draining');
   if (req.create) {
     if (h.rooms.size >= h.cfg.maxRooms) return refuse('full');
+    // Refused before any work (no game setup, no store round trip): an overloaded worker sheds new tables
+    // first, so the ones it runs keep their pace. The matchmaker tries a worker that has headroom.
+    if (h.headroom() <= 0) return refuse('capacity');
+    if (expired(h, req.create.roomId, req.deadline)) return refuse('expired');
     return createRoom(h, req.create, req.deadline);
   }
   if (req.restore) return restoreRoom(h, req.roomId, req.deadline);

@@ -4,11 +4,30 @@
  * state is safe. A steps-only write (snapshot.ts) that the store answers with
  * `gap` (it lost the write these steps continue, in a failover) is sent again
  * whole at once, so the room's state is stored either way.
+ *
+ * A write is never given up (the room's acknowledged actions depend on it),
+ * so its retries are bounded in rate instead: they draw on one RetryBudget
+ * per worker (RETRY_RATIO of its first writes, plus a floor), and a retry past
+ * the budget waits the longest back-off (MAX_BACKOFF_MS). A store that stalls
+ * under N rooms' writes so gets at most budget × N quick retries, then about
+ * one a second per room, instead of every room retrying every 20–40 ms.
  */
-import type { SnapshotWrite } from '@joke/bus';
+import { RetryBudget, backoffMs, type SnapshotWrite } from '@joke/bus';
 import type { RoomData, RoomHost } from './room-types.ts';
 import type { SnapshotEncoder } from './snapshot.ts';
 import { storeLost } from './store-loss.ts';
+
+const RETRY_RATIO = 0.1;
+const RETRY_FLOOR = 50;
+const BASE_BACKOFF_MS = 20;
+const MAX_BACKOFF_MS = 1_000;
+/** One budget per worker (its RoomHost), made on its first write. */
+const budgets = new WeakMap<RoomHost, RetryBudget>();
+function budgetOf(host: RoomHost): RetryBudget {
+  let b = budgets.get(host);
+  if (!b) budgets.set(host, (b = new RetryBudget({ ratio: RETRY_RATIO, floor: RETRY_FLOOR })));
+  return b;
+}
 
 /** What a write needs from its room. */
 export interface PersistedRoom {
@@ -52,6 +71,8 @@ export async function writeSnapshot(
 ): Promise<'ok' | 'stale' | 'lost' | 'closed'> {
   const { store, metrics, cfg, log, workerId } = host;
   let w = first;
+  const budget = budgetOf(host);
+  budget.first();
   for (let attempt = 0; ; attempt++) {
     if (room.closed) return 'closed';
     const t0 = performance.now();
@@ -80,7 +101,9 @@ export async function writeSnapshot(
     } catch (err) {
       metrics.errors.inc({ kind: 'store' });
       if (attempt % 10 === 0) log.error({ err, roomId: room.id, attempt }, 'snapshot write failed; retrying');
-      await host.clock.sleep(Math.min(20 * 2 ** attempt, 1000));
+      // Half the back-off fixed, half jittered, so the rooms of one stalled store do not retry in step.
+      const ceiling = budget.tryRetry() ? Math.min(BASE_BACKOFF_MS * 2 ** attempt, MAX_BACKOFF_MS) : MAX_BACKOFF_MS;
+      await host.clock.sleep(ceiling / 2 + backoffMs(1, ceiling / 2, ceiling / 2));
     }
   }
 }

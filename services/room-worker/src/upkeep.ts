@@ -2,6 +2,11 @@
  * The worker's periodic duties, each with its state in one place:
  * - heartbeat: liveness, load and `incarnation`, the same size at any room
  *   count (no room ids: who runs a room is its lease in the store);
+ * - headroom: how many new rooms it takes now, from what it measured over
+ *   the last heartbeat (rooms vs MAX_ROOMS, event-loop delay, queued items,
+ *   CPU); 0 past any ADMIT_* limit, and then opens are refused (`capacity`)
+ *   until a heartbeat measures it under them again. It only gates new tables:
+ *   the ones it runs, and restores of moved ones, keep going;
  * - lease renewal for rooms that have not written lately (a write renews too);
  * - dead gateways: viewers of a gateway silent for `gatewayDeadAfterMs` go.
  */
@@ -35,6 +40,7 @@ export function heartbeatMessage(
   loopLagMs: number,
   draining: boolean,
   at = Date.now(),
+  admission: { leaseTtlMs?: number; headroom?: number } = {},
 ): wire.WorkerHeartbeat {
   return {
     v: PROTOCOL_VERSION,
@@ -46,12 +52,37 @@ export function heartbeatMessage(
     draining,
     at,
     incarnation,
+    ...admission,
   };
+}
+
+/** What the worker measured over one heartbeat, against its ADMIT_* limits. */
+export interface Load {
+  rooms: number;
+  lagMs: number;
+  queued: number;
+  /** Cores' worth of CPU this process used (1 = one core busy all the time). */
+  cpu: number;
+}
+
+/** New rooms the worker takes now: 0 when draining or past any limit (a 0 limit is none), else its free slots. */
+export function headroomOf(
+  cfg: Pick<WorkerConfig, 'maxRooms' | 'admitMaxLagMs' | 'admitMaxQueued' | 'admitMaxCpu'>,
+  load: Load,
+  draining: boolean,
+): number {
+  const over = (limit: number, v: number) => limit > 0 && v > limit;
+  if (draining || over(cfg.admitMaxLagMs, load.lagMs) || over(cfg.admitMaxQueued, load.queued)) return 0;
+  if (over(cfg.admitMaxCpu, load.cpu)) return 0;
+  return Math.max(0, cfg.maxRooms - load.rooms);
 }
 
 export class Upkeep {
   private readonly lag = monitorEventLoopDelay({ resolution: 10 });
   private lastBeat = performance.now();
+  private lastCpu = process.cpuUsage();
+  /** New rooms this worker takes now (`headroomOf` at the last heartbeat; opens check it). */
+  headroom = Number.POSITIVE_INFINITY;
   private transitions = 0;
   private renewing = false;
   private readonly gatewaysSeen = new Map<string, number>();
@@ -99,6 +130,23 @@ export class Upkeep {
     const loopLagMs = this.h.clock.real ? measuredLagMs : 0;
     this.lag.reset();
     metrics.loopLag.set(measuredLagMs);
+    const cpuNow = process.cpuUsage(this.lastCpu);
+    this.lastCpu = process.cpuUsage();
+    let queued = 0;
+    for (const r of this.h.rooms.values()) queued += r.queued;
+    // Lag and CPU only on real time, for the same reason as loopLagMs: a test on fake time must not find
+    // its worker full because the box running it is busy.
+    const real = this.h.clock.real;
+    this.headroom = headroomOf(
+      cfg,
+      {
+        rooms: this.h.rooms.size,
+        lagMs: loopLagMs,
+        queued,
+        cpu: real ? (cpuNow.user + cpuNow.system) / 1e6 / secs : 0,
+      },
+      this.h.draining(),
+    );
     const hb = heartbeatMessage(
       cfg,
       this.h.incarnation,
@@ -107,6 +155,7 @@ export class Upkeep {
       loopLagMs,
       this.h.draining(),
       this.h.clock.now(),
+      { leaseTtlMs: cfg.leaseTtlMs, headroom: this.headroom },
     );
     this.transitions = 0;
     try {

@@ -143,6 +143,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     room: host,
     rooms,
     refusing: () => draining || closed,
+    headroom: () => upkeep.headroom,
     adopt(room) {
       rooms.set(room.id, room);
       reconnect.adopted(room);

@@ -111,6 +111,16 @@ export class MemorySnapshotStore implements SnapshotStore {
     return later({ roomId, epoch: r.snap.epoch, seq: r.snap.seq, data: r.snap.data, steps: [...r.steps] });
   }
 
+  leaseLeft(owner: string, sample: number): Promise<number[]> {
+    const now = this.now();
+    const left: number[] = [];
+    for (const r of this.rooms.values()) {
+      if (left.length >= sample) break;
+      if (r.owner === owner && r.leaseUntil > now && r.snap) left.push(r.leaseUntil - now);
+    }
+    return later(left);
+  }
+
   lease(roomId: string): Promise<LeaseInfo | null> {
     const r = this.live(roomId);
     if (!r || r.owner === null || r.leaseUntil <= this.now()) return later(null);

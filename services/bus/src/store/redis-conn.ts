@@ -27,6 +27,8 @@ export interface RedisConn {
   evalSha(sha: string, keys: string[], args: string[]): Promise<unknown>;
   eval(src: string, keys: string[], args: string[]): Promise<unknown>;
   get(key: string): Promise<string | null>;
+  /** Milliseconds the key has left (-2: no key, -1: no expiry). */
+  pTTL(key: string): Promise<number>;
   /** Same-slot keys only. */
   mGet(keys: string[]): Promise<(string | null)[]>;
   hmGet(key: string, fields: string[]): Promise<(string | null)[]>;
@@ -70,6 +72,7 @@ export class SingleRedis implements RedisConn {
     this.scripts.current().evalSha(sha, { keys, arguments: args });
   eval = (src: string, keys: string[], args: string[]) => this.scripts.current().eval(src, { keys, arguments: args });
   get = (key: string) => this.client.get(key);
+  pTTL = (key: string) => this.client.pTTL(key);
   mGet = (keys: string[]) => this.client.mGet(keys);
   hmGet = (key: string, fields: string[]) => this.client.hmGet(key, fields);
   lRange = (key: string, start: number, stop: number) => this.client.lRange(key, start, stop);
@@ -116,6 +119,7 @@ export class ClusterRedis implements RedisConn {
     this.scripts.current().evalSha(sha, { keys, arguments: args });
   eval = (src: string, keys: string[], args: string[]) => this.scripts.current().eval(src, { keys, arguments: args });
   get = (key: string) => this.client.get(key);
+  pTTL = (key: string) => this.client.pTTL(key);
   mGet = (keys: string[]) => this.client.mGet(keys);
   hmGet = (key: string, fields: string[]) => this.client.hmGet(key, fields);
   lRange = (key: string, start: number, stop: number) => this.client.lRange(key, start, stop);

@@ -18,6 +18,7 @@ import { Script } from './redis-scripts.ts';
 const ADD = new Script(`return redis.call('SADD', KEYS[1], unpack(ARGV))`);
 const REMOVE = new Script(`return redis.call('SREM', KEYS[1], unpack(ARGV))`);
 const MEMBERS = new Script(`return redis.call('SMEMBERS', KEYS[1])`);
+const SAMPLE = new Script(`return redis.call('SRANDMEMBER', KEYS[1], ARGV[1])`);
 
 export class OwnedRooms {
   constructor(
@@ -37,6 +38,11 @@ export class OwnedRooms {
 
   async remove(owner: string, roomId: string): Promise<void> {
     await REMOVE.run(this.conn, [this.key(owner)], [roomId]).catch(() => {});
+  }
+
+  /** Up to `n` distinct rooms of the hint, unchecked (one SRANDMEMBER: its cost does not grow with the set). */
+  async sample(owner: string, n: number): Promise<string[]> {
+    return (await SAMPLE.run(this.conn, [this.key(owner)], [String(n)])) as string[];
   }
 
   /** Rooms of the hint whose live lease still names `owner`; the others are pruned from it. */

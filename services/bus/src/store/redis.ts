@@ -186,6 +186,17 @@ export class RedisSnapshotStore implements SnapshotStore {
     return { roomId, seq: Number(s[0]), epoch: Number(s[1]), data: s[2], steps: list };
   }
 
+  async leaseLeft(owner: string, sample: number): Promise<number[]> {
+    const rooms = await this.owned.sample(owner, sample);
+    // A GET and a PTTL per room (each lease in its own slot); node-redis pipelines the ones issued together.
+    const read = await Promise.all(
+      rooms.map((id) => Promise.all([this.conn.get(this.keys(id)[1]), this.conn.pTTL(this.keys(id)[1])])),
+    );
+    const left: number[] = [];
+    for (const [v, t] of read) if (v !== null && v.slice(0, v.lastIndexOf('#')) === owner && t > 0) left.push(t);
+    return left;
+  }
+
   async lease(roomId: string): Promise<LeaseInfo | null> {
     const v = await this.conn.get(this.keys(roomId)[1]);
     if (v === null) return null;

@@ -100,6 +100,13 @@ export interface SnapshotStore {
   load(roomId: string): Promise<StoredRoom | null>;
   /** The live lease, if any. */
   lease(roomId: string): Promise<LeaseInfo | null>;
+  /**
+   * Optional: the milliseconds left on the live leases of up to `sample` rooms leased to `owner` (any rooms of
+   * it, cheaply picked). Every write and renewal resets a lease to its owner's TTL, so `now + left - ttl` is
+   * when the owner last renewed it: the matchmaker's proof that a worker whose heartbeats are late is still
+   * working (busy is not dead).
+   */
+  leaseLeft?(owner: string, sample: number): Promise<number[]>;
   /** Rooms that exist (not dropped) but whose lease has lapsed: nobody is running them. A full scan of every room. */
   orphans(limit: number): Promise<string[]>;
   /**

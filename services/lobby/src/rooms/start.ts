@@ -4,6 +4,7 @@
  * back to waiting.
  */
 import { TRPCError } from '@trpc/server';
+import { BusRefusal } from '../refused.ts';
 import { bus as wire, call, contract } from '@joke/protocol';
 import { newGameRoomId } from '../ids.ts';
 import { MSG } from '../messages.ts';
@@ -66,7 +67,13 @@ export async function startGame(
   }
   if (!reply.ok) {
     await revert();
-    throw new TRPCError({ code: 'CONFLICT', message: MSG.matchmakerRefused(reply.reason) });
+    // Every game server is full (issue 37): unavailable for now, not a conflict with the room's state; the
+    // bus code goes along (data.refusal) so the client can say so and offer to try again.
+    throw new TRPCError({
+      code: reply.code === 'capacity' ? 'SERVICE_UNAVAILABLE' : 'CONFLICT',
+      message: MSG.matchmakerRefused(reply.reason),
+      cause: new BusRefusal(reply.code),
+    });
   }
   await db.room.updateMany({
     where: { id: room.id, currentGameId: gameRoomId },

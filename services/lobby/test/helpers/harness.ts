@@ -153,11 +153,16 @@ export async function startHarness(
 }
 
 /** The Korean message and tRPC code of a rejected call. */
-export async function failure(p: Promise<unknown>): Promise<{ code: string; message: string; issues: unknown }> {
+export async function failure(
+  p: Promise<unknown>,
+): Promise<{ code: string; message: string; issues: unknown; refusal?: string }> {
   try {
     await p;
   } catch (e) {
-    if (e instanceof TRPCClientError) return { code: e.data?.code, message: e.message, issues: e.data?.issues };
+    if (e instanceof TRPCClientError) {
+      const refusal = e.data?.refusal === undefined ? {} : { refusal: e.data.refusal as string };
+      return { code: e.data?.code, message: e.message, issues: e.data?.issues, ...refusal };
+    }
     throw e;
   }
   throw new Error('expected the call to fail');
