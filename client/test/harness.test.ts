@@ -47,7 +47,8 @@ const settle = (page: Page) =>
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   dir = builtClient();
-  const handler = clientHandler({ dir, gatewayUrl: 'ws://127.0.0.1:9/ws' });
+  // devPages: harness.html is served only to development and test servers.
+  const handler = clientHandler({ dir, gatewayUrl: 'ws://127.0.0.1:9/ws', devPages: true });
   server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
