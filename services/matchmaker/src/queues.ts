@@ -11,7 +11,7 @@
  * queue and hear why (a `queueStatus` carrying the refusal), the others go
  * back to their places. A store failure answers `noWorkers`, never a hang.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, PROTOCOL_VERSION, REFUSALS, refuse, type bus as wire } from '@joke/protocol';
 import type { Bus, Logger, MatchStore, QueueEntry } from '@joke/bus';
@@ -113,7 +113,9 @@ export async function startTable(
     roomId,
     game: q.game,
     options: { mode: q.mode },
-    players: [...humans.map((e) => ({ id: e.userId, name: e.name, bot: false })), ...botSeats(roomId, bots)],
+    // Public tables seat players in a random order (issue 40): queueing right after a friend must not put
+    // you beside them, and nobody picks a seat. Poker shuffles its seats again from the game's seed.
+    players: shuffled([...humans.map((e) => ({ id: e.userId, name: e.name, bot: false })), ...botSeats(roomId, bots)]),
   };
   const addrs = [...new Set(humans.flatMap((e) => (e.addr === undefined ? [] : [e.addr])))];
   // The humans are out of the queue now: a budget store failing in some unexpected way (an outage is
@@ -143,6 +145,15 @@ export async function startTable(
       mode: q.mode,
     });
   return true;
+}
+
+/** Fisher–Yates with the OS's CSPRNG: a quick-match table's seat order. */
+function shuffled<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
 }
 
 /**

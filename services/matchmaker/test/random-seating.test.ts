@@ -91,4 +91,42 @@ describe('quick match picks nobody’s opponents or seats (issue 40)', () => {
     expect([...seats].sort()).toEqual(['u1', 'u2', 'u3']);
     expect(seats).not.toContain('u9');
   });
+
+  it('seats are in a random order, not the order of the queue: over 12 tables the first to queue is not always seat 1', async () => {
+    const bus = new InProcessBus();
+    const worker = await startRoomWorker(
+      { workerId: 'w0', shard: 0, heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
+      { bus, store: new MemorySnapshotStore(), games, log },
+    );
+    const mm = await startMatchmaker(
+      { matchmakerId: 'mm1', deadAfterMs: 200, deadCheckMs: 20, orphanSweepMs: 200 },
+      { bus, snapshots: new MemorySnapshotStore(), match: new MemoryMatchStore(), games, log },
+    );
+    cleanup.push(async () => {
+      await mm.close();
+      await worker.close();
+      await bus.close();
+    });
+    await until(() => mm.liveWorkers().length === 1, 20_000, 'heartbeat');
+    const matched: { userId: string; roomId: string }[] = [];
+    bus.subscribe(subjects.gatewayMatched('gA'), (m) => matched.push(JSON.parse(wireText(m.data))));
+    const firstSeatOfFirstInQueue: number[] = [];
+    for (let t = 0; t < 12; t++) {
+      const users = [`a${t}`, `b${t}`, `c${t}`];
+      for (const userId of users) {
+        const body = { v: 1, userId, name: userId, gatewayId: 'gA', game: 'race', mode: 'classic', players: 3 };
+        expect(JSON.parse(wireText(await bus.request(subjects.queue, JSON.stringify(body), 2000)))).toEqual({
+          ok: true,
+        });
+      }
+      await until(() => matched.some((x) => x.userId === users[0]), 20_000, `table ${t} matched`);
+      const roomId = matched.find((x) => x.userId === users[0])!.roomId;
+      await until(() => worker.room(roomId) !== undefined, 20_000, `table ${t} open`);
+      const seats = worker.room(roomId)!.data.seats.map((s: { id: string }) => s.id);
+      expect([...seats].sort()).toEqual([...users].sort());
+      firstSeatOfFirstInQueue.push(seats.indexOf(users[0]));
+    }
+    // In queue order it would be seat 0 every time; at random, 12 zeros have a chance of (1/3)^12.
+    expect(new Set(firstSeatOfFirstInQueue).size).toBeGreaterThan(1);
+  });
 });
