@@ -257,7 +257,12 @@ describe('matchmaker', () => {
     const roomId = matched[0].roomId;
     expect(matched.map((x) => x.userId).sort()).toEqual(['u1', 'u3', 'u4']);
     expect(matched.every((x) => x.roomId === roomId && x.game === 'race' && x.mode === 'classic')).toBe(true);
-    expect(c.workers[0].room(roomId)?.data.seats.map((s) => s.id)).toEqual(['u1', 'u3', 'u4']);
+    expect(
+      c.workers[0]
+        .room(roomId)
+        ?.data.seats.map((s) => s.id)
+        .sort(),
+    ).toEqual(['u1', 'u3', 'u4']); // seats are shuffled
     expect(await q('u5', 'gA', { game: 'nope' })).toMatchObject({ ok: false, reason: '알 수 없는 게임이에요' });
   });
 });
@@ -325,7 +330,12 @@ describe('quick-match across gateways (QUEUE_GATEWAY_HOLD_MS)', () => {
       ['a1', 'a2', 'c1'],
     ]);
     const roomId = matched[5].roomId;
-    expect(c.workers[0].room(roomId)?.data.seats.map((s) => s.id)).toEqual(['a1', 'a2', 'c1']);
+    expect(
+      c.workers[0]
+        .room(roomId)
+        ?.data.seats.map((s) => s.id)
+        .sort(),
+    ).toEqual(['a1', 'a2', 'c1']); // seats are shuffled
     expect(await c.match.waiting('race:classic:3', 60_000)).toEqual([]);
   });
 });
@@ -395,7 +405,12 @@ describe('a held quick-match table that could not start', () => {
     // Nobody else queues: the retry (at most max(hold, 1 s) after the failed try) seats them.
     await advanceUntil(clock, () => matched.length === 3, 2_000, 'the retried table');
     expect(matched.map((m) => m.userId).sort()).toEqual(['a1', 'a2', 'b1']);
-    expect(w1.room(matched[0].roomId)?.data.seats.map((s) => s.id)).toEqual(['a1', 'a2', 'b1']); // one enqueue time: by id
+    expect(
+      w1
+        .room(matched[0].roomId)
+        ?.data.seats.map((s) => s.id)
+        .sort(),
+    ).toEqual(['a1', 'a2', 'b1']); // one enqueue time: by id; seats shuffled
     expect(await waiting()).toEqual([]);
   });
 });
