@@ -18,6 +18,28 @@ const cleanup = cleanupAfterEach();
 /** What a client would like to choose, if quick match let it. */
 const WISHES = { seat: 0, opponents: ['u9'], with: 'u9', roomId: 'friends-table', seats: ['u2', 'u9'] };
 
+/** One room worker and one matchmaker on an in-process bus, and the tables gateway `gA` is told of. */
+async function quickMatchStack() {
+  const bus = new InProcessBus();
+  const worker = await startRoomWorker(
+    { workerId: 'w0', shard: 0, heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
+    { bus, store: new MemorySnapshotStore(), games, log },
+  );
+  const mm = await startMatchmaker(
+    { matchmakerId: 'mm1', deadAfterMs: 200, deadCheckMs: 20, orphanSweepMs: 200 },
+    { bus, snapshots: new MemorySnapshotStore(), match: new MemoryMatchStore(), games, log },
+  );
+  cleanup.push(async () => {
+    await mm.close();
+    await worker.close();
+    await bus.close();
+  });
+  await until(() => mm.liveWorkers().length === 1, 20_000, 'heartbeat');
+  const matched: { userId: string; roomId: string }[] = [];
+  bus.subscribe(subjects.gatewayMatched('gA'), (m) => matched.push(JSON.parse(wireText(m.data))));
+  return { bus, worker, matched };
+}
+
 describe('quick match picks nobody’s opponents or seats (issue 40)', () => {
   it('the client queue message and the bus request carry no seat, opponent or room: such members are dropped', () => {
     const client = ClientMessage.parse({
@@ -43,23 +65,7 @@ describe('quick match picks nobody’s opponents or seats (issue 40)', () => {
   });
 
   it('a request naming a seat and an opponent is queued like any other: the table is the three who waited longest, the named opponent is not among them', async () => {
-    const bus = new InProcessBus();
-    const worker = await startRoomWorker(
-      { workerId: 'w0', shard: 0, heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
-      { bus, store: new MemorySnapshotStore(), games, log },
-    );
-    const mm = await startMatchmaker(
-      { matchmakerId: 'mm1', deadAfterMs: 200, deadCheckMs: 20, orphanSweepMs: 200 },
-      { bus, snapshots: new MemorySnapshotStore(), match: new MemoryMatchStore(), games, log },
-    );
-    cleanup.push(async () => {
-      await mm.close();
-      await worker.close();
-      await bus.close();
-    });
-    await until(() => mm.liveWorkers().length === 1, 20_000, 'heartbeat');
-    const matched: { userId: string; roomId: string }[] = [];
-    bus.subscribe(subjects.gatewayMatched('gA'), (m) => matched.push(JSON.parse(wireText(m.data))));
+    const { bus, worker, matched } = await quickMatchStack();
     const q = async (userId: string, extra: Record<string, unknown> = {}) =>
       JSON.parse(
         wireText(
@@ -93,23 +99,7 @@ describe('quick match picks nobody’s opponents or seats (issue 40)', () => {
   });
 
   it('seats are in a random order, not the order of the queue: over 12 tables the first to queue is not always seat 1', async () => {
-    const bus = new InProcessBus();
-    const worker = await startRoomWorker(
-      { workerId: 'w0', shard: 0, heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
-      { bus, store: new MemorySnapshotStore(), games, log },
-    );
-    const mm = await startMatchmaker(
-      { matchmakerId: 'mm1', deadAfterMs: 200, deadCheckMs: 20, orphanSweepMs: 200 },
-      { bus, snapshots: new MemorySnapshotStore(), match: new MemoryMatchStore(), games, log },
-    );
-    cleanup.push(async () => {
-      await mm.close();
-      await worker.close();
-      await bus.close();
-    });
-    await until(() => mm.liveWorkers().length === 1, 20_000, 'heartbeat');
-    const matched: { userId: string; roomId: string }[] = [];
-    bus.subscribe(subjects.gatewayMatched('gA'), (m) => matched.push(JSON.parse(wireText(m.data))));
+    const { bus, worker, matched } = await quickMatchStack();
     const firstSeatOfFirstInQueue: number[] = [];
     for (let t = 0; t < 12; t++) {
       const users = [`a${t}`, `b${t}`, `c${t}`];
