@@ -26,6 +26,7 @@ import { Seat } from './src/seat.ts';
 import { signIn } from './src/signin.ts';
 import { summaryOf } from './src/summary.ts';
 import { metrics } from './src/metrics.ts';
+import { checkMix } from './src/bots.ts';
 
 const plan = planFrom(__ENV);
 const P99_MS = Number(__ENV.P99_MS || 100);
@@ -65,6 +66,11 @@ export const options: Options = {
   },
   summaryTrendStats: ['avg', 'min', 'med', 'p(50)', 'p(95)', 'p(99)', 'max'],
 };
+
+/** Once per run, before any VU plays: the mix's games and modes exist in the engine. */
+export function setup(): void {
+  checkMix(plan.mix);
+}
 
 export function play(): void {
   const index = exec.scenario.iterationInTest;

@@ -98,7 +98,8 @@ export function runK6(
 ): Promise<K6Run> {
   const dir = mkdtempSync(join(tmpdir(), 'joke-k6-'));
   const summary = join(dir, 'summary.json');
-  const args = ['run', '--quiet', ...(opts.args ?? [])];
+  // --address '': no REST API server, whose fixed port (6565) another k6 on the box may hold.
+  const args = ['run', '--quiet', '--address', '', ...(opts.args ?? [])];
   for (const [k, v] of Object.entries({ ...vars, SUMMARY_JSON: summary })) args.push('-e', `${k}=${v}`);
   args.push(join(k6Dir, 'dist', `${script}.js`));
   const started = Date.now();

@@ -23,6 +23,14 @@ describe.runIf(!k6 && process.env.CI === 'true')('k6 in CI', () => {
   });
 });
 
+describe('k6 bundle', () => {
+  it('has the bot policy of every game the engine serves', async () => {
+    const { games } = await import('@joke/engine');
+    const { BOT_LOADERS } = await import('../k6/src/bots.ts');
+    expect(Object.keys(BOT_LOADERS).sort()).toEqual(Object.keys(games).sort());
+  });
+});
+
 describe.runIf(k6)('k6 scripts against the platform', () => {
   let p: Platform;
   let nextIp = 10;

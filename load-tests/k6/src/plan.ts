@@ -2,13 +2,12 @@
  * The plan of a k6 table run, read from k6's `-e` variables: targets, the game mix (the Node
  * swarm's own `parseMix`/`mixAssignment`, so `-e MIX=…` means exactly what `--mix` means), how many
  * tables, think time, ramp/hold, the optional spike, and whether a VU holds one seat or a whole table.
- * Pure (no k6 import): load-tests/test/k6-plan.test.ts checks it from Node.
+ * Pure (no k6 import).
  *
  * Failure modes: a bad value throws an Error naming the variable, which k6 reports while it loads
- * the script (exit 107) before any VU starts; a game or mode the engine does not have is refused
- * here, not at the gateway.
+ * the script (exit 107) before any VU starts; a game or mode the engine does not have is refused by
+ * setup() (bots.ts checkMix), not at the gateway.
  */
-import { games } from '@joke/engine/games/index';
 import { checkTarget, type Env } from './target.ts';
 import { mixAssignment, parseDuration, parseMix, thinkSampler, type MixEntry } from '../../src/scenario.ts';
 
@@ -63,23 +62,13 @@ function dur(env: Env, name: string, fallback: string): number {
   }
 }
 
-/** The mix, with each game and mode checked against the engine (what the matchmaker would refuse). */
+/** The mix as the swarm's --mix reads it; its games and modes are checked once, in setup() (bots.ts checkMix). */
 export function mixFrom(env: Env): MixEntry[] {
-  let mix: MixEntry[];
   try {
-    mix = parseMix(env.MIX || 'one-card/classic/4');
+    return parseMix(env.MIX || 'one-card/classic/4');
   } catch (err) {
     throw new Error(`MIX: ${(err as Error).message}`);
   }
-  for (const m of mix) {
-    const game = games[m.game];
-    if (!game) throw new Error(`MIX: no game "${m.game}" (${Object.keys(games).join(', ')})`);
-    if (!game.modes.some((x) => x.id === m.mode))
-      throw new Error(`MIX: ${m.game} has no mode "${m.mode}" (${game.modes.map((x) => x.id).join(', ')})`);
-    if (m.players < game.minPlayers || m.players > game.maxPlayers)
-      throw new Error(`MIX: ${m.game} seats ${game.minPlayers}–${game.maxPlayers}, not ${m.players}`);
-  }
-  return mix;
 }
 
 /** Table slots in order, dealt over the mix as the swarm deals them (every prefix follows the weights). */

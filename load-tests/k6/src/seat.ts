@@ -1,8 +1,8 @@
 /**
  * One seat of a k6 table run: a `k6/websockets` socket that says hello, quick-matches, joins the
  * table it is matched to and plays from its own view with the engine's bot policy
- * (`games[id].bot(view, rng)`, the very function the Node swarm and the room worker's bot seats
- * call), measuring each action from send to the first view that reflects it. Messages are typed by
+ * (bots.ts: the function behind `games[id].bot(view, rng)`, which the Node swarm and the room
+ * worker's bot seats call), measuring each action from send to the first view that reflects it. Messages are typed by
  * services/protocol's zod schemas (`ClientMessage`), and the first of each kind a VU sends, and every
  * `checkEvery`-th message it receives, is parsed with those schemas too.
  *
@@ -15,12 +15,11 @@
  */
 import { WebSocket } from 'k6/websockets';
 import { clearTimeout, setTimeout } from 'k6/timers';
-import { games } from '@joke/engine/games/index';
 import { Rng } from '@joke/engine/core/rng';
-import type { AnyGame } from '@joke/engine/core/types';
 import { ClientMessage, PROTOCOL_REVISION, PROTOCOL_VERSION, ServerMessage } from '@joke/protocol/client';
 import type { MixEntry } from '../../src/scenario.ts';
 import { metrics } from './metrics.ts';
+import { botOf, type BotPolicy } from './bots.ts';
 
 const v = PROTOCOL_VERSION;
 const RACE_WINDOW_MS = 1000;
@@ -54,7 +53,7 @@ interface Pending {
 
 export class Seat {
   private ws: WebSocket | null = null;
-  private readonly game: AnyGame;
+  private readonly bot: BotPolicy;
   private readonly rng: Rng;
   private roomId: string | null = null;
   private fixed: Record<string, unknown> | null = null;
@@ -77,7 +76,7 @@ export class Seat {
   private readonly tags: { game: string; mode: string };
 
   constructor(private readonly cfg: SeatConfig) {
-    this.game = games[cfg.entry.game];
+    this.bot = botOf(cfg.entry.game);
     this.tags = { game: cfg.entry.game, mode: cfg.entry.mode };
     this.rng = Rng.fromSeed(cfg.seed, 'k6-bot');
   }
@@ -232,7 +231,7 @@ export class Seat {
     if ((m.result !== undefined && m.result !== null) || m.view?.finished) return this.finish(m.roomId);
     if (m.view !== null && typeof m.view === 'object') {
       Object.assign(m.view, this.fixed);
-      this.next = this.game.bot(m.view, this.rng);
+      this.next = this.bot(m.view, this.rng);
     } else this.next = null;
     this.schedule();
   }
