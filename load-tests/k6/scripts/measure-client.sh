@@ -51,5 +51,5 @@ awk -v tck="$tck" -v tables="$TABLES" -v tool="$TOOL" -v code="$code" '
   END {
     e=NR-2; s=e-8; if (s<1) s=1;
     acts=a[e]-a[s]; cpu=(c[e]-c[s])/tck;
-    printf "%s tables=%d exit=%s window=%ds actions=%d actions/s=%.1f cpu=%.1fs cpu_us_per_action=%.0f peak_rss_mb=%.0f kb_per_table=%.0f\n",
-      tool, tables, code, t[e]-t[s], acts, acts/(t[e]-t[s]), cpu, acts>0?cpu*1e6/acts:0, peak/1024, peak/tables }' "$OUT/series.txt"
+    printf "%s tables=%d exit=%s window=%ds actions=%d actions/s=%.1f cpu=%.1fs cpu_us_per_action=%.0f total_cpu=%.1fs peak_rss_mb=%.0f kb_per_table=%.0f\n",
+      tool, tables, code, t[e]-t[s], acts, acts/(t[e]-t[s]), cpu, (acts > 0 ? cpu * 1e6 / acts : 0), c[NR]/tck, peak/1024, peak/tables }' "$OUT/series.txt"
