@@ -9,6 +9,11 @@
  * free-form (`x-kubernetes-preserve-unknown-fields`, raw JSON): not probed further. Limit: a typed object
  * whose every key is a typo looks free-form and passes; the broken-chart test checks typos beside good keys.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadCrd, validateCustomResource } from './crd-schema.ts';
+import { ROOT } from './helm.ts';
+
 type Model = new (o: unknown) => { validate(): void };
 interface AjvError {
   instancePath: string;
@@ -88,8 +93,29 @@ function unknownFields(Model: Model, obj: any): string[] {
   return unknown;
 }
 
+/**
+ * CRDs kubernetes-models has no classes for, checked against their own CRD files (crd-schema.ts, which
+ * refuses unknown fields itself). k6-operator's TestRun: the CRD of k6-operator v1.6.0 in the shared folder
+ * beside the repository (../shared/anchors/k6-operator), or K6_OPERATOR_CRD.
+ */
+const CRD_FILES: Record<string, () => string> = {
+  'k6.io': () =>
+    process.env.K6_OPERATOR_CRD ?? join(ROOT, '..', 'shared', 'anchors', 'k6-operator', 'k6.io_testruns.yaml'),
+};
+
 /** Throws naming the object and every bad or unknown field. */
 export async function validateObject(obj: { apiVersion: string; kind: string; metadata: { name: string } }) {
+  const crdFile = CRD_FILES[obj.apiVersion.split('/')[0]];
+  if (crdFile) {
+    const file = crdFile();
+    if (!existsSync(file)) throw new Error(`no CRD schema for ${obj.apiVersion} at ${file} (set K6_OPERATOR_CRD)`);
+    try {
+      validateCustomResource(obj, loadCrd(file));
+    } catch (err) {
+      throw new Error(`${obj.kind}/${obj.metadata.name}: ${(err as Error).message}`);
+    }
+    return;
+  }
   const Model = await modelOf(obj);
   const name = `${obj.kind}/${obj.metadata.name}`;
   try {
