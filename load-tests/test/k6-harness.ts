@@ -43,7 +43,8 @@ export function startPlatform(env: Record<string, string>): Promise<Platform> {
     delete clean[k];
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/platform/src/main.ts', '--in-memory'], {
     cwd: repoRoot,
-    env: { ...clean, PORT: '0', GATEWAY_PORT: '0', LOG_LEVEL: 'warn', ...env },
+    // Every port from the OS, the ops port too: other test lanes start platforms at the same time.
+    env: { ...clean, PORT: '0', GATEWAY_PORT: '0', OPS_PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
