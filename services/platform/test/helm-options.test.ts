@@ -135,9 +135,10 @@ describe('every option a service reads is settable from the chart', () => {
 
   it('every option declared or read in the services’ sources is in a table the registry walks', () => {
     const known = new Set(ALL.flatMap((s) => serviceOptions(s).map((o) => o.env)));
-    // NODE_ENV: the chart sets production (helm-chart.test.ts checks it). JOKE_READY_LINE: test harness only.
+    // NODE_ENV: the chart sets production (helm-chart.test.ts checks it). JOKE_READY_LINE and
+    // JOKE_LAST_RESORT_LINE: lines on stdout/stderr for the test harness only.
     // REDIS_PORTS, NATS_PORTS: scripts/cluster.sh's output read by bus/src/local-cluster.ts (tests, tools).
-    const outside = new Set(['NODE_ENV', 'JOKE_READY_LINE', 'REDIS_PORTS', 'NATS_PORTS']);
+    const outside = new Set(['NODE_ENV', 'JOKE_READY_LINE', 'JOKE_LAST_RESORT_LINE', 'REDIS_PORTS', 'NATS_PORTS']);
     const files = ['bus', 'protocol', ...ALL].flatMap((s) => tsFiles(join(ROOT, 'services', s, 'src')));
     const found = new Map<string, string>();
     for (const f of files) {
