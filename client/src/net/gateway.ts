@@ -61,6 +61,8 @@ export interface QueueStatus {
   waiting: number | null;
   /** Server time at which bots fill the table, or null when they will not. */
   botsAt: number | null;
+  /** True while every game server is full: the table formed but waits for room (the server retries it). */
+  full?: boolean;
 }
 
 export interface GatewayOptions {

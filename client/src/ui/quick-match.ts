@@ -1,7 +1,9 @@
 /**
  * 빠른 대전: the lobby card that queues with one tap (game, mode and table
  * size pre-chosen, last choice remembered) and the waiting screen that shows
- * how many wait, for how long, when bots will fill the table, and cancels.
+ * how many wait, for how long, when bots will fill the table, that every
+ * table is taken when the fleet is full (the server keeps the player queued
+ * and retries), and leaves the queue with 대기 취소.
  * The queue itself is the matchmaker's (gateway `queue`/`unqueue`).
  */
 import type { GameInfo } from '@joke/lobby';
@@ -99,13 +101,16 @@ export function clockText(ms: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/** Shown while the server says the fleet is full: the wait is for a free table, not for players. */
+export const FULL_LINE = '지금은 테이블이 가득 찼어요. 자리가 나면 바로 시작해요';
+
 /** The waiting screen's lines for a status at local time `now` (a pure view model, unit-tested). */
 export function waitingLines(
   status: QueueStatus | null,
   q: QueueRequest,
   elapsedMs: number,
   serverNow: number,
-): { size: string; elapsed: string; bots: string } {
+): { size: string; elapsed: string; bots: string; full: string } {
   const size =
     status?.waiting == null ? `${q.players}명 테이블 찾는 중…` : `기다리는 사람 ${status.waiting}/${q.players}명`;
   let bots = q.bots ? '' : '사람끼리만 기다려요';
@@ -113,7 +118,7 @@ export function waitingLines(
     const left = status.botsAt - serverNow;
     bots = left > 0 ? `${Math.ceil(left / 1000)}초 뒤 빈 자리를 봇이 채워요` : '봇과 함께 테이블을 여는 중…';
   }
-  return { size, elapsed: `기다린 시간 ${clockText(elapsedMs)}`, bots };
+  return { size, elapsed: `기다린 시간 ${clockText(elapsedMs)}`, bots, full: status?.full ? FULL_LINE : '' };
 }
 
 /**
@@ -132,12 +137,15 @@ export function showWaiting(
   const size = el('p', { class: 'queue-size', 'data-testid': 'queue-size' });
   const elapsed = el('p', { class: 'muted', 'data-testid': 'queue-elapsed' });
   const bots = el('p', { class: 'muted', 'data-testid': 'queue-bots' });
-  const cancel = el('button', { class: 'btn secondary big', 'data-testid': 'queue-cancel' }, ['취소']);
+  const full = el('p', { class: 'queue-full', 'data-testid': 'queue-full', role: 'status' });
+  const cancel = el('button', { class: 'btn secondary big', 'data-testid': 'queue-cancel' }, ['대기 취소']);
   const render = () => {
     const lines = waitingLines(status, q, Date.now() - started, gw.serverNow());
     size.textContent = lines.size;
     elapsed.textContent = lines.elapsed;
     bots.textContent = lines.bots;
+    full.textContent = lines.full;
+    full.hidden = lines.full === '';
   };
   const offs = [
     gw.on('queue', (s) => {
@@ -171,6 +179,7 @@ export function showWaiting(
         el('div', { class: 'spinner', 'aria-hidden': 'true' }),
         el('h2', {}, ['상대를 찾는 중']),
         el('p', {}, [el('b', {}, [label])]),
+        full,
         size,
         elapsed,
         bots,

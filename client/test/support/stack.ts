@@ -46,6 +46,8 @@ export async function startStack(
     pglite?: boolean;
     /** Room lifecycle timings (LOBBY_AWAY_AFTER_MS, LOBBY_HOST_GRACE_MS, LOBBY_EMPTY_CLOSE_MS); unset = defaults. */
     lifecycle?: { awayAfterMs: number; hostGraceMs: number; emptyCloseMs: number };
+    /** Rooms the embedded worker accepts (MAX_ROOMS); unset = the default. */
+    maxRooms?: number;
   } = {},
 ): Promise<Stack> {
   const schema = `client_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
@@ -61,6 +63,7 @@ export async function startStack(
     botDelayMs: opts.botDelayMs ?? 60,
     botJitterMs: opts.botJitterMs ?? 40,
     ...opts.lifecycle,
+    ...(opts.maxRooms === undefined ? {} : { maxRooms: opts.maxRooms }),
   });
   const close = async () => {
     await platform.close();

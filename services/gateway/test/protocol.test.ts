@@ -704,6 +704,10 @@ describe('quick-match relay', () => {
       waiting: 2,
       botsAt: null,
     });
+    // Queued because no worker had room (issue 37): the flag reaches the client as it came.
+    const next = a.nextNew('queueStatus');
+    bus.publish(subjects.gatewayQueueStatus('gw-a'), JSON.stringify({ ...JSON.parse(status(3)), full: true }));
+    expect(await next).toMatchObject({ t: 'queueStatus', waiting: 3, full: true });
     // After a cancel, a late status would bring the waiting screen back: the gateway drops it.
     a.send({ v: 1, t: 'unqueue' });
     while (!mine().some((r) => r.cancel)) await sleep(10);
@@ -714,7 +718,7 @@ describe('quick-match relay', () => {
       JSON.stringify({ v: 1, userId: 'gina', roomId: 'm9', game: 'hula', mode: 'monster' }),
     );
     await a.next((m) => m.t === 'matched');
-    expect(a.messages.filter((m: any) => m.t === 'queueStatus').length).toBe(1);
+    expect(a.messages.filter((m: any) => m.t === 'queueStatus').length).toBe(2);
     await a.close();
     sub.unsubscribe();
   });

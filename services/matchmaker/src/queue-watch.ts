@@ -11,6 +11,10 @@
  * Replicas may all hold a timer for the same queue: `claim` lets one of them
  * fill it, and each human is taken with `dequeue`, which succeeds for exactly
  * one caller, so a table formed meanwhile by `enqueue` never loses a player twice.
+ *
+ * A table refused `capacity` (every worker out of headroom) goes back in line; until a table of that
+ * queue starts (or FULL_MEMORY_MS pass with no new refusal) its statuses say `full`, so the players
+ * see why they wait. This memory is per replica: another replica's statuses may omit it meanwhile.
  */
 import { contract, emit, PROTOCOL_VERSION } from '@joke/protocol';
 import type { QueueEntry } from '@joke/bus';
@@ -29,12 +33,19 @@ export const queueKey = (q: QueueKey): string => `${q.game}:${q.mode}:${q.player
 /** Display names of bots seated by a quick match (the lobby's names are its own). */
 const BOT_NAMES = ['봇 똘이', '봇 순이', '봇 뭉치', '봇 호두', '봇 보리', '봇 콩이', '봇 달이', '봇 밤이', '봇 율무'];
 
-export type StartTable = (key: string, q: QueueKey, humans: QueueEntry[], bots: number) => Promise<boolean>;
+/** How a try to start a table ended: seated, refused `capacity` (back in line), or not started for another reason. */
+export type TableStart = 'started' | 'fleetFull' | 'notStarted';
+export type StartTable = (key: string, q: QueueKey, humans: QueueEntry[], bots: number) => Promise<TableStart>;
+
+/** How long a `capacity` refusal keeps a queue's statuses `full`: a few of its ~1 s retries. */
+const FULL_MEMORY_MS = 5_000;
 
 export class QueueWatch {
   private readonly timers = new Map<string, { at: number; timer: Timer }>();
   /** Per queue: the status round in flight, and whether another change came meanwhile. */
   private readonly rounds = new Map<string, { again: boolean; done: Promise<void> }>();
+  /** Per queue: when its last table was refused `capacity` (cleared when one starts). */
+  private readonly fullAt = new Map<string, number>();
   private closed = false;
 
   constructor(
@@ -44,6 +55,17 @@ export class QueueWatch {
 
   private now(): number {
     return this.h.clock.now();
+  }
+
+  /** Remembers how a table of queue `key` fared, for the `full` of its next statuses; true if it started. */
+  tried(key: string, result: TableStart): boolean {
+    if (result === 'fleetFull') this.fullAt.set(key, this.now());
+    else if (result === 'started') this.fullAt.delete(key);
+    return result === 'started';
+  }
+
+  private async start(key: string, q: QueueKey, humans: QueueEntry[], bots: number): Promise<boolean> {
+    return this.tried(key, await this.startTable(key, q, humans, bots));
   }
 
   /**
@@ -79,6 +101,10 @@ export class QueueWatch {
   private async tell(key: string, q: QueueKey): Promise<void> {
     const waiting = await this.h.match.waiting(key, this.h.cfg.queueStaleMs);
     const botsAt = this.botsAt(waiting);
+    const fullAt = this.fullAt.get(key);
+    // Only while a table's worth waits: fewer (someone left) wait for players, not for room.
+    const full = fullAt !== undefined && this.now() - fullAt < FULL_MEMORY_MS && waiting.length >= q.players;
+    if (!full) this.fullAt.delete(key);
     for (const e of waiting)
       emit(this.h.bus, contract.gatewayQueueStatus.at(e.gatewayId), {
         v: PROTOCOL_VERSION,
@@ -86,6 +112,7 @@ export class QueueWatch {
         ...q,
         waiting: waiting.length,
         botsAt: e.bots === false ? null : botsAt,
+        ...(full ? { full } : {}),
       });
     const next = earliest(this.heldUntil(waiting, q), botsAt);
     if (next !== null) this.arm(key, q, next);
@@ -95,6 +122,7 @@ export class QueueWatch {
     this.closed = true;
     for (const t of this.timers.values()) this.h.clock.clearTimeout(t.timer);
     this.timers.clear();
+    this.fullAt.clear();
   }
 
   /** When bots would fill this queue: its oldest entry that accepts bots, plus the wait. */
@@ -160,7 +188,7 @@ export class QueueWatch {
     const humans: QueueEntry[] = [];
     for (const e of group.slice(0, q.players)) if (await match.dequeue(e.userId)) humans.push(e);
     if (humans.length === q.players) {
-      if (!(await this.startTable(key, q, humans, 0))) this.arm(key, q, this.now() + retryMs);
+      if (!(await this.start(key, q, humans, 0))) this.arm(key, q, this.now() + retryMs);
     } else if (humans.length > 0) await match.requeue(key, humans, cfg.queueStaleMs);
     await this.changed(q);
   }
@@ -175,7 +203,7 @@ export class QueueWatch {
       if (await match.dequeue(e.userId)) humans.push(e);
     }
     if (humans.length > 0) {
-      const ok = await this.startTable(key, q, humans, q.players - humans.length);
+      const ok = await this.start(key, q, humans, q.players - humans.length);
       if (ok) this.h.metrics.botFilled.inc();
     }
     await this.changed(q);

@@ -20,7 +20,7 @@ import type { QueueBudgets } from './budgets.ts';
 import type { MatchmakerConfig } from './config.ts';
 import type { MatchmakerMetrics } from './metrics.ts';
 import type { Placer } from './placer.ts';
-import { botSeats, queueKey, type QueueKey, type QueueWatch } from './queue-watch.ts';
+import { botSeats, queueKey, type QueueKey, type QueueWatch, type TableStart } from './queue-watch.ts';
 
 export interface QueueHost {
   bus: Bus;
@@ -88,7 +88,7 @@ export async function onQueue(
         : await match.enqueueRequest(requestId, REQUEST_MEMORY_MS, key, entry, players, stale, hold);
     respond({ ok: true });
     if (table === 'repeat') return;
-    if (table) await startTable(h, key, params, table, 0);
+    if (table) h.watch.tried(key, await startTable(h, key, params, table, 0));
     await h.watch.changed(params);
   } catch (err) {
     m.errors.inc({ kind: 'store' });
@@ -99,7 +99,7 @@ export async function onQueue(
 
 /**
  * Places a table of `humans` (queue order) and `bots` bot seats and tells each human's gateway;
- * a table that cannot start goes back to the queue. True when it started.
+ * a table that cannot start goes back to the queue (`fleetFull` when no worker had headroom).
  */
 export async function startTable(
   h: QueueBase,
@@ -107,7 +107,7 @@ export async function startTable(
   q: QueueKey,
   humans: QueueEntry[],
   bots: number,
-): Promise<boolean> {
+): Promise<TableStart> {
   const roomId = `q${randomBytes(9).toString('base64url')}`;
   const room: wire.RoomSpec = {
     roomId,
@@ -126,14 +126,14 @@ export async function startTable(
   });
   if (!charge.ok) {
     await turnAway(h, key, q, humans, new Set(charge.spent));
-    return false;
+    return 'notStarted';
   }
   const r = await h.placer.place(roomId, { v: 1, roomId, create: room });
   if (!r.ok) {
     h.log.warn({ key, code: r.code }, 'quick-match table could not start; back in the queue');
     await h.budgets.refund(addrs).catch((err: unknown) => h.log.warn({ err }, 'table budget refund failed'));
     await h.match.requeue(key, humans, h.cfg.queueStaleMs);
-    return false;
+    return r.code === 'capacity' ? 'fleetFull' : 'notStarted';
   }
   h.metrics.matched.inc({ gateways: new Set(humans.map((e) => e.gatewayId)).size > 1 ? 'several' : 'one' });
   for (const e of humans)
@@ -144,7 +144,7 @@ export async function startTable(
       game: q.game,
       mode: q.mode,
     });
-  return true;
+  return 'started';
 }
 
 /** Fisher–Yates with the OS's CSPRNG: a quick-match table's seat order. */

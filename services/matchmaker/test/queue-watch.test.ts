@@ -16,13 +16,13 @@ import { advanceUntil, cleanupAfterEach, games, log, until } from './helpers.ts'
 const cleanup = cleanupAfterEach();
 
 /** A worker and a matchmaker; with `clock`, they and the memory stores run on that fake time. */
-async function cluster(queueBotFillMs: number, clock?: FakeClock, mmCfg = {}) {
+async function cluster(queueBotFillMs: number, clock?: FakeClock, mmCfg = {}, workerCfg = {}) {
   const bus = new InProcessBus();
   const now = clock ? () => clock.now() : undefined;
   const snapshots = new MemorySnapshotStore(now);
   const match = new MemoryMatchStore(now);
   const worker = await startRoomWorker(
-    { workerId: 'w0', heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
+    { workerId: 'w0', heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0, ...workerCfg },
     { bus, store: snapshots, games, log, clock },
   );
   const mm = await startMatchmaker(
@@ -121,6 +121,18 @@ describe('bots after the wait', () => {
     await until(() => statusOf(c.heard, 'u1')?.waiting === 1);
     expect(statusOf(c.heard, 'u1').botsAt).toBeNull();
   });
+
+  it('says `full` to players whose table found no worker with headroom, and they stay queued', async () => {
+    // One room fits; bots are off and the held-queue retry would seat the second table once room frees.
+    const c = await cluster(0, undefined, {}, { maxRooms: 1 });
+    for (const u of ['a1', 'a2', 'a3']) expect(await c.queue(u, 'gA')).toEqual({ ok: true });
+    await until(() => c.heard.filter((h) => h.t === 'matched').length === 3, 20_000, 'the first table');
+    expect(c.heard.some((h) => h.t === 'status' && h.full)).toBe(false);
+    for (const u of ['b1', 'b2', 'b3']) expect(await c.queue(u, 'gB')).toEqual({ ok: true });
+    await until(() => ['b1', 'b2', 'b3'].every((u) => statusOf(c.heard, u)?.full === true), 20_000, 'full statuses');
+    expect(statusOf(c.heard, 'b1').waiting).toBe(3);
+    expect(c.heard.filter((h) => h.t === 'matched')).toHaveLength(3);
+  });
 });
 
 describe('status rounds under a burst of arrivals', () => {
@@ -144,7 +156,7 @@ describe('status rounds under a burst of arrivals', () => {
     } as unknown as QueueBase;
     const heard: any[] = [];
     bus.subscribe(subjects.gatewayQueueStatus('gA'), (m) => heard.push(JSON.parse(wireText(m.data))));
-    const watch = new QueueWatch(h, async () => true);
+    const watch = new QueueWatch(h, async () => 'started');
     const q = { game: 'race', mode: 'classic', players: 3 };
     const calls: Promise<void>[] = [];
     for (let i = 0; i < 50; i++) {

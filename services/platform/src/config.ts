@@ -6,7 +6,7 @@ import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf }
 import { lobbyLimitOptions } from '@joke/lobby/limits';
 import { presenceOptions } from '@joke/lobby/presence';
 import { queueBudgetOptions } from '@joke/matchmaker';
-import { chatBudgetOptions } from '@joke/room-worker';
+import { chatBudgetOptions, workerConfig } from '@joke/room-worker';
 
 export const platformConfig = defineConfig({
   ...connectionOptions({ natsUrl: '', redisUrl: '' }),
@@ -76,6 +76,9 @@ export const platformConfig = defineConfig({
   // Quick-match budgets and the per-room chat budget: the same variables as the standalone services.
   ...queueBudgetOptions,
   ...chatBudgetOptions,
+  // The embedded worker's capacity, the same variable as a standalone worker's: a tiny value shows the
+  // full-fleet path (quick match keeps players queued, rooms.start refuses `capacity`) on one machine.
+  maxRooms: workerConfig.spec.maxRooms,
 });
 
 export type PlatformConfig = ConfigOf<typeof platformConfig.spec>;

@@ -96,6 +96,7 @@ export async function startPlatform(
       chatRatePerSecond: cfg.chatRatePerSecond,
       chatBurst: cfg.chatBurst,
       chatPlayerReserve: cfg.chatPlayerReserve,
+      maxRooms: cfg.maxRooms,
     },
     { bus, store: stores.snapshots, log: serviceLogger(log, 'room-worker') },
   );

@@ -227,6 +227,11 @@ export const QueueStatus = z.object({
   waiting: z.number().int(),
   botsAt: z.number().nullable(),
   /**
+   * True while this queue's last table was refused `capacity` (additive): every worker is out of
+   * headroom, the players stay queued and the matchmaker tries the table again about every second.
+   */
+  full: z.boolean().optional(),
+  /**
    * Set when the user was taken out of the queue instead of seated (additive): their address had
    * started its budget of tables by the time a table formed. The gateway tells the client `queueRejected`.
    */

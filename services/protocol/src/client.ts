@@ -153,6 +153,8 @@ export const ServerMessage = z.discriminatedUnion('t', [
     players: z.number().int(),
     waiting: z.number().int(),
     botsAt: z.number().nullable(),
+    /** True while the fleet is full (additive): the table formed but no worker had room; it is retried. */
+    full: z.boolean().optional(),
   }),
   z.object({ v, t: z.literal('pong'), at: z.number(), serverTime: z.number() }),
   ChatMessage,
