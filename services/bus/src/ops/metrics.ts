@@ -71,3 +71,16 @@ export function aliasMetrics(registry: Registry, aliases: readonly MetricAlias[]
     registry.registerMetric(mirror as unknown as Metric);
   }
 }
+
+/**
+ * Aliases every metric of `registry` named `current…` under `old…` (same suffix), but those in
+ * `except` (names that never existed under the old prefix). Call after the metrics are registered.
+ */
+export function aliasPrefix(registry: Registry, current: string, old: string, except: readonly string[] = []): void {
+  const aliases = registry
+    .getMetricsAsArray()
+    .map((m) => m.name)
+    .filter((name) => name.startsWith(current) && !except.includes(name))
+    .map((name) => ({ current: name, old: old + name.slice(current.length) }));
+  aliasMetrics(registry, aliases);
+}
