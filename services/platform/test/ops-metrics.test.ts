@@ -65,7 +65,8 @@ function dashboardExprs(text: string): string[] {
     else if (node && typeof node === 'object') {
       for (const [k, v] of Object.entries(node)) {
         if ((k === 'expr' || (k === 'query' && typeof v === 'string' && v.includes('('))) && typeof v === 'string') {
-          out.push(v.replace(/^label_values\((.*)\)$/, '$1'));
+          // A variable's label_values(selector, label): the selector is the query.
+          out.push(v.replace(/^label_values\((.*),\s*\w+\)$/, '$1'));
         } else walk(v);
       }
     }
@@ -93,8 +94,10 @@ function exposedNames(text: string): Set<string> {
   for (const line of text.split('\n')) {
     const m = /^([A-Za-z_:][A-Za-z0-9_:]*)[{ ]/.exec(line);
     if (m) names.add(m[1]);
-    const t = /^# TYPE (\S+) /.exec(line);
+    // A labelled histogram with no observation yet has only its TYPE line: its series are still real.
+    const t = /^# TYPE (\S+) (\w+)/.exec(line);
     if (t) names.add(t[1]);
+    if (t?.[2] === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(t[1] + suffix);
   }
   return names;
 }
@@ -133,6 +136,20 @@ describe('ops view metric names', () => {
     const exprs = dashboardExprs(dashboardText);
     expect(exprs.length).toBeGreaterThan(5);
     expect(missing(exprs, exported)).toEqual([]);
+  });
+
+  it('every dashboard panel query is scoped to the chosen namespace and release', () => {
+    const panels = (JSON.parse(dashboardText) as { panels: { targets?: { expr: string }[] }[] }).panels;
+    const exprs = panels.flatMap((panel) => (panel.targets ?? []).map((t) => t.expr));
+    expect(exprs.length).toBeGreaterThan(20);
+    for (const expr of exprs) {
+      for (const name of metricNamesIn(expr)) {
+        // Each selector of the expression, not just one of them, carries both variables.
+        const selectors = [...expr.matchAll(new RegExp(`\\b${name}\\{([^}]*)\\}`, 'g'))];
+        expect(selectors.length, `${name} in ${expr}`).toBeGreaterThan(0);
+        for (const sel of selectors) expect(sel[1], expr).toMatch(/namespace="\$namespace".*\$release/);
+      }
+    }
   });
 
   it('every metric in the PrometheusRule expressions is exported', () => {
