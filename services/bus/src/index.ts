@@ -48,6 +48,7 @@ export {
 } from './ops/config.ts';
 export { createLogger, serviceLogger, type Logger } from './ops/log.ts';
 export { installLastResort, type LastResort } from './ops/last-resort.ts';
+export { processRegistry, aliasMetrics, aliasPrefix, type MetricAlias } from './ops/metrics.ts';
 export {
   startOpsServer,
   failingChecks,

@@ -1,5 +1,6 @@
 /** Prometheus metrics of one gateway, in its own registry (several gateways may share a process). */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { aliasPrefix } from '@joke/bus';
 
 export interface GatewayMetrics {
   registry: Registry;
@@ -60,68 +61,68 @@ export function createMetrics(gatewayId: string, defaultMetrics: boolean): Gatew
   if (defaultMetrics) collectDefaultMetrics({ register: registry });
   const metrics = {
     registry,
-    sockets: new Gauge({ name: 'gateway_sockets', help: 'Open WebSockets', registers: [registry] }),
+    sockets: new Gauge({ name: 'joke_gateway_sockets', help: 'Open WebSockets', registers: [registry] }),
     messagesIn: new Counter({
-      name: 'gateway_messages_in_total',
+      name: 'joke_gateway_messages_in_total',
       help: 'Client messages received, by type (invalid ones as "invalid")',
       labelNames: ['type'],
       registers: [registry],
     }),
     messagesOut: new Counter({
-      name: 'gateway_messages_out_total',
+      name: 'joke_gateway_messages_out_total',
       help: 'Frames sent to sockets',
       registers: [registry],
     }),
     actionLatency: new Histogram({
-      name: 'gateway_action_latency_seconds',
+      name: 'joke_gateway_action_latency_seconds',
       help: 'From receiving an action to sending its ack/rejected',
       buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10],
       registers: [registry],
     }),
     rejects: new Counter({
-      name: 'gateway_rejects_total',
+      name: 'joke_gateway_rejects_total',
       help: 'Client messages refused, by reason (error code, or "game" for a game rejection)',
       labelNames: ['reason'],
       registers: [registry],
     }),
     busErrors: new Counter({
-      name: 'gateway_bus_errors_total',
+      name: 'joke_gateway_bus_errors_total',
       help: 'Failed bus requests and publishes, by operation',
       labelNames: ['op'],
       registers: [registry],
     }),
     requests: new Counter({
-      name: 'gateway_bus_requests_total',
+      name: 'joke_gateway_bus_requests_total',
       help: 'Bus request attempts (each retry counts), by operation',
       labelNames: ['op'],
       registers: [registry],
     }),
     requestsInFlight: new Gauge({
-      name: 'gateway_bus_requests_in_flight',
+      name: 'joke_gateway_bus_requests_in_flight',
       help: 'Bus requests still being attempted or retried, by operation',
       labelNames: ['op'],
       registers: [registry],
     }),
     requestsAbandoned: new Counter({
-      name: 'gateway_bus_requests_abandoned_total',
+      name: 'joke_gateway_bus_requests_abandoned_total',
       help: 'Bus requests whose retries stopped because the socket closed or left the room',
       labelNames: ['op'],
       registers: [registry],
     }),
     retriesRefused: new Counter({
-      name: 'gateway_bus_retries_refused_total',
+      name: 'joke_gateway_bus_retries_refused_total',
       help: 'Failed bus requests not retried because the retry budget (GATEWAY_RETRY_RATIO of first tries) was spent',
       labelNames: ['op'],
       registers: [registry],
     }),
     socketsRefused: new Counter({
-      name: 'gateway_sockets_refused_total',
+      name: 'joke_gateway_sockets_refused_total',
       help: 'Sockets refused by a per-address (ip) or per-user (user) socket limit',
       labelNames: ['scope'],
       registers: [registry],
     }),
     slowConsumers: new Counter({
-      name: 'gateway_slow_consumers_total',
+      name: 'joke_gateway_slow_consumers_total',
       help: 'Sockets dropped because their send buffer passed maxBackpressureBytes',
       registers: [registry],
     }),
@@ -131,5 +132,7 @@ export function createMetrics(gatewayId: string, defaultMetrics: boolean): Gatew
   countLocally(metrics.messagesOut, null);
   countLocally(metrics.requests, 'op');
   countLocally(metrics.requestsInFlight, 'op');
+  // The names before the joke_ prefix, read from these at scrape time (no work per message); next release drops them.
+  aliasPrefix(registry, 'joke_gateway_', 'gateway_');
   return metrics;
 }

@@ -108,15 +108,15 @@ describe('start-up', () => {
     const c = await signedIn('metrics-user');
     const text = await gw.metrics.registry.metrics();
     for (const name of [
-      'gateway_sockets',
-      'gateway_messages_in_total',
-      'gateway_messages_out_total',
-      'gateway_action_latency_seconds',
-      'gateway_rejects_total',
-      'gateway_bus_errors_total',
+      'joke_gateway_sockets',
+      'joke_gateway_messages_in_total',
+      'joke_gateway_messages_out_total',
+      'joke_gateway_action_latency_seconds',
+      'joke_gateway_rejects_total',
+      'joke_gateway_bus_errors_total',
     ])
       expect(text).toContain(name);
-    expect(text).toMatch(/gateway_sockets\{gateway="gw-a"\} [1-9]/);
+    expect(text).toMatch(/joke_gateway_sockets\{gateway="gw-a"\} [1-9]/);
     await c.close();
   });
 
@@ -457,7 +457,7 @@ describe('frame routing', () => {
     }
     await fast.next((m) => m.t === 'view' && m.seq === 1500, 10_000).catch(() => null);
     const text = await g.metrics.registry.metrics();
-    expect(text).toMatch(/gateway_slow_consumers_total\{gateway="gw-slow"\} 1/);
+    expect(text).toMatch(/joke_gateway_slow_consumers_total\{gateway="gw-slow"\} 1/);
     (slow.raw as any)._socket.resume();
     await until(() => !!slow.closed, 10_000, 'the slow consumer closed');
     // 4008 'slow consumer' when the close frame gets through the backlog, else an abrupt 1006.

@@ -17,7 +17,7 @@
  */
 import { Counter } from 'prom-client';
 import { contract, listenDurable, type bus as wire } from '@joke/protocol';
-import type { Bus, BusSubscription } from '@joke/bus';
+import { aliasMetrics, type Bus, type BusSubscription } from '@joke/bus';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.ts';
 import { txRaw } from './db/raw.ts';
@@ -70,7 +70,7 @@ export async function subscribeDepartures(
   metrics: LobbyMetrics,
   onUnseated: (roomId: string) => void = () => {},
 ): Promise<DeparturesSubscriber> {
-  const name = 'lobby_player_left_total';
+  const name = 'joke_lobby_player_left_total';
   const applied =
     (metrics.registry.getSingleMetric(name) as Counter<'outcome'> | undefined) ??
     new Counter({
@@ -79,6 +79,7 @@ export async function subscribeDepartures(
       labelNames: ['outcome'],
       registers: [metrics.registry],
     });
+  aliasMetrics(metrics.registry, [{ current: name, old: 'lobby_player_left_total' }]);
   const sub: BusSubscription = await listenDurable(
     bus,
     contract.playerLeft,

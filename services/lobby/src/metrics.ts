@@ -1,6 +1,7 @@
 /** Prometheus metrics of one lobby instance (its own registry, so several can live in one process). */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ParkedEventLike } from '@joke/protocol';
+import { aliasPrefix } from '@joke/bus';
 import type { Logger } from 'pino';
 
 export interface LobbyMetrics {
@@ -22,57 +23,57 @@ export interface LobbyMetrics {
 }
 
 export function createMetrics(registry = new Registry()): LobbyMetrics {
-  return {
+  const metrics: LobbyMetrics = {
     registry,
     requestSeconds: new Histogram({
-      name: 'lobby_trpc_request_seconds',
+      name: 'joke_lobby_trpc_request_seconds',
       help: 'tRPC procedure latency by path and result code',
       labelNames: ['path', 'type', 'code'],
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     }),
     roomsCreated: new Counter({
-      name: 'lobby_rooms_created_total',
+      name: 'joke_lobby_rooms_created_total',
       help: 'Rooms created',
       labelNames: ['game'],
       registers: [registry],
     }),
     gamesStarted: new Counter({
-      name: 'lobby_games_started_total',
+      name: 'joke_lobby_games_started_total',
       help: 'Games the matchmaker accepted',
       labelNames: ['game'],
       registers: [registry],
     }),
     tablesLost: new Counter({
-      name: 'lobby_tables_lost_total',
+      name: 'joke_lobby_tables_lost_total',
       help: 'Tables whose state the game store lost (RoomLost); their rooms were opened again',
       registers: [registry],
     }),
     finishedReceived: new Counter({
-      name: 'lobby_room_finished_received_total',
+      name: 'joke_lobby_room_finished_received_total',
       help: 'RoomFinished messages this replica received (one replica of the queue group gets each)',
       registers: [registry],
     }),
     gamesRecorded: new Counter({
-      name: 'lobby_games_recorded_total',
+      name: 'joke_lobby_games_recorded_total',
       help: 'Finished games stored (duplicates not counted)',
       labelNames: ['game'],
       registers: [registry],
     }),
     finishedRejected: new Counter({
-      name: 'lobby_room_finished_rejected_total',
+      name: 'joke_lobby_room_finished_rejected_total',
       help: 'RoomFinished messages that could not be stored',
       labelNames: ['reason'],
       registers: [registry],
     }),
     roomsClosed: new Counter({
-      name: 'lobby_room_closed_total',
+      name: 'joke_lobby_room_closed_total',
       help: 'RoomClosed facts applied (acknowledged), by outcome: freed or nothing-to-free',
       labelNames: ['outcome'],
       registers: [registry],
     }),
     rateLimited: new Counter({
-      name: 'lobby_rate_limited_total',
+      name: 'joke_lobby_rate_limited_total',
       help: 'Calls refused by a rate limit, by action (guest, create, join) and scope (ip, user)',
       labelNames: ['action', 'scope'],
       registers: [registry],
@@ -83,8 +84,11 @@ export function createMetrics(registry = new Registry()): LobbyMetrics {
       labelNames: ['event', 'code'],
       registers: [registry],
     }),
-    ready: new Gauge({ name: 'lobby_ready', help: '1 once migrated and serving', registers: [registry] }),
+    ready: new Gauge({ name: 'joke_lobby_ready', help: '1 once migrated and serving', registers: [registry] }),
   };
+  // The names before the joke_ prefix, for one release (docs/operations.md, "Metric names").
+  aliasPrefix(registry, 'joke_lobby_', 'lobby_', ['joke_lobby_dead_letters_total']);
+  return metrics;
 }
 
 /** The `onParked` of a durable consumer: counts the parked event and logs where to find it. */

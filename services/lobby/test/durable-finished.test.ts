@@ -71,8 +71,8 @@ describe('durable game results (JetStream, 3-node NATS cluster)', () => {
       (await second.metrics.getSingleMetric(metric)!.get()).values.reduce((s, v) => s + v.value, 0);
     // The 5 new games + the one that came twice under two ids; none of the first lobby's two again
     // (acked after commit); the second copy of g_durable4 found stored, not stored again.
-    expect(await total('lobby_room_finished_received_total')).toBe(6);
-    expect(await total('lobby_games_recorded_total')).toBe(5);
+    expect(await total('joke_lobby_room_finished_received_total')).toBe(6);
+    expect(await total('joke_lobby_games_recorded_total')).toBe(5);
     const seats = await sql<{ n: number }>(schema.schema, 'SELECT count(*)::int AS n FROM game_players');
     expect(seats[0].n).toBe(7 * players.length);
     await second.close();
@@ -143,7 +143,7 @@ describe('durable game results (JetStream, 3-node NATS cluster)', () => {
       closedFact('g_closed_abandoned', false),
       'closed:g_closed_abandoned:again',
     );
-    const applied = async () => (await lobby.metrics.getSingleMetric('lobby_room_closed_total')!.get()).values;
+    const applied = async () => (await lobby.metrics.getSingleMetric('joke_lobby_room_closed_total')!.get()).values;
     await until(async () => (await applied()).reduce((n, v) => n + v.value, 0) === 4, 'the re-sent facts handled');
     const by = Object.fromEntries((await applied()).map((v) => [v.labels.outcome, v.value]));
     // The abandoned room was freed by its fact; the finished one by its RoomFinished, its fact (applied once the

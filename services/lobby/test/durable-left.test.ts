@@ -114,7 +114,7 @@ describe('durable player-left facts (JetStream, 3-node NATS cluster)', () => {
     const second = await startLobby();
     const outcomes = async (): Promise<Record<string, number>> =>
       Object.fromEntries(
-        (await second.metrics.getSingleMetric('lobby_player_left_total')!.get()).values.map((v) => [
+        (await second.metrics.getSingleMetric('joke_lobby_player_left_total')!.get()).values.map((v) => [
           v.labels.outcome,
           v.value,
         ]),

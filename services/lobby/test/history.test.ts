@@ -159,7 +159,7 @@ describe('recording finished games from subjects.roomFinished', () => {
     h.bus.publish(subjects.roomFinished, JSON.stringify(msg));
     await delivered();
     expect((await a.api.history.mine.query()).games.map((g) => g.gameId)).toEqual([started.gameRoomId]);
-    const metrics = await h.lobby.metrics.getSingleMetricAsString('lobby_room_finished_rejected_total');
+    const metrics = await h.lobby.metrics.getSingleMetricAsString('joke_lobby_room_finished_rejected_total');
     expect(metrics).toMatch(/reason="malformed"} 2/);
     expect(metrics).toMatch(/reason="invalid-record"} 1/);
     // Parked in the in-process bus's dead letters and counted, as on JetStream.

@@ -147,7 +147,7 @@ describe('rate limits and room caps', () => {
     expect((await clientFrom(a.url, '10.0.0.2').auth.guest.mutate({ nickname: '다른곳' })).nickname).toBe('다른곳');
     const metrics = await a.lobby.metrics.metrics();
     const countedOnB = await b.lobby.metrics.metrics();
-    expect(metrics + countedOnB).toContain('lobby_rate_limited_total{action="guest",scope="ip"} 1');
+    expect(metrics + countedOnB).toContain('joke_lobby_rate_limited_total{action="guest",scope="ip"} 1');
   });
 
   it('limits renames of one user id whatever address they come from', async () => {

@@ -96,7 +96,7 @@ describe('over NATS with two lobby replicas', () => {
     await Promise.all(lobbies.map((l) => l.idle()));
     expect(await lobbies[0].db.game.count()).toBe(n);
     // Without the queue group both replicas would receive every message (2n).
-    expect(await sum('lobby_room_finished_received_total')).toBe(n);
-    expect(await sum('lobby_games_recorded_total')).toBe(n);
+    expect(await sum('joke_lobby_room_finished_received_total')).toBe(n);
+    expect(await sum('joke_lobby_games_recorded_total')).toBe(n);
   });
 });

@@ -68,8 +68,8 @@ describe('standalone server', () => {
     expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
     await clientFor(server.url).games.list.query();
     const metrics = await (await fetch(`${server.opsUrl}/metrics`)).text();
-    expect(metrics).toContain('lobby_trpc_request_seconds_count{path="games.list",type="query",code="OK"} 1');
-    expect(metrics).toContain('lobby_ready 1');
+    expect(metrics).toContain('joke_lobby_trpc_request_seconds_count{path="games.list",type="query",code="OK"} 1');
+    expect(metrics).toContain('joke_lobby_ready 1');
     expect(metrics).toContain('process_cpu_user_seconds_total');
   });
 

@@ -66,7 +66,7 @@ describe('rooms.start budget on two replicas sharing Redis', () => {
     const other = await readyRoom(a, '10.9.0.2', '다른곳');
     expect((await other.api.rooms.start.mutate({ roomId: other.roomId })).gameRoomId).toBeTruthy();
     const counted = (await a.lobby.metrics.metrics()) + (await b.lobby.metrics.metrics());
-    expect(counted).toContain('lobby_rate_limited_total{action="start",scope="ip"} 1');
+    expect(counted).toContain('joke_lobby_rate_limited_total{action="start",scope="ip"} 1');
   });
 
   it('one user starts at most N tables a minute, whatever address they come from', async () => {

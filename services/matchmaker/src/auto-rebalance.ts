@@ -12,7 +12,7 @@
  * drains itself, so the leader only ever evens out the live ones.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { connectRedis, type Bus, type Logger, type RedisClient } from '@joke/bus';
+import { aliasPrefix, connectRedis, type Bus, type Logger, type RedisClient } from '@joke/bus';
 import { systemClock, type Clock } from '@joke/bus/clock';
 import { PROTOCOL_VERSION, type bus as wire } from '@joke/protocol';
 import type { AutoRebalanceConfig } from './auto-rebalance-config.ts';
@@ -93,15 +93,16 @@ export async function startAutoRebalance(cfg: AutoRebalanceConfig, deps: AutoReb
   const firstSeen = new Map<string, number>();
   const registers = deps.registry ? [deps.registry] : [];
   const leaderGauge = new Gauge({
-    name: 'joke_mm_rebalance_leader',
+    name: 'joke_matchmaker_rebalance_leader',
     help: '1 on the replica holding the rebalance lease',
     registers,
   });
   const moved = new Counter({
-    name: 'joke_mm_auto_rebalance_moved_total',
+    name: 'joke_matchmaker_auto_rebalance_moved_total',
     help: 'Tables moved by automatic rebalancing',
     registers,
   });
+  if (deps.registry) aliasPrefix(deps.registry, 'joke_matchmaker_', 'joke_mm_');
   let leader = false;
   let inFlight: Promise<wire.RebalanceReply | null> | null = null;
   let closed = false;

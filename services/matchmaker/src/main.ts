@@ -9,6 +9,7 @@ import {
   createStores,
   exitOnConfigError,
   installLastResort,
+  processRegistry,
   startLoopLagMonitor,
   startOpsServer,
 } from '@joke/bus';
@@ -53,7 +54,8 @@ const auto =
 const ops = await startOpsServer({
   host: cfg.opsHost,
   port: cfg.opsPort,
-  registries: [mm.registry],
+  // Process metrics (CPU, memory, event loop, GC) beside the service's own.
+  registries: [processRegistry(), mm.registry],
   checks: { matchmaker: () => mm.ready(), nats: () => bus.connected?.() ?? true, redis: () => stores.connected() },
   loop: startLoopLagMonitor({ maxLagMs: cfg.livenessMaxLagMs }),
   onError: (err) => log.warn({ err }, 'ops http error'),

@@ -53,7 +53,7 @@ describe('mm.queue abuse', () => {
         reason: '알 수 없는 게임이에요',
       });
     const metrics = await mm.registry.metrics();
-    expect(metrics).not.toMatch(/joke_mm_errors_total\{[^}]*\} [1-9]/);
+    expect(metrics).not.toMatch(/joke_matchmaker_errors_total\{[^}]*\} [1-9]/);
   });
 
   it('limits quick-match requests per user; cancels and other users are not affected', async () => {

@@ -111,7 +111,7 @@ describe('tables per address', () => {
     expect(await c.queue('later', ADDR)).toEqual({ ok: true });
     await until(() => c.tables() === 7, 20_000, 'a table in the next minute');
     const metrics = await c.mm.registry.metrics();
-    expect(metrics).toContain('joke_mm_queue_refused_total{code="addressTables"} 31');
+    expect(metrics).toContain('joke_matchmaker_queue_refused_total{code="addressTables"} 31');
   });
 
   it('a table that forms after the address spent its budget seats nobody of it: they are told, the others wait on', async () => {

@@ -141,7 +141,7 @@ describe('busy is not dead', () => {
     expect(c.reports).toEqual([]);
     expect(new Set(await c.ownerOf(c.onW0))).toEqual(new Set(['w0']));
     expect(c.workers[0].roomIds()).toEqual(expect.arrayContaining(c.onW0));
-    const kept = await c.mm.registry.getSingleMetricAsString('joke_mm_busy_not_dead_total');
+    const kept = await c.mm.registry.getSingleMetricAsString('joke_matchmaker_busy_not_dead_total');
     expect(kept).toMatch(/sign="lease"} [1-9]/);
   });
 

@@ -11,13 +11,14 @@
  * /metrics is served only by the ops server (OPS_HOST:OPS_PORT, loopback by
  * default), so a LAN or the internet never reads the process's metrics.
  */
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import {
   createBus,
   createLogger,
   serviceLogger,
   createStores,
   startOpsServer,
+  processRegistry,
   type Bus,
   type HttpHandler,
   type Logger,
@@ -104,8 +105,8 @@ export async function startPlatform(
     { host: cfg.gatewayHost, port: cfg.gatewayPort, jwtSecret: cfg.jwtSecret, roomAccess: deps.roomAccess ?? 'open' },
     { bus, logger: serviceLogger(log, 'gateway') },
   );
-  const processMetrics = new Registry();
-  collectDefaultMetrics({ register: processMetrics });
+  // One set of process metrics for the whole process, however many services it embeds.
+  const processMetrics = processRegistry();
   const common = {
     registries: [processMetrics, worker.registry, matchmaker.registry, gateway.metrics.registry],
     ready: () => worker.ready() && matchmaker.ready(),

@@ -195,7 +195,7 @@ export class Cluster {
   }
 
   /**
-   * Until each named matchmaker counts `n` live workers: its `joke_mm_live_workers` gauge, set on every
+   * Until each named matchmaker counts `n` live workers: its `joke_matchmaker_live_workers` gauge, set on every
    * heartbeat it hears, read from the ops port its READY line names (instead of "one more period").
    */
   async matchmakersSee(names: string[], n: number, ms = 20_000): Promise<void> {
@@ -205,7 +205,7 @@ export class Cluster {
         (r) => r.text(),
         () => '',
       );
-      const m = /^joke_mm_live_workers(?:\{[^}]*\})? (\d+)/m.exec(text);
+      const m = /^joke_matchmaker_live_workers(?:\{[^}]*\})? (\d+)/m.exec(text);
       return m ? Number(m[1]) : null;
     };
     await until(

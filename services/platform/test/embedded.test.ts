@@ -27,8 +27,8 @@ describe('embedded platform', () => {
     const metrics = await (await fetch(`${p.opsUrl}/metrics`)).text();
     for (const name of [
       'joke_worker_rooms',
-      'joke_mm_live_workers',
-      'gateway_sockets',
+      'joke_matchmaker_live_workers',
+      'joke_gateway_sockets',
       'process_cpu_user_seconds_total',
     ])
       expect(metrics).toContain(name);

@@ -275,7 +275,7 @@ describe('helm/joke-app', () => {
     const dashboard = JSON.parse(docs.find((d) => d.kind === 'ConfigMap')!.data!['joke-app.json']);
     const exprs = [
       ...rules.map((r) => r.expr),
-      ...dashboard.panels.flatMap((p: any) => p.targets.map((t: any) => t.expr)),
+      ...dashboard.panels.flatMap((p: any) => (p.targets ?? []).map((t: any) => t.expr)),
     ];
     const used = new Set(exprs.flatMap((e) => e.match(/\b(joke|gateway)_[a-z_]+/g) ?? []));
     const exported = exportedMetricNames();

@@ -9,6 +9,7 @@ import {
   createStores,
   exitOnConfigError,
   installLastResort,
+  processRegistry,
   startLoopLagMonitor,
   startOpsServer,
 } from '@joke/bus';
@@ -32,7 +33,8 @@ const worker = await startRoomWorker(cfg, { bus, store: stores.snapshots, log })
 const ops = await startOpsServer({
   host: cfg.opsHost,
   port: cfg.opsPort,
-  registries: [worker.registry],
+  // Process metrics (CPU, memory, event loop, GC) beside the service's own.
+  registries: [processRegistry(), worker.registry],
   // Not ready while draining or while NATS or Redis is away: the gateways' retries go to the other workers.
   checks: { worker: () => worker.ready(), nats: () => bus.connected?.() ?? true, redis: () => stores.connected() },
   loop: startLoopLagMonitor({ maxLagMs: cfg.livenessMaxLagMs }),

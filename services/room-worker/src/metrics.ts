@@ -1,11 +1,12 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { aliasMetrics } from '@joke/bus';
 
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
 /** One registry per worker, so several workers (tests, embedded mode) never clash. */
 export function createWorkerMetrics(registry = new Registry()) {
   const registers = [registry];
-  return {
+  const metrics = {
     registry,
     rooms: new Gauge({ name: 'joke_worker_rooms', help: 'Rooms held by this worker', registers }),
     transitions: new Counter({
@@ -62,9 +63,14 @@ export function createWorkerMetrics(registry = new Registry()) {
       registers,
     }),
     loopLag: new Gauge({
-      name: 'joke_worker_event_loop_lag_ms',
-      help: 'Event loop delay p99 over the last heartbeat',
+      name: 'joke_worker_event_loop_lag_seconds',
+      help: 'Event loop delay p99 over the last heartbeat, in seconds',
       registers,
     }),
   };
+  // The gauge was in ms before base units; its old name stays for one release (docs/operations.md, "Metric names").
+  aliasMetrics(registry, [
+    { current: 'joke_worker_event_loop_lag_seconds', old: 'joke_worker_event_loop_lag_ms', scale: 1000 },
+  ]);
+  return metrics;
 }

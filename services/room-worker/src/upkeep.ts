@@ -129,7 +129,7 @@ export class Upkeep {
     const measuredLagMs = Math.round((this.lag.percentile(99) / 1e6) * 10) / 10;
     const loopLagMs = this.h.clock.real ? measuredLagMs : 0;
     this.lag.reset();
-    metrics.loopLag.set(measuredLagMs);
+    metrics.loopLag.set(measuredLagMs / 1000);
     const cpuNow = process.cpuUsage(this.lastCpu);
     this.lastCpu = process.cpuUsage();
     let queued = 0;
