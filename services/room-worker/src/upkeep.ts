@@ -5,8 +5,13 @@
  * - headroom: how many new rooms it takes now, from what it measured over
  *   the last heartbeat (rooms vs MAX_ROOMS, event-loop delay, queued items,
  *   CPU); 0 past any ADMIT_* limit, and then opens are refused (`capacity`)
- *   until a heartbeat measures it under them again. It only gates new tables:
- *   the ones it runs, and restores of moved ones, keep going;
+ *   until a heartbeat measures it under them again. The loop delay counts
+ *   only when at least two of the last four heartbeats measured it (the
+ *   second highest of their p99s), so one pause — a start-up that blocked the
+ *   loop, a full GC — does not refuse tables on an idle worker, while a loop
+ *   that stays slow does (its long delays may land in every other window). It
+ *   only gates new tables: the ones it runs, and restores of moved ones, keep
+ *   going;
  * - lease renewal for rooms that have not written lately (a write renews too);
  * - dead gateways: viewers of a gateway silent for `gatewayDeadAfterMs` go.
  */
@@ -65,6 +70,14 @@ export interface Load {
   cpu: number;
 }
 
+/**
+ * The loop delay admission reads: the second highest of the last heartbeats' p99s, so one pause (one
+ * window) never closes admission and a loop slow in two windows of four does.
+ */
+export function admissionLagMs(recentLagMs: readonly number[]): number {
+  return [...recentLagMs].sort((a, b) => b - a)[1] ?? 0;
+}
+
 /** New rooms the worker takes now: 0 when draining or past any limit (a 0 limit is none), else its free slots. */
 export function headroomOf(
   cfg: Pick<WorkerConfig, 'maxRooms' | 'admitMaxLagMs' | 'admitMaxQueued' | 'admitMaxCpu'>,
@@ -83,6 +96,8 @@ export class Upkeep {
   private lastCpu = process.cpuUsage();
   /** New rooms this worker takes now (`headroomOf` at the last heartbeat; opens check it). */
   headroom = Number.POSITIVE_INFINITY;
+  /** The last four heartbeats' loop delays (p99, ms): admission reads the second highest. */
+  private readonly recentLagMs: number[] = [];
   private transitions = 0;
   private renewing = false;
   private readonly gatewaysSeen = new Map<string, number>();
@@ -137,11 +152,14 @@ export class Upkeep {
     // Lag and CPU only on real time, for the same reason as loopLagMs: a test on fake time must not find
     // its worker full because the box running it is busy.
     const real = this.h.clock.real;
+    this.recentLagMs.push(loopLagMs);
+    if (this.recentLagMs.length > 4) this.recentLagMs.shift();
+    const sustainedLagMs = admissionLagMs(this.recentLagMs);
     this.headroom = headroomOf(
       cfg,
       {
         rooms: this.h.rooms.size,
-        lagMs: loopLagMs,
+        lagMs: sustainedLagMs,
         queued,
         cpu: real ? (cpuNow.user + cpuNow.system) / 1e6 / secs : 0,
       },

@@ -1,6 +1,6 @@
 /** Issue 37: a worker's headroom from what it measured over one heartbeat, against its ADMIT_* limits. */
 import { describe, expect, it } from 'vitest';
-import { headroomOf } from '../src/upkeep.ts';
+import { admissionLagMs, headroomOf } from '../src/upkeep.ts';
 
 const cfg = { maxRooms: 100, admitMaxLagMs: 1_000, admitMaxQueued: 5_000, admitMaxCpu: 0.9 };
 const calm = { rooms: 40, lagMs: 20, queued: 10, cpu: 0.3 };
@@ -21,5 +21,18 @@ describe('headroomOf', () => {
   it('a limit of 0 is none', () => {
     const off = { ...cfg, admitMaxLagMs: 0, admitMaxQueued: 0, admitMaxCpu: 0 };
     expect(headroomOf(off, { rooms: 1, lagMs: 60_000, queued: 1e6, cpu: 8 }, false)).toBe(99);
+  });
+});
+
+describe('admissionLagMs: the loop delay admission reads from the last four heartbeats', () => {
+  it('one pause (a blocked start-up, a full GC) in one window does not count', () => {
+    expect(admissionLagMs([10, 1_200, 12, 9])).toBe(12);
+    expect(admissionLagMs([1_200])).toBe(0);
+    expect(headroomOf(cfg, { ...calm, lagMs: admissionLagMs([0, 1_200, 0, 0]) }, false)).toBe(60);
+  });
+
+  it('a loop slow in two windows of four counts, even when its long delays land in every other window', () => {
+    expect(admissionLagMs([0, 1_500, 0, 1_300])).toBe(1_300);
+    expect(headroomOf(cfg, { ...calm, lagMs: admissionLagMs([1_500, 1_100, 20, 15]) }, false)).toBe(0);
   });
 });
