@@ -105,6 +105,7 @@ describe('serving the client in the cluster layout (SERVE_CLIENT)', () => {
       DATABASE_URL: schema.url,
       SERVE_CLIENT: 'true',
       CLIENT_DIR: dir,
+      JWT_SECRET: 's'.repeat(32),
       PUBLIC_GATEWAY_URL: 'wss://play.example.com/ws',
     });
     server = await startLobbyServer(config, { bus, logger: pino({ level: 'silent' }) });
@@ -124,6 +125,8 @@ describe('serving the client in the cluster layout (SERVE_CLIENT)', () => {
     });
     expect((await clientFor(server.url).games.list.query()).length).toBeGreaterThan(0);
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-    expect(() => lobbyConfigFromEnv({ PUBLIC_GATEWAY_URL: 'http://x' })).toThrow(/PUBLIC_GATEWAY_URL/);
+    expect(() => lobbyConfigFromEnv({ NODE_ENV: 'development', PUBLIC_GATEWAY_URL: 'http://x' })).toThrow(
+      /PUBLIC_GATEWAY_URL/,
+    );
   });
 });
