@@ -130,7 +130,8 @@ describe('NATS users per service (helm/joke-app bundled NATS)', () => {
     );
     const out = () => procs.map((p) => `[${p.name}] ${p.out.join('')}`).join('\n');
     for (const port of Object.values(ops))
-      await until(async () => (await statusOf(`http://127.0.0.1:${port}/readyz`)) === 200, 60_000, out());
+      // Four processes start from source (tsx) at once: on a loaded box one took past a minute.
+      await until(async () => (await statusOf(`http://127.0.0.1:${port}/readyz`)) === 200, 150_000, out());
 
     const lobby = await NatsBus.connect(urlOf('lobby'), { prefix: ns, createStreams: false });
     const gateway = await NatsBus.connect(urlOf('gateway'), { prefix: ns });
@@ -187,7 +188,7 @@ describe('NATS users per service (helm/joke-app bundled NATS)', () => {
     expect(parked).toEqual(['MALFORMED']);
     expect(await admin.deadLetters(subjects.roomFinished).count()).toBe(1);
     expect(out()).not.toMatch(/Permissions Violation/i);
-  }, 240_000);
+  }, 360_000);
 
   it('the gateway user may not publish a worker delivery subject: refused, and nobody receives it', async () => {
     const gateway = await NatsBus.connect(urlOf('gateway'), { prefix: ns });
