@@ -44,7 +44,8 @@ async function beatAfterBlock(clock: Clock, blockMs: number): Promise<[wire.Work
   await new Promise((r) => setTimeout(r, 30));
   upkeep.heartbeat();
   await new Promise((r) => setImmediate(r));
-  const measured = (await metrics.loopLag.get()).values[0]?.value ?? 0;
+  // The metric is in seconds (joke_worker_event_loop_lag_seconds); the heartbeat reports ms.
+  const measured = Math.round(((await metrics.loopLag.get()).values[0]?.value ?? 0) * 1000 * 10) / 10;
   return [beats.at(-1)!, measured];
 }
 
