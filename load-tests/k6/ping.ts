@@ -23,6 +23,9 @@ const LOBBY = checkTarget(__ENV.LOBBY || 'http://127.0.0.1:8080/trpc', __ENV);
 const VUS = Number(__ENV.VUS || 200);
 const RAMP_MS = parseDuration(__ENV.RAMP || '30s');
 const HOLD_MS = parseDuration(__ENV.HOLD || '60s');
+/** Timing thresholds (ms): ping → pong p99 and hello → welcome p95. */
+const PONG_P99_MS = Number(__ENV.PONG_P99_MS || 100);
+const WELCOME_P95_MS = Number(__ENV.WELCOME_P95_MS || 500);
 const rtt = new Trend('pong_rtt', true);
 const welcome = new Trend('welcome', true);
 const pongs = new Counter('pongs');
@@ -41,8 +44,8 @@ export const options: Options = {
   thresholds: {
     http_req_failed: ['rate<0.01'],
     checks: ['rate>=0.99'],
-    pong_rtt: ['p(99)<100'],
-    welcome: ['p(95)<500'],
+    pong_rtt: [`p(99)<${PONG_P99_MS}`],
+    welcome: [`p(95)<${WELCOME_P95_MS}`],
     pongs: ['count>0'],
     protocol_errors: ['count==0'],
   },

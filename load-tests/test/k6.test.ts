@@ -36,8 +36,9 @@ describe.runIf(k6)('k6 scripts against the platform', () => {
   let nextIp = 10;
   /** k6's --local-ips: this run's own source address (127.0.0.10, .11, …). */
   const ownIp = () => ['--local-ips', `127.0.0.${nextIp++}`];
-  // Latency is not what these runs judge (a loaded 2-core box): the p99 threshold is set out of the way.
-  const loose = { P99_MS: 20_000, THINK_MS: 400 };
+  // Latency is not what these runs judge (a loaded 2-core box): the timing thresholds are set out of the way
+  // (under two busy loops beside the suite, action→view p50 was 855 ms and 9 % of actions went out late).
+  const loose = { P99_MS: 20_000, ON_TIME: 0, THINK_MS: 400 };
 
   beforeAll(async () => {
     const built = spawnSync(process.execPath, [join(k6Dir, 'build.mjs')], { encoding: 'utf8' });
@@ -54,8 +55,9 @@ describe.runIf(k6)('k6 scripts against the platform', () => {
     const run = await runK6(
       k6!,
       'tables',
-      { URL: p.ws, LOBBY: p.lobby, MIX: mix, TABLES: 4, RAMP: '2s', HOLD: '20s', ...loose },
-      { limitMs: 150_000, args: ownIp() },
+      // 40 s: on that loaded box the two poker tables had made no move yet after 20.
+      { URL: p.ws, LOBBY: p.lobby, MIX: mix, TABLES: 4, RAMP: '2s', HOLD: '40s', ...loose },
+      { limitMs: 170_000, args: ownIp() },
     );
     const r = run.report!;
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -67,7 +69,7 @@ describe.runIf(k6)('k6 scripts against the platform', () => {
     expect(r.delivered).toBeGreaterThanOrEqual(0.95);
     // A normal end says nothing on stderr: no interrupted timers, no warnings.
     expect(run.stderr).not.toMatch(/level=(warning|error)/);
-  }, 160_000);
+  }, 180_000);
 
   it('one VU per table (PER_TABLE=1) seats and plays its tables', async () => {
     const run = await runK6(
@@ -86,7 +88,7 @@ describe.runIf(k6)('k6 scripts against the platform', () => {
     const run = await runK6(
       k6!,
       'ping',
-      { URL: p.ws, LOBBY: p.lobby, VUS: 4, RAMP: '1s', HOLD: '5s' },
+      { URL: p.ws, LOBBY: p.lobby, VUS: 4, RAMP: '1s', HOLD: '5s', PONG_P99_MS: 20_000, WELCOME_P95_MS: 20_000 },
       { limitMs: 90_000, args: ownIp() },
     );
     expect(run.code, run.stdout + run.stderr).toBe(0);
