@@ -191,7 +191,9 @@ export class Cluster {
   }
 
   matchmaker(id: string, env: Record<string, string> = {}): Promise<Proc> {
-    return this.spawn(id, 'matchmaker', { MATCHMAKER_ID: id, ...env });
+    // Every test client quick-matches from 127.0.0.1: the per-address budgets are for browsers (0 = off).
+    const budgetsOff = { QUEUE_RATE_PER_ADDRESS: '0', QUEUE_TABLES_PER_ADDRESS: '0' };
+    return this.spawn(id, 'matchmaker', { MATCHMAKER_ID: id, ...budgetsOff, ...env });
   }
 
   /**
