@@ -94,7 +94,7 @@ beforeAll(async () => {
   gatewayUrls = [g1, g2].map((p) => `ws://127.0.0.1:${portOf(p.out)}/ws`);
   await until(() => ['w1', 'w2', 'w3'].every((w) => c.heartbeats.has(w)), 20_000, 'worker heartbeats');
   await c.matchmakersSee(['mm1', 'mm2'], 3);
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   try {
     await c?.stop();

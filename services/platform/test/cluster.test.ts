@@ -22,7 +22,9 @@ const WORKER_ENV = { BOT_DELAY_MS: '30', BOT_JITTER_MS: '30', FINISHED_LINGER_MS
  * silent past the default 1.5 s, and each such false alarm moved its tables once more (safe, fenced, but the
  * one-restore check below counts restores, and a join in flight met the move as "no responders").
  */
-const MM_ENV = { WORKER_PROBE_MS: '50', DEAD_AFTER_MS: '5000' };
+// OPEN_RETRY_RATIO 1: 50 tables are placed at once on a box the other lanes load; an open that timed out
+// may always try the next worker (the retry budget is tested on its own, in the matchmaker and gateway).
+const MM_ENV = { WORKER_PROBE_MS: '50', DEAD_AFTER_MS: '5000', OPEN_RETRY_RATIO: '1' };
 const KILL_RUNS = 3;
 const KILL_TABLES = 30;
 const c = new Cluster();
