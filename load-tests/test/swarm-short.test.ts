@@ -12,6 +12,7 @@ import { startStack, type Stack } from '../src/index.ts';
 
 const swarm = fileURLToPath(new URL('../src/swarm.ts', import.meta.url));
 let stack: Stack;
+let stackB: Stack;
 
 interface Run {
   code: number | null;
@@ -19,7 +20,7 @@ interface Run {
   stderr: string;
 }
 
-const load = (extra: string[]): Promise<Run> =>
+const load = (stack: Stack, extra: string[]): Promise<Run> =>
   new Promise((resolve) => {
     const args = [
       '--import',
@@ -53,12 +54,14 @@ let strict: Run;
 let relaxed: Run;
 beforeAll(async () => {
   // One room in the whole fleet: the first table is seated, the other three are refused (`capacity`) and wait.
-  stack = await startStack({ workerConfig: { maxRooms: 1 } });
-  [strict, relaxed] = await Promise.all([load([]), load(['--threshold', 'seated>=10%'])]);
+  // A stack each: on one shared room the two runs raced for it, and the relaxed one sometimes seated none.
+  [stack, stackB] = await Promise.all([1, 2].map(() => startStack({ workerConfig: { maxRooms: 1 } })));
+  [strict, relaxed] = await Promise.all([load(stack, []), load(stackB, ['--threshold', 'seated>=10%'])]);
 }, 120_000);
 
 afterAll(async () => {
   await stack?.close();
+  await stackB?.close();
 });
 
 describe('npm run load, short of its target', () => {
