@@ -347,7 +347,11 @@ describe('helm/joke-app', () => {
       docs.filter((d) => d.kind === kind && d.metadata.labels?.['app.kubernetes.io/component'] === 'nats');
     const [sts] = nats('StatefulSet');
     const headless = nats('Service').find((s) => s.spec.clusterIP === 'None')!;
-    expect(sts.spec).toMatchObject({ replicas: 3, podManagementPolicy: 'Parallel', serviceName: headless.metadata.name });
+    expect(sts.spec).toMatchObject({
+      replicas: 3,
+      podManagementPolicy: 'Parallel',
+      serviceName: headless.metadata.name,
+    });
     expect(headless.spec.publishNotReadyAddresses).toBe(true);
     expect(headless.spec.ports.map((p: any) => p.port).sort()).toEqual([4222, 6222, 8222]);
     expect(sts.spec.volumeClaimTemplates.map((v: any) => v.metadata.name)).toEqual(['data']);
@@ -367,7 +371,9 @@ describe('helm/joke-app', () => {
       expect(secret[`NATS_URL_${user}`].split(',').map((u) => new URL(u).hostname)).toEqual(routes);
     const job = docs.find((d) => d.kind === 'Job')!.spec.template.spec.containers[0];
     expect(job.env.find((e: any) => e.name === 'JETSTREAM_REPLICAS').value).toBe('3');
-    for (const w of docs.filter((d) => d.kind === 'Deployment' || d.metadata.name.endsWith('-room-worker') && d.kind === 'StatefulSet'))
+    for (const w of docs.filter(
+      (d) => d.kind === 'Deployment' || (d.metadata.name.endsWith('-room-worker') && d.kind === 'StatefulSet'),
+    ))
       expect(
         w.spec.template.spec.containers[0].env.find((e: any) => e.name === 'JETSTREAM_REPLICAS').value,
         w.metadata.name,
