@@ -302,3 +302,31 @@ the PWA manifest and icons exactly; assets, icons and the API by prefix. Never /
 {{- define "joke.lobbyPrefixPaths" -}}
 ["/assets", "/icons", "/trpc"]
 {{- end -}}
+
+{{/* Replicas of the durable streams (JETSTREAM_REPLICAS): nats.jetstreamReplicas, else 3 on the bundled cluster, else 1. */}}
+{{- define "joke.jetstreamReplicas" -}}
+{{- $n := .Values.nats -}}
+{{- if not (kindIs "invalid" $n.jetstreamReplicas) -}}{{- $n.jetstreamReplicas | int -}}
+{{- else if and .Values.bundled.nats.enabled .Values.bundled.nats.cluster.enabled -}}3
+{{- else -}}1
+{{- end -}}
+{{- end -}}
+
+{{/*
+Client addresses of the bundled NATS, comma-separated, without credentials: the one Service of a single
+server, or every pod of the cluster by its stable name under the headless Service (the client then knows
+every server from the start and reconnects to another when one restarts).
+*/}}
+{{- define "joke.bundledNatsHosts" -}}
+{{- $full := include "joke.fullname" . -}}
+{{- $c := .Values.bundled.nats.cluster -}}
+{{- if $c.enabled -}}
+{{- $hosts := list -}}
+{{- range $i := until ($c.replicas | int) -}}
+{{- $hosts = append $hosts (printf "%s-nats-%d.%s-nats-headless.%s.svc:4222" $full $i $full $.Release.Namespace) -}}
+{{- end -}}
+{{- join "," $hosts -}}
+{{- else -}}
+{{- printf "%s-nats:4222" $full -}}
+{{- end -}}
+{{- end -}}

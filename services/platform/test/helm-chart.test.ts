@@ -188,7 +188,11 @@ describe('helm/joke-app', () => {
         const pdbComponents = byKind('PodDisruptionBudget').map(
           (p) => p.spec.selector.matchLabels['app.kubernetes.io/component'],
         );
-        expect(pdbComponents.sort()).toEqual(Object.keys(services).sort());
+        // Every service, and the bundled NATS when it runs as a cluster (one server at a time keeps a majority).
+        const natsCluster = byKind('StatefulSet').some(
+          (d) => d.metadata.labels?.['app.kubernetes.io/component'] === 'nats' && d.spec.replicas > 1,
+        );
+        expect(pdbComponents.sort()).toEqual([...Object.keys(services), ...(natsCluster ? ['nats'] : [])].sort());
       });
 
       it('the Ingress routes /ws to the gateways and only the public lobby paths, never /metrics or /healthz', () => {
@@ -335,6 +339,56 @@ describe('helm/joke-app', () => {
     for (const p of ['/ws', '/trpc', '/manifest.webmanifest', '/icons', '/apple-touch-icon.png'])
       expect(paths).toContain(p);
     for (const p of ['/metrics', '/healthz', '/readyz']) expect(paths).not.toContain(p);
+  });
+
+  it('bundled NATS cluster: routed servers named after their pods, a volume and a PDB, every server given to the services', () => {
+    const docs = render(CHART, [join(CI, 'bundled-cluster-values.yaml')]);
+    const nats = (kind: string) =>
+      docs.filter((d) => d.kind === kind && d.metadata.labels?.['app.kubernetes.io/component'] === 'nats');
+    const [sts] = nats('StatefulSet');
+    const headless = nats('Service').find((s) => s.spec.clusterIP === 'None')!;
+    expect(sts.spec).toMatchObject({
+      replicas: 3,
+      podManagementPolicy: 'Parallel',
+      serviceName: headless.metadata.name,
+    });
+    expect(headless.spec.publishNotReadyAddresses).toBe(true);
+    expect(headless.spec.ports.map((p: any) => p.port).sort()).toEqual([4222, 6222, 8222]);
+    expect(sts.spec.volumeClaimTemplates.map((v: any) => v.metadata.name)).toEqual(['data']);
+    const c = sts.spec.template.spec.containers[0];
+    expect(c.env.find((e: any) => e.name === 'SERVER_NAME').valueFrom.fieldRef.fieldPath).toBe('metadata.name');
+    expect(c.ports.map((p: any) => p.containerPort).sort()).toEqual([4222, 6222, 8222]);
+    const conf = nats('ConfigMap')[0].data!['nats.conf'];
+    expect(conf).toContain('server_name: $SERVER_NAME');
+    const routes = [...conf.matchAll(/nats:\/\/(\S+):6222/g)].map((m) => m[1]);
+    expect(routes).toEqual([0, 1, 2].map((i) => `${sts.metadata.name}-${i}.${headless.metadata.name}.games.svc`));
+    expect(nats('PodDisruptionBudget')[0].spec.maxUnavailable).toBe(1);
+    // The client Service exposes the monitoring port beside the client one.
+    const client = nats('Service').find((s) => s.spec.clusterIP !== 'None')!;
+    expect(client.spec.ports.map((p: any) => p.name)).toEqual(['client', 'monitor']);
+    const secret = docs.find((d) => d.kind === 'Secret')!.stringData!;
+    for (const user of ['GATEWAY', 'LOBBY', 'MATCHMAKER', 'WORKER', 'ADMIN'])
+      expect(secret[`NATS_URL_${user}`].split(',').map((u) => new URL(u).hostname)).toEqual(routes);
+    const job = docs.find((d) => d.kind === 'Job')!.spec.template.spec.containers[0];
+    expect(job.env.find((e: any) => e.name === 'JETSTREAM_REPLICAS').value).toBe('3');
+    for (const w of docs.filter(
+      (d) => d.kind === 'Deployment' || (d.metadata.name.endsWith('-room-worker') && d.kind === 'StatefulSet'),
+    ))
+      expect(
+        w.spec.template.spec.containers[0].env.find((e: any) => e.name === 'JETSTREAM_REPLICAS').value,
+        w.metadata.name,
+      ).toBe('3');
+    // The routes pass the NetworkPolicy: the servers may reach each other on 6222.
+    const policy = docs.find((d) => d.kind === 'NetworkPolicy' && d.metadata.name.endsWith('-nats-clients'))!;
+    expect(policy.spec.ingress.flatMap((r: any) => r.ports.map((p: any) => p.port))).toEqual([4222, 6222]);
+    // A single server stays as it was (serviceName and podManagementPolicy cannot change on a live StatefulSet).
+    const single = render(CHART, []).find((d) => d.kind === 'StatefulSet' && d.metadata.name.endsWith('-nats'))!;
+    expect(single.spec.replicas).toBe(1);
+    expect(single.spec.serviceName).toBe(single.metadata.name);
+    expect(single.spec.podManagementPolicy).toBeUndefined();
+    expect(() => helm(['template', 'x', CHART, '--set', 'bundled.nats.cluster.replicas=2'])).toThrow(
+      /replicas: Must be greater than or equal to 3/,
+    );
   });
 
   it('secrets: kept on uninstall, stable across renders when given, and pods roll when one changes', () => {

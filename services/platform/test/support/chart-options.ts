@@ -111,7 +111,7 @@ export const CHART_SET: Record<string, string> = {
 
 /** Computed by the chart from other values; the service's `config` map may still override them. */
 export const DERIVED: Record<string, string> = {
-  JETSTREAM_REPLICAS: 'nats.jetstreamReplicas',
+  JETSTREAM_REPLICAS: 'nats.jetstreamReplicas (3 with bundled.nats.cluster, else 1)',
   SNAPSHOT_REPLICAS: 'redis.snapshotReplicas',
   GATEWAY_TRUST_PROXY_HOPS: 'trustedProxyHops (1 behind ingress/httpRoute)',
   LOBBY_TRUST_PROXY_HOPS: 'trustedProxyHops (1 behind ingress/httpRoute)',
