@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+const part = process.env.JOKE_TEST_PART;
 
 /**
  * `isolate` (default false): whether each test file gets a fresh module graph. Re-importing the graph
@@ -27,7 +28,12 @@ export function workspaceConfig(
       include: extra.include ?? ['test/**/*.test.ts', 'src/**/*.test.ts'],
       testTimeout: extra.testTimeout ?? 30_000,
       hookTimeout: 120_000,
-      reporters: ['default', ['json', { outputFile: join(root, 'test-results', `${name}.json`) }]],
+      // JOKE_TEST_PART names a part of a workspace's files run in a lane of its own (scripts/test.mjs), so
+      // its report does not overwrite the rest's.
+      reporters: [
+        'default',
+        ['json', { outputFile: join(root, 'test-results', `${name}${part ? `-${part}` : ''}.json`) }],
+      ],
       pool: 'forks',
       isolate: extra.isolate ?? false,
       passWithNoTests: true,

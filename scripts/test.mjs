@@ -79,17 +79,6 @@ checks.push(['typecheck', generated && typedNode && typedClient], ['eslint', lin
 // every other workspace in turn. Run one after the other they took 28 min of a 20-minute budget (CI,
 // 2026-12-01); with the load tools inside the last lane that lane took 20.7 min at load 28 (2026-12-03).
 // JOKE_TEST_LANES=1 runs everything in one lane.
-const LANES = [
-  ['client (browser)', ['--filter=@joke/client']],
-  ['platform (processes)', ['--filter=@joke/platform']],
-  ['load tools', ['--filter=@joke/load-tests']],
-  // Two workspaces at a time here: the engine's property tests are one long CPU-bound run (1,120 s of this
-  // lane's 1,444 under two busy loops, 2026-12-03) that the small workspaces can share the lane with.
-  [
-    'every other workspace',
-    ['--filter=!@joke/client', '--filter=!@joke/platform', '--filter=!@joke/load-tests', '--concurrency=2'],
-  ],
-];
 const testArgs = (filters) => [
   'run',
   'test',
@@ -97,13 +86,37 @@ const testArgs = (filters) => [
   ...(filters.some((f) => f.startsWith('--concurrency')) ? [] : ['--concurrency=1']),
   '--continue',
 ];
+// The platform's heaviest multi-process files (a release build plus a whole stack, a rendered cluster,
+// SIGKILLs of workers in a cluster) run after the load tools, in their lane: the platform lane alone took
+// 1,100 s of a 1,250 s suite while the load tools' lane was done at 754 s (2026-12-07, load ≈ 30).
+const PLATFORM_HEAVY = ['test/compiled-start.test.ts', 'test/rendered-cluster.test.ts', 'test/cluster-kill.test.ts'];
+const platformDir = join(root, 'services', 'platform');
+const platformPart = (part, args) => `cd "${platformDir}" && JOKE_TEST_PART=${part} "${bin('vitest')}" run ${args}`;
+const LANES = [
+  ['client (browser)', turbo, testArgs(['--filter=@joke/client'])],
+  ['platform (processes)', 'sh', ['-c', platformPart('main', PLATFORM_HEAVY.map((f) => `--exclude ${f}`).join(' '))]],
+  [
+    "load tools, then the platform's heaviest",
+    'sh',
+    [
+      '-c',
+      `"${turbo}" ${testArgs(['--filter=@joke/load-tests']).join(' ')}; a=$?; ` +
+        `${platformPart('heavy', PLATFORM_HEAVY.join(' '))}; b=$?; [ $a -eq 0 ] && [ $b -eq 0 ]`,
+    ],
+  ],
+  // Two workspaces at a time here: the engine's property tests are one long CPU-bound run (1,120 s of this
+  // lane's 1,444 under two busy loops, 2026-12-03) that the small workspaces can share the lane with.
+  [
+    'every other workspace',
+    turbo,
+    testArgs(['--filter=!@joke/client', '--filter=!@joke/platform', '--filter=!@joke/load-tests', '--concurrency=2']),
+  ],
+];
 const testsStarted = Date.now();
 const testsOk =
   process.env.JOKE_TEST_LANES === '1'
     ? step('tests (vitest, every workspace)', turbo, testArgs([]))
-    : (await Promise.all(LANES.map(([name, filters]) => lane(`tests: ${name}`, turbo, testArgs(filters))))).every(
-        Boolean,
-      );
+    : (await Promise.all(LANES.map(([name, cmd, args]) => lane(`tests: ${name}`, cmd, args)))).every(Boolean);
 process.stdout.write(`=== tests: ${((Date.now() - testsStarted) / 1000).toFixed(1)}s\n`);
 
 let passed = 0;
