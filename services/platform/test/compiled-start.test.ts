@@ -86,10 +86,19 @@ describe('compiled services in the production layout', () => {
     expect(docker).toMatch(/^USER node$/m);
   });
 
+  // Tracing on where the services trace, so the OpenTelemetry SDK (loaded only then) must be in the pruned
+  // tree; nothing listens at the endpoint and no action is played, so no span is ever sent.
+  const OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:9';
   const services: [string, (port: number) => Record<string, string>][] = [
-    ['room-worker', (port) => ({ OPS_PORT: String(port), WORKER_ID: `${ns}-w0`, REDIS_URL })],
+    [
+      'room-worker',
+      (port) => ({ OPS_PORT: String(port), WORKER_ID: `${ns}-w0`, REDIS_URL, OTEL_EXPORTER_OTLP_ENDPOINT }),
+    ],
     ['matchmaker', (port) => ({ OPS_PORT: String(port), REDIS_URL })],
-    ['gateway', (port) => ({ PORT: String(port), OPS_PORT: '0', JWT_SECRET: 'k'.repeat(40) })],
+    [
+      'gateway',
+      (port) => ({ PORT: String(port), OPS_PORT: '0', JWT_SECRET: 'k'.repeat(40), OTEL_EXPORTER_OTLP_ENDPOINT }),
+    ],
     [
       'lobby',
       (port) => ({
