@@ -30,6 +30,10 @@ export type { Span } from '@opentelemetry/api';
 export { SpanKind } from '@opentelemetry/api';
 
 let tracer: Tracer | null = null;
+/** One export's wait for the collector; a slower one is dropped (spans lost, nothing else). */
+const EXPORT_TIMEOUT_MS = 5_000;
+/** What a stopping process gives its last spans. */
+const SHUTDOWN_FLUSH_MS = 2_000;
 
 /** Whether spans are made at all. Cheap: check it before building anything for a span. */
 export function tracingOn(): boolean {
@@ -88,13 +92,20 @@ export async function initTracing(s: TracingSettings): Promise<Tracing> {
       import('@opentelemetry/resources'),
     ]);
   const { ATTR_SERVICE_NAME } = await import('@opentelemetry/semantic-conventions');
-  const exporter = new otlp.OTLPTraceExporter({ url: `${s.otlpEndpoint.replace(/\/+$/, '')}/v1/traces` });
+  const exporter = new otlp.OTLPTraceExporter({
+    url: `${s.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`,
+    timeoutMillis: EXPORT_TIMEOUT_MS,
+  });
   const provider = new BasicTracerProvider({
     resource: res.resourceFromAttributes({ [ATTR_SERVICE_NAME]: s.otelServiceName }),
     // The gateway decides per action; a worker follows the sampled flag in the traceparent it receives.
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(s.traceSampleRatio) }),
     spanProcessors: [
-      new BatchSpanProcessor(exporter, { scheduledDelayMillis: s.exportDelayMs ?? 1000, maxQueueSize: 4096 }),
+      new BatchSpanProcessor(exporter, {
+        scheduledDelayMillis: s.exportDelayMs ?? 1000,
+        exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+        maxQueueSize: 4096,
+      }),
     ],
   });
   trace.setGlobalTracerProvider(provider);
@@ -105,7 +116,11 @@ export async function initTracing(s: TracingSettings): Promise<Tracing> {
     flush: () => provider.forceFlush(),
     shutdown: async () => {
       tracer = null;
-      await provider.shutdown();
+      // Bounded: a collector that is down must not hold a SIGTERM'd pod past its grace period.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((r) => (timer = setTimeout(r, SHUTDOWN_FLUSH_MS).unref()));
+      await Promise.race([provider.shutdown().catch(() => {}), late]);
+      clearTimeout(timer);
       trace.disable();
       propagation.disable();
     },

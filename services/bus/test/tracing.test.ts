@@ -2,13 +2,15 @@
  * Tracing off is free: with no OTLP endpoint nothing is registered with the OpenTelemetry API (its tracer
  * makes non-recording spans, its propagator writes no header) and `tracingOn()` stays false. And both buses
  * carry a request's headers to the subscriber (NATS headers over NATS), while an untraced request arrives
- * with none.
+ * with none. A collector that never answers does not hold a stopping process for long.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { InProcessBus, NatsBus, type Bus, type BusMessage } from '../src/index.ts';
-import { initTracing, tracingOn } from '../src/tracing.ts';
+import { initTracing, startSpan, tracingOn } from '../src/tracing.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
@@ -24,6 +26,27 @@ describe('tracing off', () => {
     propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier);
     expect(carrier).toEqual({});
     await t.shutdown();
+  });
+});
+
+describe('tracing on', () => {
+  it('stops within its bounded flush when the collector never answers', async () => {
+    const hung = createServer(() => {}); // takes the request, never answers
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    const { port } = hung.address() as AddressInfo;
+    const t = await initTracing({
+      otlpEndpoint: `http://127.0.0.1:${port}`,
+      otelServiceName: 'test',
+      traceSampleRatio: 1,
+    });
+    expect(tracingOn()).toBe(true);
+    startSpan('test.span', { 'joke.room.id': 'r1' }).end();
+    const t0 = performance.now();
+    await t.shutdown();
+    expect(performance.now() - t0).toBeLessThan(4_000);
+    expect(tracingOn()).toBe(false);
+    hung.closeAllConnections();
+    await new Promise((r) => hung.close(r));
   });
 });
 
