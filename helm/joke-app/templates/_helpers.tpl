@@ -161,6 +161,19 @@ A service's settings as env entries: joke.configEnv (dict "derived" $d "config" 
 service's own `config` map wins over them, and a null in it drops the variable (the code's default applies).
 A name the operator's extraEnv sets is left to it (one entry per name: server-side apply refuses two).
 */}}
+{{/*
+Tracing (values `tracing`) into a traced service's derived variables: only when an endpoint is set, so a
+release without a collector renders no tracing variable at all. The service's `config` may still override.
+*/}}
+{{- define "joke.tracingEnv" -}}
+{{- with .root.Values.tracing -}}
+{{- if .otlpEndpoint -}}
+{{- $_ := set $.derived "OTEL_EXPORTER_OTLP_ENDPOINT" .otlpEndpoint -}}
+{{- $_ := set $.derived "OTEL_TRACES_SAMPLER_ARG" .sampleRatio -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "joke.configEnv" -}}
 {{- $env := dict -}}
 {{- range $k, $v := .derived }}{{- $_ := set $env $k $v -}}{{- end -}}

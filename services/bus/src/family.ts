@@ -17,7 +17,7 @@
  * the first subscription opens the bus subscription and the last unsubscribe closes it. No queue groups:
  * a family is one process's handlers.
  */
-import type { Bus, BusClient, BusMessage, BusSubscription, Wire } from './types.ts';
+import type { Bus, BusClient, BusMessage, BusSubscription, TraceHeaders, Wire } from './types.ts';
 
 export class SubjectFamily implements BusClient {
   private stem: string | null = null;
@@ -30,8 +30,14 @@ export class SubjectFamily implements BusClient {
     this.bus.publish(subject, data);
   }
 
-  request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire> {
-    return this.bus.request(subject, data, timeoutMs, arrived);
+  request(
+    subject: string,
+    data: Wire,
+    timeoutMs: number,
+    arrived?: (data: Wire) => void,
+    headers?: TraceHeaders,
+  ): Promise<Wire> {
+    return this.bus.request(subject, data, timeoutMs, arrived, headers);
   }
 
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts: { queue?: string } = {}): BusSubscription {

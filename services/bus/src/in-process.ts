@@ -16,6 +16,7 @@ import {
   type Bus,
   type BusMessage,
   type BusSubscription,
+  type TraceHeaders,
   type Wire,
 } from './types.ts';
 
@@ -96,7 +97,13 @@ export class InProcessBus implements Bus {
     if (this.durable.hasStream(full)) void this.durable.publish(full, data, `core:${++this.plainIds}`);
   }
 
-  request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire> {
+  request(
+    subject: string,
+    data: Wire,
+    timeoutMs: number,
+    arrived?: (data: Wire) => void,
+    headers?: TraceHeaders,
+  ): Promise<Wire> {
     this.assertOpen();
     const full = this.prefix + subject;
     if (!this.hasSubscribers(full)) return Promise.reject(new BusNoRespondersError(subject));
@@ -126,7 +133,9 @@ export class InProcessBus implements Bus {
           resolve(reply);
         });
       };
-      this.route(full, { subject, data, respond });
+      const msg: BusMessage = { subject, data, respond };
+      if (headers) msg.headers = { ...headers };
+      this.route(full, msg);
     });
   }
 

@@ -13,9 +13,9 @@
  * after its timeout is dropped; closing the bus ends every waiting request at once.
  */
 import { performance } from 'node:perf_hooks';
-import { createInbox, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { createInbox, headers as natsHeaders, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { TokenSlots } from './slots.ts';
-import { BusNoRespondersError, BusTimeoutError, type Wire } from './types.ts';
+import { BusNoRespondersError, BusTimeoutError, type TraceHeaders, type Wire } from './types.ts';
 
 /** How long after its timeout a request's reply is still handed to its `arrived` hook, and how many such. */
 const LATE_MS = 30_000;
@@ -95,6 +95,7 @@ export class ReplyInbox {
     data: Wire,
     timeoutMs: number,
     arrived?: (data: Wire) => void,
+    headers?: TraceHeaders,
   ): Promise<Wire> {
     return new Promise((resolve, reject) => {
       const deadline = performance.now() + timeoutMs;
@@ -111,7 +112,13 @@ export class ReplyInbox {
       };
       const token = (w.token = this.waiting.add(w));
       try {
-        this.nc.publish(fullSubject, data, { reply: `${this.inbox}.${token}` });
+        const reply = `${this.inbox}.${token}`;
+        if (headers === undefined) this.nc.publish(fullSubject, data, { reply });
+        else {
+          const h = natsHeaders();
+          for (const k in headers) h.set(k, headers[k]);
+          this.nc.publish(fullSubject, data, { reply, headers: h });
+        }
       } catch (err) {
         this.waiting.take(token);
         reject(err as Error);

@@ -5,7 +5,7 @@
  */
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { DeliveryPolicy, DurableConsumerOptions } from './durable-policy.ts';
-import type { Bus, BusMessage, BusSubscription, Wire } from './types.ts';
+import type { Bus, BusMessage, BusSubscription, TraceHeaders, Wire } from './types.ts';
 import { natsServers } from './nats-url.ts';
 import { JetStreamEvents } from './nats-durable.ts';
 import { DeadLetters } from './nats-dead-letters.ts';
@@ -48,6 +48,13 @@ export interface NatsBusOptions {
  */
 export function inboxPrefixOf(user: string | undefined): string {
   return user ? `_INBOX.${user.replace(/[^A-Za-z0-9_-]/g, '_')}` : '_INBOX';
+}
+
+/** NATS headers as a plain carrier (first value of each; the trace context has one of each). */
+function carrierOf(h: Iterable<[string, string[]]>): TraceHeaders {
+  const out: TraceHeaders = {};
+  for (const [k, v] of h) if (v.length > 0) out[k] = v[0];
+  return out;
 }
 
 export class NatsBus implements Bus {
@@ -134,8 +141,14 @@ export class NatsBus implements Bus {
   }
 
   /** Over this connection's own reply inbox (nats-replies.ts: the client's request() costs an Error each). */
-  request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire> {
-    return this.replies.request(this.prefix + subject, subject, data, timeoutMs, arrived);
+  request(
+    subject: string,
+    data: Wire,
+    timeoutMs: number,
+    arrived?: (data: Wire) => void,
+    headers?: TraceHeaders,
+  ): Promise<Wire> {
+    return this.replies.request(this.prefix + subject, subject, data, timeoutMs, arrived, headers);
   }
 
   subscribe(subject: string, handler: (msg: BusMessage) => void, opts: { queue?: string } = {}): BusSubscription {
@@ -152,6 +165,9 @@ export class NatsBus implements Bus {
         // The bytes go to the codec as they are: a delivery's frames are never turned into strings here.
         const msg: BusMessage = { subject: wildcard ? m.subject.slice(cut) : subject, data: m.data };
         if (m.reply) msg.respond = (reply: Wire) => void m.respond(reply);
+        // Decoded only when the message has headers (a traced request): an untraced one costs one check.
+        const h = m.headers;
+        if (h) msg.headers = carrierOf(h);
         try {
           handler(msg);
         } catch (e) {

@@ -8,6 +8,13 @@ import type { DurableConsumerOptions } from './durable-policy.ts';
 /** A payload: text or bytes. Decode it with the subject's codec from `@joke/protocol`'s contract. */
 export type Wire = string | Uint8Array;
 
+/**
+ * Message headers as a plain carrier: in practice the W3C trace context (`traceparent`, `tracestate`) of a
+ * traced request (tracing.ts). NATS headers over NATS; only sent when tracing is on, so an untraced
+ * message carries none and costs nothing to read.
+ */
+export type TraceHeaders = Record<string, string>;
+
 export interface BusMessage {
   /**
    * The subject the message was sent to (without the bus's prefix): for a wildcard subscription
@@ -18,6 +25,8 @@ export interface BusMessage {
   data: Wire;
   /** Present when the sender used `request`: answer it exactly once. */
   respond?: (data: Wire) => void;
+  /** The sender's headers (first value of each), when it sent any: a traced request's trace context. */
+  headers?: TraceHeaders;
 }
 
 export interface BusSubscription {
@@ -33,8 +42,15 @@ export interface Bus {
    * continuation runs only after the rest of the socket read is handled): the gateway forwards frames
    * that ride on a reply in order with the deliveries that came in the same read. It also sees a reply
    * that comes after the timeout (within 30 s, once): the frames of an action applied late are still true.
+   * `headers` go with the request (NATS headers): the trace context of a traced action (tracing.ts).
    */
-  request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire>;
+  request(
+    subject: string,
+    data: Wire,
+    timeoutMs: number,
+    arrived?: (data: Wire) => void,
+    headers?: TraceHeaders,
+  ): Promise<Wire>;
   /**
    * With `queue`, each message goes to one member of the group (load-balanced services). A `*` may stand
    * for the LAST token only (`a.b.*`: NATS takes it anywhere, the in-process bus only there).

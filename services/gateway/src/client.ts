@@ -22,6 +22,7 @@ import type { QueueParams, Sock, SocketData } from './rooms.ts';
 import type { GatewayChat } from './chat.ts';
 import type { SocketLimits } from './limits.ts';
 import type { Clock } from '@joke/bus/clock';
+import { headersOf, SpanKind, startSpan, tracingOn, type Span } from '@joke/bus/tracing';
 import type { Deliver } from './inbound.ts';
 
 const KNOWN_TYPES = new Set(['hello', 'join', 'leave', 'action', 'queue', 'unqueue', 'ping', 'chat']);
@@ -61,44 +62,57 @@ export function createClientHandlers(
       return;
     }
     const t0 = performance.now();
-    // userId is always the token's subject: a client cannot act for anyone else. The action itself is
-    // validated once, by the game where it is applied.
-    const cmd: wire.RoomCommand = {
-      v: PROTOCOL_VERSION,
-      userId: d.user!.sub,
-      actionId,
-      action,
-      gatewayId: cfg.gatewayId,
-      at: clock.now(),
-      framesInReply: cfg.framesInReply,
-    };
-    // The frames that ride on the reply go out as it arrives, in order with the deliveries around it;
-    // the actor's socket gets its ack and view in one write.
-    let ackSent = false;
-    const arrived = (reply: wire.CommandReply): void => {
-      if ('delivery' in reply)
+    // Traced (tracing on, @joke/bus tracing.ts): one span from here to the ack; when sampled its context
+    // rides in the request's NATS headers, so the worker's spans join this trace. Off: no span, no headers.
+    const span = tracingOn() ? commandSpan(roomId, action) : undefined;
+    try {
+      // userId is always the token's subject: a client cannot act for anyone else. The action itself is
+      // validated once, by the game where it is applied.
+      const cmd: wire.RoomCommand = {
+        v: PROTOCOL_VERSION,
+        userId: d.user!.sub,
+        actionId,
+        action,
+        gatewayId: cfg.gatewayId,
+        at: clock.now(),
+        framesInReply: cfg.framesInReply,
+      };
+      // The frames that ride on the reply go out as it arrives, in order with the deliveries around it;
+      // the actor's socket gets its ack and view in one write.
+      let ackSent = false;
+      const arrived = (reply: wire.CommandReply): void => {
+        if (!('delivery' in reply)) return;
+        // The view frames that ride on the reply, written to the sockets: the end of the action's trace.
+        const view = span && startSpan('gateway.view', viewAttributes(roomId, reply.seq, reply.delivery), span);
         ackSent = deliver(reply.delivery, { ws, text: ackText(roomId, actionId, reply.seq) }) || ackSent;
-    };
-    // A closed socket's action is not retried: the client resends it (same actionId) after reconnecting.
-    const route = contract.roomCommand.at(roomId);
-    const res = await requestWithRetry(route, cmd, 'command', roomId, () => !d.closed, arrived);
-    if (d.closed) return;
-    if (!res) {
-      protoError(ws, 'unavailable', undefined, { roomId, actionId });
-      return;
+        view?.end();
+      };
+      // A closed socket's action is not retried: the client resends it (same actionId) after reconnecting.
+      const route = contract.roomCommand.at(roomId);
+      const headers = span?.isRecording() ? headersOf(span) : undefined;
+      const res = await requestWithRetry(route, cmd, 'command', roomId, () => !d.closed, arrived, undefined, headers);
+      span?.setAttribute('joke.outcome', res === null ? 'unavailable' : res.reply.ok ? 'ok' : res.reply.code);
+      if (d.closed) return;
+      if (!res) {
+        protoError(ws, 'unavailable', undefined, { roomId, actionId });
+        return;
+      }
+      span?.setAttribute('joke.tries', res.tries);
+      const reply = res.reply;
+      if (reply.ok) {
+        if (!ackSent) send(ws, ackText(roomId, actionId, reply.seq));
+      }
+      // A full room queue is not a refusal of the move: nothing was applied, the same actionId may come again.
+      else if (reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId, actionId });
+      else {
+        metrics.rejects.inc({ reason: 'game' });
+        sendJson(ws, { v, t: 'rejected', roomId, actionId, code: reply.code, reason: reply.reason });
+      }
+      metrics.actionLatency.observe((performance.now() - t0) / 1000);
+      if (res.tries > 1) detach(refreshRoom(roomId));
+    } finally {
+      span?.end();
     }
-    const reply = res.reply;
-    if (reply.ok) {
-      if (!ackSent) send(ws, ackText(roomId, actionId, reply.seq));
-    }
-    // A full room queue is not a refusal of the move: nothing was applied, the same actionId may come again.
-    else if (reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId, actionId });
-    else {
-      metrics.rejects.inc({ reason: 'game' });
-      sendJson(ws, { v, t: 'rejected', roomId, actionId, code: reply.code, reason: reply.reason });
-    }
-    metrics.actionLatency.observe((performance.now() - t0) / 1000);
-    if (res.tries > 1) detach(refreshRoom(roomId));
   };
 
   // Every try of one request carries one requestId, so a retry of a try that was served after all (its
@@ -254,4 +268,17 @@ export function createClientHandlers(
   };
 
   return { handleText, takeToken, cancelQueue };
+}
+
+/** The action's span: the room and the action's type only (never its cards: they may be hidden ones). */
+function commandSpan(roomId: string, action: unknown): Span {
+  const type =
+    typeof action === 'object' && action !== null && 'type' in action && typeof action.type === 'string'
+      ? action.type.slice(0, 32)
+      : 'unknown';
+  return startSpan('gateway.command', { 'joke.room.id': roomId, 'joke.action.type': type }, undefined, SpanKind.SERVER);
+}
+
+function viewAttributes(roomId: string, seq: number, d: wire.Delivery) {
+  return { 'joke.room.id': roomId, 'joke.seq': seq, 'joke.frames': d.frames.length };
 }

@@ -8,6 +8,7 @@ import { LIMITS } from '@joke/protocol';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { bool, ConfigError, connectionOptions, defineConfig, int, livenessOptions, opt } from '@joke/bus';
 import { games, socketIdleTimeoutSec } from '@joke/engine';
+import { tracingOptions } from '@joke/bus/tracing';
 import { shutdownEnv } from './shutdown-config.ts';
 
 /** A silently dead client is noticed within the shortest disconnection rule of any game (hula §8.5: 30 s). */
@@ -129,6 +130,7 @@ export const gatewayEnv = defineConfig({
     'Port of the ops HTTP server, apart from the public one so no Ingress routes /metrics; 0 picks a free one.',
   ),
   ...livenessOptions(),
+  ...tracingOptions('joke-gateway'),
   jwtSecret: opt(
     'JWT_SECRET',
     z.string().min(16),
@@ -238,8 +240,19 @@ export const gatewayEnv = defineConfig({
 });
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  const { natsUrl, namespace, logLevel, gatewayId, opsHost, opsPort, livenessMaxLagMs, ...rest } =
-    gatewayEnv.fromEnv(env);
+  const {
+    natsUrl,
+    namespace,
+    logLevel,
+    gatewayId,
+    opsHost,
+    opsPort,
+    livenessMaxLagMs,
+    otlpEndpoint,
+    otelServiceName,
+    traceSampleRatio,
+    ...rest
+  } = gatewayEnv.fromEnv(env);
   // The published development secret only where development is said explicitly (as the lobby).
   const jwtSecret = rest.jwtSecret || (env.NODE_ENV === 'development' ? DEV_JWT_SECRET : '');
   if (!jwtSecret)
@@ -249,7 +262,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
   if (env.NODE_ENV === 'production' && jwtSecret === DEV_JWT_SECRET)
     throw new ConfigError('JWT_SECRET must not be the published development secret in production');
   const config = GatewayConfig.parse({ ...rest, jwtSecret, gatewayId: gatewayId || undefined });
-  return { config, natsUrl, namespace, logLevel, ops: { host: opsHost, port: opsPort, livenessMaxLagMs } };
+  return {
+    config,
+    natsUrl,
+    namespace,
+    logLevel,
+    ops: { host: opsHost, port: opsPort, livenessMaxLagMs },
+    tracing: { otlpEndpoint, otelServiceName, traceSampleRatio },
+  };
 }
 
 /**

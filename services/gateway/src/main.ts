@@ -12,6 +12,7 @@ import {
   startLoopLagMonitor,
   startOpsServer,
 } from '@joke/bus';
+import { initTracing } from '@joke/bus/tracing';
 import { configFromEnv, gatewayEnv } from './config.ts';
 import { startGateway } from './gateway.ts';
 import { shutdownEnv } from './shutdown-config.ts';
@@ -27,6 +28,7 @@ const {
   namespace,
   logLevel,
   ops: opsCfg,
+  tracing: tracingCfg,
 } = exitOnConfigError('gateway', () => {
   const c = configFromEnv();
   if (!c.natsUrl) throw new ConfigError('NATS_URL is required: a standalone gateway talks to room workers over NATS');
@@ -34,6 +36,8 @@ const {
 });
 const shutdownCfg = exitOnConfigError('gateway', () => shutdownEnv.fromEnv());
 const logger = createLogger('gateway', logLevel);
+// Off (no OTEL_EXPORTER_OTLP_ENDPOINT): nothing is loaded or registered, and actions make no spans.
+const tracing = await initTracing(tracingCfg);
 const bus = await createBus({ natsUrl, namespace, name: config.gatewayId });
 const gateway = await startGateway(config, { bus, logger, defaultMetrics: true });
 // /metrics and the probes on their own port: the public one carries only players' sockets.
@@ -60,6 +64,7 @@ const stop = async (signal: string) => {
   const report = await shutdownGracefully(gateway, signal === 'SIGTERM' ? shutdownCfg : { spreadMs: 0 }, logger);
   if (process.env.JOKE_READY_LINE) console.log(`SHUTDOWN ${JSON.stringify(report)}`);
   await bus.close();
+  await tracing.shutdown();
   await ops.close();
   process.exit(0);
 };

@@ -8,7 +8,15 @@
  * past the budget a request gives up at once (the client gets `unavailable`).
  */
 import { ProtocolError, type RequestRoute } from '@joke/protocol';
-import { BusNoRespondersError, BusTimeoutError, RetryBudget, SlotSet, backoffMs, type Wire } from '@joke/bus';
+import {
+  BusNoRespondersError,
+  BusTimeoutError,
+  RetryBudget,
+  SlotSet,
+  backoffMs,
+  type TraceHeaders,
+  type Wire,
+} from '@joke/bus';
 import { systemClock, type Clock, type Timer } from '@joke/bus/clock';
 import type { Core } from './core.ts';
 
@@ -21,6 +29,7 @@ export interface Requester {
    * `heard.someone` is set when an attempt failed other than by "no responders": something served the
    * subject but did not answer in time (a slow or dying worker), so a room request that gave up does not
    * mean there is no such room.
+   * `headers` go with every attempt: a traced action's trace context (@joke/bus tracing.ts).
    */
   request<Q, R>(
     route: RequestRoute<Q, R>,
@@ -30,6 +39,7 @@ export interface Requester {
     wanted?: () => boolean,
     arrived?: (reply: R) => void,
     heard?: { someone: boolean },
+    headers?: TraceHeaders,
   ): Promise<{ reply: R; tries: number } | null>;
   /** A heartbeat from `owner` (`workerId/incarnation`) arrived. */
   workerSeen(owner: string): void;
@@ -87,6 +97,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     wanted: () => boolean = always,
     arrived?: (reply: R) => void,
     heard?: { someone: boolean },
+    headers?: TraceHeaders,
   ): Promise<{ reply: R; tries: number } | null> => {
     const deadline = clock.now() + cfg.retryBudgetMs;
     // Encoded once: every retry carries the same bytes, so the same actionId.
@@ -122,8 +133,8 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
           const got: { reply?: R } = {};
           const seen = arrived && ((raw: Wire) => onArrival(raw, got));
           const raw = await (roomId === undefined
-            ? bus.request(subject, data, cfg.commandTimeoutMs, seen)
-            : roomAttempt(subject, data, roomId, seen));
+            ? bus.request(subject, data, cfg.commandTimeoutMs, seen, headers)
+            : roomAttempt(subject, data, roomId, seen, headers));
           return { reply: got.reply ?? route.reply.decode(raw), tries };
         } catch (err) {
           metrics.busErrors.inc({ op });
@@ -200,6 +211,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
     data: Wire,
     roomId: string,
     arrived: ((raw: Wire) => void) | undefined,
+    headers: TraceHeaders | undefined,
   ): Promise<Wire> =>
     new Promise<Wire>((resolve, reject) => {
       const a: Attempt = {
@@ -214,7 +226,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
       // An attempt abandoned because the room moved or its owner went silent must not hand the old owner's
       // late reply on (its owner would pass for the room's); one that merely timed out may.
       const seen = arrived && ((raw: Wire) => !a.abandoned && arrived(raw));
-      bus.request(subject, data, cfg.commandTimeoutMs, seen).then(
+      bus.request(subject, data, cfg.commandTimeoutMs, seen, headers).then(
         (v) => {
           attempts.delete(a);
           resolve(v);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { tracingOptions } from '@joke/bus/tracing';
 import { lobbyLimitOptions } from '@joke/lobby/limits';
 import { presenceOptions } from '@joke/lobby/presence';
 import { queueBudgetOptions } from '@joke/matchmaker';
@@ -10,6 +11,7 @@ import { chatBudgetOptions, workerConfig } from '@joke/room-worker';
 
 export const platformConfig = defineConfig({
   ...connectionOptions({ natsUrl: '', redisUrl: '' }),
+  ...tracingOptions('joke-platform'),
   host: opt('HOST', z.string(), '127.0.0.1', 'Interface of the HTTP server (ops endpoints, lobby API, client files).'),
   port: opt(
     'PORT',

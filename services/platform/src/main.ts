@@ -10,6 +10,7 @@ import { exitOnConfigError, installLastResort } from '@joke/bus';
 import { platformConfig, platformConfigFromEnv } from './config.ts';
 import { startProduct } from './product.ts';
 import { homeInstallEnv } from './data-dir.ts';
+import { initTracing } from '@joke/bus/tracing';
 
 if (process.argv.includes('--help-config')) {
   console.log(platformConfig.describe());
@@ -18,6 +19,8 @@ if (process.argv.includes('--help-config')) {
 
 const env = homeInstallEnv(process.env, process.argv);
 const config = exitOnConfigError('platform', () => platformConfigFromEnv(env));
+// The gateway and the worker in this process share one tracer; off (no endpoint) nothing is loaded.
+const tracing = await initTracing(config);
 // No JWT_SECRET given: the data folder's own secret, so tokens (guest accounts) outlive a restart.
 const platform = await startProduct(env.JWT_SECRET ? config : { ...config, jwtSecret: undefined });
 // Only now: a start-up failure above still ends the process (top-level await rejects, exit 1).
@@ -48,6 +51,7 @@ const stop = async (signal: string): Promise<void> => {
   // With a cluster behind (NATS + Redis) the embedded worker hands its rooms over; alone it just stops.
   if (platform.config.natsUrl) await platform.worker.drain();
   await platform.close();
+  await tracing.shutdown();
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop('SIGTERM'));

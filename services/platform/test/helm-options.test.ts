@@ -70,6 +70,7 @@ function markerFor(o: Option, renderedDefault: string | undefined): string {
     'marker',
     '/marker',
     'wss://marker.example/ws',
+    'http://marker.example:4318',
     'postgresql://u:p@marker-db/joke',
   ];
   const m = candidates.find((c) => c !== renderedDefault && c !== String(o.default) && o.accepts(c));

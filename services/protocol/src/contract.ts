@@ -17,10 +17,17 @@ import { QUEUE_GROUPS, subjects } from './subjects.ts';
 /** What the contract needs from a bus (`@joke/bus` implements it). */
 export interface BusLike {
   publish(subject: string, data: Wire): void;
-  request(subject: string, data: Wire, timeoutMs: number, arrived?: (data: Wire) => void): Promise<Wire>;
+  /** `headers`: the trace context of a traced request (`@joke/bus` tracing.ts), carried as NATS headers. */
+  request(
+    subject: string,
+    data: Wire,
+    timeoutMs: number,
+    arrived?: (data: Wire) => void,
+    headers?: Record<string, string>,
+  ): Promise<Wire>;
   subscribe(
     subject: string,
-    handler: (m: { data: Wire; respond?: (data: Wire) => void }) => void,
+    handler: (m: { data: Wire; respond?: (data: Wire) => void; headers?: Record<string, string> }) => void,
     opts?: { queue?: string },
   ): { unsubscribe(): void };
   publishDurable?(subject: string, data: Wire, id: string): Promise<void>;
@@ -261,7 +268,8 @@ export async function call<Q, R>(bus: BusLike, route: RequestRoute<Q, R>, req: Q
 export function serve<Q, R>(
   bus: BusLike,
   route: RequestRoute<Q, R>,
-  handler: (req: Q, reply: (r: R) => void) => void,
+  /** `headers`: the request's, when it carried any (a traced request's trace context). */
+  handler: (req: Q, reply: (r: R) => void, headers: Record<string, string> | undefined) => void,
   onMalformed: (err: ProtocolError) => R,
 ): { unsubscribe(): void } {
   return bus.subscribe(
@@ -277,7 +285,7 @@ export function serve<Q, R>(
         respond(route.reply.encode(onMalformed(err)));
         return;
       }
-      handler(req, (r) => respond(route.reply.encode(r)));
+      handler(req, (r) => respond(route.reply.encode(r)), m.headers);
     },
     route.queue === undefined ? undefined : { queue: route.queue },
   );

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { CHAT_LIMITS } from '@joke/protocol';
 import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/bus';
+import { tracingOptions } from '@joke/bus/tracing';
 
 /**
  * The per-room chat budget (chat.ts, issue 36), apart so `npm start` (services/platform) spreads the
@@ -38,6 +39,7 @@ export const workerConfig = defineConfig({
     'Stable id of this worker; its open-room subject is joke.v1.worker.<id>.open. Default: worker-<host>-<SHARD>.',
   ),
   ...connectionOptions({ natsUrl: 'nats://127.0.0.1:4222', redisUrl: 'redis://127.0.0.1:6379' }),
+  ...tracingOptions('joke-room-worker'),
   heartbeatMs: opt(
     'HEARTBEAT_MS',
     int(50, 60_000),

@@ -14,7 +14,8 @@ export function subscribeRoom(bus: BusClient, roomId: string, enqueue: (item: It
     serve(
       bus,
       contract.roomCommand.at(roomId),
-      (cmd, respond) => enqueue({ kind: 'cmd', cmd, respond, at: performance.now() }),
+      // `trace`: the gateway's trace context (NATS headers), present only on a traced action.
+      (cmd, respond, trace) => enqueue({ kind: 'cmd', cmd, respond, at: performance.now(), trace }),
       malformed,
     ),
     serve(bus, contract.roomJoin.at(roomId), (req, respond) => enqueue({ kind: 'join', ...req, respond }), malformed),

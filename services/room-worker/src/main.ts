@@ -13,6 +13,7 @@ import {
   startLoopLagMonitor,
   startOpsServer,
 } from '@joke/bus';
+import { initTracing } from '@joke/bus/tracing';
 import { workerConfig } from './config.ts';
 import { startRoomWorker } from './worker.ts';
 
@@ -23,6 +24,8 @@ if (process.argv.includes('--help-config')) {
 
 const cfg = exitOnConfigError('room-worker', () => workerConfig.fromEnv());
 const log = createLogger('room-worker', cfg.logLevel);
+// Off (no OTEL_EXPORTER_OTLP_ENDPOINT): nothing is loaded or registered, and batches make no spans.
+const tracing = await initTracing(cfg);
 const bus = await createBus({ natsUrl: cfg.natsUrl, namespace: cfg.namespace, name: cfg.workerId });
 const stores = await createStores({
   redisUrl: cfg.redisUrl,
@@ -56,6 +59,7 @@ const stop = async (signal: string): Promise<void> => {
   if (process.env.JOKE_READY_LINE) console.log(`DRAINED ${JSON.stringify(report)}`);
   await bus.close();
   await stores.close();
+  await tracing.shutdown();
   await ops.close();
   process.exit(0);
 };

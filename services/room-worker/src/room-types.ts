@@ -1,7 +1,7 @@
 /** The room's data shapes: what is snapshotted, what goes through its queue, and what it needs from its worker. */
 import type { GameEvent } from '@joke/engine';
 import type { bus as wire, ChatPolicy } from '@joke/protocol';
-import type { Bus, Logger, SnapshotStore } from '@joke/bus';
+import type { Bus, Logger, SnapshotStore, TraceHeaders } from '@joke/bus';
 import type { Clock } from '@joke/bus/clock';
 import type { WorkerConfig } from './config.ts';
 import type { WorkerMetrics } from './metrics.ts';
@@ -70,7 +70,14 @@ export interface StepRec {
 }
 
 export type Item =
-  | { kind: 'cmd'; cmd: wire.RoomCommand; respond: (r: wire.CommandReply) => void; at: number }
+  | {
+      kind: 'cmd';
+      cmd: wire.RoomCommand;
+      respond: (r: wire.CommandReply) => void;
+      at: number;
+      /** The trace context the command came with (a traced action: batch-trace.ts). */
+      trace?: TraceHeaders;
+    }
   | { kind: 'join'; userId: string; spectate: boolean; gatewayId: string; respond: (r: wire.JoinReply) => void }
   | {
       kind: 'presence';

@@ -18,6 +18,7 @@
 import { Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
 import { ERRORS, type bus as wire, type PresenceEntry } from '@joke/protocol';
 import { SubjectFamily, type BusSubscription } from '@joke/bus';
+import { tracingOn } from '@joke/bus/tracing';
 import { Deliveries } from './deliveries.ts';
 import { guard } from './game-calls.ts';
 import { subscribeRoom } from './inbound.ts';
@@ -32,6 +33,7 @@ import { buildRecord, finishedMessage } from './room-record.ts';
 import { RoomTimers } from './room-timers.ts';
 import { ItemQueue, type QueueOwner } from './room-queue.ts';
 import { RoomMoves, type Batch, type MovingRoom } from './room-moves.ts';
+import { BatchTrace } from './batch-trace.ts';
 import { RoomMembership } from './room-membership.ts';
 import { DepartureOutbox } from './departures.ts';
 import { FinishLinger } from './room-finish.ts';
@@ -221,8 +223,27 @@ export class Room implements QueueOwner, MovingRoom {
     this.host.onGone(this);
   }
 
-  /** One batch from the queue: apply every item, write once, then reply and publish. */
-  async process(batch: Item[]): Promise<void> {
+  /**
+   * One batch from the queue: apply every item, write once, then reply and publish. Traced (tracing on and
+   * a command of the batch carries a trace context) inside its spans (batch-trace.ts); otherwise straight
+   * to `apply`, with no promise or span more.
+   */
+  process(batch: Item[]): Promise<void> {
+    const traced = tracingOn() ? BatchTrace.of(this.id, batch) : null;
+    return traced === null ? this.apply(batch, null) : this.applyTraced(batch, traced);
+  }
+
+  private async applyTraced(batch: Item[], traced: BatchTrace): Promise<void> {
+    try {
+      await this.apply(batch, traced);
+    } catch (err) {
+      traced.failed(err);
+      throw err;
+    }
+    traced.end(this.seq);
+  }
+
+  private async apply(batch: Item[], traced: BatchTrace | null): Promise<void> {
     const out: Batch = { replies: [], transitions: [], metaChanged: false, rearm: false };
     const presenceBefore = presenceKey(this.data.seats, this.viewers);
     for (const item of batch) {
@@ -268,7 +289,7 @@ export class Room implements QueueOwner, MovingRoom {
     if (transitions.length > 0) this.timers.forgetFiredSubstitutes();
     if (transitions.length === 0) this.seq++;
     this.data.viewers = [...this.viewers.values()];
-    if (!(await this.persist())) return;
+    if (!(await (traced === null ? this.persist() : traced.snapshot(() => this.persist())))) return;
 
     const presenceNow = presenceKey(this.data.seats, this.viewers);
     const presenceJson = this.presenceJson(presenceNow);

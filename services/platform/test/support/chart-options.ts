@@ -115,6 +115,8 @@ export const DERIVED: Record<string, string> = {
   SNAPSHOT_REPLICAS: 'redis.snapshotReplicas',
   GATEWAY_TRUST_PROXY_HOPS: 'trustedProxyHops (1 behind ingress/httpRoute)',
   LOBBY_TRUST_PROXY_HOPS: 'trustedProxyHops (1 behind ingress/httpRoute)',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'tracing.otlpEndpoint (gateway, room worker)',
+  OTEL_TRACES_SAMPLER_ARG: 'tracing.sampleRatio, when tracing.otlpEndpoint is set',
 };
 
 /** Every option a service reads: its tables and the bus's raw reads, each once. */
