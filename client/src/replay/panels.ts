@@ -32,11 +32,11 @@ export function proofSheet(p: ProofReport): HTMLElement {
   );
   const facts = el('dl', { class: 'replay-facts' }, [
     el('dt', {}, ['약속값 (시작 때 공개)']),
-    el('dd', { 'data-testid': 'proof-commit' }, [p.commitment]),
+    el('dd', { class: 'mono', 'data-testid': 'proof-commit' }, [p.commitment]),
     el('dt', {}, ['SHA-256(시드) (이 브라우저에서 계산)']),
-    el('dd', { 'data-testid': 'proof-computed' }, [p.computed]),
+    el('dd', { class: 'mono', 'data-testid': 'proof-computed' }, [p.computed]),
     el('dt', {}, ['시드 (게임이 끝나고 공개)']),
-    el('dd', {}, [p.seed]),
+    el('dd', { class: 'mono' }, [p.seed]),
     el('dt', {}, ['확인한 것']),
     el('dd', {}, [`동작 ${p.steps}/${p.totalSteps}개 · 돌린 카드 ${p.dealtCards}장 · 낸 카드 ${p.movedCards}장`]),
   ]);

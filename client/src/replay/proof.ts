@@ -76,7 +76,9 @@ export async function prove(record: GameRecord, t: Timeline): Promise<ProofRepor
       ok: !f,
       label: '동작 하나하나',
       detail: f
-        ? (failure ?? '')
+        ? f.step === 0
+          ? (failure ?? '')
+          : `${f.step}번째 동작에서 멈췄어요: 그 뒤의 동작 ${totalSteps - steps}개는 다시 둘 수 없어요`
         : `동작 ${steps}개를 모두 다시 두었어요 (낸 카드 ${movedCards}장, 돌린 카드 ${dealt.size}장 확인)`,
     },
     {

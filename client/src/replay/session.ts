@@ -62,6 +62,7 @@ export class ReplaySession {
   private speed = 1;
   private closed = false;
   private readonly refresh: (() => void)[] = [];
+  private barSize: ResizeObserver | null = null;
 
   constructor(
     private readonly game: Phaser.Game,
@@ -104,6 +105,8 @@ export class ReplaySession {
     this.closed = true;
     this.pause();
     this.bar?.remove();
+    this.barSize?.disconnect();
+    document.body.classList.remove('replaying');
     this.notice?.remove();
     for (const s of document.querySelectorAll('.replay-backdrop')) s.remove();
   }
@@ -164,30 +167,46 @@ export class ReplaySession {
   private buildBar(detail: ReplayDetail, t: Timeline): void {
     const s = this.source!;
     const pos = el('span', { class: 'replay-pos', 'data-testid': 'replay-pos' });
-    const playBtn = this.button('▶', 'replay-play', () => (this.timer ? this.pause() : this.play()), '자동 재생');
+    const playBtn = this.button('재생', 'replay-play', () => (this.timer ? this.pause() : this.play()), '자동 재생');
     const speed = el('button', { class: 'btn ghost replay-btn', 'data-testid': 'replay-speed' }, ['1×']);
     speed.addEventListener('click', () => {
       this.speed = SPEEDS[(SPEEDS.indexOf(this.speed) + 1) % SPEEDS.length];
       speed.textContent = `${this.speed}×`;
     });
+    const more = el('details', { class: 'replay-more' }, [
+      el('summary', { 'data-testid': 'replay-more' }, ['저장']),
+      this.button('기록 JSON', 'replay-save-json', () => saveRecord(detail)),
+      ...(detail.game === 'poker' ? [this.button('핸드 기록', 'replay-save-text', () => savePokerText(detail))] : []),
+      this.button(
+        '링크 복사',
+        'replay-copy-link',
+        () => void navigator.clipboard?.writeText(replayLink(detail.gameId)),
+      ),
+    ]);
     const row1 = el('div', { class: 'replay-row' }, [
-      this.button('⏮', 'replay-first', () => (this.pause(), this.go(0)), '처음으로'),
+      this.button('|◀', 'replay-first', () => (this.pause(), this.go(0)), '처음으로'),
       this.button('◀', 'replay-back', () => (this.pause(), this.go(s.position - 1)), '한 수 뒤로'),
       pos,
-      this.button('▶|', 'replay-next', () => (this.pause(), this.go(s.position + 1, true)), '한 수 앞으로'),
-      this.button('⏭', 'replay-last', () => (this.pause(), this.go(s.last)), '끝으로'),
+      this.button('▶', 'replay-next', () => (this.pause(), this.go(s.position + 1, true)), '한 수 앞으로'),
+      this.button('▶|', 'replay-last', () => (this.pause(), this.go(s.last)), '끝으로'),
       playBtn,
       speed,
+      more,
     ]);
     const jump = el('select', { 'data-testid': 'replay-jump', 'aria-label': '판·라운드로 이동' }) as HTMLSelectElement;
     const marks = [{ index: 0, label: '처음' }, ...t.marks.filter((m) => m.index > 0), { index: s.last, label: '끝' }];
     for (const m of marks) jump.append(el('option', { value: String(m.index) }, [m.label]));
-    jump.addEventListener('change', () => (this.pause(), this.go(Number(jump.value))));
+    jump.addEventListener('change', () => {
+      // Read before pausing: pausing refreshes the bar, which puts the list back on the current position.
+      const to = Number(jump.value);
+      this.pause();
+      this.go(to);
+    });
     const seat = el('select', {
       'data-testid': 'replay-seat',
       'aria-label': '누구 자리에서 볼까요',
     }) as HTMLSelectElement;
-    detail.players.forEach((p, i) => seat.append(el('option', { value: String(i) }, [`${p.name} 시점`])));
+    detail.players.forEach((p, i) => seat.append(el('option', { value: String(i) }, [p.name])));
     seat.addEventListener('change', () => (s.viewAs(Number(seat.value)), this.update()));
     const hands = this.button('모든 패', 'replay-hands', () => {
       const where = this.where();
@@ -197,22 +216,19 @@ export class ReplaySession {
       '증명 확인 중…',
     ]);
     proofChip.addEventListener('click', () => this.proof && proofSheet(this.proof));
-    const more = el('details', { class: 'replay-more' }, [
-      el('summary', { 'data-testid': 'replay-more' }, ['저장·공유']),
-      this.button('기록 JSON', 'replay-save-json', () => saveRecord(detail)),
-      ...(detail.game === 'poker' ? [this.button('핸드 기록', 'replay-save-text', () => savePokerText(detail))] : []),
-      this.button(
-        '링크 복사',
-        'replay-copy-link',
-        () => void navigator.clipboard?.writeText(replayLink(detail.gameId)),
-      ),
-    ]);
-    const row2 = el('div', { class: 'replay-row' }, [jump, seat, hands, proofChip, more]);
+    const row2 = el('div', { class: 'replay-row' }, [jump, seat, hands, proofChip]);
     this.bar = el('div', { class: `replay-bar replay-${detail.game}`, 'data-testid': 'replay-bar' }, [row1, row2]);
     document.body.append(this.bar);
+    // The table gets the screen above the bar (its scene relayouts to the smaller parent), so no card hides under it.
+    document.body.classList.add('replaying');
+    const fit = (): void =>
+      document.documentElement.style.setProperty('--replay-bar', `${(this.bar?.offsetHeight ?? 0) + 8}px`);
+    fit();
+    this.barSize = new ResizeObserver(fit);
+    this.barSize.observe(this.bar);
     this.refresh.push(() => {
       pos.textContent = `${s.position}/${s.last}`;
-      playBtn.textContent = this.timer ? '⏸' : '▶';
+      playBtn.textContent = this.timer ? '멈춤' : '재생';
       let at = 0;
       marks.forEach((m, i) => {
         if (m.index <= s.position && m.index < s.last) at = i;

@@ -1,0 +1,221 @@
+/**
+ * 복기 in headless Chromium against the real stack (embedded platform, lobby, gateway, worker with bots):
+ * - 원카드 played to its result by clicking (2 players, 5 cards): the result screen's 복기 button opens
+ *   the game in the same table scene; step to the last action; the browser's proof passes.
+ * - 포커 and 훌라 (and 원카드) finished by the engine's bots and stored through the bus as the worker would:
+ *   opened by their link in a fresh context with no sign-in, stepped to the end, proof passed; the recent
+ *   games list opens one too.
+ * - a record served with one card swapped (playwright route over the lobby's answer) fails the proof,
+ *   naming the step and the card in Korean.
+ * Screenshots at 390×844, DPR 3: test-results/screenshots/replay-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { subjects } from '@joke/protocol';
+import { games } from '@joke/engine';
+import type { GameRecord } from '@joke/engine/record/record';
+import { signIn as signInAt } from './support/browser.ts';
+import type { Stack } from './support/stack.ts';
+import { onBrowserStack, PHONE } from './support/browser-stack.ts';
+import { clickBox, snapshot, takeTurn, waitFor, type TurnLog } from './support/table-driver.ts';
+import { botRecord, tamper } from './support/replay-records.ts';
+import { buildTimeline } from '../src/replay/timeline.ts';
+
+const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+mkdirSync(SHOTS, { recursive: true });
+
+let stack: Stack;
+let browser: Browser;
+onBrowserStack({}, (s, b) => {
+  stack = s;
+  browser = b;
+});
+
+async function phone(): Promise<[BrowserContext, Page]> {
+  const ctx = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 3, locale: 'ko-KR' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
+  return [ctx, page];
+}
+
+/** Stores a bot-played game as finished, as the room worker publishes it; resolves once the lobby has it. */
+async function storeFinished(
+  gameId: string,
+  id: keyof typeof games,
+  options: Record<string, unknown>,
+  players: { id: string; name: string; bot: boolean }[],
+): Promise<GameRecord> {
+  const record = botRecord(
+    id,
+    options,
+    players.map(({ id: pid, name }) => ({ id: pid, name })),
+    `browser-${gameId}`,
+  );
+  stack.platform.bus.publish(
+    subjects.roomFinished,
+    JSON.stringify({
+      v: 1,
+      roomId: gameId,
+      game: id,
+      mode: String(record.options.mode),
+      players,
+      record,
+      result: record.result,
+      finishedAt: Date.now(),
+    }),
+  );
+  await new Promise((r) => setImmediate(r));
+  await stack.platform.lobby.idle();
+  return record;
+}
+
+async function barState(page: Page): Promise<{ position: number; last: number; proof: string | null }> {
+  return page.getByTestId('replay-bar').evaluate((bar) => ({
+    position: Number((bar as HTMLElement).dataset.position),
+    last: Number((bar as HTMLElement).dataset.last),
+    proof: (bar.querySelector('[data-testid="replay-proof"]') as HTMLElement | null)?.dataset.ok ?? null,
+  }));
+}
+
+/** Steps forward once, back once, jumps to the end; the proof chip must say pass. */
+async function stepToEnd(page: Page, shot: string): Promise<void> {
+  await page.getByTestId('replay-bar').waitFor();
+  const start = await barState(page);
+  expect(start.position).toBe(0);
+  expect(start.last).toBeGreaterThan(1);
+  await page.getByTestId('replay-next').click();
+  await waitFor('one step forward', async () => ((await barState(page)).position === 1 ? true : null));
+  await page.getByTestId('replay-back').click();
+  await waitFor('one step back', async () => ((await barState(page)).position === 0 ? true : null));
+  await page.getByTestId('replay-last').click();
+  const end = await waitFor('at the last action, proof checked', async () => {
+    const s = await barState(page);
+    return s.position === s.last && s.proof !== null ? s : null;
+  });
+  expect(end.proof).toBe('true');
+  await page.screenshot({ path: `${SHOTS}replay-${shot}-end.png` });
+  await page.getByTestId('replay-proof').click();
+  await page.getByTestId('proof-sheet').waitFor();
+  expect(await page.getByTestId('proof-verdict').textContent()).toContain('통과');
+  expect(await page.getByTestId('proof-commit').textContent()).toBe(
+    await page.getByTestId('proof-computed').textContent(),
+  );
+  await page.screenshot({ path: `${SHOTS}replay-${shot}-proof.png` });
+  await page.getByTestId('proof-sheet-close').click();
+}
+
+describe('복기 in the browser', () => {
+  it('원카드 played to its result: 복기 from the result screen, stepped to the end, the proof passes', async () => {
+    const [ctx, page] = await phone();
+    await signInAt(page, stack.url, '복기러');
+    await page.getByTestId('create-room').click();
+    await page.getByTestId('create-form').waitFor();
+    await page.getByTestId('opt-handSize').selectOption({ label: '5장' });
+    await page.getByTestId('opt-turnSeconds').selectOption({ label: '60초' });
+    await page.getByTestId('create-submit').click();
+    await page.getByTestId('seats').waitFor();
+    await page.getByTestId('add-bot').click();
+    await waitFor('a bot', async () => (await page.getByTestId('seats').locator('li:has-text("봇")').count()) >= 1);
+    await page.getByTestId('start').click();
+    await waitFor('table', async () => {
+      const s = await snapshot(page);
+      return s.scene === 'table' && s.frames > 0 ? s : null;
+    });
+    const log: TurnLog = { plays: 0, draws: 0, picks: 0, declares: 0, catches: 0 };
+    const started = Date.now();
+    for (let snap = await snapshot(page); !snap.result; snap = await snapshot(page)) {
+      if (Date.now() - started > 300_000) throw new Error('game too long');
+      const one = snap.buttons.oneCard;
+      if (one.visible && one.enabled) await clickBox(page, snap, one);
+      if (snap.myTurn && !snap.busy && !snap.finished) {
+        const before = snap.seq;
+        await takeTurn(page, snap, log);
+        await waitFor('table moves on', async () => {
+          const s = await snapshot(page);
+          return s.seq !== before || s.picker !== null || s.result ? s : null;
+        }).catch(() => null);
+      } else await new Promise((r) => setTimeout(r, 80));
+    }
+    await page.getByTestId('open-replay').waitFor();
+    await page.screenshot({ path: `${SHOTS}replay-one-card-result.png` });
+    await page.getByTestId('open-replay').click();
+    await stepToEnd(page, 'one-card');
+    expect(page.url()).toMatch(/#\/replay\/[\w-]+$/);
+    await page.getByTestId('replay-hands').click();
+    await page.getByTestId('hands-sheet').waitFor();
+    expect(await page.getByTestId('hands-sheet').textContent()).toContain('복기러');
+    await page.screenshot({ path: `${SHOTS}replay-one-card-hands.png` });
+    await page.getByTestId('hands-sheet-close').click();
+
+    // The same game from the recent games list.
+    await page.goto(stack.url);
+    await page.getByTestId('history-replay').first().click();
+    await page.getByTestId('replay-bar').waitFor();
+    expect((await barState(page)).position).toBe(0);
+    await ctx.close();
+  });
+
+  for (const [id, options] of [
+    ['poker', { mode: 'holdem', handLimit: 10 }],
+    ['hula', { mode: 'monster', rounds: 3 }],
+  ] as const)
+    it(`${id} by link in a fresh context with no sign-in: stepped to the end, jump by hand/round, proof passes`, async () => {
+      const gameId = `g_replay_${id.replace('-', '')}`;
+      await storeFinished(gameId, id, options, [
+        { id: `u_replay_${id}_1`, name: '공유한사람', bot: false },
+        { id: `bot_${id}_1`, name: '봇 민수', bot: true },
+        { id: `bot_${id}_2`, name: '봇 지영', bot: true },
+      ]);
+      const [ctx, page] = await phone();
+      await page.goto(`${stack.url}#/replay/${gameId}`);
+      await page.getByTestId('replay-bar').waitFor();
+      await page.screenshot({ path: `${SHOTS}replay-${id}-start.png` });
+      const jump = page.getByTestId('replay-jump');
+      const labels = await jump.locator('option').allTextContents();
+      expect(labels.length).toBeGreaterThan(3);
+      expect(labels[1]).toMatch(id === 'poker' ? /번째 판$/ : /라운드$/);
+      await jump.selectOption({ index: 2 });
+      await waitFor('jumped', async () => ((await barState(page)).position > 0 ? true : null));
+      await page.getByTestId('replay-first').click();
+      await stepToEnd(page, id);
+      await ctx.close();
+    });
+
+  it('a record served with one card swapped fails the proof, naming the step and the card', async () => {
+    const gameId = 'g_replay_tampered';
+    const record = await storeFinished(gameId, 'one-card', { mode: 'classic', handSize: 5 }, [
+      { id: 'u_replay_tamper_1', name: '검증러', bot: false },
+      { id: 'bot_tamper_1', name: '봇 민수', bot: true },
+    ]);
+    const bad = tamper({
+      ...record,
+      players: record.players.map((p, i) => ({ ...p, id: `seat${i}` })),
+    });
+    const t = buildTimeline(games['one-card'], {
+      ...record,
+      players: record.players.map((p, i) => ({ ...p, id: `seat${i}` })),
+    });
+    const swapped = t.view.cardName(t.states[bad.step - 1], bad.to);
+    const [ctx, page] = await phone();
+    await page.route('**/trpc/history.replay**', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { result: { data: { record: GameRecord } } }[];
+      const data = body[0].result.data;
+      const step = data.record.actions[bad.step - 1] as { action: { cardIds: string[] } };
+      step.action.cardIds[0] = bad.to;
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto(`${stack.url}#/replay/${gameId}`);
+    await page.getByTestId('replay-bar').waitFor();
+    await waitFor('proof checked', async () => ((await barState(page)).proof === 'false' ? true : null));
+    expect(await page.getByTestId('replay-proof').textContent()).toContain('실패');
+    await page.getByTestId('replay-proof').click();
+    const failure = await page.getByTestId('proof-failure').textContent();
+    expect(failure).toContain(`${bad.step}번째 동작`);
+    expect(failure).toContain(`카드 ${swapped}`);
+    await page.screenshot({ path: `${SHOTS}replay-tampered-proof.png` });
+    await ctx.close();
+  });
+});
