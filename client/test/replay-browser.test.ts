@@ -9,7 +9,9 @@
  *   naming the step and the card in Korean.
  * Screenshots at 390×844, DPR 3: test-results/screenshots/replay-*.png.
  */
-import { mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +27,7 @@ import { buildTimeline } from '../src/replay/timeline.ts';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 mkdirSync(SHOTS, { recursive: true });
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let stack: Stack;
 let browser: Browser;
@@ -180,6 +183,24 @@ describe('복기 in the browser', () => {
       await waitFor('jumped', async () => ((await barState(page)).position > 0 ? true : null));
       await page.getByTestId('replay-first').click();
       await stepToEnd(page, id);
+
+      // The saved record is what `npm run verify` reads; poker also saves a plain-text hand history.
+      await page.getByTestId('replay-more').click();
+      const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('replay-save-json').click()]);
+      const file = join(SHOTS, `replay-${id}.json`);
+      await json.saveAs(file);
+      const verify = spawnSync(process.execPath, ['--import', 'tsx', 'engine/src/record/cli.ts', file], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(verify.stdout).toContain('"verified":1');
+      expect(verify.status).toBe(0);
+      if (id === 'poker') {
+        const [text] = await Promise.all([page.waitForEvent('download'), page.getByTestId('replay-save-text').click()]);
+        const saved = join(SHOTS, 'replay-poker-hands.txt');
+        await text.saveAs(saved);
+        expect(readFileSync(saved, 'utf8')).toMatch(/^=== 1번째 판 \(holdem\) ===\n좌석 1: /);
+      }
       await ctx.close();
     });
 
