@@ -73,7 +73,10 @@ describe('history.replay', () => {
     expect(text).not.toContain('lobbyRoomId');
     expect(got.record.players.map((p) => p.id)).toEqual(['seat0', 'seat1', 'seat2']);
     expect(got.seed).toBe(t.record.seed);
-    expect(verifyRecord(countGame, got.record)).toMatchObject({ ok: true, steps: t.record.actions.length });
+    expect(verifyRecord(countGame, got.record as GameRecord)).toMatchObject({
+      ok: true,
+      steps: t.record.actions.length,
+    });
   });
 
   it('a private room game: sign-in asked of the anonymous, refused to strangers, given to members', async () => {
@@ -92,7 +95,7 @@ describe('history.replay', () => {
     });
     const got = await t.b.api.history.replay.query({ gameId: t.gameId });
     expect(got.isPrivate).toBe(true);
-    expect(verifyRecord(countGame, got.record).ok).toBe(true);
+    expect(verifyRecord(countGame, got.record as GameRecord).ok).toBe(true);
     // Someone who joined the room afterwards (by its code) is a member too.
     const room = await t.a.api.rooms.get.query({ roomId: t.room.roomId });
     const late = await h.guest('늦게옴');
