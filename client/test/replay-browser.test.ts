@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { subjects } from '@joke/protocol';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import type { AppRouter } from '@joke/lobby';
 import { games } from '@joke/engine';
 import type { GameRecord } from '@joke/engine/record/record';
 import { signIn as signInAt } from './support/browser.ts';
@@ -72,6 +74,20 @@ async function storeFinished(
   await new Promise((r) => setImmediate(r));
   await stack.platform.lobby.idle();
   return record;
+}
+
+function api(token: () => string | undefined) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpBatchLink({
+        url: `${stack.httpUrl}/trpc`,
+        headers: () => {
+          const t = token();
+          return t ? { authorization: `Bearer ${t}` } : {};
+        },
+      }),
+    ],
+  });
 }
 
 async function barState(page: Page): Promise<{ position: number; last: number; proof: string | null }> {
@@ -237,6 +253,58 @@ describe('복기 in the browser', () => {
     expect(failure).toContain(`${bad.step}번째 동작`);
     expect(failure).toContain(`카드 ${swapped}`);
     await page.screenshot({ path: `${SHOTS}replay-tampered-proof.png` });
+    await ctx.close();
+  });
+
+  it('a private room game by link: sign-in first, then refused to a stranger, opened once they join the room', async () => {
+    // A private room started by someone else (over the API); its game is stored as finished.
+    const me = await api(() => undefined).auth.guest.mutate({ nickname: '방장' });
+    const host = api(() => me.token);
+    const room = await host.rooms.create.mutate({ game: 'one-card', options: { handSize: 5 }, isPrivate: true });
+    await host.rooms.addBot.mutate({ roomId: room.roomId });
+    const { gameRoomId } = await host.rooms.start.mutate({ roomId: room.roomId });
+    await storeFinished(gameRoomId, 'one-card', { mode: 'classic', handSize: 5 }, [
+      { id: me.userId, name: '방장', bot: false },
+      { id: 'bot_private_1', name: '봇 민수', bot: true },
+    ]);
+
+    const [ctx, page] = await phone();
+    await page.goto(`${stack.url}#/replay/${gameRoomId}`);
+    await waitFor('asked to sign in', async () =>
+      (
+        (await page
+          .getByTestId('replay-message')
+          .textContent()
+          .catch(() => '')) ?? ''
+      ).includes('로그인하면')
+        ? true
+        : null,
+    );
+    await page.screenshot({ path: `${SHOTS}replay-private-signin.png` });
+    await page.getByTestId('replay-message-button').click();
+    await page.getByTestId('nickname').fill('친구');
+    await page.getByTestId('login').click();
+    // Signed in, the 복기 is asked again: a stranger to the room is told why not.
+    await waitFor('refused as a stranger', async () =>
+      (
+        (await page
+          .getByTestId('replay-message')
+          .textContent()
+          .catch(() => '')) ?? ''
+      ).includes('참가자만')
+        ? true
+        : null,
+    );
+    // Invited into the room (its code), the same link opens.
+    const session = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('joke.session') ?? '{}') as { token?: string },
+    );
+    const code = (await host.rooms.get.query({ roomId: room.roomId })).code!;
+    await api(() => session.token).rooms.join.mutate({ code });
+    await page.goto(`${stack.url}#/replay/${gameRoomId}`);
+    await page.reload();
+    await page.getByTestId('replay-bar').waitFor();
+    await waitFor('proof', async () => ((await barState(page)).proof === 'true' ? true : null));
     await ctx.close();
   });
 });
