@@ -42,12 +42,14 @@ export function lively<A, V>(inner: TableSource<A, V>, opts: LivelyOptions): Tab
   let frames = 0;
   let replayButton: HTMLButtonElement | null = null;
 
-  /** The result screen's way to the 복기: one DOM button over every game's result panel. */
+  /** The result screen's way to the 복기: one DOM button under every game's table once its result is in. */
   const offerReplay = (): void => {
     if (replayButton || !opts.replay) return;
     const open = opts.replay;
     replayButton = document.createElement('button');
     replayButton.className = 'btn primary open-replay';
+    // A band of its own under the table (the table relayouts above it), so it covers no result and no button.
+    document.body.classList.add('replay-offered');
     replayButton.dataset.testid = 'open-replay';
     replayButton.textContent = '복기 보기';
     replayButton.addEventListener('click', () => open());
@@ -106,6 +108,7 @@ export function lively<A, V>(inner: TableSource<A, V>, opts: LivelyOptions): Tab
       if (ticker) clearInterval(ticker);
       replayButton?.remove();
       replayButton = null;
+      document.body.classList.remove('replay-offered');
       offChat?.();
       if (active === overlay) active = null;
       overlay?.destroy();
