@@ -15,6 +15,8 @@ import { backTexture, faceTexture } from '../table/textures.ts';
 import { LobbyApp, type LobbyScreen } from '../ui/lobby.ts';
 import type { TableSceneData } from './TableScene.ts';
 import { TutorialSession } from '../tutorial/session.ts';
+import { ReplaySession } from '../replay/session.ts';
+import { clearReplayFromUrl, replayIdFromUrl, showReplayInUrl } from '../replay/route.ts';
 
 /** The table scene of each game (Phaser scene keys). */
 const TABLE_SCENES: Record<string, string> = { 'one-card': 'table', poker: 'poker', hula: 'hula' };
@@ -49,6 +51,12 @@ export class LobbyScene extends Phaser.Scene {
       this.drifting.push(img);
     });
     this.place(0);
+    // A 복기 link opens the 복기 first (the lobby follows when it is closed, or to sign in for a private game).
+    const linked = this.screen ? null : replayIdFromUrl();
+    if (linked) {
+      openReplay(this.game, linked);
+      return;
+    }
     this.app = new LobbyApp(
       {
         enterTable: (room, spectate) => void this.enterTable(room, spectate),
@@ -61,6 +69,7 @@ export class LobbyScene extends Phaser.Scene {
             () => this.game.scene.start('lobby'),
             (key, data) => this.scene.start(key, data),
           ).start(),
+        openReplay: (gameId) => openReplay(this.game, gameId),
       },
       this.screen,
     );
@@ -92,7 +101,12 @@ export class LobbyScene extends Phaser.Scene {
   private async enterMatch(gameRoomId: string, game: string, title: string): Promise<void> {
     const gw = await gateway();
     const data: TableSceneData<unknown, unknown> = {
-      source: lively(new NetworkSource(gw, gameRoomId, false), { gw, game: this.game, isPrivate: false }),
+      source: lively(new NetworkSource(gw, gameRoomId, false), {
+        gw,
+        game: this.game,
+        isPrivate: false,
+        replay: () => openReplay(this.game, gameRoomId),
+      }),
       title,
       onExit: () => this.game.scene.start('lobby', { screen: { name: 'list' } satisfies LobbyScreen }),
     };
@@ -108,6 +122,11 @@ export class LobbyScene extends Phaser.Scene {
         gw,
         game: this.game,
         isPrivate: room.isPrivate,
+        replay: () => {
+          void lobby.rooms.leave.mutate({ roomId: room.roomId }).catch(() => undefined);
+          localStorage.removeItem('joke.room');
+          openReplay(this.game, room.gameRoomId!);
+        },
       }),
       title: room.gameName,
       onExit: (to, info) => {
@@ -123,4 +142,16 @@ export class LobbyScene extends Phaser.Scene {
     };
     this.scene.start(TABLE_SCENES[room.game] ?? 'table', data);
   }
+}
+
+/** Opens the 복기 of `gameId` in place of whatever is shown; closing it (or signing in first) goes to the lobby. */
+export function openReplay(game: Phaser.Game, gameId: string): void {
+  showReplayInUrl(gameId);
+  void new ReplaySession(game, gameId, {
+    toLobby: (signIn) => {
+      if (!signIn) clearReplayFromUrl();
+      const screen: LobbyScreen = signIn ? { name: 'login' } : { name: 'list' };
+      game.scene.start('lobby', { screen });
+    },
+  }).start();
 }

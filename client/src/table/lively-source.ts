@@ -22,6 +22,8 @@ export interface LivelyOptions {
   game: Phaser.Game;
   /** Private room: free text, and spectators may chat too (the lobby's chat policy). */
   isPrivate: boolean;
+  /** Opens the 복기 of this game: a button for it appears once the game's result is in. */
+  replay?: () => void;
 }
 
 let active: ChatOverlay | null = null;
@@ -38,6 +40,21 @@ export function lively<A, V>(inner: TableSource<A, V>, opts: LivelyOptions): Tab
   let lastView: unknown = null;
   let warned: string | null = null;
   let frames = 0;
+  let replayButton: HTMLButtonElement | null = null;
+
+  /** The result screen's way to the 복기: one DOM button under every game's table once its result is in. */
+  const offerReplay = (): void => {
+    if (replayButton || !opts.replay) return;
+    const open = opts.replay;
+    replayButton = document.createElement('button');
+    replayButton.className = 'btn primary open-replay';
+    // A band of its own under the table (the table relayouts above it), so it covers no result and no button.
+    document.body.classList.add('replay-offered');
+    replayButton.dataset.testid = 'open-replay';
+    replayButton.textContent = '복기 보기';
+    replayButton.addEventListener('click', () => open());
+    document.body.append(replayButton);
+  };
 
   const onFrame = (view: unknown, events: unknown[]): void => {
     lastView = view;
@@ -78,6 +95,7 @@ export function lively<A, V>(inner: TableSource<A, V>, opts: LivelyOptions): Tab
         frame: (f) => {
           onFrame(f.view, f.events);
           h.frame(f);
+          if (f.result) offerReplay();
         },
         error: (message, fatal, code) => {
           if (code?.startsWith('chat') && !fatal) overlay?.refused(message);
@@ -88,6 +106,9 @@ export function lively<A, V>(inner: TableSource<A, V>, opts: LivelyOptions): Tab
     act: (action) => inner.act(action),
     stop(): void {
       if (ticker) clearInterval(ticker);
+      replayButton?.remove();
+      replayButton = null;
+      document.body.classList.remove('replay-offered');
       offChat?.();
       if (active === overlay) active = null;
       overlay?.destroy();

@@ -21,6 +21,7 @@ import { BRAND } from '@joke/web/brand';
 import { LEFT_ROOM, type LeftRoomCode } from './room-notice.ts';
 import { STATUS_KO, fillWaitingRoom, roomTitle, type WaitingRoomContext } from './waiting-room.ts';
 import type { QueueRequest } from '../net/gateway.ts';
+import { replayIdFromUrl } from '../replay/route.ts';
 
 /** Games this client has a table for; others are listed but cannot be created here yet. */
 export const PLAYABLE_GAMES = new Set(['one-card', 'poker', 'hula']);
@@ -51,6 +52,8 @@ export interface LobbyCallbacks {
   enterMatch: (roomId: string, game: string, title: string) => void;
   /** A first-game tutorial in the page (no server, no sign-in). */
   startTutorial: (game: TutorialGame) => void;
+  /** 복기 of a finished game (from the recent games, or a link opened before signing in). */
+  openReplay: (gameId: string) => void;
 }
 
 export class LobbyApp {
@@ -193,7 +196,10 @@ export class LobbyApp {
           saveSession({ userId: s.userId, nickname: s.nickname, token: s.token });
           // The socket (if any) said hello with the previous identity.
           resetGateway();
-          void this.go({ name: 'list' });
+          // A private game's 복기 link asked for a sign-in: open it now.
+          const linked = replayIdFromUrl();
+          if (linked) this.cb.openReplay(linked);
+          else void this.go({ name: 'list' });
         })
         .catch((e: unknown) => this.handleError(e, err))
         .finally(() => submit.removeAttribute('disabled'));
@@ -265,8 +271,12 @@ export class LobbyApp {
       .then((h) => {
         clear(history);
         if (h.games.length === 0) history.append(el('li', { class: 'empty' }, ['아직 끝낸 게임이 없어요']));
-        for (const g of h.games)
-          history.append(el('li', {}, [el('b', {}, [g.myRank ? `${g.myRank}등` : '-']), ` ${g.summary}`]));
+        for (const g of h.games) {
+          const replay = el('button', { class: 'btn ghost replay-link', 'data-testid': 'history-replay' }, ['복기']);
+          replay.dataset.gameId = g.gameId;
+          replay.addEventListener('click', () => this.cb.openReplay(g.gameId));
+          history.append(el('li', {}, [el('b', {}, [g.myRank ? `${g.myRank}등` : '-']), ` ${g.summary}`, replay]));
+        }
       })
       .catch(() => history.append(el('li', { class: 'empty' }, ['기록을 불러오지 못했어요'])));
     this.poll(async () => {

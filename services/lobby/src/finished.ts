@@ -47,7 +47,10 @@ export async function recordFinished(db: Db, msg: wire.RoomFinished): Promise<Re
   const record = RecordShape.parse(msg.record);
   const result = Result.parse(msg.result);
   const rankOf = new Map(result.ranking.map((r) => [r.player, r.rank]));
-  const room = await db.room.findUnique({ where: { currentGameId: msg.roomId }, select: { id: true } });
+  const room = await db.room.findUnique({
+    where: { currentGameId: msg.roomId },
+    select: { id: true, isPrivate: true },
+  });
   let outcome: RecordOutcome = 'stored';
   try {
     await db.$transaction(async (tx) => {
@@ -65,6 +68,7 @@ export async function recordFinished(db: Db, msg: wire.RoomFinished): Promise<Re
         data: {
           id: msg.roomId,
           lobbyRoomId: room?.id ?? null,
+          isPrivate: room?.isPrivate ?? false,
           game: msg.game,
           mode: msg.mode,
           options: record.options as object,

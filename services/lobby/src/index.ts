@@ -36,6 +36,8 @@ export type { AppRouter } from './routers/index.ts';
 export type { RoomDetail, RoomSummary, SeatView, RoomStatus } from './rooms/view.ts';
 export type { GameInfo } from './routers/games.ts';
 export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/history.ts';
+export type { ReplayDetail, ReplayPlayer } from './routers/replay.ts';
+export type { ReplayRefusalCode } from './refused.ts';
 export { appRouter };
 export { MSG as LOBBY_MESSAGES } from './messages.ts';
 export type { SweepLimits, SweepReport } from './sweep.ts';

@@ -11,3 +11,16 @@ export class BusRefusal extends Error {
     this.name = 'BusRefusal';
   }
 }
+
+/**
+ * Why a 복기 (history.replay) was refused, as a machine code the client acts on (ask to sign in, say
+ * "still playing") beside the Korean message; the error formatter puts it in `data.replay`.
+ */
+export type ReplayRefusalCode = 'playing' | 'notFound' | 'signIn' | 'private';
+
+export class ReplayRefusal extends Error {
+  constructor(readonly code: ReplayRefusalCode) {
+    super(`replay refused: ${code}`);
+    this.name = 'ReplayRefusal';
+  }
+}

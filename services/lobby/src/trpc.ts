@@ -13,7 +13,7 @@ import type { Db } from './db/open.ts';
 import type { Raw } from './db/raw.ts';
 import type { LobbyMetrics } from './metrics.ts';
 import { MSG } from './messages.ts';
-import { BusRefusal } from './refused.ts';
+import { BusRefusal, ReplayRefusal } from './refused.ts';
 import { clientIp } from './limits/ip.ts';
 import type { LobbyLimits } from './limits/options.ts';
 import type { LimitedAction, RateLimits } from './limits/rate.ts';
@@ -113,7 +113,8 @@ const t = initTRPC.context<Context>().create({
       const message =
         limitMessage(error) ?? (!isDev && error.code === 'INTERNAL_SERVER_ERROR' ? MSG.internal : shape.message);
       const refusal = cause instanceof BusRefusal ? { refusal: cause.code } : {};
-      return { ...shape, message, data: { ...safe, issues: null, ...refusal } };
+      const replay = cause instanceof ReplayRefusal ? { replay: cause.code } : {};
+      return { ...shape, message, data: { ...safe, issues: null, ...refusal, ...replay } };
     }
     // tRPC's own input-validation error carries the zod JSON dump as its message: replace it.
     const message = error.message === cause.message ? (cause.issues[0]?.message ?? shape.message) : shape.message;

@@ -5,6 +5,7 @@ import type { GameRecord, GameResult } from '@joke/engine';
 import { MSG } from '../messages.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { json, ms, type Stmt } from '../db/raw.ts';
+import { replayProcedure } from './replay.ts';
 
 export interface HistoryPlayer {
   seat: number;
@@ -139,4 +140,7 @@ export const historyRouter = router({
     };
     return out;
   }),
+
+  /** 복기 by link: public games for anyone, private-room games for members; nicknames only (replay.ts). */
+  replay: replayProcedure,
 });

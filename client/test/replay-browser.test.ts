@@ -1,0 +1,310 @@
+/**
+ * 복기 in headless Chromium against the real stack (embedded platform, lobby, gateway, worker with bots):
+ * - 원카드 played to its result by clicking (2 players, 5 cards): the result screen's 복기 button opens
+ *   the game in the same table scene; step to the last action; the browser's proof passes.
+ * - 포커 and 훌라 (and 원카드) finished by the engine's bots and stored through the bus as the worker would:
+ *   opened by their link in a fresh context with no sign-in, stepped to the end, proof passed; the recent
+ *   games list opens one too.
+ * - a record served with one card swapped (playwright route over the lobby's answer) fails the proof,
+ *   naming the step and the card in Korean.
+ * Screenshots at 390×844, DPR 3: test-results/screenshots/replay-*.png.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { subjects } from '@joke/protocol';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import type { AppRouter } from '@joke/lobby';
+import { games } from '@joke/engine';
+import type { GameRecord } from '@joke/engine/record/record';
+import { signIn as signInAt } from './support/browser.ts';
+import type { Stack } from './support/stack.ts';
+import { onBrowserStack, PHONE } from './support/browser-stack.ts';
+import { clickBox, snapshot, takeTurn, waitFor, type TurnLog } from './support/table-driver.ts';
+import { botRecord, tamper } from './support/replay-records.ts';
+import { buildTimeline } from '../src/replay/timeline.ts';
+
+const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+mkdirSync(SHOTS, { recursive: true });
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+let stack: Stack;
+let browser: Browser;
+onBrowserStack({}, (s, b) => {
+  stack = s;
+  browser = b;
+});
+
+async function phone(): Promise<[BrowserContext, Page]> {
+  const ctx = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 3, locale: 'ko-KR' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
+  return [ctx, page];
+}
+
+/** Stores a bot-played game as finished, as the room worker publishes it; resolves once the lobby has it. */
+async function storeFinished(
+  gameId: string,
+  id: keyof typeof games,
+  options: Record<string, unknown>,
+  players: { id: string; name: string; bot: boolean }[],
+): Promise<GameRecord> {
+  const record = botRecord(
+    id,
+    options,
+    players.map(({ id: pid, name }) => ({ id: pid, name })),
+    `browser-${gameId}`,
+  );
+  stack.platform.bus.publish(
+    subjects.roomFinished,
+    JSON.stringify({
+      v: 1,
+      roomId: gameId,
+      game: id,
+      mode: String(record.options.mode),
+      players,
+      record,
+      result: record.result,
+      finishedAt: Date.now(),
+    }),
+  );
+  await new Promise((r) => setImmediate(r));
+  await stack.platform.lobby.idle();
+  return record;
+}
+
+function api(token: () => string | undefined) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpBatchLink({
+        url: `${stack.httpUrl}/trpc`,
+        headers: () => {
+          const t = token();
+          return t ? { authorization: `Bearer ${t}` } : {};
+        },
+      }),
+    ],
+  });
+}
+
+async function barState(page: Page): Promise<{ position: number; last: number; proof: string | null }> {
+  return page.getByTestId('replay-bar').evaluate((bar) => ({
+    position: Number((bar as HTMLElement).dataset.position),
+    last: Number((bar as HTMLElement).dataset.last),
+    proof: (bar.querySelector('[data-testid="replay-proof"]') as HTMLElement | null)?.dataset.ok ?? null,
+  }));
+}
+
+/** Steps forward once, back once, jumps to the end; the proof chip must say pass. */
+async function stepToEnd(page: Page, shot: string): Promise<void> {
+  await page.getByTestId('replay-bar').waitFor();
+  const start = await barState(page);
+  expect(start.position).toBe(0);
+  expect(start.last).toBeGreaterThan(1);
+  await page.getByTestId('replay-next').click();
+  await waitFor('one step forward', async () => ((await barState(page)).position === 1 ? true : null));
+  await page.getByTestId('replay-back').click();
+  await waitFor('one step back', async () => ((await barState(page)).position === 0 ? true : null));
+  await page.getByTestId('replay-last').click();
+  const end = await waitFor('at the last action, proof checked', async () => {
+    const s = await barState(page);
+    return s.position === s.last && s.proof !== null ? s : null;
+  });
+  expect(end.proof).toBe('true');
+  await page.screenshot({ path: `${SHOTS}replay-${shot}-end.png` });
+  await page.getByTestId('replay-proof').click();
+  await page.getByTestId('proof-sheet').waitFor();
+  expect(await page.getByTestId('proof-verdict').textContent()).toContain('통과');
+  expect(await page.getByTestId('proof-commit').textContent()).toBe(
+    await page.getByTestId('proof-computed').textContent(),
+  );
+  await page.screenshot({ path: `${SHOTS}replay-${shot}-proof.png` });
+  await page.getByTestId('proof-sheet-close').click();
+}
+
+describe('복기 in the browser', () => {
+  it('원카드 played to its result: 복기 from the result screen, stepped to the end, the proof passes', async () => {
+    const [ctx, page] = await phone();
+    await signInAt(page, stack.url, '복기러');
+    await page.getByTestId('create-room').click();
+    await page.getByTestId('create-form').waitFor();
+    await page.getByTestId('opt-handSize').selectOption({ label: '5장' });
+    await page.getByTestId('opt-turnSeconds').selectOption({ label: '60초' });
+    await page.getByTestId('create-submit').click();
+    await page.getByTestId('seats').waitFor();
+    await page.getByTestId('add-bot').click();
+    await waitFor('a bot', async () => (await page.getByTestId('seats').locator('li:has-text("봇")').count()) >= 1);
+    await page.getByTestId('start').click();
+    await waitFor('table', async () => {
+      const s = await snapshot(page);
+      return s.scene === 'table' && s.frames > 0 ? s : null;
+    });
+    const log: TurnLog = { plays: 0, draws: 0, picks: 0, declares: 0, catches: 0 };
+    const started = Date.now();
+    for (let snap = await snapshot(page); !snap.result; snap = await snapshot(page)) {
+      if (Date.now() - started > 300_000) throw new Error('game too long');
+      const one = snap.buttons.oneCard;
+      if (one.visible && one.enabled) await clickBox(page, snap, one);
+      if (snap.myTurn && !snap.busy && !snap.finished) {
+        const before = snap.seq;
+        await takeTurn(page, snap, log);
+        await waitFor('table moves on', async () => {
+          const s = await snapshot(page);
+          return s.seq !== before || s.picker !== null || s.result ? s : null;
+        }).catch(() => null);
+      } else await new Promise((r) => setTimeout(r, 80));
+    }
+    await page.getByTestId('open-replay').waitFor();
+    await page.screenshot({ path: `${SHOTS}replay-one-card-result.png` });
+    await page.getByTestId('open-replay').click();
+    await stepToEnd(page, 'one-card');
+    expect(page.url()).toMatch(/#\/replay\/[\w-]+$/);
+    await page.getByTestId('replay-hands').click();
+    await page.getByTestId('hands-sheet').waitFor();
+    expect(await page.getByTestId('hands-sheet').textContent()).toContain('복기러');
+    await page.screenshot({ path: `${SHOTS}replay-one-card-hands.png` });
+    await page.getByTestId('hands-sheet-close').click();
+
+    // The same game from the recent games list.
+    await page.goto(stack.url);
+    await page.getByTestId('history-replay').first().click();
+    await page.getByTestId('replay-bar').waitFor();
+    expect((await barState(page)).position).toBe(0);
+    await ctx.close();
+  });
+
+  for (const [id, options] of [
+    ['poker', { mode: 'holdem', handLimit: 10 }],
+    ['hula', { mode: 'monster', rounds: 3 }],
+  ] as const)
+    it(`${id} by link in a fresh context with no sign-in: stepped to the end, jump by hand/round, proof passes`, async () => {
+      const gameId = `g_replay_${id.replace('-', '')}`;
+      await storeFinished(gameId, id, options, [
+        { id: `u_replay_${id}_1`, name: '공유한사람', bot: false },
+        { id: `bot_${id}_1`, name: '봇 민수', bot: true },
+        { id: `bot_${id}_2`, name: '봇 지영', bot: true },
+      ]);
+      const [ctx, page] = await phone();
+      await page.goto(`${stack.url}#/replay/${gameId}`);
+      await page.getByTestId('replay-bar').waitFor();
+      await page.screenshot({ path: `${SHOTS}replay-${id}-start.png` });
+      const jump = page.getByTestId('replay-jump');
+      const labels = await jump.locator('option').allTextContents();
+      expect(labels.length).toBeGreaterThan(3);
+      expect(labels[1]).toMatch(id === 'poker' ? /번째 판$/ : /라운드$/);
+      await jump.selectOption({ index: 2 });
+      await waitFor('jumped', async () => ((await barState(page)).position > 0 ? true : null));
+      await page.getByTestId('replay-first').click();
+      await stepToEnd(page, id);
+
+      // The saved record is what `npm run verify` reads; poker also saves a plain-text hand history.
+      await page.getByTestId('replay-more').click();
+      const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('replay-save-json').click()]);
+      const file = join(SHOTS, `replay-${id}.json`);
+      await json.saveAs(file);
+      const verify = spawnSync(process.execPath, ['--import', 'tsx', 'engine/src/record/cli.ts', file], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(verify.stdout).toContain('"verified":1');
+      expect(verify.status).toBe(0);
+      if (id === 'poker') {
+        const [text] = await Promise.all([page.waitForEvent('download'), page.getByTestId('replay-save-text').click()]);
+        const saved = join(SHOTS, 'replay-poker-hands.txt');
+        await text.saveAs(saved);
+        expect(readFileSync(saved, 'utf8')).toMatch(/^=== 1번째 판 \(holdem\) ===\n좌석 1: /);
+      }
+      await ctx.close();
+    });
+
+  it('a record served with one card swapped fails the proof, naming the step and the card', async () => {
+    const gameId = 'g_replay_tampered';
+    const record = await storeFinished(gameId, 'one-card', { mode: 'classic', handSize: 5 }, [
+      { id: 'u_replay_tamper_1', name: '검증러', bot: false },
+      { id: 'bot_tamper_1', name: '봇 민수', bot: true },
+    ]);
+    const bad = tamper({
+      ...record,
+      players: record.players.map((p, i) => ({ ...p, id: `seat${i}` })),
+    });
+    const t = buildTimeline(games['one-card'], {
+      ...record,
+      players: record.players.map((p, i) => ({ ...p, id: `seat${i}` })),
+    });
+    const swapped = t.view.cardName(t.states[bad.step - 1], bad.to);
+    const [ctx, page] = await phone();
+    await page.route('**/trpc/history.replay**', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { result: { data: { record: GameRecord } } }[];
+      const data = body[0].result.data;
+      const step = data.record.actions[bad.step - 1] as { action: { cardIds: string[] } };
+      step.action.cardIds[0] = bad.to;
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto(`${stack.url}#/replay/${gameId}`);
+    await page.getByTestId('replay-bar').waitFor();
+    await waitFor('proof checked', async () => ((await barState(page)).proof === 'false' ? true : null));
+    expect(await page.getByTestId('replay-proof').textContent()).toContain('실패');
+    await page.getByTestId('replay-proof').click();
+    const failure = await page.getByTestId('proof-failure').textContent();
+    expect(failure).toContain(`${bad.step}번째 동작`);
+    expect(failure).toContain(`카드 ${swapped}`);
+    await page.screenshot({ path: `${SHOTS}replay-tampered-proof.png` });
+    await ctx.close();
+  });
+
+  it('a private room game by link: sign-in first, then refused to a stranger, opened once they join the room', async () => {
+    // A private room started by someone else (over the API); its game is stored as finished.
+    const me = await api(() => undefined).auth.guest.mutate({ nickname: '방장' });
+    const host = api(() => me.token);
+    const room = await host.rooms.create.mutate({ game: 'one-card', options: { handSize: 5 }, isPrivate: true });
+    await host.rooms.addBot.mutate({ roomId: room.roomId });
+    const { gameRoomId } = await host.rooms.start.mutate({ roomId: room.roomId });
+    await storeFinished(gameRoomId, 'one-card', { mode: 'classic', handSize: 5 }, [
+      { id: me.userId, name: '방장', bot: false },
+      { id: 'bot_private_1', name: '봇 민수', bot: true },
+    ]);
+
+    const [ctx, page] = await phone();
+    await page.goto(`${stack.url}#/replay/${gameRoomId}`);
+    await waitFor('asked to sign in', async () =>
+      (
+        (await page
+          .getByTestId('replay-message')
+          .textContent()
+          .catch(() => '')) ?? ''
+      ).includes('로그인하면')
+        ? true
+        : null,
+    );
+    await page.screenshot({ path: `${SHOTS}replay-private-signin.png` });
+    await page.getByTestId('replay-message-button').click();
+    await page.getByTestId('nickname').fill('친구');
+    await page.getByTestId('login').click();
+    // Signed in, the 복기 is asked again: a stranger to the room is told why not.
+    await waitFor('refused as a stranger', async () =>
+      (
+        (await page
+          .getByTestId('replay-message')
+          .textContent()
+          .catch(() => '')) ?? ''
+      ).includes('참가자만')
+        ? true
+        : null,
+    );
+    // Invited into the room (its code), the same link opens.
+    const session = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('joke.session') ?? '{}') as { token?: string },
+    );
+    const code = (await host.rooms.get.query({ roomId: room.roomId })).code!;
+    await api(() => session.token).rooms.join.mutate({ code });
+    await page.goto(`${stack.url}#/replay/${gameRoomId}`);
+    await page.reload();
+    await page.getByTestId('replay-bar').waitFor();
+    await waitFor('proof', async () => ((await barState(page)).proof === 'true' ? true : null));
+    await ctx.close();
+  });
+});
