@@ -94,9 +94,11 @@ interface Slot {
 
 /**
  * Refusals for want of capacity (machine codes of @joke/protocol: `capacity`, every worker out of headroom;
- * `full`, a worker at MAX_ROOMS): the platform shedding load as designed, counted as refused, not as errors.
+ * `full`, a worker at MAX_ROOMS; `queueFull`, a quick-match wait the matchmaker flagged full because the fleet
+ * refused its table, counted once per wait by the bot): the platform shedding load as designed, counted as
+ * refused, not as errors.
  */
-export const REFUSED_CODES = new Set(['capacity', 'full']);
+export const REFUSED_CODES = new Set(['capacity', 'full', 'queueFull']);
 
 const TICK_MS = 200;
 
@@ -141,7 +143,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
 
   const error = (kind: string, detail?: string) => {
     if (stopping && (kind === 'disconnected' || kind === 'socket')) return;
-    if (REFUSED_CODES.has(kind)) return stats.count('refused');
+    if (REFUSED_CODES.has(kind)) return stats.refusal(kind);
     stats.error(kind);
     lastError = `${kind}${detail ? `: ${detail}` : ''}`;
     // The first few of each kind go to the log in full: the report only counts them.
