@@ -73,7 +73,7 @@ export const GatewayConfig = z.object({
     .min(16 * 1024)
     .default(256 * 1024),
   /** Event-loop delay (ms, p99 over a heartbeat) past which spectator frames and presence notices are shed (shed.ts); 0 = never. */
-  shedLoopLagMs: z.number().int().min(0).default(250),
+  shedLoopLagMs: z.number().int().min(0).default(500),
   /** Unsent bytes of one socket past which its presence notices wait and its spectating pauses (shed.ts); 0 = never. */
   shedBufferedBytes: z
     .number()
@@ -210,7 +210,7 @@ export const gatewayEnv = defineConfig({
   shedLoopLagMs: opt(
     'GATEWAY_SHED_LOOP_LAG_MS',
     int(0, 600_000),
-    250,
+    500,
     "Event-loop delay (p99 over a heartbeat) past which the gateway sheds first: spectator frames are dropped (spectators join again once it passed) and players' presence notices wait for their next view; players' views still go. 0 = never.",
   ),
   shedBufferedBytes: opt(

@@ -147,7 +147,7 @@ export const workerConfig = defineConfig({
   intakeDeferLagMs: opt(
     'INTAKE_DEFER_LAG_MS',
     int(0, 600_000),
-    500,
+    1_000,
     'Event-loop delay (as admission reads it, ADMIT_MAX_LAG_MS) above which opens and joins wait behind the commands of the tables already playing. 0 = never by loop delay.',
   ),
   intakeDeferMax: opt(
