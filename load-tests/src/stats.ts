@@ -180,9 +180,14 @@ export class RunStats {
     for (const b of this.spans(now)) b.errors[kind] = (b.errors[kind] ?? 0) + 1;
   }
 
-  /** Gauges: the interval, its stage and the total keep the latest value. */
-  gauge(sockets: number, tables: number, now = Date.now(), seated = 0): void {
+  /**
+   * Gauges: the interval, its stage and the total keep the latest value. `teardown`: the sample after the
+   * run stopped its tables; it leaves the stages alone, so the last stage keeps what it seated while it ran
+   * (an offered-load curve reads each stage's gauges, offered-curve.ts).
+   */
+  gauge(sockets: number, tables: number, now = Date.now(), seated = 0, teardown = false): void {
     for (const b of this.spans(now)) {
+      if (teardown && this.stages.includes(b)) continue;
       b.sockets = sockets;
       b.tables = tables;
       b.seated = seated;

@@ -321,7 +321,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
   auth.save();
   // Let the closes land so the last gauge reads 0 (bounded: a stuck socket does not hold the run).
   for (let i = 0; i < 40 && sockets > 0; i++) await new Promise((r) => setTimeout(r, 50));
-  stats.gauge(sockets, 0);
+  stats.gauge(sockets, 0, Date.now(), 0, true);
   if (opts.liveMs > 0) hooks.tick?.(tickState(), stats);
 
   return { report: reportOf(stats, book.tables.size), stats, tables: book.tables, acks: book.acks, samples, startedAt };

@@ -90,6 +90,8 @@ describe('report with an offered-load curve', () => {
       if (s.to >= 8) for (let k = 0; k < s.to - 6; k++) stats.refusal(k % 2 ? 'capacity' : 'queueFull', at);
       if (s.to === 12) stats.error('unavailable', at);
     });
+    // The swarm's sample after it stopped its tables (swarm-core.ts): the last level keeps what it seated.
+    stats.gauge(0, 0, startAt + timeline.totalMs + 500, 0, true);
     const ranMs = timeline.totalMs;
     const thresholds = evaluate(
       withDefaults(options.thresholds, true).map(parseThreshold),
