@@ -300,6 +300,14 @@ export class Bot {
         // browser client does, or the table plays on without us.
         if (m.code === 'unavailable' && !m.actionId && m.roomId === this.roomId) this.joinAgainSoon(m.roomId);
         return;
+      case 'queueStatus':
+        // The fleet refused this queue's table for capacity and the wait goes on (the client's 대기 screen):
+        // a refusal with its code, once per wait, not an error.
+        if (m.full === true && !this.queueFullSeen) {
+          this.queueFullSeen = true;
+          this.sink.error('queueFull');
+        }
+        return;
       case 'queued':
       case 'pong':
       case 'presence':
@@ -307,8 +315,12 @@ export class Bot {
     }
   }
 
+  /** This quick-match wait was already counted as refused `queueFull`. */
+  private queueFullSeen = false;
+
   private queue(): void {
     if (this.sink.stopping()) return;
+    this.queueFullSeen = false;
     this.send({ v, t: 'queue', game: this.cfg.gameId, mode: this.cfg.mode, players: this.cfg.players });
   }
 

@@ -10,6 +10,7 @@ import { AUTH_MODES, SwarmOptions, WS_CLIENTS } from './options.ts';
 import { METRIC_DOC, METRICS } from './stats.ts';
 import { parseDuration, parseMix, parseStages, parseStorm, STAGE_DOC, THINK_DISTS } from './scenario.ts';
 import { THRESHOLD_DOC, parseThreshold } from './thresholds.ts';
+import { curveStages, DEFAULT_CURVE_HOLD_MS, kneeLevels, type CurvePlan } from './offered-curve.ts';
 
 export class UsageError extends Error {}
 
@@ -66,7 +67,7 @@ export const FLAGS: Flag[] = [
     name: 'profile',
     arg: 'FILE',
     default: '(none)',
-    help: 'JSON scenario: {stages, mix, think, spectators, storms, thresholds}; flags given as well override it.',
+    help: 'JSON scenario: {stages, mix, think, spectators, storms, thresholds}; flags given as well override it. "offered-curve" (no file): the offered-load curve of --knee.',
   },
   {
     name: 'stages',
@@ -74,6 +75,19 @@ export const FLAGS: Flag[] = [
     default: 'ramp to --tables over --ramp-ms, hold to --duration',
     help: `Comma-separated stages: ${Object.values(STAGE_DOC).join('; ')}. DURATION like 90s, 5m, 2h.`,
   },
+  {
+    name: 'knee',
+    arg: 'N',
+    default: '(none)',
+    help: 'With --profile offered-curve: the knee (tables at p99 < 100 ms); the levels are 0.5×, 1×, 1.5×, 2×, 3× and 0.5× again, each held --hold.',
+  },
+  {
+    name: 'curve-tables',
+    arg: 'A,B,…',
+    default: '(none)',
+    help: 'An offered-load curve of these table counts in order, each held --hold (instead of --knee); judged per level like offered-curve.',
+  },
+  { name: 'hold', arg: 'DURATION', default: '60s', help: 'Length of each level of an offered-load curve.' },
   { name: 'tables', arg: 'N', default: '10', help: 'Without --stages: tables to ramp to and hold.' },
   { name: 'duration', arg: 'SECONDS', default: '60', help: 'Without --stages: length of the run.' },
   { name: 'ramp-ms', arg: 'MS', default: '3000', help: 'Without --stages: length of the ramp.' },
@@ -258,7 +272,12 @@ export function parseCli(argv: string[]): CliOptions {
   }
   const v = (name: string) => values[name] as string | undefined;
   const raw: Record<string, unknown> = {};
-  if (v('profile') !== undefined) {
+  const curve = curveFlags(v);
+  if (curve) {
+    if (v('stages') !== undefined) throw new UsageError('--stages: an offered-load curve makes its own stages');
+    raw.curve = curve;
+    raw.stages = curveStages(curve);
+  } else if (v('profile') !== undefined) {
     const text = wrap('profile', () => readFileSync(v('profile')!, 'utf8'));
     const p = wrap('profile', () => Profile.parse(JSON.parse(text)));
     Object.assign(raw, p);
@@ -322,6 +341,21 @@ export function parseCli(argv: string[]): CliOptions {
     report: v('report') ?? 'load-report.html',
     json: v('json') ?? 'load-report.json',
   };
+}
+
+/** `--profile offered-curve --knee N` or `--curve-tables A,B,C`, with `--hold`: the curve's plan, else null. */
+function curveFlags(v: (name: string) => string | undefined): CurvePlan | null {
+  const byKnee = v('profile') === 'offered-curve';
+  const list = v('curve-tables');
+  if (!byKnee && list === undefined) {
+    if (v('knee') !== undefined) throw new UsageError('--knee: needs --profile offered-curve');
+    return null;
+  }
+  const holdMs = wrap('hold', () => parseDuration(v('hold') ?? DEFAULT_CURVE_HOLD_MS));
+  if (list !== undefined) return { tables: list.split(',').map((t) => num('curve-tables', t)), holdMs };
+  if (v('knee') === undefined) throw new UsageError('--profile: offered-curve needs --knee N');
+  const knee = num('knee', v('knee')!);
+  return { knee, tables: wrap('knee', () => kneeLevels(knee)), holdMs };
 }
 
 /** Option keys whose flag is not their kebab-case name. */

@@ -53,6 +53,18 @@ export const SwarmOptions = z
     targetIsMine: z.boolean().default(false),
 
     stages: z.array(Stage).min(1).optional(),
+    /**
+     * An offered-load curve (offered-curve.ts): `stages` are its levels, one `step` each, and the run is
+     * judged per level (errors fail; a shortfall fails only without refusals) instead of by seating overall.
+     */
+    curve: z
+      .object({
+        knee: z.number().int().min(1).optional(),
+        tables: z.array(z.number().int().min(1).max(20_000)).min(1),
+        holdMs: z.number().positive(),
+      })
+      .strict()
+      .optional(),
     /** Without stages: ramp to `tables` over rampMs, then hold until `duration` seconds. */
     tables: z.number().int().min(1).max(20_000).default(10),
     duration: z

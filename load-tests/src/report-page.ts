@@ -1,6 +1,6 @@
 /**
  * The HTML report page: a header with the verdict and the thresholds, figure
- * cards, five time charts (action→view percentiles, actions/s, sockets and
+ * cards, for an offered-load curve its section (curve-svg.ts), five time charts (action→view percentiles, actions/s, sockets and
  * tables, connect p95, errors by kind), the per-stage table and the totals per
  * metric. The script below runs in the browser on the embedded figures; it
  * leaves `window.__charts` (title and plotted point count of each chart) for
@@ -26,6 +26,8 @@ th:first-child, td:first-child, td.l { text-align: left; }
 th { background: #eef0f4; }
 .pass { color: #1f9d55; font-weight: 600; } .failed { color: #d64545; font-weight: 600; }
 code { background: #eef0f4; padding: 1px 4px; border-radius: 3px; }
+.chart svg { display: block; font-family: system-ui, sans-serif; fill: #1d2330; }
+.chart .legend { margin: 4px 8px; font-size: 12px; }
 `;
 
 const SCRIPT = `
@@ -115,7 +117,8 @@ const SCRIPT = `
 })();
 `;
 
-export function reportPage(p: { uplotJs: string; uplotCss: string; data: string }): string {
+/** `curveHtml`: the offered-load section (curve-svg.ts), server-drawn SVG; empty for a run without a curve. */
+export function reportPage(p: { uplotJs: string; uplotCss: string; data: string; curveHtml?: string }): string {
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -124,6 +127,7 @@ export function reportPage(p: { uplotJs: string; uplotCss: string; data: string 
     '<header><h1>joke-app load report <span id="verdict"></span></h1><div id="subtitle"></div></header>',
     '<main><section class="cards" id="cards"></section>',
     '<h2>Thresholds</h2><div id="thresholds"></div>',
+    p.curveHtml ?? '',
     '<h2>Over time</h2><section class="charts" id="charts"></section>',
     '<h2>Stages</h2><div id="stages"></div>',
     '<h2>Totals per metric (ms, after the warm-up)</h2><div id="metrics"></div>',

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { reportPage } from './report-page.ts';
+import { curveSection } from './curve-svg.ts';
 import type { SwarmOptions } from './options.ts';
 import type { Timeline } from './scenario.ts';
 import {
@@ -20,6 +21,7 @@ import {
   type Summary,
 } from './stats.ts';
 import type { ThresholdResult } from './thresholds.ts';
+import { curveOf, type CurvePoint } from './offered-curve.ts';
 
 export interface StageSummary {
   index: number;
@@ -73,6 +75,8 @@ export interface LoadReport {
     throttled: number;
     /** Requests refused for want of capacity (not errors). */
     refused: number;
+    /** The same, by machine code (capacity, full, queueFull), after the warm-up. */
+    refusedKinds: Record<string, number>;
     /** The most tables asked for at once, and the most seated at once. */
     asked: number;
     seated: number;
@@ -80,6 +84,8 @@ export interface LoadReport {
     peakSockets: number;
   };
   stages: StageSummary[];
+  /** An offered-load curve's levels (--profile offered-curve, --curve-tables): figures and verdict of each. */
+  curve?: CurvePoint[];
   series: Series;
   /** Everything, as mergeable HDR histograms. */
   stats: EncodedStats;
@@ -145,12 +151,14 @@ export function buildReport(a: {
       connect: summarize(b.hist.connect),
     };
   });
+  // Judged per level: a level above the knee may seat less when the platform refused with a code.
+  const curve = a.options.curve ? curveOf(timeline.stages, stats.stages) : undefined;
   return {
     generatedAt: new Date().toISOString(),
     options: a.options,
     workers: a.workers,
     sourceAddresses: a.addresses,
-    ok: a.thresholds.every((r) => r.ok),
+    ok: a.thresholds.every((r) => r.ok) && (curve?.every((p) => p.ok) ?? true),
     thresholds: a.thresholds,
     measuredSeconds,
     totals: {
@@ -161,6 +169,7 @@ export function buildReport(a: {
       finished: t.finished,
       errors: errorCount(t),
       errorKinds: t.errors,
+      refusedKinds: t.refusedKinds,
       throttled: t.throttled,
       refused: [...stats.intervals.values()].reduce((n, b) => n + b.refused, 0),
       ...stats.seating(),
@@ -168,6 +177,7 @@ export function buildReport(a: {
       peakSockets: Math.max(0, ...series.sockets),
     },
     stages,
+    ...(curve && { curve }),
     series,
     stats: stats.encode(),
     ...(a.samples && { samples: a.samples }),
@@ -183,5 +193,10 @@ export function renderHtml(report: LoadReport): string {
   // The page needs the figures, not the histograms or raw samples.
   const { stats: _stats, samples: _samples, ...figures } = report;
   const data = JSON.stringify(figures).replace(/</g, '\\u003c');
-  return reportPage({ uplotJs: uplotJs.replace(/<\/script/gi, '<\\/script'), uplotCss, data });
+  return reportPage({
+    uplotJs: uplotJs.replace(/<\/script/gi, '<\\/script'),
+    uplotCss,
+    data,
+    curveHtml: curveSection(report.curve ?? []),
+  });
 }

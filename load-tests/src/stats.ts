@@ -52,6 +52,8 @@ export interface Bucket {
   seated: number;
   /** Requests the platform refused for want of capacity (codes capacity, full): counted apart from errors. */
   refused: number;
+  /** The same refusals by machine code (capacity, full, queueFull). */
+  refusedKinds: Record<string, number>;
 }
 
 export function newBucket(): Bucket {
@@ -69,6 +71,7 @@ export function newBucket(): Bucket {
     tables: 0,
     seated: 0,
     refused: 0,
+    refusedKinds: {},
   };
 }
 
@@ -84,6 +87,8 @@ export function mergeBucket(into: Bucket, from: Bucket): void {
   into.spectatorViews += from.spectatorViews;
   into.refused += from.refused ?? 0;
   for (const [k, n] of Object.entries(from.errors)) into.errors[k] = (into.errors[k] ?? 0) + n;
+  // Absent in the statistics of a swarm process from before refusals had codes.
+  for (const [k, n] of Object.entries(from.refusedKinds ?? {})) into.refusedKinds[k] = (into.refusedKinds[k] ?? 0) + n;
   into.sockets += from.sockets;
   into.tables += from.tables;
   into.seated += from.seated ?? 0;
@@ -99,7 +104,7 @@ export interface EncodedBucket extends Omit<Bucket, 'hist'> {
 export function encodeBucket(b: Bucket): EncodedBucket {
   const hist = {} as Record<Metric, string>;
   for (const m of METRICS) hist[m] = encodeIntoCompressedBase64(b.hist[m]);
-  return { ...b, errors: { ...b.errors }, hist };
+  return { ...b, errors: { ...b.errors }, refusedKinds: { ...b.refusedKinds }, hist };
 }
 
 export function decodeBucket(e: EncodedBucket): Bucket {
@@ -109,7 +114,7 @@ export function decodeBucket(e: EncodedBucket): Bucket {
     hist[m] = newHistogram();
     hist[m].add(decodeFromCompressedBase64(e.hist[m], 32, false));
   }
-  return { ...e, errors: { ...e.errors }, hist };
+  return { ...e, errors: { ...e.errors }, refusedKinds: { ...(e.refusedKinds ?? {}) }, hist };
 }
 
 export interface EncodedStats {
@@ -163,13 +168,26 @@ export class RunStats {
     for (const b of this.spans(now)) b[counter]++;
   }
 
+  /** A request refused for want of capacity, with its machine code: counted apart from errors. */
+  refusal(code: string, now = Date.now()): void {
+    for (const b of this.spans(now)) {
+      b.refused++;
+      b.refusedKinds[code] = (b.refusedKinds[code] ?? 0) + 1;
+    }
+  }
+
   error(kind: string, now = Date.now()): void {
     for (const b of this.spans(now)) b.errors[kind] = (b.errors[kind] ?? 0) + 1;
   }
 
-  /** Gauges: the interval, its stage and the total keep the latest value. */
-  gauge(sockets: number, tables: number, now = Date.now(), seated = 0): void {
+  /**
+   * Gauges: the interval, its stage and the total keep the latest value. `teardown`: the sample after the
+   * run stopped its tables; it leaves the stages alone, so the last stage keeps what it seated while it ran
+   * (an offered-load curve reads each stage's gauges, offered-curve.ts).
+   */
+  gauge(sockets: number, tables: number, now = Date.now(), seated = 0, teardown = false): void {
     for (const b of this.spans(now)) {
+      if (teardown && this.stages.includes(b)) continue;
       b.sockets = sockets;
       b.tables = tables;
       b.seated = seated;

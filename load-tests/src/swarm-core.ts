@@ -94,9 +94,11 @@ interface Slot {
 
 /**
  * Refusals for want of capacity (machine codes of @joke/protocol: `capacity`, every worker out of headroom;
- * `full`, a worker at MAX_ROOMS): the platform shedding load as designed, counted as refused, not as errors.
+ * `full`, a worker at MAX_ROOMS; `queueFull`, a quick-match wait the matchmaker flagged full because the fleet
+ * refused its table, counted once per wait by the bot): the platform shedding load as designed, counted as
+ * refused, not as errors.
  */
-export const REFUSED_CODES = new Set(['capacity', 'full']);
+export const REFUSED_CODES = new Set(['capacity', 'full', 'queueFull']);
 
 const TICK_MS = 200;
 
@@ -141,7 +143,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
 
   const error = (kind: string, detail?: string) => {
     if (stopping && (kind === 'disconnected' || kind === 'socket')) return;
-    if (REFUSED_CODES.has(kind)) return stats.count('refused');
+    if (REFUSED_CODES.has(kind)) return stats.refusal(kind);
     stats.error(kind);
     lastError = `${kind}${detail ? `: ${detail}` : ''}`;
     // The first few of each kind go to the log in full: the report only counts them.
@@ -319,7 +321,7 @@ export async function runSwarm(input: SwarmOptionsInput, hooks: RunHooks = {}): 
   auth.save();
   // Let the closes land so the last gauge reads 0 (bounded: a stuck socket does not hold the run).
   for (let i = 0; i < 40 && sockets > 0; i++) await new Promise((r) => setTimeout(r, 50));
-  stats.gauge(sockets, 0);
+  stats.gauge(sockets, 0, Date.now(), 0, true);
   if (opts.liveMs > 0) hooks.tick?.(tickState(), stats);
 
   return { report: reportOf(stats, book.tables.size), stats, tables: book.tables, acks: book.acks, samples, startedAt };

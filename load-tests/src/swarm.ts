@@ -60,7 +60,7 @@ const result = await runLoad(options, {
 const ranMs = Math.min(timeline.totalMs, Date.now() - result.stats.startAt);
 const seating = result.stats.seating();
 const thresholds = evaluate(
-  withDefaults(options.thresholds).map(parseThreshold),
+  withDefaults(options.thresholds, options.curve !== undefined).map(parseThreshold),
   result.stats.total,
   ranMs - options.warmup * 1000,
   seating,
@@ -80,7 +80,14 @@ if (jsonFile) writeFileSync(jsonFile, JSON.stringify(report));
 if (htmlFile) writeFileSync(htmlFile, renderHtml(report));
 for (const r of thresholds) log(`threshold ${r.ok ? '✔' : '✘'} ${r.threshold} (measured ${r.actual})`);
 const why = thresholds.filter((r) => !r.ok).map((r) => `${r.threshold} failed (measured ${r.actual})`);
-if (seating.seated < seating.asked)
+for (const p of report.curve ?? [])
+  log(
+    `level ${p.level + 1}: offered ${p.offered} seated ${p.seated} refused ${p.refused} errors ${p.errors} ` +
+      `${p.actionsPerSecond} actions/s p99 ${p.p99 ?? '—'} ms ${p.ok ? '✔' : `✘ ${p.why.join('; ')}`}`,
+  );
+for (const p of report.curve ?? [])
+  if (!p.ok) why.push(`level ${p.level + 1} (${p.offered} offered): ${p.why.join('; ')}`);
+if (seating.seated < seating.asked && !report.curve)
   why.push(
     `seated ${seating.seated} of ${seating.asked} tables asked for (${result.report.refused} refused for capacity)`,
   );
@@ -93,6 +100,10 @@ if (throttled > 0) {
 }
 if (htmlFile) log(`report: ${resolve(htmlFile)}`);
 if (jsonFile) log(`json:   ${resolve(jsonFile)}`);
-process.stdout.write(`${JSON.stringify({ ...result.report, ok: report.ok, ...(report.ok ? {} : { why }) })}\n`);
+// A curve's levels ride on the summary line too, so a script reads them without the JSON report.
+const curve = report.curve?.map(({ errorKinds: _kinds, why: _why, ...p }) => p);
+process.stdout.write(
+  `${JSON.stringify({ ...result.report, ...(curve && { curve }), ok: report.ok, ...(report.ok ? {} : { why }) })}\n`,
+);
 if (!report.ok) for (const w of why) log(`not ok: ${w}`);
 process.exit(report.ok ? 0 : THRESHOLDS_FAILED);

@@ -71,9 +71,13 @@ export interface ThresholdResult {
   actual: number;
 }
 
-/** The user's thresholds, then each default whose statistic they did not set. */
-export function withDefaults(user: readonly string[]): string[] {
+/**
+ * The user's thresholds, then each default whose statistic they did not set. `perLevel`: an offered-load
+ * curve judges seating per level (offered-curve.ts), so the run-wide seating default does not apply.
+ */
+export function withDefaults(user: readonly string[], perLevel = false): string[] {
   const set = new Set(user.map((u) => parseThreshold(u)).map((t) => `${t.metric ?? ''}.${t.stat}`));
+  if (perLevel) set.add('.seated');
   return [...user, ...DEFAULT_THRESHOLDS.filter((d) => !set.has(`.${parseThreshold(d).stat}`))];
 }
 

@@ -168,3 +168,15 @@ describe('a join the gateway could not get answered', () => {
     expect(seen.errors).toEqual(['unavailable', 'unavailable', 'unavailable']);
   });
 });
+
+describe('a quick-match wait the matchmaker flagged full', () => {
+  it('is one queueFull refusal per wait, however many full statuses come', () => {
+    const { feed, seen } = botFor('u1', 1);
+    const status = (full: boolean) =>
+      Buffer.from(JSON.stringify({ v: 1, t: 'queueStatus', game: 'one-card', mode: 'classic', waiting: 3, full }));
+    feed(status(false));
+    feed(status(true));
+    feed(status(true));
+    expect(seen.errors).toEqual(['queueFull']);
+  });
+});

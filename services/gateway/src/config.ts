@@ -72,6 +72,14 @@ export const GatewayConfig = z.object({
     .int()
     .min(16 * 1024)
     .default(256 * 1024),
+  /** Event-loop delay (ms, p99 over a heartbeat) past which spectator frames and presence notices are shed (shed.ts); 0 = never. */
+  shedLoopLagMs: z.number().int().min(0).default(500),
+  /** Unsent bytes of one socket past which its presence notices wait and its spectating pauses (shed.ts); 0 = never. */
+  shedBufferedBytes: z
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024),
   /**
    * Seconds without traffic before uWS closes a socket; it pings automatically in between.
    * Default: from the games' disconnection rules (hula: 30 s → 28 s, @joke/engine socketIdleTimeoutSec).
@@ -198,6 +206,18 @@ export const gatewayEnv = defineConfig({
     int(16 * 1024),
     256 * 1024,
     'Unsent bytes per socket before it is dropped as a slow consumer.',
+  ),
+  shedLoopLagMs: opt(
+    'GATEWAY_SHED_LOOP_LAG_MS',
+    int(0, 600_000),
+    500,
+    "Event-loop delay (p99 over a heartbeat) past which the gateway sheds first: spectator frames are dropped (spectators join again once it passed) and players' presence notices wait for their next view; players' views still go. 0 = never.",
+  ),
+  shedBufferedBytes: opt(
+    'GATEWAY_SHED_BUFFERED_BYTES',
+    int(0),
+    64 * 1024,
+    "Unsent bytes of one socket past which its presence notices wait for its next view and, if it spectates, it leaves the room's frames until it drained (then joins again). Below GATEWAY_MAX_BACKPRESSURE_BYTES, so shedding comes before dropping the socket. 0 = never.",
   ),
   idleTimeoutSec: opt(
     'GATEWAY_IDLE_TIMEOUT_SEC',

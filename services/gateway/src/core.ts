@@ -8,6 +8,7 @@ import { ERRORS, PROTOCOL_VERSION, type ErrorCode } from '@joke/protocol';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import type { Membership, Registry, Sock } from './rooms.ts';
+import { Shedder } from './shed.ts';
 
 export const v = PROTOCOL_VERSION;
 
@@ -29,6 +30,10 @@ export interface Core {
   publishTopic: (topic: string, frame: Uint8Array) => void;
   /** Drops sockets whose unsent bytes passed the bound (topic publishes do not report it per socket). */
   dropSlow(ws: Sock): boolean;
+  /** What is shed first under pressure: spectator frames and presence notices (shed.ts). */
+  shed: Shedder;
+  /** Writes a player's held presence notice now, unless a newer view went meanwhile. */
+  flushPresence(ws: Sock, m: Membership): void;
 }
 
 export type FrameKind = 'view' | 'presence';
@@ -40,6 +45,8 @@ export function createCore(
   metrics: GatewayMetrics,
   reg: Registry,
   closing: () => boolean,
+  /** Measure the event-loop delay for shedding (off on a fake clock: the box's own lag is not the test's). */
+  measureLag = true,
 ): Core {
   const detach = (p: Promise<void>): void => {
     p.catch((err) => log.error({ err: String(err) }, 'message handler failed'));
@@ -85,12 +92,27 @@ export function createCore(
    * unless a newer view already did. The kind comes from the delivery's header, so the
    * frame itself is never opened.
    */
+  const shed = new Shedder(
+    { shedLoopLagMs: cfg.shedLoopLagMs, shedBufferedBytes: cfg.shedBufferedBytes },
+    { shed: (kind) => metrics.framesShed.inc({ kind }), resync: () => metrics.spectatorResyncs.inc() },
+    measureLag,
+  );
+  const flushPresence = (ws: Sock, m: Membership): void => {
+    const held = m.heldPresence;
+    m.heldPresence = undefined;
+    if (held && held.seq >= m.lastSeq) send(ws, held.frame);
+  };
+  // Under pressure a presence notice waits (shed.ts); a view never does, and takes the held notice with it.
   const sendView = (ws: Sock, m: Membership, seq: number, kind: FrameKind, frame: string | Uint8Array): void => {
     if (kind === 'presence') {
-      if (seq >= m.lastSeq) send(ws, frame);
+      if (seq < m.lastSeq) return;
+      if (shed.holdPresence(ws)) return shed.hold(m, seq, frame);
+      m.heldPresence = undefined;
+      send(ws, frame);
       return;
     }
     if (seq <= m.lastSeq) return;
+    if (m.heldPresence) flushPresence(ws, m);
     m.lastSeq = seq;
     send(ws, frame);
   };
@@ -108,6 +130,8 @@ export function createCore(
     protoError,
     sendView,
     dropSlow,
+    shed,
+    flushPresence,
     publishTopic: () => {
       throw new Error('publishTopic used before the uWS app exists');
     },

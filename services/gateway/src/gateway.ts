@@ -69,7 +69,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   let closing = false;
   let accepting = true;
   let nextSocketId = 1;
-  const core = createCore(cfg, bus, log, metrics, reg, () => closing);
+  const core = createCore(cfg, bus, log, metrics, reg, () => closing, clock.real);
   const { protoError, sendJson } = core;
   const requests = createRequester(core, clock);
   const rooms = createMemberships(core, requests);
@@ -97,6 +97,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     requests.prune();
     // Topic publishes do not report a full socket: spectators past the bound are found here.
     for (const ws of reg.sockets) core.dropSlow(ws);
+    core.shed.tick(reg, core.flushPresence, rooms.resyncSpectators);
     try {
       emit(bus, contract.gatewayHeartbeat, { v, gatewayId: cfg.gatewayId, sockets: reg.sockets.size, at: clock.now() });
       busHealthy = true;
@@ -274,6 +275,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       if (closing) return;
       closing = true;
       clock.clearInterval(heartbeatTimer);
+      core.shed.close();
       for (const s of subs) s.unsubscribe();
       uws.us_listen_socket_close(listenSocket);
       for (const ws of [...reg.sockets]) if (!ws.getUserData().closed) ws.end(1001, 'server shutting down');

@@ -7,6 +7,7 @@
  * frame its kind and viewer); the frames' bytes go to `ws.send` unchanged.
  * Spectator frames go out with ONE topic publish per room; the writes to each
  * player socket are corked, so a socket gets one write syscall per delivery.
+ * Under pressure spectator frames and presence notices are shed first (shed.ts).
  */
 import { contract, listen, type bus as wire } from '@joke/protocol';
 import type { BusSubscription } from '@joke/bus';
@@ -52,6 +53,8 @@ export function createDeliver(core: Core, requests: Requester, rooms: Membership
       if (seq <= r.spectatorSeq) return;
       r.spectatorSeq = seq;
     } else if (seq < r.spectatorSeq) return;
+    // Behind: spectators go without (and join again once it passed, shed.ts); players' frames still go.
+    if (!core.shed.spectatorFrame(roomId)) return;
     core.publishTopic(spectatorTopic(roomId), f.bytes);
     metrics.messagesOut.inc(r.spectators.size);
   };

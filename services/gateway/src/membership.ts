@@ -15,6 +15,8 @@ export interface Memberships {
   /** The user's last socket here in `role` left or closed: the room worker forgets or marks that viewer. */
   publishPresence(roomId: string, userId: string, left: boolean, role: Role | null): void;
   refreshRoom(roomId: string): Promise<void>;
+  /** Spectators that missed frames to shedding (shed.ts) join again: the reply is the whole view. */
+  resyncSpectators(roomId: string, only?: Sock): void;
 }
 
 export function createMemberships(core: Core, requests: Requester): Memberships {
@@ -108,6 +110,9 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
         reg.leaveRoom(roomId, user.sub, ws, null);
       }
       if (reply && reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId });
+      // The worker is behind on its playing tables and deferred this join past its wait (room-worker
+      // intake.ts): the room is there, so the client joins again shortly, as after a timed-out join.
+      else if (reply && reply.code === 'capacity') protoError(ws, 'unavailable', undefined, { roomId });
       else if (reply && reply.code === 'spectatorsFull') protoError(ws, 'spectatorsFull', undefined, { roomId });
       else if (reply) {
         metrics.rejects.inc({ reason: 'join' });
@@ -209,5 +214,14 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     }
   };
 
-  return { join: onJoin, leave, publishPresence, refreshRoom };
+  const resyncSpectators = (roomId: string, only?: Sock): void => {
+    const r = reg.rooms.get(roomId);
+    if (!r) return;
+    for (const ws of only ? [only] : [...r.spectators]) {
+      const d = ws.getUserData();
+      if (!d.closed && d.user && r.spectators.has(ws)) core.detach(onJoin(ws, roomId, true));
+    }
+  };
+
+  return { join: onJoin, leave, publishPresence, refreshRoom, resyncSpectators };
 }

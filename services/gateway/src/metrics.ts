@@ -19,6 +19,10 @@ export interface GatewayMetrics {
   /** Failed attempts not retried because the gateway's retry budget was spent (GATEWAY_RETRY_RATIO). */
   retriesRefused: Counter<'op'>;
   slowConsumers: Counter;
+  /** Frames shed under pressure (shed.ts), by kind: spectator, presence, spectatorPaused. */
+  framesShed: Counter<'kind'>;
+  /** Spectators joined again after they missed frames to shedding. */
+  spectatorResyncs: Counter;
   /** Sockets refused at upgrade or hello by a per-address or per-user socket limit. */
   socketsRefused: Counter<'scope'>;
 }
@@ -126,8 +130,20 @@ export function createMetrics(gatewayId: string, defaultMetrics: boolean): Gatew
       help: 'Sockets dropped because their send buffer passed maxBackpressureBytes',
       registers: [registry],
     }),
+    framesShed: new Counter({
+      name: 'joke_gateway_frames_shed_total',
+      help: 'Frames shed under pressure, by kind: spectator (a spectator frame dropped), presence (a player presence notice held back; the latest goes later), spectatorPaused (a spectator socket past GATEWAY_SHED_BUFFERED_BYTES taken off its room topic)',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    spectatorResyncs: new Counter({
+      name: 'joke_gateway_spectator_resyncs_total',
+      help: 'Spectator rooms or sockets joined again after they missed frames to shedding',
+      registers: [registry],
+    }),
   };
   // Counted per client message, per socket write and per bus request.
+  countLocally(metrics.framesShed, 'kind');
   countLocally(metrics.messagesIn, 'type');
   countLocally(metrics.messagesOut, null);
   countLocally(metrics.requests, 'op');

@@ -21,6 +21,10 @@ export interface Membership {
   wantsSpectate: boolean;
   /** Settles when the pending join is answered, so a pipelined action waits for it. */
   joined: Promise<void> | null;
+  /** A player's latest presence notice held back under pressure (shed.ts); sent before its next view. */
+  heldPresence?: { seq: number; frame: string | Uint8Array } | undefined;
+  /** A spectator socket taken off the room's topic while its send buffer was full (shed.ts). */
+  paused?: boolean;
 }
 
 export interface SocketData {

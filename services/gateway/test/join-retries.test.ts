@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { NatsBus, type Bus } from '@joke/bus';
-import { subjects } from '@joke/protocol';
+import { contract, refuse, serve, subjects } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, type Gateway } from '../src/index.ts';
@@ -125,6 +125,29 @@ describe('a join that gets no answer', () => {
     } finally {
       sub.unsubscribe();
       await quick.close();
+    }
+  }, 60_000);
+
+  it('is unavailable (join again) when the worker deferred it past its wait and refused it capacity', async () => {
+    // Issue 37: a worker behind on its playing tables holds joins, then refuses them `capacity`
+    // (room-worker intake.ts). The room is there: the client must join again, not hear that it is gone.
+    const busyRoom = `${ns}-behind`;
+    const sub = serve(
+      bus,
+      contract.roomJoin.at(busyRoom),
+      (_req, respond) => respond(refuse('capacity')),
+      () => refuse('malformed'),
+    );
+    try {
+      const c = await TestClient.open(url);
+      expect((await c.hello(await signPlayerToken(DEV_JWT_SECRET, { sub: 'behind-user', name: 'u' }))).t).toBe(
+        'welcome',
+      );
+      c.send({ v: 1, t: 'join', roomId: busyRoom, spectate: true });
+      expect(await c.next((m) => m.t === 'error', 30_000)).toMatchObject({ code: 'unavailable', roomId: busyRoom });
+      await c.close();
+    } finally {
+      sub.unsubscribe();
     }
   }, 60_000);
 });

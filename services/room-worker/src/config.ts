@@ -138,6 +138,30 @@ export const workerConfig = defineConfig({
     0,
     'CPU of this process over a heartbeat (1 = one core) above which it opens no new room. 0 = no limit (the default: in one process with the gateway, as in embedded mode, it counts their CPU too).',
   ),
+  intakeDeferQueued: opt(
+    'INTAKE_DEFER_QUEUED',
+    int(0, 100_000_000),
+    1_000,
+    'Items (commands, timers, joins) waiting across all its rooms above which new rooms (opens) and viewers entering a room (joins) wait behind the commands of the tables already playing (refused with code capacity after INTAKE_DEFER_WAIT_MS). 0 = never by queue depth.',
+  ),
+  intakeDeferLagMs: opt(
+    'INTAKE_DEFER_LAG_MS',
+    int(0, 600_000),
+    1_000,
+    'Event-loop delay (as admission reads it, ADMIT_MAX_LAG_MS) above which opens and joins wait behind the commands of the tables already playing. 0 = never by loop delay.',
+  ),
+  intakeDeferMax: opt(
+    'INTAKE_DEFER_MAX',
+    int(0, 1_000_000),
+    256,
+    'Opens and joins that may wait at once while the worker is behind; one more is refused at once with code capacity.',
+  ),
+  intakeDeferWaitMs: opt(
+    'INTAKE_DEFER_WAIT_MS',
+    int(0, 600_000),
+    2_000,
+    "How long a deferred open or join waits for the worker to catch up before it is refused with code capacity (an open's own deadline, if sooner, counts).",
+  ),
   drainTimeoutMs: opt(
     'DRAIN_TIMEOUT_MS',
     int(0, 600_000),

@@ -62,6 +62,17 @@ export function createWorkerMetrics(registry = new Registry()) {
       help: 'Rooms handed to another worker by live migration',
       registers,
     }),
+    intakeDeferred: new Counter({
+      name: 'joke_worker_intake_deferred_total',
+      help: 'Opens and joins that waited behind the commands of playing tables (outcome deferred), and how each ended: started, or refused with code capacity',
+      labelNames: ['kind', 'outcome'] as const,
+      registers,
+    }),
+    intakeBacklog: new Gauge({
+      name: 'joke_worker_intake_backlog',
+      help: 'Items waiting in the room queues at the last heartbeat (what INTAKE_DEFER_QUEUED compares)',
+      registers,
+    }),
     loopLag: new Gauge({
       name: 'joke_worker_event_loop_lag_seconds',
       help: 'Event loop delay p99 over the last heartbeat, in seconds',

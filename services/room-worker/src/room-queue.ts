@@ -12,6 +12,11 @@
 import { refuse } from '@joke/protocol';
 import type { Item } from './room-types.ts';
 
+/** Counts the items waiting across a worker's rooms (intake.ts): told of every item taken in and handed out. */
+export interface Backlog {
+  queued(n: number): void;
+}
+
 export interface QueueOwner {
   /** Applies one batch (persisting it before any reply). */
   process(batch: Item[]): Promise<void>;
@@ -32,6 +37,7 @@ export class ItemQueue {
     private readonly owner: QueueOwner,
     private readonly max: number,
     private readonly batchMax: number,
+    private readonly backlog?: Backlog,
   ) {}
 
   push(item: Item): void {
@@ -42,6 +48,7 @@ export class ItemQueue {
       return;
     }
     this.items.push(item);
+    this.backlog?.queued(1);
     this.kick();
   }
 
@@ -76,6 +83,7 @@ export class ItemQueue {
   /** For good: nothing queued runs, nothing new starts. */
   clear(): void {
     this.paused = true;
+    this.backlog?.queued(-this.items.length);
     this.items = [];
   }
 
@@ -88,7 +96,9 @@ export class ItemQueue {
     this.running = true;
     try {
       while (this.items.length > 0 && !this.paused && !this.held) {
-        await this.owner.process(this.items.splice(0, this.batchMax));
+        const batch = this.items.splice(0, this.batchMax);
+        this.backlog?.queued(-batch.length);
+        await this.owner.process(batch);
         this.owner.afterBatch();
       }
     } catch (err) {

@@ -4,6 +4,7 @@ import type { bus as wire, ChatPolicy } from '@joke/protocol';
 import type { Bus, Logger, SnapshotStore, TraceHeaders } from '@joke/bus';
 import type { Clock } from '@joke/bus/clock';
 import type { WorkerConfig } from './config.ts';
+import type { PriorityIntake } from './intake.ts';
 import type { WorkerMetrics } from './metrics.ts';
 import type { Room } from './room.ts';
 
@@ -136,4 +137,6 @@ export interface RoomHost {
   onStoreLost(room: Room): void;
   onTransition(): void;
   gatewaySeen(gatewayId: string): void;
+  /** The worker's priority intake (intake.ts): counts queued items, defers joins while behind. Absent in unit set-ups. */
+  intake?: PriorityIntake;
 }

@@ -100,7 +100,7 @@ export class Room implements QueueOwner, MovingRoom {
     const replies = ActionMemory.fromSteps(steps, (userId) => humanSeats.has(userId));
     this.timers = new RoomTimers(this, host.cfg, host.clock, botRng);
     this.deliveries = new Deliveries(host, game, this.id);
-    this.queue = new ItemQueue(this, host.cfg.queueMax, host.cfg.batchMax);
+    this.queue = new ItemQueue(this, host.cfg.queueMax, host.cfg.batchMax, host.intake);
     this.moves = new RoomMoves(this, host, guard(host, this.id), botRng, replies, this.timers);
     this.membership = new RoomMembership(
       host,
@@ -152,7 +152,7 @@ export class Room implements QueueOwner, MovingRoom {
    */
   subscribe(): void {
     const family = new SubjectFamily(this.host.bus);
-    this.subs.push(...subscribeRoom(family, this.id, (item) => this.enqueue(item)));
+    this.subs.push(...subscribeRoom(family, this.id, (item) => this.enqueue(item), this.host.intake));
     this.subs.push(
       subscribeChat(
         {

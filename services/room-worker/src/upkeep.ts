@@ -23,6 +23,7 @@ import type { WorkerConfig } from './config.ts';
 import type { WorkerMetrics } from './metrics.ts';
 import type { Room } from './room.ts';
 import { currentGeneration } from './store-loss.ts';
+import type { PriorityIntake } from './intake.ts';
 
 export interface UpkeepHost {
   bus: Bus;
@@ -33,6 +34,8 @@ export interface UpkeepHost {
   clock: Clock;
   incarnation: string;
   rooms: ReadonlyMap<string, Room>;
+  /** Told the loop delay admission reads at each heartbeat; its backlog is the worker's queued items. */
+  intake?: PriorityIntake;
   draining(): boolean;
 }
 
@@ -155,6 +158,8 @@ export class Upkeep {
     this.recentLagMs.push(loopLagMs);
     if (this.recentLagMs.length > 4) this.recentLagMs.shift();
     const sustainedLagMs = admissionLagMs(this.recentLagMs);
+    this.h.intake?.loopLag(sustainedLagMs);
+    if (this.h.intake) metrics.intakeBacklog.set(this.h.intake.backlog);
     this.headroom = headroomOf(
       cfg,
       {

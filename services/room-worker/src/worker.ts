@@ -20,6 +20,7 @@ import { handOver, migrateRooms, type HandoverDeps, type MigrationHost } from '.
 import { openRoom, restoreRoom, type OpenHost } from './open.ts';
 import type { Room, RoomHost } from './room.ts';
 import { Upkeep } from './upkeep.ts';
+import { PriorityIntake } from './intake.ts';
 import { ReconnectGuard } from './reconnect.ts';
 import { reportStoreLost } from './store-loss.ts';
 
@@ -71,6 +72,16 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
   const opening = new Map<string, Promise<wire.OpenRoomReply>>();
   let draining = false;
   let closed = false;
+  const intake = new PriorityIntake(
+    {
+      deferQueued: cfg.intakeDeferQueued,
+      deferLagMs: cfg.intakeDeferLagMs,
+      deferMax: cfg.intakeDeferMax,
+      deferWaitMs: cfg.intakeDeferWaitMs,
+    },
+    clock,
+    { deferred: (kind, outcome) => metrics.intakeDeferred.inc({ kind, outcome }) },
+  );
 
   const upkeep = new Upkeep({
     bus,
@@ -81,6 +92,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     clock,
     incarnation,
     rooms,
+    intake,
     draining: () => draining,
   });
   const reconnect = new ReconnectGuard({ bus, log, clock, rooms, upkeep, closed: () => closed });
@@ -115,6 +127,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     onStoreLost: (room) => reportStoreLost({ bus, log, metrics, clock }, room),
     onTransition: () => upkeep.transition(),
     gatewaySeen: (gatewayId) => upkeep.gatewaySeen(gatewayId),
+    intake,
   };
 
   /** Publishes a durable fact (`send`), retrying until the stream stored it (or this worker stops). */
@@ -174,17 +187,23 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
       contract.workerOpen.at(cfg.workerId),
       (req, respond) => {
         if (req.create && req.create.roomId !== req.roomId) return respond(refuse('malformed'));
-        let job = opening.get(req.roomId);
-        if (!job) {
-          job = openRoom(openHost, req).catch((err) => {
-            metrics.errors.inc({ kind: 'store' });
-            log.error({ err, roomId: req.roomId }, 'open failed');
-            return refuse('internal', String((err as Error)?.message ?? err));
-          });
-          opening.set(req.roomId, job);
-          void job.finally(() => opening.delete(req.roomId));
-        }
-        void job.then(respond);
+        const open = (): void => {
+          let job = opening.get(req.roomId);
+          if (!job) {
+            job = openRoom(openHost, req).catch((err) => {
+              metrics.errors.inc({ kind: 'store' });
+              log.error({ err, roomId: req.roomId }, 'open failed');
+              return refuse('internal', String((err as Error)?.message ?? err));
+            });
+            opening.set(req.roomId, job);
+            void job.finally(() => opening.delete(req.roomId));
+          }
+          void job.then(respond);
+        };
+        // A new table waits behind the commands of the tables already playing (intake.ts); a restore is a
+        // table already playing (its players wait on it) and goes at once.
+        if (!req.create) return open();
+        intake.admit('open', open, () => respond(refuse('capacity')), req.deadline);
       },
       () => refuse('malformed'),
     ),
@@ -273,6 +292,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     if (closed) return;
     closed = true;
     upkeep.stop();
+    intake.close();
     reconnect.close();
     for (const r of [...rooms.values()]) r.close();
     for (const s of subs) s.unsubscribe();
