@@ -167,16 +167,25 @@ describe('poker §9 접근성: 4색 덱', () => {
 });
 
 describe('poker §9 접근성: 큰 글씨 모드 at 360×640', () => {
+  // The fewest and the most seats each table takes (훌라 seats at most 5).
+  const SEATS: Record<Table, number[]> = { onecard: [2, 6, 10], poker: [2, 6, 10], hula: [2, 5] };
   for (const table of Object.keys(TABLES) as Table[])
-    it(`${table}: every label on the screen, none on another`, async () => {
-      const [page, hook] = await openTable(table, { viewport: SMALL, settings: { largeText: true } });
-      try {
-        expect(labelProblems(hook.labels, hook.width, hook.height)).toEqual([]);
-      } finally {
-        await page.close();
+    it(`${table}: every label on the screen, none on another, at ${SEATS[table].join('/')} seats`, async () => {
+      for (const n of SEATS[table]) {
+        const query = TABLES[table].query.replace(/players=\d+/, `players=${n}`);
+        const [page, hook] = await openTable(
+          table,
+          { viewport: SMALL, settings: { largeText: true } },
+          undefined,
+          query,
+        );
+        try {
+          expect(labelProblems(hook.labels, hook.width, hook.height), `${n} seats`).toEqual([]);
+        } finally {
+          await page.close();
+        }
       }
     });
-
   it('the DOM lobby grows its text and keeps it inside 360 px', async () => {
     const measure = async (largeText: boolean) => {
       const page = await newPage({ viewport: SMALL, settings: { largeText } });
