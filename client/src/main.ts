@@ -11,12 +11,17 @@ import { installTestHook } from './testhook.ts';
 import { sound } from './sound/player.ts';
 import { followResolution, scaleConfig } from './display.ts';
 import { paceRendering } from './render-pace.ts';
+import { getSettings, onSettings } from './settings.ts';
 
 export async function startGame(
   extraScenes: Phaser.Types.Scenes.SceneType[] = [],
   first = 'lobby',
 ): Promise<Phaser.Game> {
   await loadFonts();
+  // §9 큰 글씨: the DOM lobby and sheets grow by CSS zoom (styles.css, .large-text), the canvas by textScale().
+  const markLargeText = () => document.documentElement.classList.toggle('large-text', getSettings().largeText);
+  markLargeText();
+  onSettings(markLargeText);
   // Phaser 4.2's multi-texture batch samples the wrong texture for rotated
   // quads (phaserjs/phaser#7372: exact float compare on an interpolated
   // texture index) — exactly our fanned hand and shaking button. One texture

@@ -2,7 +2,7 @@
  * The trump deck: paper face, large corner index readable in a fanned hand,
  * one big pip, original court emblems (crown, circlet, shield) and two jokers.
  */
-import { GOLD, INK, PAPER, R, RED, TEX_H, TEX_W, drawSuit, roundRect, star, text } from './art-common.ts';
+import { GOLD, INK, PAPER, R, RED, TEX_H, TEX_W, drawSuit, roundRect, star, suitInk, text } from './art-common.ts';
 import { indexLabel, isNumericOne, isRed, type Card, type Suit } from './model.ts';
 
 export function paperBase(g: CanvasRenderingContext2D): void {
@@ -31,7 +31,7 @@ function classicIndex(g: CanvasRenderingContext2D, label: string, suit: Suit | n
 
 /** Original court emblems: a three-point crown (K), a gem circlet (Q), a shield with a feather (J). */
 function courtEmblem(g: CanvasRenderingContext2D, rank: number, suit: Suit): void {
-  const c = isRed(suit) ? RED : INK;
+  const c = suitInk(suit);
   const cx = TEX_W / 2 + 8;
   const cy = TEX_H / 2;
   g.save();
@@ -133,7 +133,7 @@ export function drawClassic(g: CanvasRenderingContext2D, card: Card): void {
     return;
   }
   if (card.kind !== 'std') return;
-  const color = isRed(card.suit) ? RED : INK;
+  const color = suitInk(card.suit);
   classicIndex(g, indexLabel(card), card.suit, color);
   if (card.rank >= 11) {
     courtEmblem(g, card.rank, card.suit);

@@ -1,5 +1,6 @@
 /** Drawing primitives and palette shared by both card designs (Canvas 2D). */
 import { isRed, type Suit } from './model.ts';
+import { getSettings } from '../settings.ts';
 
 /** Texture size; the table draws cards between 48×68 and ~130×182 px. */
 export const TEX_W = 180;
@@ -11,6 +12,20 @@ export const INK = '#1c1d24';
 export const RED = '#cf2a2a';
 export const GOLD = '#d7a232';
 export const PAPER = '#fbf8f1';
+/** The 4-colour deck's extra inks: dark enough on paper for the corner index at 48 px wide. */
+export const BLUE = '#1d5bc4';
+export const GREEN = '#17833a';
+
+/** Ink of a suit: two colours by default, ♠ black ◆ blue ♥ red ♣ green with the §9 4-colour deck. */
+export function suitInk(suit: Suit, fourColor = getSettings().fourColorDeck): string {
+  if (!fourColor) return isRed(suit) ? RED : INK;
+  return suit === 'D' ? BLUE : suit === 'C' ? GREEN : suit === 'H' ? RED : INK;
+}
+
+/** Texture-key suffix of the palette, so a live switch draws new faces instead of reusing old ones. */
+export function paletteKey(): string {
+  return getSettings().fourColorDeck ? '-4c' : '';
+}
 
 export function roundRect(g: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
   g.beginPath();
@@ -77,7 +92,7 @@ export function drawSuit(
   g.save();
   g.translate(x, y);
   suitPath(g, suit, s);
-  g.fillStyle = color ?? (isRed(suit) ? RED : INK);
+  g.fillStyle = color ?? suitInk(suit);
   g.fill('nonzero');
   g.restore();
 }

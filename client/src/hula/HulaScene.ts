@@ -13,6 +13,7 @@ import type { TableFrame, TableSource } from '../table/source.ts';
 import { Banner, Toasts } from '../table/overlays.ts';
 import { boundsRect, type Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';
+import { followTableSettings } from '../table/live-settings.ts';
 import { Button } from '../table/widgets.ts';
 import { confirmDialog } from '../ui/sheets.ts';
 import { reducedMotion } from '../settings.ts';
@@ -114,6 +115,8 @@ export class HulaScene extends Phaser.Scene {
     this.result = new HulaResultPanel(this);
     this.input.on('pointerup', (p: Phaser.Input.Pointer) => this.onTap(p.worldX, p.worldY));
     this.scale.on('resize', this.onResize, this);
+    // 4-colour deck and large text apply to an open table too (§9 접근성).
+    followTableSettings(this, () => this.render());
     this.events.once('shutdown', () => {
       this.scale.off('resize', this.onResize, this);
       this.source.stop();

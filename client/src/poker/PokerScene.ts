@@ -11,7 +11,8 @@ import type { TableSceneData } from '../scenes/TableScene.ts';
 import { verifySeed } from '../table/result-data.ts';
 import { ResultPanel, Toasts } from '../table/overlays.ts';
 import type { TableFrame } from '../table/source.ts';
-import { C, textStyle } from '../table/theme.ts';
+import { C, textStyle, tx } from '../table/theme.ts';
+import { followTableSettings } from '../table/live-settings.ts';
 import { Button } from '../table/widgets.ts';
 import { confirmDialog } from '../ui/sheets.ts';
 import { actionBar, emptyBarState, pressUi, type ActionButton, type Bar, type BarState } from './actions.ts';
@@ -118,6 +119,8 @@ export class PokerScene extends Phaser.Scene {
       this.data_.source.stop();
       this.result.close();
     });
+    // 4-colour deck and large text apply to an open table too (§9 접근성).
+    followTableSettings(this, () => this.relayout());
     this.relayout();
     this.data_.source.start({
       frame: (f) => this.onFrame(f),
@@ -204,7 +207,7 @@ export class PokerScene extends Phaser.Scene {
     g.fillStyle(C.feltDark, 0.55).fillEllipse(f.x + f.w / 2, f.y + f.h / 2, f.w, f.h, 96);
     g.lineStyle(3, C.feltLine, 1).strokeEllipse(f.x + f.w / 2, f.y + f.h / 2, f.w, f.h, 96);
     g.fillStyle(0x000000, 0.35).fillRect(0, 0, W, l.topBar.h);
-    this.title.setPosition(l.title.x, l.title.h / 2).setFontSize(l.orientation === 'landscape' ? 18 : 14);
+    this.title.setPosition(l.title.x, l.title.h / 2).setFontSize(tx(l.orientation === 'landscape' ? 18 : 14));
     this.waiting.setPosition(W / 2, H / 2);
     this.menu.rules.setRect(l.menu.rules);
     this.menu.leave.setRect(l.menu.leave);

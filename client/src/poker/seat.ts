@@ -6,7 +6,7 @@
  */
 import type Phaser from 'phaser';
 import type { Rect } from '../table/layout.ts';
-import { C, textStyle } from '../table/theme.ts';
+import { C, textStyle, tx } from '../table/theme.ts';
 import { addCard, miniRow, type Shown } from './cards.ts';
 import { chips, type HandPlayerView, type PokerView, type SeatView } from './model.ts';
 import { DRAW_NAMES, seatStory, type Countdown, type SeatStory } from './story.ts';
@@ -121,6 +121,8 @@ export function drawSeat(
   // A small phone's third row of seats: name and chips share the first line.
   const tiny = r.h < 76;
   const nameSize = small ? 13 : 15;
+  // Line steps follow the drawn size (§9 큰 글씨): the cards row gives up the height, not the text.
+  const nameH = tx(nameSize);
   const pad = 6;
   let y = r.y + 4;
   const name = scene.add.text(r.x + pad, y, s.name, textStyle(nameSize, s.folded ? '#9fb0a7' : '#ffffff', 700));
@@ -130,22 +132,22 @@ export function drawSeat(
   into.add(fit(name, tiny ? (r.w - marks) / 2 - pad : r.w - pad * 2 - marks));
   if (s.story.boss) {
     const bx = r.x + r.w - pad - clockW - (s.dealer ? 20 : 0) - bossW + 2;
-    g.fillStyle(C.gold, 1).fillRoundedRect(bx, y + 1, bossW - 4, nameSize + 2, 5);
+    g.fillStyle(C.gold, 1).fillRoundedRect(bx, y + 1, bossW - 4, nameH + 2, 5);
     into.add(
-      scene.add.text(bx + (bossW - 4) / 2, y + 2 + nameSize / 2, '보스', textStyle(11, '#1c1d24', 800)).setOrigin(0.5),
+      scene.add.text(bx + (bossW - 4) / 2, y + 2 + nameH / 2, '보스', textStyle(11, '#1c1d24', 800)).setOrigin(0.5),
     );
   }
   if (s.dealer) {
     const dx = r.x + r.w - pad - 8 - clockW;
-    g.fillStyle(0xffffff, 1).fillCircle(dx, y + nameSize / 2 + 2, 8);
-    into.add(scene.add.text(dx, y + nameSize / 2 + 2, 'D', textStyle(11, '#1c1d24', 800)).setOrigin(0.5));
+    g.fillStyle(0xffffff, 1).fillCircle(dx, y + nameH / 2 + 2, 8);
+    into.add(scene.add.text(dx, y + nameH / 2 + 2, 'D', textStyle(11, '#1c1d24', 800)).setOrigin(0.5));
   }
   if (tiny) {
     const t = scene.add.text(r.x + r.w - pad - marks, y + 1, chips(s.stack), textStyle(12, '#f2c14e', 700));
     into.add(fit(t.setOrigin(1, 0), (r.w - marks) / 2 - pad));
-    y += nameSize + 3;
+    y += nameH + 3;
   } else {
-    y += nameSize + 3;
+    y += nameH + 3;
     into.add(scene.add.text(r.x + pad, y, chips(s.stack), textStyle(small ? 12 : 14, '#f2c14e', 700)));
   }
   if (s.lastDraw && !tiny) {
@@ -154,8 +156,8 @@ export function drawSeat(
       .setOrigin(1, 0);
     into.add(fit(t, r.w / 2 - pad));
   }
-  if (!tiny) y += (small ? 12 : 14) + 4;
-  const bottomH = small ? 14 : 17;
+  if (!tiny) y += tx(small ? 12 : 14) + 4;
+  const bottomH = tx(small ? 14 : 17);
   const cardH = Math.max(18, r.y + r.h - 4 - bottomH - 2 - y);
   const rects = miniRow({ x: r.x + pad, y, w: r.w - pad * 2, h: cardH }, s.cards.length, cardH);
   const best = new Set(s.story.best);

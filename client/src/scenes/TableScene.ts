@@ -10,7 +10,7 @@ import type { PresenceEntry } from '@joke/protocol';
 import type { GameEvent } from '@joke/engine/core/types';
 import { sortHand, type OneCardAction, type OneCardView } from '../cards/model.ts';
 import type { ConnStatus } from '../net/gateway.ts';
-import { getSettings, motionMs, onSettings, reducedMotion, updateSettings } from '../settings.ts';
+import { getSettings, motionMs, reducedMotion, updateSettings } from '../settings.ts';
 import {
   buildPlay,
   deriveControls,
@@ -27,7 +27,8 @@ import { Banner, Picker, ResultPanel, Toasts, type PickerChoice } from '../table
 import { resultData, verifySeed } from '../table/result-data.ts';
 import { SeatBadge } from '../table/seat-badge.ts';
 import type { TableFrame, TableSource } from '../table/source.ts';
-import { C, textStyle } from '../table/theme.ts';
+import { C, textStyle, tx } from '../table/theme.ts';
+import { followTableSettings } from '../table/live-settings.ts';
 import { tableSnapshot } from '../table/snapshot.ts';
 import { Button } from '../table/widgets.ts';
 import { openWindow } from '../table/one-card-call.ts';
@@ -148,7 +149,7 @@ export class TableScene extends Phaser.Scene {
     this.picker = new Picker(this);
     this.result = new ResultPanel(this);
     this.effects = new Effects(this, this.center, this.toasts, (id) => this.badges.get(id)?.anchor ?? null);
-    this.offSettings = onSettings(() => this.render(false));
+    this.offSettings = followTableSettings(this, () => this.relayout());
 
     this.scale.on('resize', this.onResize, this);
     this.events.once('shutdown', () => this.teardown());
@@ -253,11 +254,13 @@ export class TableScene extends Phaser.Scene {
     // A line is ≈ 1.25 × the font size: the font follows the row's height, so on a phone on its
     // side (20- and 16-px rows) the status line no longer runs into the hint under it.
     const fits = (px: number, rowH: number) => Math.min(px, Math.floor(rowH / 1.25));
-    this.statusText.setFontSize(fits(wide ? 20 : 16, l.status.h)).setPosition(l.status.x + l.status.w / 2, l.status.y);
+    this.statusText
+      .setFontSize(fits(tx(wide ? 20 : 16), l.status.h))
+      .setPosition(l.status.x + l.status.w / 2, l.status.y);
     this.statusText.setWordWrapWidth(l.status.w, true);
-    this.hintText.setFontSize(fits(wide ? 16 : 13, l.hint.h)).setPosition(l.hint.x + l.hint.w / 2, l.hint.y);
+    this.hintText.setFontSize(fits(tx(wide ? 16 : 13), l.hint.h)).setPosition(l.hint.x + l.hint.w / 2, l.hint.y);
     this.hintText.setWordWrapWidth(l.hint.w, true);
-    this.titleText.setFontSize(wide ? 18 : 15);
+    this.titleText.setFontSize(tx(wide ? 18 : 15));
     this.waitingText.setPosition(w / 2, h / 2);
     this.toasts.setArea({ x: l.center.x, y: l.center.y + 4, w: l.center.w, h: 100 });
     const b = this.buttons;

@@ -83,16 +83,31 @@ type TurnView = {
   phase?: { kind?: string; target?: string | null; player?: string | null };
 };
 
+/** The seat named as mover is the viewer's (원카드 and 훌라 name it; 포커 keeps it inside the hand). */
+function moverIsViewer(v: TurnView | null): boolean {
+  if (!v || v.finished || !v.viewer) return false;
+  const mover =
+    v.phase?.kind === 'wild4Response' ? (v.phase.target ?? null) : (v.toAct ?? v.current ?? v.phase?.player ?? null);
+  return mover === v.viewer;
+}
+
+/**
+ * The viewer has to move now. 포커 says so with its legal actions (several seats
+ * act at once in 초이스, 교환 and 선언); a rebuy offer between hands is no turn.
+ */
+export function isViewersTurn(view: unknown): boolean {
+  const v = view as (TurnView & { legalActions?: { type?: unknown }[] }) | null;
+  if (v && Array.isArray(v.legalActions)) return !v.finished && v.legalActions.some((a) => a?.type !== 'rebuy');
+  return moverIsViewer(v);
+}
+
 /**
  * The whole second (5…1) of the viewer's own turn clock, or null when it is
  * not their move or more than 5 s remain: the table ticks once per second.
  */
 export function warningSecond(view: unknown, serverNow: number): number | null {
   const v = view as TurnView | null;
-  if (!v || v.finished || !v.viewer || typeof v.deadline !== 'number') return null;
-  const mover =
-    v.phase?.kind === 'wild4Response' ? (v.phase.target ?? null) : (v.toAct ?? v.current ?? v.phase?.player ?? null);
-  if (mover !== v.viewer) return null;
+  if (!v || typeof v.deadline !== 'number' || !moverIsViewer(v)) return null;
   const left = v.deadline - serverNow;
   if (left <= 0 || left > 5000) return null;
   return Math.ceil(left / 1000);

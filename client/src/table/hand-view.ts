@@ -153,6 +153,9 @@ export class HandView {
   }
 
   private sizeSprite(sp: Sprite): void {
+    // A live switch of the 4-colour deck (§9) keys faces anew: a kept sprite takes the new face.
+    const face = faceTexture(this.scene, sp.card);
+    if (sp.image.texture.key !== face) sp.image.setTexture(face);
     sp.image.setDisplaySize(this.cardW, this.cardH);
     sp.container.setScale(1);
   }

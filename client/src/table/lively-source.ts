@@ -4,7 +4,7 @@
  * both. Wrapping the gateway source is the whole hook (LobbyScene.enterTable):
  *
  * - every frame is turned into sound cues (sound/cues.ts), plus a tick in the
- *   last 5 seconds of the viewer's own turn;
+ *   last 5 seconds of the viewer's own turn, and a buzz when that turn starts;
  * - the chat overlay opens with the table and closes with it; chat refusals
  *   (error codes `chat…`) go to the chat, not to the table's banner.
  */
@@ -15,6 +15,7 @@ import { ChatOverlay } from '../chat/chat-overlay.ts';
 import { seatAnchor } from '../chat/seat-anchor.ts';
 import { cuesFor, warningSecond } from '../sound/cues.ts';
 import { sound } from '../sound/player.ts';
+import { TurnBuzz } from '../sound/turn-buzz.ts';
 import type { TableHandlers, TableSource } from './source.ts';
 
 export interface LivelyOptions {
@@ -55,12 +56,14 @@ export function lively<A, V>(inner: TableSource<A, V>, opts: LivelyOptions): Tab
     replayButton.addEventListener('click', () => open());
     document.body.append(replayButton);
   };
+  const buzz = new TurnBuzz();
 
   const onFrame = (view: unknown, events: unknown[]): void => {
     lastView = view;
     const cues = cuesFor({ view, events }, frames++ === 0);
     for (const e of cues.effects) sound.play(e);
     if (cues.say) sound.speak(cues.say);
+    buzz.frame(view);
   };
 
   const tick = (): void => {

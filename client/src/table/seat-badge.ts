@@ -8,7 +8,7 @@ import { initialOf, type SeatInfo } from './controller.ts';
 
 export type { SeatInfo };
 import type { Rect } from './layout.ts';
-import { C, SEAT_COLORS, textStyle } from './theme.ts';
+import { C, SEAT_COLORS, textStyle, tx } from './theme.ts';
 import { clockStep } from './clock-steps.ts';
 
 export class SeatBadge {
@@ -74,10 +74,10 @@ export class SeatBadge {
     this.avatarY = mini ? rect.h / 2 : this.radius + 6;
     this.nameText.setVisible(!mini);
     const cx = rect.w / 2;
-    const nameSize = compact ? 11 : Math.max(12, Math.round(this.radius * 0.6));
+    const nameSize = tx(compact ? 11 : Math.max(12, Math.round(this.radius * 0.6)));
     this.initial.setPosition(cx, this.avatarY).setFontSize(Math.round(this.radius * 0.95));
     this.nameText.setPosition(cx, this.avatarY + this.radius + 4).setFontSize(nameSize);
-    this.stateText.setPosition(cx, this.avatarY + this.radius + 6 + nameSize + 1).setFontSize(compact ? 9 : 11);
+    this.stateText.setPosition(cx, this.avatarY + this.radius + 6 + nameSize + 1).setFontSize(tx(compact ? 9 : 11));
     this.stateText.setVisible(!mini && rect.h - (this.avatarY + this.radius + 6 + nameSize) >= 10);
     this.countText.setPosition(cx + this.radius + 2, this.avatarY + this.radius * 0.55);
     this.tag.setPosition(cx - this.radius - 2, this.avatarY - this.radius + 4);

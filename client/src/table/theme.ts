@@ -1,6 +1,7 @@
 /** Colours and text styles of the table, in one place so the screens agree. */
 import type Phaser from 'phaser';
 import { FONT } from '../cards/art.ts';
+import { textScale } from '../settings.ts';
 
 export { FONT };
 
@@ -36,12 +37,17 @@ export function textStyle(
 ): Phaser.Types.GameObjects.Text.TextStyle {
   return {
     fontFamily: FONT,
-    fontSize: `${size}px`,
+    fontSize: `${tx(size)}px`,
     fontStyle: String(weight),
     color,
     resolution: Math.min(3, Math.max(1, globalThis.devicePixelRatio || 1)),
     ...extra,
   };
+}
+
+/** A text size in the player's text scale (§9 큰 글씨 모드); every size set on a Text goes through here. */
+export function tx(size: number): number {
+  return Math.round(size * textScale());
 }
 
 export function hex(c: number): string {

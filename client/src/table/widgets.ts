@@ -5,7 +5,7 @@
  */
 import Phaser from 'phaser';
 import type { Rect } from './layout.ts';
-import { C, textStyle } from './theme.ts';
+import { C, textStyle, tx } from './theme.ts';
 
 export type ButtonKind = 'primary' | 'secondary' | 'danger' | 'toggle' | 'round' | 'ghost';
 
@@ -100,7 +100,8 @@ export class Button {
     const { w, h } = this.rect;
     if (w < 24 || h < 16) return;
     const round = this.kind === 'round';
-    let size = round ? Math.round(h * 0.22) : Math.min(18, Math.round(h * 0.42));
+    // Large text grows the label up to what the button holds; the loop below shrinks it if it does not fit.
+    let size = tx(round ? Math.round(h * 0.22) : Math.min(18, Math.round(h * 0.42)));
     this.label.setFontSize(size);
     this.label.setWordWrapWidth(round ? w * 0.8 : w - 8, true);
     // Shrink before breaking a word: wrapping may only happen between words ("가져오기" must never become

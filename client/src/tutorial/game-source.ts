@@ -9,6 +9,7 @@ import { Rng } from '@joke/engine/core/rng';
 import type { AnyGame, GameAction, GameEvent, GameStateBase, GameViewBase, PlayerInfo } from '@joke/engine/core/types';
 import type { ActResult } from '../net/gateway.ts';
 import type { ResultOf, TableHandlers, TableSource } from '../table/source.ts';
+import { TurnBuzz } from '../sound/turn-buzz.ts';
 
 export interface GameLocalConfig {
   game: AnyGame;
@@ -45,6 +46,8 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
   private readonly players: PlayerInfo[];
   private readonly rng: Rng;
   private handlers: TableHandlers<V> | null = null;
+  /** §9: the harness and tutorial tables buzz on the viewer's turn like network tables. */
+  private readonly buzz = new TurnBuzz();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly sent: string[] = [];
   private stopped = false;
@@ -96,6 +99,7 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
       result: g.result(this.state) as ResultOf<V> | null,
     };
     this.sent.push(JSON.stringify({ t: 'view', ...frame }));
+    this.buzz.frame(frame.view);
     this.handlers.frame(frame);
   }
 

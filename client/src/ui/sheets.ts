@@ -65,8 +65,20 @@ export function openSettings(onChange: () => void): void {
   const voice = el('input', { type: 'checkbox', 'data-testid': 'setting-voice' }) as HTMLInputElement;
   voice.checked = s.voice;
   voice.addEventListener('change', () => updateSettings({ voice: voice.checked }));
+  const check = (key: 'fourColorDeck' | 'largeText' | 'vibrate', testId: string, label: string): HTMLElement => {
+    const box = el('input', { type: 'checkbox', 'data-testid': testId }) as HTMLInputElement;
+    box.checked = s[key];
+    box.addEventListener('change', () => {
+      updateSettings({ [key]: box.checked });
+      onChange();
+    });
+    return el('label', { class: 'field check' }, [box, el('span', {}, [label])]);
+  };
   body.append(
     el('label', { class: 'field check' }, [soundOn, el('span', {}, ['소리 켜기'])]),
+    check('vibrate', 'setting-vibrate', '내 차례에 진동'),
+    check('fourColorDeck', 'setting-four-color', '4색 카드 (♠ 검정 · ◆ 파랑 · ♥ 빨강 · ♣ 초록)'),
+    check('largeText', 'setting-large-text', '큰 글씨'),
     el('label', { class: 'field' }, [el('span', {}, ['음량']), volume]),
     el('label', { class: 'field check' }, [voice, el('span', {}, ['포커 베팅 음성 (기기의 한국어 음성)'])]),
     el('label', { class: 'field' }, [el('span', {}, ['애니메이션']), motion]),
