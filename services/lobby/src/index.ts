@@ -55,6 +55,8 @@ export interface LobbyOptions {
   dbPoolSize?: number;
   /** HS256 secret shared with the gateway. */
   jwtSecret: string;
+  /** Credential of the operator view (operator.fairplay, /operator); absent = that view refuses everyone. */
+  operatorToken?: string;
   log?: Logger;
   /** Games offered; defaults to the engine registry. */
   games?: Record<string, AnyGame>;
@@ -139,6 +141,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     bus: opts.bus,
     games: opts.games ?? engineGames,
     jwtSecret: opts.jwtSecret,
+    operatorToken: opts.operatorToken ?? '',
     tokenTtlSeconds: opts.tokenTtlSeconds ?? 7 * 24 * 3600,
     startTimeoutMs: opts.startTimeoutMs ?? 5000,
     log,
