@@ -75,6 +75,8 @@ function upsertSql(table: string, keys: string[], cols: string[], rows: number):
     ON CONFLICT (${keys.map((k) => `"${k}"`).join(', ')}) DO UPDATE SET ${set}`;
 }
 
+const cmp = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+
 /** The totals one finished game adds, or null when it adds nothing (not poker, no people, unreadable). */
 export function analyseGame(
   record: unknown,
@@ -88,7 +90,14 @@ export function analyseGame(
 }
 
 /** Adds one game's totals; runs inside the transaction that stores the game. */
-export async function addGameTotals(tx: Exec, gameId: string, delta: GameDelta): Promise<void> {
+export async function addGameTotals(tx: Exec, gameId: string, unsorted: GameDelta): Promise<void> {
+  // Rows in key order: games of the same players stored at once lock their rows in the same order, so they
+  // wait for each other instead of deadlocking (PostgreSQL 40P01, seen with concurrent deliveries).
+  const delta = {
+    ...unsorted,
+    pairs: [...unsorted.pairs].sort((x, y) => cmp(x.a, y.a) || cmp(x.b, y.b)),
+    accounts: [...unsorted.accounts].sort((x, y) => cmp(x.player, y.player)),
+  };
   const pairCols = Object.values(PAIR_COLUMNS);
   const pairKeys = Object.keys(PAIR_COLUMNS) as (keyof typeof PAIR_COLUMNS)[];
   if (delta.pairs.length > 0)
