@@ -83,9 +83,11 @@ describe('operator page in Chromium', () => {
     ctx.setDefaultTimeout(90_000);
     const page = await ctx.newPage();
     const violations: string[] = [];
-    await page.addInitScript(() =>
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP ${e.violatedDirective}`)),
-    );
+    // As text: this package's TypeScript has no DOM types.
+    await page.addInitScript({
+      content:
+        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.violatedDirective));",
+    });
     page.on('console', (m) => {
       if (m.text().startsWith('CSP ')) violations.push(m.text());
     });
