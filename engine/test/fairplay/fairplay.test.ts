@@ -8,7 +8,8 @@ import { runBench } from '../../src/fairplay/bench.ts';
 import { handsOfRecord } from '../../src/fairplay/hands.ts';
 import { Rng } from '../../src/core/rng.ts';
 import { playGame } from '../../src/fairplay/world.ts';
-import { binomLower, binomUpper } from '../../src/fairplay/stats.ts';
+import type { HandFacts } from '../../src/fairplay/hands.ts';
+import { binomLower, binomUpper, flagAccount, gameDelta } from '../../src/fairplay/stats.ts';
 
 describe('fair-play signals', () => {
   it('reads every hand of a record, chips conserved', () => {
@@ -29,6 +30,30 @@ describe('fair-play signals', () => {
     expect(binomLower(10, 0, 0.5)).toBeCloseTo(1 / 1024, 9);
     expect(binomUpper(10, 10, 0.5)).toBeCloseTo(1 / 1024, 9);
     expect(binomLower(10, 10, 0.3)).toBeCloseTo(1, 9);
+  });
+
+  it('flags near-constant think times (a bot-like account), not human-like ones', () => {
+    const rng = Rng.fromSeed('timing');
+    const hands: HandFacts[] = Array.from({ length: 60 }, (_, i) => ({
+      handNo: i + 1,
+      baseUnit: 10,
+      players: ['bot', 'human'],
+      net: { bot: 0, human: 0 },
+      flows: [],
+      decisions: [
+        { actor: 'bot', facing: null, kind: 'check', strong: false, thinkMs: 1500 + rng.int(100) },
+        {
+          actor: 'human',
+          facing: null,
+          kind: 'check',
+          strong: false,
+          thinkMs: Math.round(400 + 6000 * rng.float() ** 2),
+        },
+      ],
+    }));
+    const accounts = new Map(gameDelta(hands).accounts.map((t) => [t.player, t]));
+    expect(flagAccount(accounts.get('bot')!)?.botTiming?.decisions).toBe(60);
+    expect(flagAccount(accounts.get('human')!)).toBeNull();
   });
 
   it('flags the colluding pair, not the honest ones', () => {
