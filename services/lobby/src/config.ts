@@ -61,7 +61,7 @@ export const lobbyEnv = defineConfig({
   ),
   operatorToken: opt(
     'OPERATOR_TOKEN',
-    z.string().refine((s) => s === '' || s.length >= 16, '16자 이상'),
+    z.string().refine((s) => s === '' || s.length >= 16, 'at least 16 characters'),
     '',
     'Credential of the operator fair-play view (/operator and operator.fairplay, sent as a Bearer token); at least 16 characters. Empty = that view refuses everyone.',
   ),

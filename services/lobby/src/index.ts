@@ -37,6 +37,7 @@ export type { RoomDetail, RoomSummary, SeatView, RoomStatus } from './rooms/view
 export type { GameInfo } from './routers/games.ts';
 export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/history.ts';
 export { appRouter };
+export { operatorPage } from './fairplay/page.ts';
 export { MSG as LOBBY_MESSAGES } from './messages.ts';
 export type { SweepLimits, SweepReport } from './sweep.ts';
 export { DEFAULT_PRESENCE, pickPresence, presenceOptions, type PresenceLimits } from './rooms/presence.ts';
