@@ -17,11 +17,11 @@ import {
   accountSummary,
   flagAccount,
   flagPair,
+  gameDelta,
   type AccountTotals,
   type GameDelta,
   type PairTotals,
 } from '@joke/engine/fairplay/stats';
-import { gameDelta } from '@joke/engine/fairplay/stats';
 import { handsOfRecord } from '@joke/engine/fairplay/hands';
 import type { GameRecord } from '@joke/engine';
 import type { Db } from '../db/open.ts';
@@ -128,7 +128,7 @@ export async function addGameTotals(tx: Exec, gameId: string, unsorted: GameDelt
 
 type Row = Record<string, unknown>;
 
-function pairOf(row: Row): PairTotals {
+export function pairOf(row: Row): PairTotals {
   const p = { a: String(row.a), b: String(row.b) } as PairTotals;
   for (const [k, c] of Object.entries(PAIR_COLUMNS)) (p as unknown as Record<string, number>)[k] = Number(row[c]);
   return p;
@@ -139,8 +139,6 @@ export function accountOf(row: Row): AccountTotals {
   for (const [k, c] of Object.entries(ACCOUNT_COLUMNS)) (t as unknown as Record<string, number>)[k] = Number(row[c]);
   return t;
 }
-
-export { pairOf };
 
 /**
  * Evaluates the rules for every pair and account the game touched, from the updated totals, and records
@@ -212,7 +210,7 @@ export async function evaluateFlags(db: Exec, delta: GameDelta): Promise<{ pairs
   return newly;
 }
 
-/** Analyse → (caller stores with addGameTotals in its transaction) → evaluate; metrics and logs here. */
+/** After the game and its totals committed: evaluates the flags, counts new ones; never throws. */
 export async function afterStored(db: Exec, delta: GameDelta, metrics: LobbyMetrics, log: Logger): Promise<void> {
   try {
     const newly = await evaluateFlags(db, delta);
