@@ -56,6 +56,11 @@ name: {{ .Values.jwt.existingSecret | default (include "joke.secretName" .) }}
 key: {{ ternary .Values.jwt.existingSecretKey "JWT_SECRET" (ne .Values.jwt.existingSecret "") }}
 {{- end -}}
 
+{{- define "joke.operatorSecretRef" -}}
+name: {{ .Values.operator.existingSecret | default (include "joke.secretName" .) }}
+key: {{ ternary .Values.operator.existingSecretKey "OPERATOR_TOKEN" (ne .Values.operator.existingSecret "") }}
+{{- end -}}
+
 {{/*
 The Secret holding a store's URL: joke.storeSecret (dict "root" $ "store" "redis"). The operator's
 <store>.existingSecret, else with the bundled store the operator's bundled.<store>.existingSecret (same keys as

@@ -59,6 +59,12 @@ export const lobbyEnv = defineConfig({
     DEV_JWT_SECRET,
     'HS256 secret shared with the gateway. Required unless NODE_ENV=development (which alone falls back to the published development secret); the development secret is refused when NODE_ENV=production.',
   ),
+  operatorToken: opt(
+    'OPERATOR_TOKEN',
+    z.string().refine((s) => s === '' || s.length >= 16, 'at least 16 characters'),
+    '',
+    'Credential of the operator fair-play view (/operator and operator.fairplay, sent as a Bearer token); at least 16 characters. Empty = that view refuses everyone.',
+  ),
   tokenTtlSeconds: opt('LOBBY_TOKEN_TTL_SECONDS', int(60), 7 * 24 * 3600, 'Lifetime of issued player tokens.'),
   startTimeoutMs: opt(
     'LOBBY_START_TIMEOUT_MS',

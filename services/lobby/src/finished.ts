@@ -19,6 +19,8 @@ import type { Db } from './db/open.ts';
 import { permanentDbFailure } from './db/errors.ts';
 import { countParked, type LobbyMetrics } from './metrics.ts';
 import { isUniqueViolation } from './rooms/store.ts';
+import { addGameTotals, afterStored, analyseGame } from './fairplay/store.ts';
+import type { GameDelta } from '@joke/engine/fairplay/stats';
 
 const RankingEntry = z.looseObject({ player: z.string(), rank: z.number().int() });
 const Result = z.looseObject({
@@ -43,7 +45,11 @@ export type RecordOutcome = 'stored' | 'duplicate';
 
 const RETRIES = 4;
 
-export async function recordFinished(db: Db, msg: wire.RoomFinished): Promise<RecordOutcome> {
+/**
+ * `fairplay`: this game's fair-play totals (fairplay/store.ts), added in the same transaction as the game
+ * row, so a redelivered result adds nothing twice.
+ */
+export async function recordFinished(db: Db, msg: wire.RoomFinished, fairplay?: GameDelta): Promise<RecordOutcome> {
   const record = RecordShape.parse(msg.record);
   const result = Result.parse(msg.result);
   const rankOf = new Map(result.ranking.map((r) => [r.player, r.rank]));
@@ -93,6 +99,7 @@ export async function recordFinished(db: Db, msg: wire.RoomFinished): Promise<Re
           },
         },
       });
+      if (fairplay) await addGameTotals(tx, msg.roomId, fairplay);
     });
   } catch (e) {
     // A copy of the same message won the race; anything else is a real failure.
@@ -107,6 +114,31 @@ export async function recordFinished(db: Db, msg: wire.RoomFinished): Promise<Re
     data: { status: 'waiting', currentGameId: null },
   });
   return outcome;
+}
+
+/** The game's fair-play totals, computed before storing (a replay: no connection held); never throws. */
+function fairplayOf(
+  msg: wire.RoomFinished,
+  metrics: LobbyMetrics,
+  log: Logger,
+): { delta: GameDelta; hands: number } | null {
+  if (msg.game !== 'poker') return null;
+  const end = metrics.fairplaySeconds.startTimer();
+  try {
+    const out = analyseGame(msg.record, new Set(msg.players.filter((p) => !p.bot).map((p) => p.id)));
+    if (out && 'problem' in out) {
+      metrics.fairplayGames.inc({ outcome: 'unreadable' });
+      log.warn({ gameId: msg.roomId, problem: out.problem }, 'fair-play analysis could not replay the game');
+      return null;
+    }
+    return out;
+  } catch (err) {
+    metrics.fairplayGames.inc({ outcome: 'unreadable' });
+    log.warn({ err, gameId: msg.roomId }, 'fair-play analysis failed');
+    return null;
+  } finally {
+    end();
+  }
 }
 
 export interface FinishedSubscriber {
@@ -127,11 +159,17 @@ export async function subscribeFinished(
   /** Resolves once stored (or found stored); rejects on a storage failure, so the event comes back later. */
   const handle = async (msg: wire.RoomFinished): Promise<void> => {
     metrics.finishedReceived.inc();
+    const fairplay = fairplayOf(msg, metrics, log);
     for (let attempt = 1; ; attempt++) {
       try {
-        const outcome = await recordFinished(db, msg);
+        const outcome = await recordFinished(db, msg, fairplay?.delta);
         onStored();
         if (outcome === 'stored') metrics.gamesRecorded.inc({ game: msg.game });
+        if (outcome === 'stored' && fairplay) {
+          metrics.fairplayGames.inc({ outcome: 'analysed' });
+          metrics.fairplayHands.inc(fairplay.hands);
+          await afterStored(db, fairplay.delta, metrics, log);
+        }
         log.info({ gameId: msg.roomId, game: msg.game, outcome }, 'game recorded');
         return;
       } catch (e) {

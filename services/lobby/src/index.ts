@@ -39,6 +39,7 @@ export type { HistoryEntry, HistoryDetail, HistoryPlayer } from './routers/histo
 export type { ReplayDetail, ReplayPlayer } from './routers/replay.ts';
 export type { ReplayRefusalCode } from './refused.ts';
 export { appRouter };
+export { operatorPage } from './fairplay/page.ts';
 export { MSG as LOBBY_MESSAGES } from './messages.ts';
 export type { SweepLimits, SweepReport } from './sweep.ts';
 export { DEFAULT_PRESENCE, pickPresence, presenceOptions, type PresenceLimits } from './rooms/presence.ts';
@@ -57,6 +58,8 @@ export interface LobbyOptions {
   dbPoolSize?: number;
   /** HS256 secret shared with the gateway. */
   jwtSecret: string;
+  /** Credential of the operator view (operator.fairplay, /operator); absent = that view refuses everyone. */
+  operatorToken?: string;
   log?: Logger;
   /** Games offered; defaults to the engine registry. */
   games?: Record<string, AnyGame>;
@@ -141,6 +144,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     bus: opts.bus,
     games: opts.games ?? engineGames,
     jwtSecret: opts.jwtSecret,
+    operatorToken: opts.operatorToken ?? '',
     tokenTtlSeconds: opts.tokenTtlSeconds ?? 7 * 24 * 3600,
     startTimeoutMs: opts.startTimeoutMs ?? 5000,
     log,

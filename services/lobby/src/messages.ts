@@ -7,6 +7,7 @@ export const MSG = {
   resumeMismatch: '로그인 정보가 이 아이디와 맞지 않아요',
   resumeWithoutToken: '예전 아이디를 이어 쓰려면 로그인 토큰이 필요해요',
   unauthenticated: '먼저 로그인해 주세요',
+  notOperator: '운영자 인증이 필요해요',
   badToken: '로그인 정보가 올바르지 않아요. 다시 로그인해 주세요',
   unknownGame: (id: string) => `없는 게임이에요: ${id}`,
   optionsInvalid: '방 설정이 올바르지 않아요',

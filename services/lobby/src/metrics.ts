@@ -19,6 +19,12 @@ export interface LobbyMetrics {
   rateLimited: Counter<'action' | 'scope'>;
   /** Durable events parked in their dead-letter stream, by event (route name) and machine code. */
   deadLetters: Counter<'event' | 'code'>;
+  /** Finished poker games the fair-play analysis read, by outcome (analysed, unreadable, evaluation-failed). */
+  fairplayGames: Counter<'outcome'>;
+  fairplayHands: Counter;
+  /** Pairs and accounts newly flagged by the fair-play rules (engine/src/fairplay/stats.ts). */
+  fairplayFlags: Counter<'kind'>;
+  fairplaySeconds: Histogram;
   ready: Gauge;
 }
 
@@ -84,10 +90,39 @@ export function createMetrics(registry = new Registry()): LobbyMetrics {
       labelNames: ['event', 'code'],
       registers: [registry],
     }),
+    fairplayGames: new Counter({
+      name: 'joke_lobby_fairplay_games_total',
+      help: 'Finished poker games read by the fair-play analysis, by outcome (analysed, unreadable, evaluation-failed)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    fairplayHands: new Counter({
+      name: 'joke_lobby_fairplay_hands_total',
+      help: 'Poker hands added to the fair-play totals',
+      registers: [registry],
+    }),
+    fairplayFlags: new Counter({
+      name: 'joke_lobby_fairplay_flags_total',
+      help: 'Pairs (soft play, chip dumping) and accounts (bot-like timing, win rate) newly flagged by the fair-play rules',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    fairplaySeconds: new Histogram({
+      name: 'joke_lobby_fairplay_analysis_seconds',
+      help: 'Time to replay one finished poker game and compute its fair-play totals',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
     ready: new Gauge({ name: 'joke_lobby_ready', help: '1 once migrated and serving', registers: [registry] }),
   };
   // The names before the joke_ prefix, for one release (docs/operations.md, "Metric names").
-  aliasPrefix(registry, 'joke_lobby_', 'lobby_', ['joke_lobby_dead_letters_total']);
+  aliasPrefix(registry, 'joke_lobby_', 'lobby_', [
+    'joke_lobby_dead_letters_total',
+    'joke_lobby_fairplay_games_total',
+    'joke_lobby_fairplay_hands_total',
+    'joke_lobby_fairplay_flags_total',
+    'joke_lobby_fairplay_analysis_seconds',
+  ]);
   return metrics;
 }
 

@@ -15,6 +15,7 @@ import type { LobbyEnv } from './config.ts';
 import { pickLimits } from './limits/options.ts';
 import { pickPresence } from './rooms/presence.ts';
 import { createLobby, type Lobby } from './index.ts';
+import { operatorPage } from './fairplay/page.ts';
 
 export interface LobbyServer {
   lobby: Lobby;
@@ -42,6 +43,7 @@ export async function startLobbyServer(
     dbPoolSize: config.dbPoolSize,
     presence: pickPresence(config),
     jwtSecret: config.jwtSecret,
+    operatorToken: config.operatorToken || undefined,
     tokenTtlSeconds: config.tokenTtlSeconds,
     startTimeoutMs: config.startTimeoutMs,
     corsOrigin: config.corsOrigin || undefined,
@@ -75,6 +77,7 @@ export async function startLobbyServer(
   const ops = await startOpsServer({ ...common, host: config.opsHost, port: config.opsPort });
   const pub = await startOpsServer({ ...common, host: config.host, port: config.port, metrics: false });
   pub.mountHttp('/trpc', lobby.handler);
+  pub.mountHttp('/operator', operatorPage);
   if (config.serveClient)
     pub.mountHttp(
       '/',

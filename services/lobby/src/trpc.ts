@@ -29,6 +29,8 @@ export interface LobbyDeps {
   bus: Bus;
   games: Record<string, AnyGame>;
   jwtSecret: string;
+  /** The operator credential of the fair-play view (routers/operator.ts); empty = that view refuses everyone. */
+  operatorToken: string;
   tokenTtlSeconds: number;
   startTimeoutMs: number;
   log: Logger;

@@ -46,7 +46,19 @@ describe('migration runner on PostgreSQL', () => {
       [s.schema],
     );
     expect(tables.map((t) => t.table_name)).toEqual(
-      ['_prisma_migrations', 'game_players', 'games', 'rooms', 'seats', 'spectators', 'users'].sort(),
+      [
+        '_prisma_migrations',
+        'fairplay_accounts',
+        'fairplay_evidence',
+        'fairplay_flags',
+        'fairplay_pairs',
+        'game_players',
+        'games',
+        'rooms',
+        'seats',
+        'spectators',
+        'users',
+      ].sort(),
     );
 
     const again = await openDatabase({ databaseUrl: s.url });

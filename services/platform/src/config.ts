@@ -46,6 +46,12 @@ export const platformConfig = defineConfig({
     () => randomBytes(32).toString('base64url'),
     'HS256 secret the lobby signs player tokens with and the gateway checks. Unset = the one kept in DATA_DIR, or a random one per run in memory. The published development secret is refused when NODE_ENV=production.',
   ),
+  operatorToken: opt(
+    'OPERATOR_TOKEN',
+    z.string().refine((s) => s === '' || s.length >= 16, 'at least 16 characters'),
+    '',
+    "Credential of the lobby's operator fair-play view (/operator and operator.fairplay, sent as a Bearer token); at least 16 characters. Empty = that view refuses everyone.",
+  ),
   workerId: opt(
     'WORKER_ID',
     z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),

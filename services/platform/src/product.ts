@@ -7,7 +7,7 @@
  * place that composes them, so a Kubernetes deployment can run each part as
  * its own service with the same code.
  */
-import { createLobby, pickLimits, pickPresence, type Lobby } from '@joke/lobby';
+import { createLobby, operatorPage, pickLimits, pickPresence, type Lobby } from '@joke/lobby';
 import { clientHandler } from '@joke/web';
 import { createLogger, serviceLogger } from '@joke/bus';
 import { platformBus, startPlatform, type Platform } from './platform.ts';
@@ -35,6 +35,7 @@ export async function startProduct(config: Partial<PlatformConfig> = {}): Promis
       databaseUrl: cfg.databaseUrl || undefined,
       dataDir: dataPaths(cfg).lobbyDataDir,
       jwtSecret: cfg.jwtSecret,
+      operatorToken: cfg.operatorToken || undefined,
       limits: pickLimits(cfg),
       presence: pickPresence(cfg),
       redisUrl: cfg.redisUrl || undefined,
@@ -54,6 +55,7 @@ export async function startProduct(config: Partial<PlatformConfig> = {}): Promis
     throw err;
   }
   platform.mountHttp('/trpc', lobby.handler);
+  platform.mountHttp('/operator', operatorPage);
   // /config.json: PUBLIC_GATEWAY_URL when set; else the page's host when it names this machine (a phone
   // on the LAN reaches the same machine's gateway), else the gateway's own interface. Never a forged Host.
   const bound = platform.config.gatewayHost;

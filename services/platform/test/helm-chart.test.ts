@@ -409,13 +409,14 @@ describe('helm/joke-app', () => {
     const ext = join(mkdtempSync(join(tmpdir(), 'helm-values-')), 'values.yaml');
     writeFileSync(
       ext,
-      'jwt: { existingSecret: own-jwt }\nbundled:\n' +
+      'jwt: { existingSecret: own-jwt }\noperator: { existingSecret: own-operator }\nbundled:\n' +
         ['nats', 'redis', 'postgresql'].map((s) => `  ${s}: { existingSecret: own-${s} }\n`).join(''),
     );
     const own = render(CHART, [ext]);
     expect(own.filter((d) => d.kind === 'Secret')).toEqual([]);
     const refs = JSON.stringify(own.filter((d) => d.kind === 'StatefulSet' || d.kind === 'Deployment'));
-    for (const s of ['own-jwt', 'own-nats', 'own-redis', 'own-postgresql']) expect(refs).toContain(`"name":"${s}"`);
+    for (const s of ['own-jwt', 'own-operator', 'own-nats', 'own-redis', 'own-postgresql'])
+      expect(refs).toContain(`"name":"${s}"`);
   });
 });
 

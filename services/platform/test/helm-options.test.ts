@@ -40,6 +40,7 @@ const MARKED: Record<string, { path: (svc: string) => string; marker: unknown }>
   PORT: { path: (s) => `${s}.port`, marker: 18_080 },
   OPS_PORT: { path: (s) => `${s}.opsPort`, marker: 19_100 },
   JWT_SECRET: { path: () => 'jwt.value', marker: 'marker-jwt-secret-0123456789abcdef0123456789' },
+  OPERATOR_TOKEN: { path: () => 'operator.value', marker: 'marker-operator-token-0123456789' },
   NATS_URL: { path: () => 'nats.url', marker: 'nats://u:p@marker-nats-0:4222,nats://u:p@marker-nats-1:4222' },
   REDIS_URL: { path: () => 'redis.url', marker: 'redis://:p@marker-redis:6379' },
   REDIS_CLUSTER_URLS: { path: () => 'redis.clusterUrls', marker: 'redis://:p@marker-a:6379,redis://:p@marker-b:6379' },

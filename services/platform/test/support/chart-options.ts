@@ -96,6 +96,7 @@ export const CHART_SET: Record<string, string> = {
   PORT: '<svc>.port',
   OPS_PORT: '<svc>.opsPort',
   JWT_SECRET: 'jwt.value / jwt.existingSecret',
+  OPERATOR_TOKEN: 'operator.value / operator.existingSecret',
   NATS_URL: 'nats.url / nats.existingSecret / bundled.nats',
   REDIS_URL: 'redis.url / redis.existingSecret / bundled.redis',
   REDIS_CLUSTER_URLS: 'redis.clusterUrls / redis.existingSecretClusterUrlsKey',
