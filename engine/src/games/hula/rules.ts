@@ -5,7 +5,7 @@
  */
 import type { ApplyResult, GameEvent, PlayerId } from '../../core/types.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
-import { parseAction } from './actions.ts';
+import { actionSchema } from './actions.ts';
 import { endRound, enterThankYou, goOut, playersInRound, startRoundFrom, type Step } from './flow.ts';
 import { REASONS, takeCards } from './hand.ts';
 import { classifyMeld, isJoker, layOffMany, type MeldForm } from './melds.ts';
@@ -35,8 +35,9 @@ export function apply(state: HulaState, actor: PlayerId, raw: unknown, now: numb
   if (state.phase.kind === 'finished') return reject(COMMON_REASONS.finished);
   const seat = seatOf(state, actor);
   if (seat < 0) return reject(COMMON_REASONS.notAPlayer);
-  const action = parseAction(raw);
-  if (!action) return reject(COMMON_REASONS.malformed);
+  const parsed = actionSchema.safeParse(raw);
+  if (!parsed.success) return reject(COMMON_REASONS.malformed);
+  const action = parsed.data;
   if (state.seats[seat].status === 'left') return reject(REASONS.hasLeft);
   if (action.type === 'reserveLeave') return finish(state, reserveLeave(state, seat, action.on, action.auto === true));
 

@@ -181,20 +181,7 @@ export type OneCardFixedKey =
 export type OneCardFixedView = Pick<OneCardView, OneCardFixedKey>;
 export type OneCardSharedView = Omit<OneCardView, OneCardOwnKey | OneCardFixedKey>;
 
-export type PlayAction = {
-  type: 'play';
-  cardIds: string[];
-  chooseSuit?: Suit;
-  chooseColor?: Color;
-  declareOneCard?: boolean;
-};
-export type OneCardAction =
-  | PlayAction
-  | { type: 'draw' }
-  | { type: 'pass' }
-  | { type: 'declareOneCard' }
-  | { type: 'challengeWild4' }
-  | { type: 'acceptWild4' }
-  | { type: 'chooseColor'; color: Color };
+/** Inferred from their zod schema (actions.ts), which apply() parses with. */
+export type { OneCardAction, PlayAction } from './actions.ts';
 
 export type OneCardEvent = GameEvent;
