@@ -47,7 +47,9 @@ export interface GameEvent {
   [key: string]: unknown;
 }
 
-export type ApplyResult<S> = { ok: true; state: S; events: GameEvent[] } | { ok: false; reason: string };
+/** `E` narrows the events to a game's own union (e.g. HulaEvent) inside that game; the runtime sees GameEvent. */
+export type ApplyResult<S, E extends GameEvent = GameEvent> =
+  { ok: true; state: S; events: E[] } | { ok: false; reason: string };
 
 /** Fields every game state carries; the rest is game-specific. */
 export interface GameStateBase {

@@ -2,7 +2,7 @@
  * State, view and action shapes of 원카드, named as the spec (§8.1–§8.3) names them.
  * Everything here is plain JSON so a room can be snapshotted and resumed anywhere.
  */
-import type { GameEvent, GameStateBase, GameViewBase, PlayerId, Suit } from '../../core/index.ts';
+import type { GameStateBase, GameViewBase, PlayerId, Suit } from '../../core/index.ts';
 import type { BotLevel } from '../../core/options.ts';
 
 export type { Suit };
@@ -183,5 +183,3 @@ export type OneCardSharedView = Omit<OneCardView, OneCardOwnKey | OneCardFixedKe
 
 /** Inferred from their zod schema (actions.ts), which apply() parses with. */
 export type { OneCardAction, PlayAction } from './actions.ts';
-
-export type OneCardEvent = GameEvent;
