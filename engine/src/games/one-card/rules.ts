@@ -9,13 +9,9 @@ import { R } from './reasons.ts';
 import { ctxOf, play } from './rules-play.ts';
 import { activeAfter, checkEnd, drawCards, startTurn, Tx } from './turns.ts';
 import { actionSchema } from './actions.ts';
+import { mover } from './active.ts';
 import type { Color, OneCardAction, OneCardState } from './types.ts';
 import { declareOneCard, settleWindow } from './window.ts';
-
-/** Who must act now (the +4 target while a challenge is open, else the current player). */
-export function mover(s: OneCardState): PlayerId {
-  return s.phase.kind === 'wild4Response' ? s.phase.target : s.current;
-}
 
 export function apply(state: OneCardState, actor: PlayerId, action: unknown, now: number): ApplyResult<OneCardState> {
   const parsed = actionSchema.safeParse(action);
