@@ -7,7 +7,8 @@
 import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
 import { type Ctx, draft, hp, live, P, S, seatOf } from './draft.ts';
-import { afterAction, finishRound, fold, nobodyLeftToBet } from './betting.ts';
+import { fold, nobodyLeftToBet } from './betting.ts';
+import { afterAction, finishRound } from './flow.ts';
 import { applyKorean, koreanProblem, type KoreanType } from './betting-korean.ts';
 import { applyNl, nlProblem, type NlAction } from './betting-nl.ts';
 import { allChosen, allDeclared, revealChoices, revealDeclarations } from './flow-seven.ts';
