@@ -17,7 +17,7 @@ import { endByFold } from './showdown.ts';
 import { afterHand, decideRebuy } from './between.ts';
 import { R } from './reasons.ts';
 import { v2, v3 } from './version.ts';
-import { timeoutAction } from './timeouts.ts';
+import { timeoutAction } from './active.ts';
 import { actionSchema } from './actions.ts';
 import type { PokerAction, PokerState } from './types.ts';
 
