@@ -28,9 +28,9 @@ export const opt = {
     def: ModeDefault<T>,
     extra: Extra = {},
   ): OptionSpec<T> {
-    const values = choices.map(([v]) => v) as unknown as [T, ...T[]];
+    const values: T[] = choices.map(([v]) => v);
     return {
-      schema: z.literal(values as never) as unknown as z.ZodType<T>,
+      schema: z.literal(values),
       field: {
         label,
         kind: 'choice',
@@ -92,7 +92,7 @@ export function buildOptions<Specs extends Record<string, OptionSpec> & { mode: 
     ...spec.field,
     defaultByMode: Object.fromEntries(modes.map((m) => [m, defaultFor(spec, m)])),
   }));
-  return { schema: schema as unknown as z.ZodType<OutputOf<Specs>>, fields };
+  return { schema, fields };
 }
 
 /**

@@ -1,7 +1,8 @@
-import type { ApplyResult } from './types.ts';
+/** The rejecting half of ApplyResult: it fits every game's state and event types. */
+export type Rejected = { ok: false; reason: string };
 
 /** A rejected action: Korean reason, state untouched. */
-export function reject<S>(reason: string): ApplyResult<S> {
+export function reject(reason: string): Rejected {
   return { ok: false, reason };
 }
 

@@ -47,7 +47,9 @@ export interface GameEvent {
   [key: string]: unknown;
 }
 
-export type ApplyResult<S> = { ok: true; state: S; events: GameEvent[] } | { ok: false; reason: string };
+/** `E` narrows the events to a game's own union (e.g. HulaEvent) inside that game; the runtime sees GameEvent. */
+export type ApplyResult<S, E extends GameEvent = GameEvent> =
+  { ok: true; state: S; events: E[] } | { ok: false; reason: string };
 
 /** Fields every game state carries; the rest is game-specific. */
 export interface GameStateBase {
@@ -214,6 +216,15 @@ export interface GameDefinition<
   eventView(event: GameEvent, viewer: PlayerId | null): GameEvent | null;
   /** Absolute ms when `onTimeout` should run, or null. */
   deadline(state: S): number | null;
+  /**
+   * The players the game is waiting on now: exactly those with a move the game awaits (a turn, an
+   * answer, a ready). Optional calls made out of turn and leaving never make anyone active. The
+   * runtime counts an expired deadline against these players and arms bot think timers for them,
+   * without asking a bot (whose randomness is not the game's). Empty once the game is over.
+   */
+  activePlayers(state: S): PlayerId[];
+  /** The name of the phase the game is in (for logs and metrics). */
+  phase(state: S): string;
   /** The automatic action(s) for an expired deadline. Rejects if nothing is due at `now`. */
   onTimeout(state: S, now: number): ApplyResult<S>;
   /** null until the game is over; typed per game (OneCardResult, PokerResult, HulaResult). */

@@ -5,7 +5,8 @@ import { Rng } from '../../src/core/rng.ts';
 import { sha256Bytes } from '../../src/core/commit.ts';
 import type { GameEvent, PlayerId } from '../../src/core/types.ts';
 import { hula } from '../../src/games/hula/index.ts';
-import { actionSchema, parseAction } from '../../src/games/hula/actions.ts';
+import { actionSchema } from '../../src/games/hula/actions.ts';
+import { COMMON_REASONS } from '../../src/core/reject.ts';
 import { hulaSim } from '../../src/games/hula/sim.ts';
 import type { HulaState } from '../../src/games/hula/types.ts';
 import { verifyRecord, type RecordedStep } from '../../src/record/record.ts';
@@ -121,7 +122,12 @@ describe('§10 훌라 checklist — integrity', () => {
       { type: 'stop' },
       { type: 'pass', extra: 1 },
     ];
-    const agree = (x: unknown) => expect(parseAction(x) !== null).toBe(actionSchema.safeParse(x).success);
+    // apply() parses with actionSchema itself: it calls a shape malformed exactly when the schema refuses it.
+    const malformed = (x: unknown) => {
+      const r = hula.apply(s, 'p1', x, T0 + 1000);
+      return !r.ok && r.reason === COMMON_REASONS.malformed;
+    };
+    const agree = (x: unknown) => expect(malformed(x)).toBe(!actionSchema.safeParse(x).success);
     for (const x of samples) agree(x);
     fc.assert(
       fc.property(

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { hula } from '../../src/games/hula/index.ts';
 import { runBot } from '../../src/core/rng.ts';
-import { actionSchema, parseAction } from '../../src/games/hula/actions.ts';
+import { actionSchema } from '../../src/games/hula/actions.ts';
+import { COMMON_REASONS } from '../../src/core/reject.ts';
 import { classifyMeld, defaultForm, layOffOnto, meldForms } from '../../src/games/hula/melds.ts';
 import type { Meld } from '../../src/games/hula/types.ts';
 import { T0, cards, no, ok, position } from './helpers.ts';
@@ -70,7 +71,7 @@ describe('훌라 joker roles (§5.3)', () => {
     expect([laid.kind, laid.rank]).toEqual(['run', 6]);
   });
 
-  it('§8.2 — the form field is checked by both parsers alike; bots send none and get the default reading', () => {
+  it('§8.2 — the form field is checked by the schema apply() parses with; bots send none and get the default reading', () => {
     const samples: unknown[] = [
       { type: 'meld', cardIds: ['S1'], form: { kind: 'set' } },
       { type: 'meld', cardIds: ['S1'], form: { kind: 'run', low: 13 } },
@@ -82,8 +83,22 @@ describe('훌라 joker roles (§5.3)', () => {
       { type: 'meld', cardIds: ['S1'], form: null },
       { type: 'meld', cardIds: ['S1'], form: 'set' },
     ];
-    for (const x of samples) expect(parseAction(x) !== null).toBe(actionSchema.safeParse(x).success);
+    expect(samples.map((x) => actionSchema.safeParse(x).success)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     const s = position({ mode: 'joker', hands: ['X1 S5 S6 D9 C2', 'C1 C3 C4 C6 C8 C9 C10'], phase: act(0) });
+    for (const x of samples) {
+      const r = hula.apply(s, 'p1', x, T0 + 1000);
+      expect(!r.ok && r.reason === COMMON_REASONS.malformed).toBe(!actionSchema.safeParse(x).success);
+    }
     const a = runBot(hula, hula.view(s, 'p1'), 'seed-1');
     expect(a).not.toBeNull();
     if (a && a.type === 'meld') expect('form' in a).toBe(false);

@@ -3,7 +3,7 @@
  * throwing game cannot take the room loop down, and the questions the room
  * asks the game (who timed out, which fields only the runtime may set).
  */
-import { Rng, type AnyGame } from '@joke/engine';
+import type { AnyGame } from '@joke/engine';
 import type { RoomHost, SeatMeta } from './room-types.ts';
 
 const ENGINE_ERROR = '서버에서 이 행동을 처리하지 못했어요';
@@ -24,19 +24,20 @@ export function guard(host: RoomHost, roomId: string): Safely {
   };
 }
 
-/** Human seats that had something to do when the deadline passed: those are the ones who timed out. */
+/**
+ * Human seats that had something to do when the deadline passed: those are the ones who timed out.
+ * The game says whom it was waiting on (`activePlayers`); asking a bot instead would spend the bots'
+ * random stream on a question and count optional moves as owed.
+ */
 export function dueSeats(game: AnyGame, state: unknown, seats: readonly SeatMeta[]): SeatMeta[] {
-  const probe = Rng.fromSeed('due-probe');
-  const due: SeatMeta[] = [];
-  for (const s of seats) {
-    if (s.bot) continue;
-    try {
-      if (game.bot(game.view(state, s.id), probe) !== null) due.push(s);
-    } catch {
-      // A probe failure must not block the timeout itself.
-    }
+  let active: readonly string[];
+  try {
+    active = game.activePlayers(state);
+  } catch {
+    // A failure here must not block the timeout itself.
+    return [];
   }
-  return due;
+  return seats.filter((s) => !s.bot && active.includes(s.id));
 }
 
 /** Markers only the runtime may set (e.g. "made by the substitute"): a client sending one is refused. */

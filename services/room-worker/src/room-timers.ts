@@ -3,7 +3,7 @@
  * time and the AI substitute's moves for disconnected seats. Each only puts an
  * item on the room's queue; the room decides there whether it still applies.
  */
-import type { AnyGame, Rng } from '@joke/engine';
+import type { AnyGame } from '@joke/engine';
 import type { Clock, Timer } from '@joke/bus/clock';
 import type { WorkerConfig } from './config.ts';
 import type { Item, RoomData } from './room-types.ts';
@@ -29,7 +29,6 @@ export class RoomTimers {
     private readonly room: TimedRoom,
     private readonly cfg: WorkerConfig,
     private readonly clock: Clock,
-    private readonly botRng: Rng,
   ) {
     this.substitutes = new SubstituteTimers(clock, (seat) => room.enqueue({ kind: 'substitute', seat }));
   }
@@ -68,15 +67,15 @@ export class RoomTimers {
       if (d !== null) this.deadlineTimer = this.clock.setTimeout(this.deadlineDue, Math.max(0, d - this.clock.now()));
     }
     const { botDelayMs, botJitterMs } = this.cfg;
+    // The game says whom it waits on; the bot itself is asked only when its timer fires (room-moves.ts).
+    let active: readonly string[] = [];
+    try {
+      active = game.activePlayers(data.state);
+    } catch {
+      active = [];
+    }
     for (const s of data.seats) {
-      if (!s.bot || this.botTimers.has(s.id)) continue;
-      let wants = false;
-      try {
-        wants = game.bot(game.view(data.state, s.id), this.botRng) !== null;
-      } catch {
-        wants = false;
-      }
-      if (!wants) continue;
+      if (!s.bot || this.botTimers.has(s.id) || !active.includes(s.id)) continue;
       const delay = botDelayMs + (botJitterMs > 0 ? Math.floor(Math.random() * botJitterMs) : 0);
       this.botTimers.set(
         s.id,

@@ -98,7 +98,7 @@ export class Room implements QueueOwner, MovingRoom {
     const botRng = Rng.fromSeed(`${data.roomId}:${host.workerId}:${epoch}`, 'bots');
     const humanSeats = new Set(data.seats.filter((s) => !s.bot).map((s) => s.id));
     const replies = ActionMemory.fromSteps(steps, (userId) => humanSeats.has(userId));
-    this.timers = new RoomTimers(this, host.cfg, host.clock, botRng);
+    this.timers = new RoomTimers(this, host.cfg, host.clock);
     this.deliveries = new Deliveries(host, game, this.id);
     this.queue = new ItemQueue(this, host.cfg.queueMax, host.cfg.batchMax, host.intake);
     this.moves = new RoomMoves(this, host, guard(host, this.id), botRng, replies, this.timers);

@@ -3,7 +3,8 @@
  * the end of a round with its settlement (docs/games/hula.md §5.1, §5.7, §6).
  */
 import { nextSeat } from '../../core/seats.ts';
-import type { GameEvent } from '../../core/types.ts';
+
+import type { HulaEvent } from './events.ts';
 import { settle, type Contestant, type RoundOutcome } from './scoring.ts';
 import { startRound } from './setup.ts';
 import { ROUND_END_MS, TIMERS } from './timers.ts';
@@ -11,7 +12,7 @@ import type { HulaState, RoundSummary } from './types.ts';
 
 export interface Step {
   state: HulaState;
-  events: GameEvent[];
+  events: HulaEvent[];
 }
 
 export const seatAfter = (s: HulaState, seat: number): number => nextSeat(s.seats.length, seat, 1, (i) => s.inRound[i]);
@@ -25,7 +26,7 @@ export const playersInRound = (s: HulaState): number => {
 };
 
 /** Gives `seat` its turn, unless the stock is empty: then the round ends by deck exhaustion (§5.7). */
-export function beginTurn(s: HulaState, seat: number, now: number, events: GameEvent[]): Step {
+export function beginTurn(s: HulaState, seat: number, now: number, events: HulaEvent[]): Step {
   if (stockCount(s) === 0) {
     events.push({ type: 'deckExhausted' });
     return endRound(s, { type: 'exhaustion', seat }, now, events);
@@ -51,7 +52,7 @@ export function beginTurn(s: HulaState, seat: number, now: number, events: GameE
  * After a discard that did not end the round: the 땡큐 phase of the mode.
  * A joker on top cannot be taken by 땡큐, so the phase is skipped.
  */
-export function enterThankYou(s: HulaState, discarder: number, now: number, events: GameEvent[]): Step {
+export function enterThankYou(s: HulaState, discarder: number, now: number, events: HulaEvent[]): Step {
   const top = s.discard[s.discard.length - 1];
   if (top.suit === 'X') return beginTurn(s, seatAfter(s, discarder), now, events);
   const ms = TIMERS[s.options.mode].thankYouMs;
@@ -80,12 +81,12 @@ export function enterThankYou(s: HulaState, discarder: number, now: number, even
 }
 
 /** The player's hand is empty: 훌라. `thankYouFrom` is set when the discard taken by 땡큐 made it (땡큐박). */
-export function goOut(s: HulaState, seat: number, thankYouFrom: number | null, now: number, events: GameEvent[]): Step {
+export function goOut(s: HulaState, seat: number, thankYouFrom: number | null, now: number, events: HulaEvent[]): Step {
   events.push({ type: 'hula', player: s.seats[seat].id, byThankYou: thankYouFrom !== null });
   return endRound(s, { type: 'hula', seat, thankYouFrom }, now, events);
 }
 
-export function endRound(s: HulaState, outcome: RoundOutcome, now: number, events: GameEvent[]): Step {
+export function endRound(s: HulaState, outcome: RoundOutcome, now: number, events: HulaEvent[]): Step {
   const contestants: Contestant[] = [];
   for (let i = 0; i < s.seats.length; i++) {
     if (!s.inRound[i]) continue;
@@ -135,7 +136,7 @@ export function endRound(s: HulaState, outcome: RoundOutcome, now: number, event
 }
 
 /** From the result screen to the next deal (or the end of the game if too few players stay). */
-export function startRoundFrom(s: HulaState, now: number, events: GameEvent[]): Step {
+export function startRoundFrom(s: HulaState, now: number, events: HulaEvent[]): Step {
   const r = startRound(s, now);
   return { state: r.state, events: [...events, ...r.events] };
 }

@@ -3,6 +3,7 @@ import { RULES_VERSION, restoreState } from './version.ts';
 import { DISCONNECT_AFTER_MS } from './timers.ts';
 import type { GameDefinition } from '../../core/types.ts';
 import { actionSchema } from './actions.ts';
+import { activePlayers, phaseOf } from './active.ts';
 import { bot } from './bot.ts';
 import { optionFields, optionsSchema } from './options.ts';
 import { result, type HulaResult } from './result.ts';
@@ -36,6 +37,8 @@ export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions, 
   viewParts: { fixed: fixedView, shared: sharedView, own: ownView },
   eventView,
   deadline,
+  activePlayers,
+  phase: phaseOf,
   onTimeout,
   result,
   bot: (v, r) => bot(v, botRng(r)),

@@ -3,9 +3,10 @@
  * comes first and touches nothing; on success only the parts that change are
  * copied. Timers are checked against `now` with the grace window of §8.5.
  */
-import type { ApplyResult, GameEvent, PlayerId } from '../../core/types.ts';
+import type { ApplyResult, PlayerId } from '../../core/types.ts';
+import type { HulaEvent } from './events.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
-import { parseAction } from './actions.ts';
+import { actionSchema } from './actions.ts';
 import { endRound, enterThankYou, goOut, playersInRound, startRoundFrom, type Step } from './flow.ts';
 import { REASONS, takeCards } from './hand.ts';
 import { classifyMeld, isJoker, layOffMany, type MeldForm } from './melds.ts';
@@ -15,7 +16,7 @@ import { claimThankYou, passThankYou, resolveRace } from './thank-you.ts';
 import { GRACE_MS, TIMERS, WATCHDOG_MS } from './timers.ts';
 import type { Card, HulaAction, HulaState, Meld } from './types.ts';
 
-type R = ApplyResult<HulaState>;
+type R = ApplyResult<HulaState, HulaEvent>;
 const done = (step: Step): R => ({ ok: true, state: step.state, events: step.events });
 
 export function seatOf(s: HulaState, player: PlayerId): number {
@@ -35,14 +36,15 @@ export function apply(state: HulaState, actor: PlayerId, raw: unknown, now: numb
   if (state.phase.kind === 'finished') return reject(COMMON_REASONS.finished);
   const seat = seatOf(state, actor);
   if (seat < 0) return reject(COMMON_REASONS.notAPlayer);
-  const action = parseAction(raw);
-  if (!action) return reject(COMMON_REASONS.malformed);
+  const parsed = actionSchema.safeParse(raw);
+  if (!parsed.success) return reject(COMMON_REASONS.malformed);
+  const action = parsed.data;
   if (state.seats[seat].status === 'left') return reject(REASONS.hasLeft);
   if (action.type === 'reserveLeave') return finish(state, reserveLeave(state, seat, action.on, action.auto === true));
 
   // §5.4.2: a race window that has closed is decided before anything else is looked at.
   let s = state;
-  let pre: GameEvent[] = [];
+  let pre: HulaEvent[] = [];
   const p = s.phase;
   if (p.kind === 'thankYouRace' && p.windowEnd !== null && now >= p.windowEnd) {
     const r = resolveRace(s, now, []);
@@ -64,7 +66,7 @@ function finish(state: HulaState, r: R): R {
 }
 
 /** §8.5: a player's own action clears their timeout count and cancels an automatic leave reservation. */
-function directAction(s: HulaState, seat: number, events: GameEvent[]): HulaState {
+function directAction(s: HulaState, seat: number, events: HulaEvent[]): HulaState {
   const x = s.seats[seat];
   const cancel = x.leave === 'timeouts' || x.leave === 'disconnected';
   if (x.timeoutsInRow === 0 && !cancel) return s;
@@ -152,7 +154,7 @@ function meld(s: HulaState, seat: number, cardIds: string[], form: MeldForm | un
     melds: [...s.melds, m],
     nextMeldId: s.nextMeldId + 1,
   };
-  const events: GameEvent[] = [{ type: 'melded', player: s.seats[seat].id, meld: m }];
+  const events: HulaEvent[] = [{ type: 'melded', player: s.seats[seat].id, meld: m }];
   if (picked.rest.length === 0) return done(goOut(next, seat, thankYouSource(s), now, events));
   return { ok: true, state: next, events };
 }
@@ -185,7 +187,7 @@ function layOff(
   }
   if (!grown) return reject(REASONS.cannotLayOff);
   const next: HulaState = { ...s, hands: s.hands.with(seat, picked.rest), melds: s.melds.with(index, grown) };
-  const events: GameEvent[] = [
+  const events: HulaEvent[] = [
     { type: 'laidOff', player: s.seats[seat].id, meldId: grown.id, cards: picked.cards, meld: grown },
   ];
   if (picked.rest.length === 0) return done(goOut(next, seat, thankYouSource(s), now, events));
@@ -202,7 +204,7 @@ export function discard(s: HulaState, seat: number, cardId: string, now: number,
   if (isJoker(card) && hand.some((c) => !isJoker(c))) return reject(REASONS.jokerDiscard);
   const rest = hand.filter((c) => c !== card);
   const next: HulaState = { ...s, hands: s.hands.with(seat, rest), discard: [...s.discard, card] };
-  const events: GameEvent[] = [{ type: 'discarded', player: s.seats[seat].id, card, auto }];
+  const events: HulaEvent[] = [{ type: 'discarded', player: s.seats[seat].id, card, auto }];
   if (rest.length === 0) return done(goOut(next, seat, thankYouSource(s), now, events));
   return done(enterThankYou(next, seat, now, events));
 }
@@ -235,7 +237,7 @@ function ready(s: HulaState, seat: number, now: number): R {
   if (p.ready.includes(seat)) return reject(REASONS.alreadyReady);
   const readySeats = [...p.ready, seat];
   const next: HulaState = { ...s, phase: { ...p, ready: readySeats } };
-  const events: GameEvent[] = [{ type: 'ready', player: s.seats[seat].id }];
+  const events: HulaEvent[] = [{ type: 'ready', player: s.seats[seat].id }];
   const waiting = s.seats.some((x, i) => x.status === 'playing' && !readySeats.includes(i));
   if (waiting) return { ok: true, state: next, events };
   return done(startRoundFrom(next, now, events));
@@ -246,9 +248,10 @@ function reserveLeave(s: HulaState, seat: number, on: boolean, auto: boolean): R
   if (on && x.leave) return reject(REASONS.alreadyLeaving);
   if (!on && !x.leave) return reject(REASONS.notLeaving);
   const seats = [...s.seats];
-  seats[seat] = { ...x, leave: on ? (auto ? 'disconnected' : 'requested') : null };
-  const event: GameEvent = on
-    ? { type: 'leaveReserved', player: x.id, reason: seats[seat].leave }
+  const leave = on ? (auto ? 'disconnected' : 'requested') : null;
+  seats[seat] = { ...x, leave };
+  const event: HulaEvent = leave
+    ? { type: 'leaveReserved', player: x.id, reason: leave }
     : { type: 'leaveCancelled', player: x.id };
   return { ok: true, state: { ...s, seats }, events: [event] };
 }

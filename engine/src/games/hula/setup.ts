@@ -5,7 +5,8 @@ import { Rng } from '../../core/rng.ts';
 import { seedCommitment } from '../../core/commit.ts';
 import { SUITS } from '../../core/cards.ts';
 import { nextSeat } from '../../core/seats.ts';
-import type { GameEvent, SetupInput } from '../../core/types.ts';
+import type { SetupInput } from '../../core/types.ts';
+import type { HulaEvent } from './events.ts';
 import { TIMERS } from './timers.ts';
 import type { Card, HulaMode, HulaOptions, HulaState } from './types.ts';
 
@@ -62,8 +63,8 @@ export function setup(input: SetupInput<HulaOptions>): HulaState {
  * Starts the next round: seats with a leave reservation stand up first; with
  * fewer than two left the game is over. The last winner leads (§7 choice 1).
  */
-export function startRound(s: HulaState, now: number): { state: HulaState; events: GameEvent[] } {
-  const events: GameEvent[] = [];
+export function startRound(s: HulaState, now: number): { state: HulaState; events: HulaEvent[] } {
+  const events: HulaEvent[] = [];
   let seats = s.seats;
   if (seats.some((x) => x.status === 'playing' && x.leave)) {
     seats = seats.map((x) => {
@@ -86,7 +87,7 @@ export function startRound(s: HulaState, now: number): { state: HulaState; event
   return { state: r.state, events: [...events, ...r.events] };
 }
 
-function deal(s: HulaState, first: number, now: number): { state: HulaState; events: GameEvent[] } {
+function deal(s: HulaState, first: number, now: number): { state: HulaState; events: HulaEvent[] } {
   const n = s.seats.length;
   const rng = Rng.fromState(s.rng);
   const deck = rng.shuffle([...DECKS[s.options.mode]]);
@@ -125,7 +126,7 @@ function deal(s: HulaState, first: number, now: number): { state: HulaState; eve
     turnStartedAt: now,
     lastRound: null,
   };
-  const events: GameEvent[] = [
+  const events: HulaEvent[] = [
     {
       type: 'roundStart',
       round,

@@ -4,7 +4,8 @@
  * a first-come race where claims inside a 100 ms window go to the seat nearest
  * clockwise from the discarder.
  */
-import type { ApplyResult, GameEvent } from '../../core/types.ts';
+import type { ApplyResult } from '../../core/types.ts';
+import type { HulaEvent } from './events.ts';
 import { reject } from '../../core/reject.ts';
 import { beginTurn, goOut, seatAfter, type Step } from './flow.ts';
 import { isJoker, thankYouMeld } from './melds.ts';
@@ -12,7 +13,7 @@ import { RACE_WINDOW_MS, TIMERS } from './timers.ts';
 import type { Card, HulaState, Meld } from './types.ts';
 import { REASONS, takeCards } from './hand.ts';
 
-type R = ApplyResult<HulaState>;
+type R = ApplyResult<HulaState, HulaEvent>;
 
 /** Validates a 땡큐 choice against the current top card; returns the hand cards or a reason. */
 function checkClaim(s: HulaState, seat: number, cardIds: string[]): Card[] | string {
@@ -43,7 +44,7 @@ export function claimThankYou(s: HulaState, seat: number, cardIds: string[], now
   const claims = [...p.claims, { seat, cardIds: cards.map((c) => c.id), at: now }];
   const windowEnd = p.windowEnd ?? now + RACE_WINDOW_MS;
   const next: HulaState = { ...s, phase: { ...p, claims, windowEnd } };
-  const events: GameEvent[] = [{ type: 'thankYouClaimed', player: s.seats[seat].id }];
+  const events: HulaEvent[] = [{ type: 'thankYouClaimed', player: s.seats[seat].id }];
   // Nobody else could still join the window: decide now rather than wait for it.
   if (everyoneAnswered(next)) return { ok: true, ...resolveRace(next, now, events) };
   return { ok: true, state: next, events };
@@ -61,14 +62,14 @@ export function passThankYou(s: HulaState, seat: number, now: number, auto: bool
   if (p.claims.some((c) => c.seat === seat)) return reject(REASONS.alreadyClaimed);
   if (p.passed.includes(seat)) return reject(REASONS.alreadyPassed);
   const next: HulaState = { ...s, phase: { ...p, passed: [...p.passed, seat] } };
-  const events: GameEvent[] = [{ type: 'thankYouPass', player: s.seats[seat].id, auto }];
+  const events: HulaEvent[] = [{ type: 'thankYouPass', player: s.seats[seat].id, auto }];
   if (!everyoneAnswered(next)) return { ok: true, state: next, events };
   if (p.claims.length > 0) return { ok: true, ...resolveRace(next, now, events) };
   return { ok: true, ...beginTurn(next, seatAfter(next, p.discarder), now, events) };
 }
 
 /** 괴물: the next player is asked, or, when everyone has passed, the discarder's next player takes the turn. */
-export function advanceAsk(s: HulaState, now: number, events: GameEvent[]): Step {
+export function advanceAsk(s: HulaState, now: number, events: HulaEvent[]): Step {
   const p = s.phase;
   if (p.kind !== 'thankYouAsk') throw new Error('not asking');
   const index = p.index + 1;
@@ -91,7 +92,7 @@ function everyoneAnswered(s: HulaState): boolean {
 }
 
 /** 조커: the claim nearest clockwise from the discarder wins the window (§5.4.2). */
-export function resolveRace(s: HulaState, now: number, events: GameEvent[]): Step {
+export function resolveRace(s: HulaState, now: number, events: HulaEvent[]): Step {
   const p = s.phase;
   if (p.kind !== 'thankYouRace' || p.claims.length === 0) throw new Error('no race to resolve');
   const n = s.seats.length;
@@ -116,7 +117,7 @@ export function takeThankYou(
   discarder: number,
   cards: Card[],
   now: number,
-  events: GameEvent[],
+  events: HulaEvent[],
 ): Step {
   const top = s.discard[s.discard.length - 1];
   const shape = thankYouMeld(top, cards)!;

@@ -3,7 +3,8 @@
  * timeouts, the race window, the 60 s watchdog, the timeout count that
  * reserves a leave, and the AI substitute for a disconnected player.
  */
-import type { ApplyResult, GameEvent, PlayerId } from '../../core/types.ts';
+import type { ApplyResult, PlayerId } from '../../core/types.ts';
+import type { HulaEvent } from './events.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
 import { SUITS } from '../../core/cards.ts';
 import { beginTurn, seatAfter, startRoundFrom, type Step } from './flow.ts';
@@ -15,7 +16,7 @@ import { GRACE_MS, LEAVE_AFTER_DISCONNECT_MS, SUBSTITUTE_DELAY_MS, TIMERS, WATCH
 import type { Card, HulaAction, HulaState } from './types.ts';
 import { view } from './view.ts';
 
-type R = ApplyResult<HulaState>;
+type R = ApplyResult<HulaState, HulaEvent>;
 
 export function deadline(s: HulaState): number | null {
   const p = s.phase;
@@ -50,7 +51,7 @@ export function onTimeout(s: HulaState, now: number): R {
 
 function phaseTimeout(s: HulaState, now: number): Step {
   const p = s.phase;
-  const events: GameEvent[] = [];
+  const events: HulaEvent[] = [];
   switch (p.kind) {
     case 'draw':
       return autoDraw(countTimeout(s, p.seat, 'draw', events), p.seat, now, events);
@@ -72,7 +73,7 @@ function phaseTimeout(s: HulaState, now: number): Step {
 /** §8.5 watchdog: whatever is pending, the turn is forced over in one step. */
 function watchdog(s: HulaState, now: number): Step {
   const p = s.phase;
-  const events: GameEvent[] = [{ type: 'watchdog', phase: p.kind }];
+  const events: HulaEvent[] = [{ type: 'watchdog', phase: p.kind }];
   switch (p.kind) {
     case 'draw': {
       const drawn = autoDraw(countTimeout(s, p.seat, 'draw', events), p.seat, now, events);
@@ -93,7 +94,7 @@ function watchdog(s: HulaState, now: number): Step {
 }
 
 /** Two own-turn timeouts in a row reserve a leave at the next deal (§8.5). */
-function countTimeout(s: HulaState, seat: number, phase: string, events: GameEvent[]): HulaState {
+function countTimeout(s: HulaState, seat: number, phase: string, events: HulaEvent[]): HulaState {
   const x = s.seats[seat];
   const timeoutsInRow = x.timeoutsInRow + 1;
   const reserve = timeoutsInRow >= 2 && x.leave === null;
@@ -105,7 +106,7 @@ function countTimeout(s: HulaState, seat: number, phase: string, events: GameEve
 }
 
 /** Draws from the stock for the player; the act timer restarts from now. */
-function autoDraw(s: HulaState, seat: number, now: number, evs: GameEvent[]): Step {
+function autoDraw(s: HulaState, seat: number, now: number, evs: HulaEvent[]): Step {
   if (s.hands[seat].length >= HAND_LIMIT || s.stockTop >= s.stock.length) {
     // Cannot draw (never happens with 7-card hands, kept for safety): go straight to discarding.
     const deadline = now + TIMERS[s.options.mode].actMs;
@@ -113,11 +114,12 @@ function autoDraw(s: HulaState, seat: number, now: number, evs: GameEvent[]): St
   }
   const r = draw(s, seat, 'stock', now);
   if (!r.ok) throw new Error(r.reason);
-  for (const e of r.events) evs.push({ ...e, auto: true });
+  // draw() reports only the draw itself.
+  for (const e of r.events) evs.push(e.type === 'drew' ? { ...e, auto: true } : e);
   return { state: r.state, events: evs };
 }
 
-function autoDiscard(s: HulaState, seat: number, now: number, events: GameEvent[]): Step {
+function autoDiscard(s: HulaState, seat: number, now: number, events: HulaEvent[]): Step {
   const card = autoDiscardCard(s.hands[seat]);
   const r = discard(s, seat, card.id, now, true);
   if (!r.ok) throw new Error(r.reason);

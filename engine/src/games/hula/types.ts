@@ -171,23 +171,8 @@ export interface HulaState extends GameStateBase {
   history: RoundBrief[];
 }
 
-export type HulaAction =
-  | { type: 'draw'; from: 'stock' | 'discard'; substitute?: boolean }
-  | {
-      type: 'meld';
-      cardIds: string[];
-      /** The joker's role when the group reads more than one way (melds.ts `meldForms`); absent = the default reading. */
-      form?: { kind: 'set' } | { kind: 'run'; low: number };
-      substitute?: boolean;
-    }
-  | { type: 'layOff'; cardIds: string[]; meldId?: number; end?: 'low' | 'high'; substitute?: boolean }
-  | { type: 'discard'; cardId: string; substitute?: boolean }
-  | { type: 'stop'; substitute?: boolean }
-  | { type: 'special'; substitute?: boolean }
-  | { type: 'thankYou'; cardIds: string[]; substitute?: boolean }
-  | { type: 'pass'; substitute?: boolean }
-  | { type: 'ready'; substitute?: boolean }
-  | { type: 'reserveLeave'; on: boolean; auto?: boolean };
+/** Inferred from its zod schema (actions.ts), which apply() parses with. */
+export type { HulaAction } from './actions.ts';
 
 export interface SeatView {
   id: PlayerId;

@@ -6,7 +6,9 @@ import { RULES_VERSION, restoreState } from './version.ts';
 import type { GameDefinition } from '../../core/index.ts';
 import { bot } from './bot.ts';
 import { optionFields, optionsSchema, playerRange } from './options.ts';
-import { actionSchema, apply } from './rules.ts';
+import { actionSchema } from './actions.ts';
+import { activePlayers, phaseOf } from './active.ts';
+import { apply } from './rules.ts';
 import { result, type OneCardResult } from './scoring.ts';
 import { botRng } from '../../core/rng.ts';
 import { setup } from './setup.ts';
@@ -36,6 +38,8 @@ export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, O
   viewParts: { fixed: fixedView, shared: sharedView, own: ownView },
   eventView,
   deadline,
+  activePlayers,
+  phase: phaseOf,
   onTimeout,
   result,
   bot: (v, r) => bot(v, botRng(r)),

@@ -1,40 +1,17 @@
 /**
- * apply(): validates the untrusted action with `actionSchema`, checks who may
+ * apply(): validates the untrusted action with `actionSchema` (actions.ts), checks who may
  * act, then runs the transition on a copy-on-write `Tx`.
  */
-import { z } from 'zod';
 import { reject, type ApplyResult, type PlayerId } from '../../core/index.ts';
 import { COLORS } from './cards.ts';
 import { hasPlayable, cardReason } from './legal.ts';
 import { R } from './reasons.ts';
 import { ctxOf, play } from './rules-play.ts';
 import { activeAfter, checkEnd, drawCards, startTurn, Tx } from './turns.ts';
+import { actionSchema } from './actions.ts';
+import { mover } from './active.ts';
 import type { Color, OneCardAction, OneCardState } from './types.ts';
 import { declareOneCard, settleWindow } from './window.ts';
-
-const suit = z.enum(['S', 'H', 'D', 'C']);
-const color = z.enum(['R', 'Y', 'G', 'B']);
-
-export const actionSchema: z.ZodType<OneCardAction> = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('play'),
-    cardIds: z.array(z.string().min(1).max(16)).min(1).max(8),
-    chooseSuit: suit.optional(),
-    chooseColor: color.optional(),
-    declareOneCard: z.boolean().optional(),
-  }),
-  z.strictObject({ type: z.literal('draw') }),
-  z.strictObject({ type: z.literal('pass') }),
-  z.strictObject({ type: z.literal('declareOneCard') }),
-  z.strictObject({ type: z.literal('challengeWild4') }),
-  z.strictObject({ type: z.literal('acceptWild4') }),
-  z.strictObject({ type: z.literal('chooseColor'), color }),
-]);
-
-/** Who must act now (the +4 target while a challenge is open, else the current player). */
-export function mover(s: OneCardState): PlayerId {
-  return s.phase.kind === 'wild4Response' ? s.phase.target : s.current;
-}
 
 export function apply(state: OneCardState, actor: PlayerId, action: unknown, now: number): ApplyResult<OneCardState> {
   const parsed = actionSchema.safeParse(action);

@@ -5,7 +5,7 @@
 import type { PlayerId, Rng } from '../../core/index.ts';
 import type { IllegalProbe, SimAdapter } from '../../sim/adapter.ts';
 import { oneCard } from './index.ts';
-import { mover } from './rules.ts';
+import { mover } from './active.ts';
 import type { Card, OneCardState, OneCardView } from './types.ts';
 
 function faceOf(node: unknown): string | null {

@@ -4,7 +4,8 @@
  */
 import { reject, type ApplyResult } from '../../core/index.ts';
 import { R } from './reasons.ts';
-import { mostHeldColor, mover, turnAction } from './rules.ts';
+import { mover } from './active.ts';
+import { mostHeldColor, turnAction } from './rules.ts';
 import { Tx } from './turns.ts';
 import type { OneCardAction, OneCardState } from './types.ts';
 import { settleWindow } from './window.ts';

@@ -4,7 +4,8 @@
  * the input state whose nested records/arrays are replaced, never mutated,
  * so the caller's state stays untouched (copy-on-write).
  */
-import { Rng, type GameEvent, type PlayerId } from '../../core/index.ts';
+import { Rng, type PlayerId } from '../../core/index.ts';
+import type { DrawReason, OneCardEvent } from './events.ts';
 import type { Card, OneCardState, PlayerStatus } from './types.ts';
 import { roundPoints, rankingOrder } from './scoring.ts';
 
@@ -12,7 +13,7 @@ export const TURN = { kind: 'turn' } as const;
 
 export class Tx {
   readonly s: OneCardState;
-  readonly events: GameEvent[] = [];
+  readonly events: OneCardEvent[] = [];
   readonly now: number;
   private rng: Rng | null = null;
   private handsOwned = false;
@@ -46,7 +47,7 @@ export class Tx {
     this.s.status[p] = st;
   }
 
-  emit(e: GameEvent): void {
+  emit(e: OneCardEvent): void {
     this.events.push(e);
   }
 
@@ -135,7 +136,7 @@ function rebuild(tx: Tx): boolean {
  * Draws up to `n` cards for `p` (fewer if even the rebuilt pile runs out, §5.5),
  * then applies bankruptcy (§5.4). Returns how many were drawn.
  */
-export function drawCards(tx: Tx, p: PlayerId, n: number, reason: string): { drawn: Card[]; bankrupt: boolean } {
+export function drawCards(tx: Tx, p: PlayerId, n: number, reason: DrawReason): { drawn: Card[]; bankrupt: boolean } {
   const s = tx.s;
   const drawn: Card[] = [];
   let pile = s.drawPile;

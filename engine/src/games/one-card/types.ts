@@ -2,7 +2,7 @@
  * State, view and action shapes of 원카드, named as the spec (§8.1–§8.3) names them.
  * Everything here is plain JSON so a room can be snapshotted and resumed anywhere.
  */
-import type { GameEvent, GameStateBase, GameViewBase, PlayerId, Suit } from '../../core/index.ts';
+import type { GameStateBase, GameViewBase, PlayerId, Suit } from '../../core/index.ts';
 import type { BotLevel } from '../../core/options.ts';
 
 export type { Suit };
@@ -181,20 +181,5 @@ export type OneCardFixedKey =
 export type OneCardFixedView = Pick<OneCardView, OneCardFixedKey>;
 export type OneCardSharedView = Omit<OneCardView, OneCardOwnKey | OneCardFixedKey>;
 
-export type PlayAction = {
-  type: 'play';
-  cardIds: string[];
-  chooseSuit?: Suit;
-  chooseColor?: Color;
-  declareOneCard?: boolean;
-};
-export type OneCardAction =
-  | PlayAction
-  | { type: 'draw' }
-  | { type: 'pass' }
-  | { type: 'declareOneCard' }
-  | { type: 'challengeWild4' }
-  | { type: 'acceptWild4' }
-  | { type: 'chooseColor'; color: Color };
-
-export type OneCardEvent = GameEvent;
+/** Inferred from their zod schema (actions.ts), which apply() parses with. */
+export type { OneCardAction, PlayAction } from './actions.ts';

@@ -9,7 +9,7 @@
 import type { GameEvent, PlayerId } from '../../core/index.ts';
 import { legalCardIds, legalMultiPlays, referenceOf } from './legal.ts';
 import { ctxOf } from './rules-play.ts';
-import { mover } from './rules.ts';
+import { mover } from './active.ts';
 import { deadline } from './timeouts.ts';
 import type {
   LegalActions,

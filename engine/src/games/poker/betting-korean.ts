@@ -6,7 +6,8 @@
  */
 import type { PlayerId } from '../../core/types.ts';
 import { type Ctx, log, P, pay, potTotal, seatOf } from './draft.ts';
-import { afterAction, fold, toCallOf } from './betting.ts';
+import { fold, toCallOf } from './betting.ts';
+import { afterAction } from './flow.ts';
 import { chargeFoldPenalty } from './flow-indian.ts';
 import { R } from './reasons.ts';
 import type { LegalAction, PokerState } from './types.ts';

@@ -1,16 +1,16 @@
 /**
- * What both betting styles share (§5.2, §5.3): who acts first, who still owes
- * an action, when a round is over, and settling the round into pots.
+ * What both betting styles share (§5.2, §5.3): who acts first (the 7-poker
+ * boss included), who still owes an action, when a round is over, and
+ * settling the round into pots. What comes after a round is flow.ts's: this
+ * module never moves the hand on, so flow.ts can depend on it alone.
  */
 import type { PlayerId } from '../../core/types.ts';
-import { type Ctx, liveCount, P, turnMs } from './draft.ts';
-import { advance } from './flow.ts';
-import { endByFold } from './showdown.ts';
+import { type Ctx, P, turnMs } from './draft.ts';
 import { computePots, refundUncalled, returnUnwinnable } from './pots.ts';
-import { bossOf } from './flow-seven.ts';
+import { scoreOf } from './eval/hands.ts';
 import { usesBlinds } from './options.ts';
 import { v2, v3 } from './version.ts';
-import type { HandPlayer, HandState, PokerState } from './types.ts';
+import type { Card, HandPlayer, HandState, PokerState } from './types.ts';
 
 export function needsToAct(p: HandPlayer, currentBet: number): boolean {
   return !p.folded && !p.allIn && (!p.actedThisRound || p.committedRound < currentBet);
@@ -95,33 +95,6 @@ export function nobodyLeftToBet(h: HandState, currentBet: number): boolean {
   return able === null || able.committedRound >= currentBet;
 }
 
-/** After `from` acted (or left): the next player owing an action, or the end of the round / hand. */
-export function afterAction(ctx: Ctx, from: PlayerId): void {
-  const h = ctx.s.hand!;
-  if (liveCount(h) <= 1) return endByFold(ctx);
-  const b = h.betting!;
-  if (v2(ctx.s) && nobodyLeftToBet(h, b.currentBet)) return finishRound(ctx);
-  const n = b.order.length;
-  const start = b.order.indexOf(from);
-  for (let k = 1; k <= n; k++) {
-    const id = b.order[(start + k) % n];
-    if (needsToAct(h.players[id], b.currentBet)) {
-      b.toAct = id;
-      h.deadlineAt = ctx.now + turnMs(ctx.s, id);
-      return;
-    }
-  }
-  finishRound(ctx);
-}
-
-/** Round over: return the uncalled part, rebuild pots, clear the round's bets, go on with the script. */
-export function finishRound(ctx: Ctx): void {
-  settleRound(ctx);
-  const h = ctx.s.hand!;
-  ctx.ev.push({ type: 'roundEnd', street: h.street, pots: h.pots });
-  advance(ctx);
-}
-
 /** Moves the round's bets into pots (also for a street nobody could bet on, e.g. a short blind). */
 export function settleRound(ctx: Ctx): void {
   const h = ctx.s.hand!;
@@ -146,4 +119,29 @@ export function fold(ctx: Ctx, id: PlayerId, label: string): void {
   h.pots = h.pots.map((pot) =>
     pot.eligible.includes(id) ? { ...pot, eligible: pot.eligible.filter((x) => x !== id) } : pot,
   );
+}
+
+/**
+ * The boss acts first: best open cards, judged only as pairs/two pair/trips/
+ * quads/top with the Korean suit order (one deck, so never a tie). Folded
+ * players keep their open cards on the table but are not candidates.
+ */
+export function bossOf(h: HandState): PlayerId | null {
+  let best: PlayerId | null = null;
+  let bestScore = -1;
+  for (const id of h.seatOrder) {
+    const p = h.players[id];
+    if (p.folded || p.up.length === 0) continue;
+    const score = openScore(p.up);
+    if (score > bestScore) {
+      bestScore = score;
+      best = id;
+    }
+  }
+  return best;
+}
+
+/** Open-card strength: at most four cards, so straights and flushes cannot appear. */
+export function openScore(up: readonly Card[]): number {
+  return scoreOf(true, up);
 }

@@ -5,13 +5,14 @@
  * and cards below that level are treated as immutable and replaced, never
  * pushed into, so the input state is never touched and no deep clone is needed.
  */
-import type { GameEvent, PlayerId } from '../../core/types.ts';
+import type { PlayerId } from '../../core/types.ts';
+import type { PokerEvent } from './events.ts';
 import type { HandPlayer, HandState, PokerState, PublicLogEntry, SeatState } from './types.ts';
 
 export interface Ctx {
   s: PokerState;
   now: number;
-  ev: GameEvent[];
+  ev: PokerEvent[];
   /** Seat and player objects already copied in this transition (safe to write). */
   own: Set<object>;
 }

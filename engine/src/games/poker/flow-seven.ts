@@ -1,38 +1,12 @@
 /**
  * 7포커 and 하이로우 specifics (§5.4.3, §5.4.4): the simultaneous choice
- * (discard one, open one, revealed together), the boss from open cards, and
+ * (discard one, open one, revealed together; the boss it makes is betting.ts's), and
  * the simultaneous hi/lo/swing declaration.
  */
 import type { PlayerId } from '../../core/types.ts';
 import { type Ctx, live, P } from './draft.ts';
 import { advance } from './flow.ts';
-import { scoreOf } from './eval/hands.ts';
 import type { Card, HandState } from './types.ts';
-
-/**
- * The boss acts first: best open cards, judged only as pairs/two pair/trips/
- * quads/top with the Korean suit order (one deck, so never a tie). Folded
- * players keep their open cards on the table but are not candidates.
- */
-export function bossOf(h: HandState): PlayerId | null {
-  let best: PlayerId | null = null;
-  let bestScore = -1;
-  for (const id of h.seatOrder) {
-    const p = h.players[id];
-    if (p.folded || p.up.length === 0) continue;
-    const score = openScore(p.up);
-    if (score > bestScore) {
-      bestScore = score;
-      best = id;
-    }
-  }
-  return best;
-}
-
-/** Open-card strength: at most four cards, so straights and flushes cannot appear. */
-export function openScore(up: readonly Card[]): number {
-  return scoreOf(true, up);
-}
 
 /** Every live player has chosen: open cards turn over together, discards go face down for good. */
 export function revealChoices(ctx: Ctx): void {

@@ -2,11 +2,15 @@
  * The hand as a script per mode (§5.4): a list of steps run in order. Deals
  * run straight through; betting rounds, the 7-poker choice, draws and the
  * hi-lo declaration wait for players. A street nobody can bet on (everyone
- * all-in) is dealt without betting, as §5.2 asks.
+ * all-in) is dealt without betting, as §5.2 asks. This module drives the
+ * hand on (after an action, after a round); betting.ts only answers questions
+ * about a round and settles it, so the two do not import each other.
  */
 import type { Card } from './types.ts';
-import { type Ctx, liveCount, P, simultaneousMs } from './draft.ts';
-import { settleRound, startRound } from './betting.ts';
+import type { PlayerId } from '../../core/types.ts';
+import { type Ctx, liveCount, P, simultaneousMs, turnMs } from './draft.ts';
+import { v2 } from './version.ts';
+import { needsToAct, nobodyLeftToBet, settleRound, startRound } from './betting.ts';
 import { endByFold, resolveShowdown } from './showdown.ts';
 import { dealIndianHole } from './flow-indian.ts';
 import type { PokerState } from './types.ts';
@@ -120,4 +124,31 @@ export function advance(ctx: Ctx): void {
         return resolveShowdown(ctx);
     }
   }
+}
+
+/** After `from` acted (or left): the next player owing an action, or the end of the round / hand. */
+export function afterAction(ctx: Ctx, from: PlayerId): void {
+  const h = ctx.s.hand!;
+  if (liveCount(h) <= 1) return endByFold(ctx);
+  const b = h.betting!;
+  if (v2(ctx.s) && nobodyLeftToBet(h, b.currentBet)) return finishRound(ctx);
+  const n = b.order.length;
+  const start = b.order.indexOf(from);
+  for (let k = 1; k <= n; k++) {
+    const id = b.order[(start + k) % n];
+    if (needsToAct(h.players[id], b.currentBet)) {
+      b.toAct = id;
+      h.deadlineAt = ctx.now + turnMs(ctx.s, id);
+      return;
+    }
+  }
+  finishRound(ctx);
+}
+
+/** Round over: return the uncalled part, rebuild pots, clear the round's bets, go on with the script. */
+export function finishRound(ctx: Ctx): void {
+  settleRound(ctx);
+  const h = ctx.s.hand!;
+  ctx.ev.push({ type: 'roundEnd', street: h.street, pots: h.pots });
+  advance(ctx);
 }

@@ -3,7 +3,9 @@ import { RULES_VERSION, restoreState } from './version.ts';
 import type { GameDefinition } from '../../core/types.ts';
 import { MODES, modeName, optionFields, optionsSchema, playerRange, type PokerOptions } from './options.ts';
 import { setup } from './setup.ts';
-import { actionSchema, apply } from './rules.ts';
+import { actionSchema } from './actions.ts';
+import { activePlayers, phaseOf } from './active.ts';
+import { apply } from './rules.ts';
 import { fixedView, ownView, sharedView, view } from './view.ts';
 import { deadline, onTimeout } from './timeouts.ts';
 import { result, type PokerResult } from './scoring.ts';
@@ -31,6 +33,8 @@ export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOpti
   // Events carry only public facts (counts, open cards, revealed hands), so every viewer gets them whole.
   eventView: (event) => event,
   deadline,
+  activePlayers,
+  phase: phaseOf,
   onTimeout,
   result,
   bot: (v, r) => bot(v, botRng(r)),

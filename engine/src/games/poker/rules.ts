@@ -4,11 +4,11 @@
  * checked, pots are rebuilt, the next street is dealt, the next actor and
  * deadline are set.
  */
-import { z } from 'zod';
 import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
 import { type Ctx, draft, hp, live, P, S, seatOf } from './draft.ts';
-import { afterAction, finishRound, fold, nobodyLeftToBet } from './betting.ts';
+import { fold, nobodyLeftToBet } from './betting.ts';
+import { afterAction, finishRound } from './flow.ts';
 import { applyKorean, koreanProblem, type KoreanType } from './betting-korean.ts';
 import { applyNl, nlProblem, type NlAction } from './betting-nl.ts';
 import { allChosen, allDeclared, revealChoices, revealDeclarations } from './flow-seven.ts';
@@ -17,23 +17,9 @@ import { endByFold } from './showdown.ts';
 import { afterHand, decideRebuy } from './between.ts';
 import { R } from './reasons.ts';
 import { v2, v3 } from './version.ts';
-import { timeoutAction } from './timeouts.ts';
+import { timeoutAction } from './active.ts';
+import { actionSchema } from './actions.ts';
 import type { PokerAction, PokerState } from './types.ts';
-
-const card = z.number().int().min(0).max(51);
-export const actionSchema: z.ZodType<PokerAction> = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('choose'), discardId: card, openId: card }),
-  z.strictObject({
-    type: z.enum(['k.check', 'k.ping', 'k.call', 'k.ddadang', 'k.quarter', 'k.half', 'k.full', 'k.die']),
-  }),
-  z.strictObject({ type: z.enum(['nl.fold', 'nl.check', 'nl.call', 'nl.allIn']) }),
-  z.strictObject({ type: z.literal('nl.raise'), to: z.number().int().positive().max(1e12) }),
-  z.strictObject({ type: z.literal('draw'), cardIds: z.array(card).max(5) }),
-  z.strictObject({ type: z.literal('declare'), side: z.enum(['high', 'low', 'swing']) }),
-  z.strictObject({ type: z.literal('ready') }),
-  z.strictObject({ type: z.literal('rebuy'), accept: z.boolean() }),
-  z.strictObject({ type: z.literal('leave') }),
-]) as unknown as z.ZodType<PokerAction>;
 
 /** Why `actor` may not do `a` now, or null. Reads `s` only. */
 export function problem(s: PokerState, actor: PlayerId, a: PokerAction): string | null {

@@ -11,9 +11,8 @@ import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
 import { type Ctx, draft, live, P, S } from './draft.ts';
 import { playForLeavers, run } from './rules.ts';
-import { autoChoice } from './flow-seven.ts';
-import { toCallOf } from './betting.ts';
-import type { PokerAction, PokerState } from './types.ts';
+import { timeoutAction } from './active.ts';
+import type { PokerState } from './types.ts';
 
 export function deadline(s: PokerState): number | null {
   if (s.phase === 'finished') return null;
@@ -27,24 +26,6 @@ function missed(ctx: Ctx, id: PlayerId): void {
   if (seat.timeoutsInRow >= 2 && !seat.away) {
     seat.away = true;
     ctx.ev.push({ type: 'away', player: id });
-  }
-}
-
-/** The automatic action (§8.5) of `id` at the decision the hand now waits for: betting, choice, draw or declaration. */
-export function timeoutAction(s: PokerState, id: PlayerId): PokerAction {
-  const h = s.hand!;
-  const p = h.players[id];
-  const korean = s.betting === 'korean';
-  switch (h.phase) {
-    case 'choice':
-      return { type: 'choose', ...autoChoice(p.choice!) };
-    case 'draw':
-      return { type: 'draw', cardIds: [] };
-    case 'declare':
-      return { type: 'declare', side: 'high' };
-    default:
-      if (toCallOf(h, p) === 0) return { type: korean ? 'k.check' : 'nl.check' };
-      return { type: korean ? 'k.die' : 'nl.fold' };
   }
 }
 

@@ -184,16 +184,8 @@ export interface PokerState extends GameStateBase {
   endReason: 'hands' | 'lastStanding' | 'safetyCap' | 'left' | null;
 }
 
-export type PokerAction =
-  | { type: 'choose'; discardId: number; openId: number }
-  | { type: 'k.check' | 'k.ping' | 'k.call' | 'k.ddadang' | 'k.quarter' | 'k.half' | 'k.full' | 'k.die' }
-  | { type: 'nl.fold' | 'nl.check' | 'nl.call' | 'nl.allIn' }
-  | { type: 'nl.raise'; to: number }
-  | { type: 'draw'; cardIds: number[] }
-  | { type: 'declare'; side: DeclareSide }
-  | { type: 'ready' }
-  | { type: 'rebuy'; accept: boolean }
-  | { type: 'leave' };
+/** Inferred from its zod schema (actions.ts), which apply() parses with. */
+export type { PokerAction } from './actions.ts';
 
 export type HiddenCard = { hidden: true };
 export type CardSlot = Card | HiddenCard;

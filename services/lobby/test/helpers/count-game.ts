@@ -108,6 +108,8 @@ export const countGame: AnyGame = {
     };
   },
   eventView: (e) => e,
+  activePlayers: (state: CountState) => (state.winner ? [] : [state.players[state.turn].id]),
+  phase: (state: CountState) => (state.winner ? 'finished' : 'turn'),
   deadline: () => null,
   onTimeout: () => reject(COMMON_REASONS.noTimeout),
   result(state: CountState) {
