@@ -38,6 +38,7 @@ interface Snap {
   buttons: (Box & { key: string; label: string; enabled: boolean })[];
   seats: { id: string; rect: Box }[];
   layoutRects: { pot: Box; me: Box };
+  potChips: Box;
   story: Story[];
   centre: { status: string; awards: string[]; round: string | null } | null;
   clock: { seconds: number; urgent: boolean; label: string } | null;
@@ -168,7 +169,7 @@ describe('the poker table tells the story (harness, engine in the page)', () => 
     const bets = moves.filter((m) => m.kind === 'bet');
     // The blinds at least: two seats put chips in.
     expect(new Set(bets.map((m) => m.seat)).size).toBeGreaterThanOrEqual(2);
-    for (const m of bets) expect(m.to).toEqual(centre(s.layoutRects.pot));
+    for (const m of bets) expect(m.to).toEqual(centre(s.potChips));
     const v = await lastView(page);
     const awards = (v.hand.awards as { to: string; amount: number }[]).filter((a) => a.amount > 0);
     const wins = moves.filter((m) => m.kind === 'win');

@@ -1,13 +1,15 @@
 /**
  * 복기 in headless Chromium against the real stack (embedded platform, lobby, gateway, worker with bots):
- * - 원카드 played to its result by clicking (2 players, 5 cards): the result screen's 복기 button opens
- *   the game in the same table scene; step to the last action; the browser's proof passes.
- * - 포커 and 훌라 (and 원카드) finished by the engine's bots and stored through the bus as the worker would:
- *   opened by their link in a fresh context with no sign-in, stepped to the end, proof passed; the recent
- *   games list opens one too.
+ * - 원카드, 포커 and 훌라 each played to its result by clicking, a person against one bot, with the shortest
+ *   game the room form allows (원카드 5 cards; 홀덤 500 chips, big blind 20 (the least the form allows is 20 blinds deep), no rebuy, 10 hands, all in whenever
+ *   betting allows; 괴물 훌라 1 round): the result screen's 복기 button opens the game in the same table
+ *   scene; step to the last action; the browser's proof passes. Then the same game by its link in a fresh
+ *   context with no sign-in: stepped to the end, proof passed, the saved record passes `npm run verify`.
+ *   The recent games list opens the 원카드 one too.
  * - a record served with one card swapped (playwright route over the lobby's answer) fails the proof,
  *   naming the step and the card in Korean.
- * Screenshots at 390×844, DPR 3: test-results/screenshots/replay-*.png.
+ * - a private room's game by link: sign-in first, refused to a stranger, opened once they join.
+ * Stuck = no new frame for 45 s; a game not over in 120 s fails. Screenshots at 390×844, DPR 3: test-results/screenshots/replay-*.png.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -24,6 +26,8 @@ import { signIn as signInAt } from './support/browser.ts';
 import type { Stack } from './support/stack.ts';
 import { onBrowserStack, PHONE } from './support/browser-stack.ts';
 import { clickBox, snapshot, takeTurn, waitFor, type TurnLog } from './support/table-driver.ts';
+import { ALL_IN, pokerSnap, takePokerTurn } from './support/poker-driver.ts';
+import { hulaSnapshot, hulaStep, type HulaLog } from './support/hula-driver.ts';
 import { botRecord, tamper } from './support/replay-records.ts';
 import { buildTimeline } from '../src/replay/timeline.ts';
 
@@ -33,7 +37,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let stack: Stack;
 let browser: Browser;
-onBrowserStack({}, (s, b) => {
+// Quick bots: three whole games are played here, and the bots' think time is most of their wall time.
+onBrowserStack({ botDelayMs: 30, botJitterMs: 10 }, (s, b) => {
   stack = s;
   browser = b;
 });
@@ -125,99 +130,167 @@ async function stepToEnd(page: Page, shot: string): Promise<void> {
   await page.getByTestId('proof-sheet-close').click();
 }
 
-describe('복기 in the browser', () => {
-  it('원카드 played to its result: 복기 from the result screen, stepped to the end, the proof passes', async () => {
-    const [ctx, page] = await phone();
-    await signInAt(page, stack.url, '복기러');
-    await page.getByTestId('create-room').click();
-    await page.getByTestId('create-form').waitFor();
+type Family = 'one-card' | 'poker' | 'hula';
+
+/** Where the table stands after one move of the person: its frame number, and whether the game is over. */
+type Move = { seq: number | null; over: boolean };
+
+/** The room form's shortest game of each family, a person against one bot. */
+const ROOMS: Record<Family, (page: Page) => Promise<void>> = {
+  'one-card': async (page) => {
     await page.getByTestId('opt-handSize').selectOption({ label: '5장' });
-    await page.getByTestId('opt-turnSeconds').selectOption({ label: '60초' });
-    await page.getByTestId('create-submit').click();
-    await page.getByTestId('seats').waitFor();
-    await page.getByTestId('add-bot').click();
-    await waitFor('a bot', async () => (await page.getByTestId('seats').locator('li:has-text("봇")').count()) >= 1);
-    await page.getByTestId('start').click();
-    await waitFor('table', async () => {
-      const s = await snapshot(page);
-      return s.scene === 'table' && s.frames > 0 ? s : null;
-    });
+  },
+  poker: async (page) => {
+    await page.getByTestId('game').selectOption('poker');
+    await page.locator('label[for="mode-holdem"]').click();
+    await page.getByTestId('opt-startingChips').selectOption({ label: '500' });
+    await page.getByTestId('opt-baseUnit').selectOption({ label: '20' });
+    await page.getByTestId('opt-rebuy').selectOption({ label: '없음' });
+    await page.getByTestId('opt-handLimit').selectOption({ label: '10판' });
+  },
+  hula: async (page) => {
+    await page.getByTestId('game').selectOption('hula');
+    await page.locator('label[for="mode-monster"]').click();
+    await page.getByTestId('opt-rounds').selectOption({ label: '1판' });
+  },
+};
+
+/** One move by clicking, with the family's driver; waits until the table answered it. */
+function mover(id: Family, page: Page): () => Promise<Move> {
+  const moved = async <S extends { seq: number | null }>(read: () => Promise<S>, before: number | null, ms: number) =>
+    waitFor('table moves on', async () => ((await read()).seq !== before ? true : null), ms).catch(() => null);
+  if (id === 'one-card') {
     const log: TurnLog = { plays: 0, draws: 0, picks: 0, declares: 0, catches: 0 };
-    const started = Date.now();
-    for (let snap = await snapshot(page); !snap.result; snap = await snapshot(page)) {
-      if (Date.now() - started > 300_000) throw new Error('game too long');
+    return async () => {
+      const snap = await snapshot(page);
+      if (snap.result) return { seq: snap.seq, over: true };
       const one = snap.buttons.oneCard;
       if (one.visible && one.enabled) await clickBox(page, snap, one);
       if (snap.myTurn && !snap.busy && !snap.finished) {
-        const before = snap.seq;
         await takeTurn(page, snap, log);
         await waitFor('table moves on', async () => {
           const s = await snapshot(page);
-          return s.seq !== before || s.picker !== null || s.result ? s : null;
+          return s.seq !== snap.seq || s.picker !== null || s.result ? s : null;
         }).catch(() => null);
-      } else await new Promise((r) => setTimeout(r, 80));
-    }
-    await page.getByTestId('open-replay').waitFor();
-    await page.screenshot({ path: `${SHOTS}replay-one-card-result.png` });
-    await page.getByTestId('open-replay').click();
-    await stepToEnd(page, 'one-card');
-    expect(page.url()).toMatch(/#\/replay\/[\w-]+$/);
-    await page.getByTestId('replay-hands').click();
-    await page.getByTestId('hands-sheet').waitFor();
-    expect(await page.getByTestId('hands-sheet').textContent()).toContain('복기러');
-    await page.screenshot({ path: `${SHOTS}replay-one-card-hands.png` });
-    await page.getByTestId('hands-sheet-close').click();
+      } else await page.waitForTimeout(80);
+      return { seq: snap.seq, over: false };
+    };
+  }
+  if (id === 'poker')
+    return async () => {
+      const s = await pokerSnap(page);
+      if (s.result) return { seq: s.seq, over: true };
+      const pressed = s.myTurn && !s.busy ? await takePokerTurn(page, s, ALL_IN) : null;
+      if (pressed) await moved(() => pokerSnap(page), s.seq, 30_000);
+      else await page.waitForTimeout(60);
+      return { seq: s.seq, over: false };
+    };
+  const log: HulaLog = { draws: 0, melds: 0, discards: 0, thankYous: 0, passes: 0, readies: 0, stops: 0 };
+  return async () => {
+    const s = await hulaSnapshot(page);
+    if (s.result?.final) return { seq: s.seq, over: true };
+    const step = await hulaStep(page, s, log);
+    if (step === 'wait' || step === 'nothing') await page.waitForTimeout(60);
+    else await moved(() => hulaSnapshot(page), s.seq, 4000);
+    return { seq: s.seq, over: false };
+  };
+}
 
-    // The same game from the recent games list.
-    await page.goto(stack.url);
-    await page.getByTestId('history-replay').first().click();
-    await page.getByTestId('replay-bar').waitFor();
-    expect((await barState(page)).position).toBe(0);
-    await ctx.close();
+/** Signs in, opens the family's shortest room with one bot, plays it to its result screen by clicking. */
+async function playToResult(page: Page, id: Family): Promise<void> {
+  await signInAt(page, stack.url, '복기러');
+  await page.getByTestId('create-room').click();
+  await page.getByTestId('create-form').waitFor();
+  await ROOMS[id](page);
+  // The longest clock: on a loaded box a screenshot or a slow frame must not let the clock play for me.
+  if (await page.getByTestId('opt-turnSeconds').isVisible())
+    await page.getByTestId('opt-turnSeconds').selectOption({ label: '60초' });
+  await page.getByTestId('create-submit').click();
+  await page.getByTestId('seats').waitFor();
+  await page.getByTestId('add-bot').click();
+  await waitFor('a bot', async () => (await page.getByTestId('seats').locator('li:has-text("봇")').count()) >= 1);
+  await page.getByTestId('start').click();
+  const scene = { 'one-card': 'table', poker: 'poker', hula: 'hula' }[id];
+  await waitFor('table', async () => {
+    const s = (await page.evaluate(() => window.__joke!.layout())) as { scene?: string; frames?: number };
+    return s.scene === scene && (s.frames ?? 0) > 0 ? true : null;
   });
+  const move = mover(id, page);
+  let seq: number | null = -1;
+  const started = Date.now();
+  let movedAt = started;
+  for (let m = await move(); !m.over; m = await move()) {
+    if (m.seq !== seq) [seq, movedAt] = [m.seq, Date.now()];
+    if (Date.now() - movedAt > 45_000) throw new Error(`${id}: no new frame for 45 s at seq ${seq}`);
+    // Each game took 10–35 s on a quiet box; the file must stay near 3 minutes on a loaded one.
+    if (Date.now() - started > 120_000) throw new Error(`${id}: not over after 120 s (seq ${seq})`);
+  }
+}
 
-  for (const [id, options] of [
-    ['poker', { mode: 'holdem', handLimit: 10 }],
-    ['hula', { mode: 'monster', rounds: 3 }],
-  ] as const)
-    it(`${id} by link in a fresh context with no sign-in: stepped to the end, jump by hand/round, proof passes`, async () => {
-      const gameId = `g_replay_${id.replace('-', '')}`;
-      await storeFinished(gameId, id, options, [
-        { id: `u_replay_${id}_1`, name: '공유한사람', bot: false },
-        { id: `bot_${id}_1`, name: '봇 민수', bot: true },
-        { id: `bot_${id}_2`, name: '봇 지영', bot: true },
-      ]);
+/** The saved record is what `npm run verify` reads; poker also saves a plain-text hand history. */
+async function saveAndVerify(page: Page, id: Family): Promise<void> {
+  await page.getByTestId('replay-more').click();
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('replay-save-json').click()]);
+  const file = join(SHOTS, `replay-${id}.json`);
+  await json.saveAs(file);
+  const verify = spawnSync(process.execPath, ['--import', 'tsx', 'engine/src/record/cli.ts', file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  expect(verify.stdout).toContain('"verified":1');
+  expect(verify.status).toBe(0);
+  if (id === 'poker') {
+    const [text] = await Promise.all([page.waitForEvent('download'), page.getByTestId('replay-save-text').click()]);
+    const saved = join(SHOTS, 'replay-poker-hands.txt');
+    await text.saveAs(saved);
+    expect(readFileSync(saved, 'utf8')).toMatch(/^=== 1번째 판 \(holdem\) ===\n좌석 1: /);
+  }
+}
+
+describe('복기 in the browser', () => {
+  for (const id of ['one-card', 'poker', 'hula'] as const)
+    it(`${id} played to its result: 복기 from the result screen and by link with no sign-in, the proof passes`, async () => {
       const [ctx, page] = await phone();
-      await page.goto(`${stack.url}#/replay/${gameId}`);
-      await page.getByTestId('replay-bar').waitFor();
-      await page.screenshot({ path: `${SHOTS}replay-${id}-start.png` });
-      const jump = page.getByTestId('replay-jump');
-      const labels = await jump.locator('option').allTextContents();
-      expect(labels.length).toBeGreaterThan(3);
-      expect(labels[1]).toMatch(id === 'poker' ? /번째 판$/ : /라운드$/);
-      await jump.selectOption({ index: 2 });
-      await waitFor('jumped', async () => ((await barState(page)).position > 0 ? true : null));
-      await page.getByTestId('replay-first').click();
+      await playToResult(page, id);
+      await page.getByTestId('open-replay').waitFor();
+      await page.screenshot({ path: `${SHOTS}replay-${id}-result.png` });
+      await page.getByTestId('open-replay').click();
       await stepToEnd(page, id);
-
-      // The saved record is what `npm run verify` reads; poker also saves a plain-text hand history.
-      await page.getByTestId('replay-more').click();
-      const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('replay-save-json').click()]);
-      const file = join(SHOTS, `replay-${id}.json`);
-      await json.saveAs(file);
-      const verify = spawnSync(process.execPath, ['--import', 'tsx', 'engine/src/record/cli.ts', file], {
-        cwd: ROOT,
-        encoding: 'utf8',
-      });
-      expect(verify.stdout).toContain('"verified":1');
-      expect(verify.status).toBe(0);
-      if (id === 'poker') {
-        const [text] = await Promise.all([page.waitForEvent('download'), page.getByTestId('replay-save-text').click()]);
-        const saved = join(SHOTS, 'replay-poker-hands.txt');
-        await text.saveAs(saved);
-        expect(readFileSync(saved, 'utf8')).toMatch(/^=== 1번째 판 \(holdem\) ===\n좌석 1: /);
+      const gameId = /#\/replay\/([\w-]+)$/.exec(page.url())?.[1];
+      expect(gameId).toBeTruthy();
+      await page.getByTestId('replay-hands').click();
+      await page.getByTestId('hands-sheet').waitFor();
+      expect(await page.getByTestId('hands-sheet').textContent()).toContain('복기러');
+      await page.screenshot({ path: `${SHOTS}replay-${id}-hands.png` });
+      await page.getByTestId('hands-sheet-close').click();
+      if (id === 'one-card') {
+        // The same game from the recent games list.
+        await page.goto(stack.url);
+        await page.getByTestId('history-replay').first().click();
+        await page.getByTestId('replay-bar').waitFor();
+        expect((await barState(page)).position).toBe(0);
       }
       await ctx.close();
+
+      // The same game by its link, in a browser that never signed in.
+      const [fresh, stranger] = await phone();
+      await stranger.goto(`${stack.url}#/replay/${gameId}`);
+      await stranger.getByTestId('replay-bar').waitFor();
+      await stranger.screenshot({ path: `${SHOTS}replay-${id}-link-start.png` });
+      const jump = stranger.getByTestId('replay-jump');
+      const labels = await jump.locator('option').allTextContents();
+      expect(labels[0]).toBe('처음');
+      expect(labels.at(-1)).toBe('끝');
+      // A game of several hands / rounds lists each; jumping to one moves the table there.
+      if (labels.length > 2) {
+        expect(labels[1]).toMatch(id === 'poker' ? /번째 판$/ : /라운드$/);
+        await jump.selectOption({ index: 1 });
+        await waitFor('jumped', async () => ((await barState(stranger)).position > 0 ? true : null));
+        await stranger.getByTestId('replay-first').click();
+      }
+      await stepToEnd(stranger, `${id}-link`);
+      await saveAndVerify(stranger, id);
+      await fresh.close();
     });
 
   it('a record served with one card swapped fails the proof, naming the step and the card', async () => {

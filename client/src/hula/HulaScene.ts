@@ -184,7 +184,11 @@ export class HulaScene extends Phaser.Scene {
     this.layout_ = l;
     // Title: mode and round; below it the viewer's own points and 등록 mark (opponents show theirs on the badges).
     // A short screen (phone on its side) keeps the title on one line.
-    fitTitle(this.titleText, l.title, v ? titleVariants(v, l.title.h < 36) : [this.data_.title]);
+    fitTitle(
+      this.titleText,
+      l.title,
+      v ? titleVariants(v, l.title.h < 36, this.data_.lead ?? null) : [this.data_.title],
+    );
     placeRulesButton(this.rulesButton, this.game.canvas, l.top.rules);
     this.top.sort.setRect(l.top.sort).setText(this.sort === 'suit' ? '무늬순' : '숫자순');
     this.top.leave.setRect(l.top.leave);

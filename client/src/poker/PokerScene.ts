@@ -19,11 +19,13 @@ import { actionBar, emptyBarState, pressUi, type ActionButton, type Bar, type Ba
 import { statusLine } from './status.ts';
 import { computePokerLayout, type PokerLayout } from './layout.ts';
 import { ActionBarView } from './bar-view.ts';
-import { BETTING_NAME, MODE_NAME, opponentsOf, type PokerAction, type PokerView } from './model.ts';
+import { opponentsOf, type PokerAction, type PokerView } from './model.ts';
 import { clockColor, drawRing, drawSeat, seatInfo } from './seat.ts';
 import { clockRect, drawCenter, drawLog, drawMine, myCards, type MyCard } from './table-parts.ts';
 import { pokerResult } from './result-rows.ts';
 import { ChipFx, chipMoves } from './chips-fx.ts';
+import { potPlaces } from './pot-places.ts';
+import { fitTitle, titleVariants } from './title.ts';
 import { motionMs } from '../settings.ts';
 import { countdown, seatStory } from './story.ts';
 import { whyDisabled } from './why.ts';
@@ -170,7 +172,7 @@ export class PokerScene extends Phaser.Scene {
     // The clock decided for me: say what it did, so an auto-fold is never a silent surprise.
     const told = clockDecided(prev, v, f.events);
     if (told) this.toasts.show(told, 'warn');
-    if (this.layout_) this.chipFx.play(chipMoves(prev, v, (id) => this.seatRect(id), this.layout_.pot));
+    if (this.layout_) this.chipFx.play(chipMoves(prev, v, (id) => this.seatRect(id), potPlaces(this.layout_).chips));
     if ((f.result || v.finished) && this.resultShownSeq !== f.seq) {
       this.resultShownSeq = f.seq;
       this.time.delayedCall(600, () => this.showResult());
@@ -222,11 +224,7 @@ export class PokerScene extends Phaser.Scene {
     this.dyn.removeAll(true);
     this.waiting.setVisible(!v);
     if (!l || !v) return;
-    const modeName =
-      v.options.mode === 'indian' && v.options.indianName === 'forehead' ? '이마 포커' : MODE_NAME[v.mode];
-    this.title.setText(`${modeName} · ${BETTING_NAME[v.betting]} · ${v.hand ? `${v.hand.handNo}판` : ''}`);
-    const title = this.title;
-    while (title.width > l.title.w && title.text.length > 4) title.setText(`${title.text.slice(0, -2)}…`);
+    fitTitle(this.title, l.title.w, titleVariants(v, this.data_.lead ?? null));
     opponentsOf(v).forEach((s, i) => drawSeat(this, this.dyn, l.seats[i], seatInfo(v, s, false), this.flipOf(v, s.id)));
     drawCenter(this, this.dyn, l, v, statusLine(v));
     if (l.log) drawLog(this, this.dyn, l.log, v);

@@ -7,6 +7,7 @@ import type { TableFrame } from '../table/source.ts';
 import type { Button } from '../table/widgets.ts';
 import type { ActionButton, BarState } from './actions.ts';
 import type { PokerLayout } from './layout.ts';
+import { potPlaces } from './pot-places.ts';
 import { chipsOnTable, opponentsOf, potTotal, type PokerView } from './model.ts';
 import type { MyCard } from './table-parts.ts';
 import { handEndLines, statusLine } from './status.ts';
@@ -76,6 +77,8 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
       ? opponentsOf(v).map((s, i) => ({ id: s.id, name: s.name, stack: s.stack, rect: l?.seats[i] ?? null }))
       : [],
     layoutRects: l,
+    // Where bets fly to and wins leave from: the pot row's chip spot, apart from its words.
+    potChips: l ? potPlaces(l).chips : null,
     result: p.result.data ? { ...p.result.data, buttons: p.result.buttonRects } : null,
     toasts: p.toasts.slice(-10),
     story: p.story,

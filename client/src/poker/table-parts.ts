@@ -10,6 +10,7 @@ import type { BarState } from './actions.ts';
 import { handEndLines } from './status.ts';
 import { addCard, type Shown } from './cards.ts';
 import type { PokerLayout } from './layout.ts';
+import { potPlaces } from './pot-places.ts';
 import { chips, handPlayer, nameOf, potTotal, type PokerView } from './model.ts';
 import { seatInfo } from './seat.ts';
 import { roundTitle, seatStory } from './story.ts';
@@ -44,9 +45,13 @@ function text(
   size: number,
   color: string,
   weight: 600 | 700 | 800 = 700,
+  oneLine = false,
 ): Phaser.GameObjects.Text {
   const t = scene.add.text(r.x + r.w / 2, r.y + r.h / 2, s, textStyle(size, color, weight, { align: 'center' }));
-  t.setOrigin(0.5).setWordWrapWidth(r.w, true);
+  t.setOrigin(0.5);
+  // A headline stays one line and gets smaller to fit; other text wraps, then gets smaller.
+  if (oneLine) while (t.width > r.w && size > 10) t.setFontSize(--size);
+  else t.setWordWrapWidth(r.w, true);
   while (t.height > r.h && size > 10) t.setFontSize(--size);
   into.add(t);
   return t;
@@ -62,13 +67,15 @@ export function drawCenter(
   const h = v.hand;
   const wide = l.orientation === 'landscape';
   const ended = handEndLines(v);
-  const top = { ...l.pot, h: l.pot.h * 0.6 };
-  const sub = { ...l.pot, y: l.pot.y + top.h, h: l.pot.h - top.h };
+  // The words keep to the middle of the pot row: its right end is where the chips gather (pot-places.ts).
+  const potWords = potPlaces(l).words;
+  const top = { ...potWords, h: potWords.h * 0.6 };
+  const sub = { ...potWords, y: potWords.y + top.h, h: potWords.h - top.h };
   if (ended.length) {
-    text(scene, into, top, ended[0], wide ? 26 : 18, '#ffd84a', 800);
+    text(scene, into, top, ended[0], wide ? 26 : 18, '#ffd84a', 800, true);
     text(scene, into, sub, ended.slice(1).join(' / ') || '판 끝', wide ? 16 : 13, '#ffffff', 700);
   } else {
-    text(scene, into, top, `팟 ${chips(potTotal(v))}`, wide ? 30 : 22, '#ffffff', 800);
+    text(scene, into, top, `팟 ${chips(potTotal(v))}`, wide ? 30 : 22, '#ffffff', 800, true);
     const parts: string[] = [];
     if (h && h.pots.length > 1)
       h.pots.forEach((p, i) => parts.push(`${i === 0 ? '메인' : `사이드 ${i}`} ${p.amount.toLocaleString('ko-KR')}`));

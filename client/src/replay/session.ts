@@ -94,6 +94,7 @@ export class ReplaySession {
     this.game.scene.start(SCENES[detail.game] ?? 'table', {
       source,
       title: `복기 · ${game.name}`,
+      lead: `복기 · ${game.name}`,
       onExit: () => this.leave(false),
     });
     this.buildBar(detail, t);

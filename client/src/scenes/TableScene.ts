@@ -35,11 +35,17 @@ import { openWindow } from '../table/one-card-call.ts';
 import { confirmDialog, openSettings } from '../ui/sheets.ts';
 import { openTableRules } from '../ui/rules-button.ts';
 import { cardRefusal } from '../table/card-reason.ts';
+import { titleVariants } from '../table/title.ts';
 
 /** What the lobby hands a table scene; each game's scene reads it with its own action and view types. */
 export interface TableSceneData<A = OneCardAction, V = OneCardView> {
   source: TableSource<A, V>;
   title: string;
+  /**
+   * Words the table's title starts with, when the table is not a live game ("복기 · 포커"): each game's
+   * title.ts keeps them in every variant it falls back to. Live tables leave it out.
+   */
+  lead?: string;
   /** Called after the table closed itself: back to the waiting room or to the lobby list. */
   onExit: (to: 'room' | 'lobby', info: { finished: boolean }) => void;
   /** A tap the table refused, with its reason (the tutorial's coach repeats it). */
@@ -47,8 +53,6 @@ export interface TableSceneData<A = OneCardAction, V = OneCardView> {
   /** A greyed button was tapped: the action it would send (null: nothing chosen yet). */
   onRefusedAction?: (action: A | null) => void;
 }
-
-const MODE_NAME: Record<string, string> = { classic: '클래식', 'uno-style': '색깔 카드' };
 
 export class TableScene extends Phaser.Scene {
   private source!: TableSource;
@@ -335,7 +339,7 @@ export class TableScene extends Phaser.Scene {
     const settings = getSettings();
     const c = deriveControls(v, this.selected, { hints: settings.hints, pressedFor: this.pressedFor });
     this.controls = c;
-    this.titleText.setText(`${this.data_.title} · ${MODE_NAME[v.mode] ?? v.mode}`);
+    this.titleText.setText(titleVariants(v, this.data_.lead ?? this.data_.title)[0]);
 
     for (const id of this.seatOrder(v)) this.badges.get(id)?.update(this.seatInfo(v, id, c.mover));
     if (!c.spectator) {

@@ -51,12 +51,21 @@ async function tapCard(page: Page, s: PokerSnap, i: number): Promise<PokerSnap> 
   });
 }
 
+/** The buttons a turn presses, first enabled wins: a patient player who checks and calls. */
+export const CHECK_CALL = ['choose', 'draw', 'high', 'ready', 'k.check', 'k.call', 'check', 'call', 'k.ping', 'rebuy'];
+/** A player in a hurry: all in whenever betting allows it (short games for tests that need a finished one). */
+export const ALL_IN = ['choose', 'draw', 'high', 'ready', 'allIn', 'k.check', 'k.call', 'check', 'call', 'rebuy'];
+
 /**
  * One decision by clicking: the 7-poker choice (discard the first card, open
- * the second), a one-card draw, a "high" declare, or check/call/ready in
- * betting. Returns the label pressed, or null when nothing was enabled.
+ * the second), a one-card draw, a "high" declare, or the first enabled button
+ * of `order` in betting. Returns the label pressed, or null when nothing was enabled.
  */
-export async function takePokerTurn(page: Page, s: PokerSnap): Promise<string | null> {
+export async function takePokerTurn(
+  page: Page,
+  s: PokerSnap,
+  order: readonly string[] = CHECK_CALL,
+): Promise<string | null> {
   const enabled = () => new Map(s.buttons.filter((b) => b.enabled).map((b) => [b.key, b]));
   if (s.legal.includes('choose')) {
     s = await tapCard(page, s, 0);
@@ -65,7 +74,6 @@ export async function takePokerTurn(page: Page, s: PokerSnap): Promise<string | 
     s = await tapCard(page, s, 0);
     if (!enabled().has('draw') && s.legal.includes('draw')) s = await tapCard(page, s, 0);
   }
-  const order = ['choose', 'draw', 'high', 'ready', 'k.check', 'k.call', 'check', 'call', 'k.ping', 'rebuy'];
   const e = enabled();
   const key = order.find((k) => e.has(k));
   if (!key) return null;
