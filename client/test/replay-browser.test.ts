@@ -25,7 +25,7 @@ import type { GameRecord } from '@joke/engine/record/record';
 import { signIn as signInAt } from './support/browser.ts';
 import type { Stack } from './support/stack.ts';
 import { onBrowserStack, PHONE } from './support/browser-stack.ts';
-import { clickBox, snapshot, takeTurn, waitFor, type TurnLog } from './support/table-driver.ts';
+import { clickBox, snapshot, takeTurn, waitFor, type TableSnapshot, type TurnLog } from './support/table-driver.ts';
 import { ALL_IN, pokerSnap, takePokerTurn } from './support/poker-driver.ts';
 import { hulaSnapshot, hulaStep, type HulaLog } from './support/hula-driver.ts';
 import { botRecord, tamper } from './support/replay-records.ts';
@@ -103,6 +103,40 @@ async function barState(page: Page): Promise<{ position: number; last: number; p
   }));
 }
 
+/** Buttons that only mean something at a live table (the 복기 can play nothing); local ones (sort, rules) may stay. */
+const LOCAL_BUTTONS = new Set(['sortSuit', 'sortRank', 'rules', 'settings', 'leave', 'sort', 'exit']);
+
+/** Labels of the live action buttons drawn, from the test hook of any game's scene. */
+function liveButtons(snap: TableSnapshot): string[] {
+  // 포커 lists only the action buttons it shows (an array); the other scenes name every button they have.
+  const b: unknown = snap.buttons;
+  if (Array.isArray(b)) return b.map((x: { label?: string }) => x.label ?? '?');
+  return Object.entries(snap.buttons)
+    .filter(([k, x]) => x.visible && (!LOCAL_BUTTONS.has(k) || (snap.scene === 'hula' && k === 'leave')))
+    .map(([k, x]) => `${k}:${x.label}`);
+}
+
+/**
+ * At the last step the result panel is up with 닫기 only (no 대기실로 / 로비로: the bar is the way out), no live
+ * action button is drawn, and 닫기 folds the panel away so the table can be read.
+ */
+async function replayEndShowsNoLiveButton(page: Page): Promise<void> {
+  const shown = await waitFor('the result panel at the last step', async () => {
+    const s = await snapshot(page);
+    return s.result ? s : null;
+  });
+  const panel = shown.result!.buttons;
+  expect(Object.keys(panel)).toEqual(['close']);
+  expect(liveButtons(shown)).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}replay-${shown.scene}-end-panel.png` });
+  await clickBox(page, shown, panel.close);
+  const closed = await waitFor('닫기 folds the result panel', async () => {
+    const s = await snapshot(page);
+    return s.result === null ? s : null;
+  });
+  expect(liveButtons(closed)).toEqual([]);
+}
+
 /** Steps forward once, back once, jumps to the end; the proof chip must say pass. */
 async function stepToEnd(page: Page, shot: string): Promise<void> {
   await page.getByTestId('replay-bar').waitFor();
@@ -119,6 +153,7 @@ async function stepToEnd(page: Page, shot: string): Promise<void> {
     return s.position === s.last && s.proof !== null ? s : null;
   });
   expect(end.proof).toBe('true');
+  await replayEndShowsNoLiveButton(page);
   await page.screenshot({ path: `${SHOTS}replay-${shot}-end.png` });
   await page.getByTestId('replay-proof').click();
   await page.getByTestId('proof-sheet').waitFor();

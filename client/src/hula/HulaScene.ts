@@ -31,6 +31,7 @@ import { sortCards, type HulaAction, type HulaSort, type HulaView } from './mode
 import { ActionBar } from './action-bar.ts';
 import { eventToast } from './events.ts';
 import { HulaResultPanel } from './result-panel.ts';
+import { resultActions } from '../table/result-actions.ts';
 import { resultRows } from './result-rows.ts';
 import { HulaTableView } from './table-view.ts';
 import { arrivals } from './arrivals.ts';
@@ -194,7 +195,9 @@ export class HulaScene extends Phaser.Scene {
     this.top.leave.setRect(l.top.leave);
     this.top.exit.setRect(l.top.exit);
     const meSeat = v?.seats.find((s) => s.id === v.viewer);
-    this.top.leave.setVisible(!!meSeat && !v?.finished).setText(meSeat?.leaveReserved ? '예약 취소' : '나가기 예약');
+    this.top.leave
+      .setVisible(!!meSeat && !v?.finished && !this.data_.replay)
+      .setText(meSeat?.leaveReserved ? '예약 취소' : '나가기 예약');
     this.top.sort.setVisible(hand.length > 0);
     // Toasts sit on the melds, below the status line, never over it.
     this.toasts.setArea({ x: l.melds.x, y: l.melds.y, w: l.melds.w, h: Math.min(100, l.melds.h) });
@@ -216,7 +219,7 @@ export class HulaScene extends Phaser.Scene {
       .setWordWrapWidth(l.status.w, true)
       .setDepth(20);
     this.showResult();
-    this.bar.place(c, l, this.result.open, this.busy);
+    this.bar.place(c, l, this.result.open || !!this.data_.replay, this.busy);
   }
 
   private showResult(): void {
@@ -230,14 +233,12 @@ export class HulaScene extends Phaser.Scene {
     // The HTML 규칙 button floats over the canvas corner: not over the result panel's title.
     if (this.rulesButton) this.rulesButton.hidden = data !== null;
     if (!data) return this.result.close();
-    const actions = data.final
-      ? [
-          { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
-          { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
-        ]
-      : v!.me && !waiting
-        ? [{ key: 'ready', label: '다음 판 준비', onTap: () => void this.press('ready') }]
-        : [];
+    const actions =
+      data.final || this.data_.replay
+        ? resultActions(this.data_.replay, this.result, (to) => this.exit(to))
+        : v!.me && !waiting
+          ? [{ key: 'ready', label: '다음 판 준비', onTap: () => void this.press('ready') }]
+          : [];
     if (waiting) data.summary += '\n다른 사람을 기다리는 중…';
     this.result.show(data, fitView(this).width, fitView(this).height, actions);
   }

@@ -10,6 +10,7 @@ import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import { verifySeed } from '../table/result-data.ts';
 import { ResultPanel, Toasts } from '../table/overlays.ts';
+import { resultActions } from '../table/result-actions.ts';
 import type { TableFrame } from '../table/source.ts';
 import { C, textStyle, tx } from '../table/theme.ts';
 import { followTableSettings } from '../table/live-settings.ts';
@@ -230,7 +231,8 @@ export class PokerScene extends Phaser.Scene {
     if (l.log) drawLog(this, this.dyn, l.log, v);
     this.mine = myCards(v);
     if (v.viewer !== null) drawMine(this, this.dyn, l, v, this.mine, this.ui, (id) => this.onCardTap(id));
-    this.bar = actionBar(v, this.ui);
+    // A 복기 plays nothing: no live action button, whatever the seat looked from could have done.
+    this.bar = this.data_.replay ? { buttons: [], perRow: 4, prompt: '' } : actionBar(v, this.ui);
     this.barView.update(l, v, this.bar, this.busy);
   }
 
@@ -306,10 +308,12 @@ export class PokerScene extends Phaser.Scene {
     const v = this.view;
     if (!v) return;
     const data = pokerResult(v, this.frame?.result ?? null);
-    this.result.show(data, fitView(this).width, fitView(this).height, [
-      { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
-      { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
-    ]);
+    this.result.show(
+      data,
+      fitView(this).width,
+      fitView(this).height,
+      resultActions(this.data_.replay, this.result, (to) => this.exit(to)),
+    );
     this.result.setVerified(verifySeed(data.seed, data.seedCommit));
   }
 

@@ -62,7 +62,9 @@ export class ActionBarView {
           .setEnabled(a.enabled && !busy);
     });
     const free = l.actions.h - area.h;
-    const prompt = bar.prompt || (v.viewer !== null && this.shown.length === 0 ? statusLine(v) : '');
+    // The table's middle already says the game is over (drawCenter): the bar does not say it twice.
+    const idle = v.viewer !== null && this.shown.length === 0 && v.phase !== 'finished';
+    const prompt = bar.prompt || (idle ? statusLine(v) : '');
     this.prompt
       .setPosition(l.actions.x + l.actions.w / 2, l.actions.y + (free - 8) / 2)
       .setText(prompt)

@@ -95,6 +95,7 @@ export class ReplaySession {
       source,
       title: `복기 · ${game.name}`,
       lead: `복기 · ${game.name}`,
+      replay: true,
       onExit: () => this.leave(false),
     });
     this.buildBar(detail, t);

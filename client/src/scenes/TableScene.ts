@@ -25,6 +25,7 @@ import { HandView, type HandCardState } from '../table/hand-view.ts';
 import { computeLayout, type Rect, type TableLayout } from '../table/layout.ts';
 import { Banner, Picker, ResultPanel, Toasts, type PickerChoice } from '../table/overlays.ts';
 import { resultData, verifySeed } from '../table/result-data.ts';
+import { resultActions } from '../table/result-actions.ts';
 import { SeatBadge } from '../table/seat-badge.ts';
 import type { TableFrame, TableSource } from '../table/source.ts';
 import { C, textStyle, tx } from '../table/theme.ts';
@@ -46,6 +47,11 @@ export interface TableSceneData<A = OneCardAction, V = OneCardView> {
    * title.ts keeps them in every variant it falls back to. Live tables leave it out.
    */
   lead?: string;
+  /**
+   * A 복기 (replay/session.ts): nothing can be played, so no live action button is drawn, and the result
+   * panel offers only 닫기 (the replay's own bar is the way out, not 대기실로 / 로비로).
+   */
+  replay?: boolean;
   /** Called after the table closed itself: back to the waiting room or to the lobby list. */
   onExit: (to: 'room' | 'lobby', info: { finished: boolean }) => void;
   /** A tap the table refused, with its reason (the tutorial's coach repeats it). */
@@ -371,18 +377,23 @@ export class TableScene extends Phaser.Scene {
     );
 
     const b = this.buttons;
+    const live = !this.data_.replay;
     b.play
-      .setVisible(c.play.visible)
+      .setVisible(c.play.visible && live)
       .setEnabled(c.play.enabled && !this.busy)
       .setText(c.play.label);
     b.draw
-      .setVisible(c.draw.visible)
+      .setVisible(c.draw.visible && live)
       .setEnabled(c.draw.enabled && !this.busy)
       .setText(c.draw.label);
     b.draw.setKind(c.underAttack && c.draw.enabled ? 'danger' : 'secondary');
-    b.oneCard.setVisible(!c.spectator).setEnabled(c.oneCard.enabled).setText(c.oneCard.label).setOn(c.oneCard.catch);
+    b.oneCard
+      .setVisible(!c.spectator && live)
+      .setEnabled(c.oneCard.enabled)
+      .setText(c.oneCard.label)
+      .setOn(c.oneCard.catch);
     b.declareToggle
-      .setVisible(c.declareToggle.visible)
+      .setVisible(c.declareToggle.visible && live)
       .setOn(this.declareOnPlay)
       .setText(this.declareOnPlay ? '원카드 외치며 내기 ✔' : '원카드 외치며 내기 ✖');
     b.sortSuit.setVisible(!c.spectator).setOn(settings.sort === 'suit');
@@ -560,10 +571,12 @@ export class TableScene extends Phaser.Scene {
     const f = this.frame;
     if (!f) return;
     const data = resultData(f.view, f.result);
-    this.result.show(data, fitView(this).width, fitView(this).height, [
-      { key: 'room', label: '대기실로', onTap: () => this.exit('room') },
-      { key: 'lobby', label: '로비로', onTap: () => this.exit('lobby') },
-    ]);
+    this.result.show(
+      data,
+      fitView(this).width,
+      fitView(this).height,
+      resultActions(this.data_.replay, this.result, (to) => this.exit(to)),
+    );
     this.result.setVerified(verifySeed(data.seed, data.seedCommit));
   }
 
