@@ -7,13 +7,15 @@ import Phaser from 'phaser';
 import { COLOR_NAME_KO, COLORS, SUIT_NAME_KO, SUIT_SYMBOL, SUITS, type Color, type Suit } from '../cards/model.ts';
 import { motionMs } from '../settings.ts';
 import type { Rect } from './layout.ts';
+import { ToastQueue, toastLabel } from './toast-queue.ts';
 import { C, FONT as FONT_FAMILY, textStyle } from './theme.ts';
 import { choiceTexture } from './textures.ts';
 import { Button } from './widgets.ts';
 
 export class Toasts {
-  private readonly items: Phaser.GameObjects.Text[] = [];
+  private readonly queue = new ToastQueue<Phaser.GameObjects.Text>(3);
   private area: Rect = { x: 0, y: 0, w: 0, h: 0 };
+  /** Every notice as it came (repeats too): the test hook reads it. */
   readonly log: string[] = [];
 
   constructor(private readonly scene: Phaser.Scene) {}
@@ -27,32 +29,42 @@ export class Toasts {
     this.log.push(text);
     if (this.log.length > 50) this.log.shift();
     const bg = tone === 'warn' ? '#8f2a25' : tone === 'good' ? '#21613d' : '#1b2a22';
-    const t = this.scene.add
-      .text(
-        0,
-        0,
-        text,
-        textStyle(14, '#ffffff', 700, { backgroundColor: bg, padding: { x: 12, y: 7 }, align: 'center' }),
-      )
-      .setOrigin(0.5, 0)
-      .setDepth(700)
-      .setWordWrapWidth(Math.max(200, this.area.w - 24), true);
-    this.items.push(t);
-    while (this.items.length > 3) this.items.shift()?.destroy();
+    const ms = tone === 'warn' ? 2600 : 1800;
+    const now = this.scene.time.now;
+    const { toast, repeated, dropped } = this.queue.push(text, now, ms, () =>
+      this.scene.add
+        .text(
+          0,
+          0,
+          text,
+          textStyle(14, '#ffffff', 700, { backgroundColor: bg, padding: { x: 12, y: 7 }, align: 'center' }),
+        )
+        .setOrigin(0.5, 0)
+        .setDepth(700)
+        .setWordWrapWidth(Math.max(200, this.area.w - 24), true),
+    );
+    for (const t of dropped) t.destroy();
+    if (repeated) toast.handle.setText(toastLabel(toast.text, toast.count));
     this.reflow();
-    this.scene.time.delayedCall(tone === 'warn' ? 2600 : 1800, () => {
-      const i = this.items.indexOf(t);
-      if (i >= 0) this.items.splice(i, 1);
+    // Each push's own timer expires what is due by its end: Phaser's timer counts smoothed frame deltas, so
+    // the clock's `now` may still be a little short of `until` when it fires.
+    const until = now + ms;
+    this.scene.time.delayedCall(ms, () => this.expire(Math.max(this.scene.time.now, until)));
+  }
+
+  /** Fades out what is due at `at`; a repeat that raised a notice's time keeps it until its own timer. */
+  private expire(at: number): void {
+    for (const t of this.queue.expire(at)) {
       if (motionMs(200) > 0)
         this.scene.tweens.add({ targets: t, alpha: 0, duration: motionMs(200), onComplete: () => t.destroy() });
       else t.destroy();
-      this.reflow();
-    });
+    }
+    this.reflow();
   }
 
   private reflow(): void {
     let y = this.area.y;
-    for (const t of this.items) {
+    for (const { handle: t } of this.queue.shown) {
       t.setPosition(this.area.x + this.area.w / 2, y);
       y += t.height + 4;
     }
