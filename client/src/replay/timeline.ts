@@ -1,7 +1,7 @@
 /**
  * A finished game's record turned into every state it passed through: the engine sets the game up from
- * the record's seed and applies each recorded step in order (as engine/src/record/record.ts verifyRecord
- * does), keeping each state and the events of each step, so the 복기 screen can step both ways and jump.
+ * the record's seed and applies each recorded step in order (with engine/src/record/record.ts's
+ * setupFromRecord and applyRecordedStep, as verifyRecord does), keeping each state and the events of each step, so the 복기 screen can step both ways and jump.
  *
  * Pure and synchronous (no I/O). A step the engine rejects — a tampered record, or one from newer rules —
  * stops the timeline there: `failure` names the step, who made it, the cards it tried to move (by their
@@ -9,8 +9,7 @@
  * record from rules newer than this client, give an empty timeline with a failure at step 0.
  */
 import type { AnyGame, GameEvent, GameStateBase, PlayerId } from '@joke/engine/core/types';
-import type { GameRecord, RecordedStep } from '@joke/engine/record/record';
-import { UNVERSIONED } from '@joke/engine/core/versions';
+import { applyRecordedStep, setupFromRecord, type GameRecord, type RecordedStep } from '@joke/engine/record/record';
 import { replayGames, type ReplayGame } from './games/index.ts';
 
 export interface ReplayFailure {
@@ -69,30 +68,25 @@ export function buildTimeline(game: AnyGame, record: GameRecord): Timeline {
     marks: [],
     failure: { step: 0, actor: null, cards: [], reason },
   });
-  const parsed = game.optionsSchema.safeParse(record.options);
-  if (!parsed.success) return empty('기록의 게임 설정을 읽을 수 없어요');
-  const rulesVersion = record.rulesVersion ?? UNVERSIONED;
-  if (game.rulesVersion !== undefined && rulesVersion > game.rulesVersion)
-    return empty(`더 새로운 규칙(${rulesVersion})으로 둔 게임이에요. 새로고침해 주세요`);
-  let state = game.setup({
-    seed: record.seed,
-    players: record.players,
-    options: parsed.data,
-    now: record.startedAt,
-    rulesVersion,
-  }) as GameStateBase;
+  const set = setupFromRecord(game, record);
+  if (!set.ok)
+    return empty(
+      set.problem === 'options'
+        ? '기록의 게임 설정을 읽을 수 없어요'
+        : `더 새로운 규칙(${set.rulesVersion})으로 둔 게임이에요. 새로고침해 주세요`,
+    );
+  let state = set.state;
   const states = [state];
   const events: GameEvent[][] = [[]];
   let failure: ReplayFailure | null = null;
   for (const [i, step] of record.actions.entries()) {
-    const r =
-      'timeout' in step ? game.onTimeout(state, step.now) : game.apply(state, step.actor, step.action, step.now);
+    const r = applyRecordedStep(game, state, step);
     if (!r.ok) {
       const cards = cardIdsOf(step).map((id) => view.cardName(state, id));
       failure = { step: i + 1, actor: 'timeout' in step ? null : step.actor, cards, reason: r.reason };
       break;
     }
-    state = r.state as GameStateBase;
+    state = r.state;
     states.push(state);
     events.push(r.events);
   }
