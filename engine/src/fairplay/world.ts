@@ -9,6 +9,7 @@ import { Rng } from '../core/rng.ts';
 import { poker, type PokerView } from '../games/poker/index.ts';
 import type { PokerAction, PokerState } from '../games/poker/types.ts';
 import type { GameRecord, RecordedStep } from '../record/record.ts';
+import { playPokerTable } from '../sim/poker-table.ts';
 import { handsOfRecord, strongHand } from './hands.ts';
 import {
   addAccount,
@@ -67,35 +68,21 @@ export function playGame(seed: string, players: string[], partnerOf: Map<string,
   });
   const info = players.map((id) => ({ id, name: id }));
   const startedAt = 1_700_000_000_000;
-  let now = startedAt;
+  const now = startedAt;
   let state: PokerState = poker.setup({ seed, players: info, options, now });
   const actions: RecordedStep[] = [];
-  for (let step = 0; step < 200_000 && !poker.result(state); step++) {
-    let acted = false;
-    for (const id of players) {
-      const v = poker.view(state, id);
+  state = playPokerTable(
+    state,
+    players,
+    now,
+    (id, v) => {
       const honest = poker.bot(v, rng);
       const partner = partnerOf.get(id);
       const action = partner ? colluderAction(v, partner, honest) : honest;
-      if (!action) continue;
-      now += v.hand?.betting?.toAct === id ? thinkMs(rng) : 300;
-      const r = poker.apply(state, id, action, now);
-      if (!r.ok) throw new Error(`${id} made an illegal move: ${r.reason}`);
-      state = r.state;
-      actions.push({ actor: id, action, now });
-      acted = true;
-      break;
-    }
-    if (!acted) {
-      const d = poker.deadline(state);
-      if (d === null) throw new Error('nobody can act and no timer runs');
-      now = Math.max(now, d);
-      const r = poker.onTimeout(state, now);
-      if (!r.ok) throw new Error(`timeout refused: ${r.reason}`);
-      state = r.state;
-      actions.push({ timeout: true, now });
-    }
-  }
+      return action && { action, thinkMs: v.hand?.betting?.toAct === id ? thinkMs(rng) : 300 };
+    },
+    (step) => actions.push(step),
+  );
   return {
     game: 'poker',
     options,

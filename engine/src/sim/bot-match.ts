@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { Rng } from '../core/rng.ts';
 import type { BotLevel } from '../core/options.ts';
 import { poker, type PokerView } from '../games/poker/index.ts';
+import { playPokerTable } from './poker-table.ts';
 
 export interface MatchConfig {
   mode: string;
@@ -57,7 +58,7 @@ export function runBotMatch(cfg: MatchConfig): MatchReport {
     const players = Array.from({ length: cfg.players }, (_, i) => ({ id: `p${i + 1}`, name: `봇${i + 1}` }));
     // Policies alternate around the table, and the first seat's policy alternates game by game.
     const levelOf = new Map(players.map((p, i) => [p.id, (i + games) % 2 === 0 ? cfg.a : cfg.b]));
-    let now = 1_000_000;
+    const now = 1_000_000;
     let state = poker.setup({ seed: `${cfg.seed}:${games}`, players, options, now });
     // Stacks when the last hand was settled (at first: the starting chips, before any blind).
     let settled = new Map(players.map((p) => [p.id, options.startingChips as number]));
@@ -69,30 +70,19 @@ export function runBotMatch(cfg: MatchConfig): MatchReport {
       settled = stacks;
       cfg.onProgress?.(results.length);
     };
-    for (let step = 0; step < 200_000 && !poker.result(state); step++) {
-      let acted = false;
-      for (const p of players) {
-        const v = poker.view(state, p.id);
-        const action = poker.bot({ ...v, options: { ...v.options, botLevel: levelOf.get(p.id)! } } as PokerView, rng);
-        if (!action) continue;
-        now += 100;
-        const r = poker.apply(state, p.id, action, now);
-        if (!r.ok) throw new Error(`bot ${levelOf.get(p.id)} made an illegal move: ${r.reason}`);
-        state = r.state;
-        onEvents(r.events);
-        acted = true;
-        break;
-      }
-      if (!acted) {
-        const d = poker.deadline(state);
-        if (d === null) throw new Error('nobody can act and no timer runs');
-        now = Math.max(now, d);
-        const r = poker.onTimeout(state, now);
-        if (!r.ok) throw new Error(`timeout refused: ${r.reason}`);
-        state = r.state;
-        onEvents(r.events);
-      }
-    }
+    state = playPokerTable(
+      state,
+      players.map((p) => p.id),
+      now,
+      (id, v) => {
+        const action = poker.bot({ ...v, options: { ...v.options, botLevel: levelOf.get(id)! } } as PokerView, rng);
+        return action && { action, thinkMs: 100 };
+      },
+      (_step, s, events) => {
+        state = s;
+        onEvents(events);
+      },
+    );
     games++;
   }
   const n = results.length;
