@@ -7,9 +7,20 @@
  * which replaces the globals for everyone, is not an option).
  */
 
-declare const timerBrand: unique symbol;
-/** A scheduled callback; only the clock that made it can clear it. */
-export type Timer = { readonly [timerBrand]: 'Timer' };
+type NodeTimer = ReturnType<typeof globalThis.setTimeout>;
+
+/** A FakeClock's handle: an identity and nothing else (no process is held open by it). */
+export class FakeTimer {
+  private readonly fake = true;
+}
+
+/** A scheduled callback: Node's own handle from `systemClock`, a `FakeTimer` from a `FakeClock`. */
+export type Timer = NodeTimer | FakeTimer;
+
+/** Lets the process exit with this timer pending (Node's `unref`); a FakeTimer holds nothing open. */
+export function unrefTimer(timer: Timer): void {
+  if (!(timer instanceof FakeTimer)) timer.unref();
+}
 
 export interface Clock {
   /**
@@ -27,16 +38,14 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
-type NodeTimer = ReturnType<typeof globalThis.setTimeout>;
-
 /** Node's own timers and `Date.now()`: the default of every service. */
 export const systemClock: Clock = {
   real: true,
   now: () => Date.now(),
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms) as unknown as Timer,
-  clearTimeout: (t) => globalThis.clearTimeout(t as unknown as NodeTimer | undefined),
-  setInterval: (fn, ms) => globalThis.setInterval(fn, ms) as unknown as Timer,
-  clearInterval: (t) => globalThis.clearInterval(t as unknown as NodeTimer | undefined),
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (t) => globalThis.clearTimeout(t instanceof FakeTimer ? undefined : (t ?? undefined)),
+  setInterval: (fn, ms) => globalThis.setInterval(fn, ms),
+  clearInterval: (t) => globalThis.clearInterval(t instanceof FakeTimer ? undefined : (t ?? undefined)),
   sleep: (ms) => new Promise((r) => globalThis.setTimeout(r, ms)),
 };
 
@@ -147,7 +156,7 @@ export class FakeClock implements Clock {
   }
 
   private schedule(fn: () => void, ms: number, every?: number): Timer {
-    const timer = {} as Timer;
+    const timer = new FakeTimer();
     // Node treats a negative, NaN or missing delay as 1 ms.
     const delay = Number.isFinite(ms) && ms >= 1 ? Math.floor(ms) : 1;
     this.timers.set(timer, { at: this.t + delay, order: this.seq++, fn, every });

@@ -13,11 +13,10 @@
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { aliasPrefix, connectRedis, type Bus, type Logger, type RedisClient } from '@joke/bus';
-import { systemClock, type Clock } from '@joke/bus/clock';
+import { systemClock, unrefTimer, type Clock } from '@joke/bus/clock';
 import { PROTOCOL_VERSION, type bus as wire } from '@joke/protocol';
 import type { AutoRebalanceConfig } from './auto-rebalance-config.ts';
 import { planRebalance, rebalance, type WorkerLoad } from './rebalance.ts';
-import { unref } from './util.ts';
 
 export interface AutoRebalanceDeps {
   bus: Bus;
@@ -162,7 +161,7 @@ export async function startAutoRebalance(cfg: AutoRebalanceConfig, deps: AutoReb
   };
 
   const timer = cfg.threshold > 0 ? clock.setInterval(() => void round(), cfg.intervalMs) : null;
-  if (timer) unref(timer);
+  if (timer) unrefTimer(timer);
   return {
     isLeader: () => leader,
     round,

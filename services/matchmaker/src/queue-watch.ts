@@ -18,9 +18,8 @@
  */
 import { contract, emit, PROTOCOL_VERSION } from '@joke/protocol';
 import type { QueueEntry } from '@joke/bus';
-import type { Timer } from '@joke/bus/clock';
+import { unrefTimer, type Timer } from '@joke/bus/clock';
 import type { QueueBase } from './queues.ts';
-import { unref } from './util.ts';
 
 export interface QueueKey {
   game: string;
@@ -149,7 +148,7 @@ export class QueueWatch {
       },
       Math.max(0, at - this.now()),
     );
-    unref(timer);
+    unrefTimer(timer);
     this.timers.set(key, { at, timer });
   }
 

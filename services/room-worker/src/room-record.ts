@@ -22,14 +22,17 @@ export function buildRecord(game: AnyGame, data: RoomData, steps: readonly StepR
 
 export function finishedMessage(game: AnyGame, data: RoomData, steps: readonly StepRec[]): wire.RoomFinished {
   const record = buildRecord(game, data, steps);
+  const result = record.result;
+  if (!result) throw new Error(`room ${data.roomId}: finished without a result`);
   return {
     v: PROTOCOL_VERSION,
     roomId: data.roomId,
     game: data.game,
     mode: data.mode,
     players: data.seats.map((s) => ({ id: s.id, name: s.name, bot: s.bot })),
-    record,
-    result: record.result,
+    // Spread into plain objects: the engine's interfaces carry no index signature, the wire's records do.
+    record: { ...record },
+    result: { ...result },
     finishedAt: data.finishedAt!,
-  } as unknown as wire.RoomFinished;
+  };
 }

@@ -15,6 +15,8 @@
 import type { Logger } from 'pino';
 import {
   accountSummary,
+  emptyAccount,
+  emptyPair,
   flagAccount,
   flagPair,
   gameDelta,
@@ -129,14 +131,15 @@ export async function addGameTotals(tx: Exec, gameId: string, unsorted: GameDelt
 type Row = Record<string, unknown>;
 
 export function pairOf(row: Row): PairTotals {
-  const p = { a: String(row.a), b: String(row.b) } as PairTotals;
-  for (const [k, c] of Object.entries(PAIR_COLUMNS)) (p as unknown as Record<string, number>)[k] = Number(row[c]);
+  const p = emptyPair(String(row.a), String(row.b));
+  for (const k of Object.keys(PAIR_COLUMNS) as (keyof typeof PAIR_COLUMNS)[]) p[k] = Number(row[PAIR_COLUMNS[k]]);
   return p;
 }
 
 export function accountOf(row: Row): AccountTotals {
-  const t = { player: String(row.player), thinkHist: HIST.map((c) => Number(row[c])) } as AccountTotals;
-  for (const [k, c] of Object.entries(ACCOUNT_COLUMNS)) (t as unknown as Record<string, number>)[k] = Number(row[c]);
+  const t = emptyAccount(String(row.player));
+  t.thinkHist = HIST.map((c) => Number(row[c]));
+  for (const k of Object.keys(ACCOUNT_COLUMNS) as (keyof typeof ACCOUNT_COLUMNS)[]) t[k] = Number(row[ACCOUNT_COLUMNS[k]]);
   return t;
 }
 

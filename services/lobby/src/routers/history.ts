@@ -3,6 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { GameRecord, GameResult } from '@joke/engine';
 import { MSG } from '../messages.ts';
+import { storedRecord, storedResult } from '../db/stored-json.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { json, ms, type Stmt } from '../db/raw.ts';
 import { replayProcedure } from './replay.ts';
@@ -134,8 +135,8 @@ export const historyRouter = router({
       options: row.options as Record<string, unknown>,
       seedCommit: row.seedCommit,
       seed: row.seed,
-      result: row.result as unknown as GameResult,
-      record: row.record as unknown as GameRecord,
+      result: storedResult(row.result),
+      record: storedRecord(row.record),
       lobbyRoomId: row.lobbyRoomId,
     };
     return out;

@@ -15,6 +15,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { GameRecord, GameResult } from '@joke/engine';
 import { MSG } from '../messages.ts';
+import { storedRecord, storedResult } from '../db/stored-json.ts';
 import { ReplayRefusal, type ReplayRefusalCode } from '../refused.ts';
 import { publicProcedure } from '../trpc.ts';
 
@@ -97,7 +98,7 @@ export const replayProcedure = publicProcedure
       if (!played && !inRoom) refuse('private');
     }
     const names = new Map(row.players.map((p) => [p.playerId, `seat${p.seat}`]));
-    const result = pseudonymize(row.result as unknown as GameResult, names);
+    const result = pseudonymize(storedResult(row.result), names);
     return {
       gameId: row.id,
       game: row.game,
@@ -117,6 +118,6 @@ export const replayProcedure = publicProcedure
       seedCommit: row.seedCommit,
       seed: row.seed,
       result,
-      record: pseudonymize(row.record as unknown as GameRecord, names),
+      record: pseudonymize(storedRecord(row.record), names),
     };
   });
