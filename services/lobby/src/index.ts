@@ -138,6 +138,8 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
 
   const presenceLimits: PresenceLimits = { ...DEFAULT_PRESENCE, ...opts.presence };
   const board = new PresenceBoard(presenceLimits.awayAfterMs);
+  const directory = new RoomDirectory(opts.listCacheMs ?? 1000);
+  const lifecycle = new RoomLifecycle(database.prisma, database.raw, board, directory, presenceLimits, log, clock);
   const deps: LobbyDeps = {
     db: database.prisma,
     raw: database.raw,
@@ -153,12 +155,11 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     rate,
     seenUsers: new Map(),
     presence: board,
-    lifecycle: null as unknown as RoomLifecycle,
+    lifecycle,
     clock,
     tokens: new TokenCache(opts.jwtSecret),
-    directory: new RoomDirectory(opts.listCacheMs ?? 1000),
+    directory,
   };
-  deps.lifecycle = new RoomLifecycle(deps.db, deps.raw, board, deps.directory, presenceLimits, log, clock);
   const presenceBus = connectPresence(opts.bus, board, log, () => {});
   // The tick in progress, so close() lets it finish before the pool ends (a tick now spans several reads).
   let ticking: Promise<unknown> = Promise.resolve();

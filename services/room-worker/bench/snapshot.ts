@@ -93,7 +93,7 @@ for (const [name, raw] of [
   ['hula', {}],
   ['poker', {}],
 ] as const) {
-  const game = games[name] as unknown as AnyGame;
+  const game: AnyGame = games[name];
   const all = states(game, game.optionsSchema.parse(raw));
   const data = (state: unknown): RoomData => ({
     v: 1,
