@@ -2,29 +2,17 @@
  * 빠른 대전 while every table is taken (issue 37), in headless Chromium against
  * the product started as `npm start` starts it, with a deliberately tiny fleet:
  * one room worker that accepts one room (MAX_ROOMS=1). A room opened straight
- * through the bus holds that one table; two players who quick-match then form a
- * table that no worker can take (`capacity`), so both stay queued and see the
- * Korean wait with the full-fleet line; one of them leaves with 대기 취소 and
- * comes back; then a second worker joins the fleet and the matchmaker's retry
- * seats them both at a table.
- *
- * Failure modes it catches: a full fleet shown as an error or as a silent wait,
- * a cancel that does not reach the server (the next table would seat a ghost),
- * and a queued table that is never retried once capacity frees.
+ * through the bus holds that one table; the scenario (support/queue-full-scenario.ts)
+ * then has two players wait, one leave and come back, and a second worker seat them.
  * Screenshots (390×844) go to test-results/screenshots/queue-full*.png.
  */
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { call, contract } from '@joke/protocol';
 import { startRoomWorker } from '@joke/room-worker';
-import { openPage, signIn } from './support/browser.ts';
 import type { Stack } from './support/stack.ts';
-import { onBrowserStack, PHONE } from './support/browser-stack.ts';
-import { snapshot, waitFor } from './support/table-driver.ts';
-
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
-const FULL = '지금은 테이블이 가득 찼어요. 자리가 나면 바로 시작해요';
+import { onBrowserStack } from './support/browser-stack.ts';
+import { quickMatchWhileFull } from './support/queue-full-scenario.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -32,26 +20,6 @@ onBrowserStack({ maxRooms: 1 }, (s, b) => {
   stack = s;
   browser = b;
 });
-
-const text = async (p: Page, id: string) => (await p.getByTestId(id).textContent()) ?? '';
-
-/** 원카드 · 기본 · 2명, humans only (bots would never decide a seat here), then the waiting screen. */
-async function quickMatch(p: Page): Promise<void> {
-  await p.getByTestId('quick-game').selectOption('one-card');
-  await p.getByTestId('quick-mode').selectOption('classic');
-  await p.getByTestId('quick-players').selectOption('2');
-  await p.getByTestId('quick-bots').uncheck();
-  await p.getByTestId('quick-match').click();
-  await p.getByTestId('queue-screen').waitFor();
-}
-
-/** The full-fleet line, visible, with the queue counting both players. */
-const seesFull = (p: Page, who: string) =>
-  waitFor(
-    `${who} told the tables are full`,
-    async () => (await p.getByTestId('queue-full').isVisible()) && (await text(p, 'queue-full')) === FULL,
-    30_000,
-  );
 
 describe('빠른 대전 when the fleet is full (issue 37)', () => {
   it('keeps both players queued with the full-fleet wait, lets one leave, and seats them once a worker joins', async () => {
@@ -75,58 +43,17 @@ describe('빠른 대전 when the fleet is full (issue 37)', () => {
       10_000,
     );
     expect(held.ok).toBe(true);
-
-    const [[ctxA, a], [ctxB, b]] = await Promise.all([0, 1].map(() => openPage(browser, PHONE)));
-    await Promise.all([signIn(a, stack.url, '가득하나'), signIn(b, stack.url, '가득둘')]);
-
-    // Alone, A waits for a partner: no table was tried yet, so no full-fleet line.
-    await quickMatch(a);
-    await waitFor('A counted in the queue', async () => (await text(a, 'queue-size')).includes('1/2명'), 30_000);
-    expect(await a.getByTestId('queue-full').isVisible()).toBe(false);
-
-    // B completes the table; no worker has room, so both stay queued and are told why.
-    await quickMatch(b);
-    await Promise.all([seesFull(a, 'A'), seesFull(b, 'B')]);
-    expect(await text(a, 'queue-size')).toBe('기다리는 사람 2/2명');
-    expect(await text(a, 'queue-elapsed')).toMatch(/기다린 시간 \d+:\d\d/);
-    expect(await a.getByTestId('queue-cancel').textContent()).toBe('대기 취소');
-    expect((await snapshot(a)).scene).not.toBe('table');
-    await a.screenshot({ path: `${SHOTS}queue-full.png` });
-
-    // 대기 취소 takes B out of the queue (A is told the queue shrank) and back to the lobby.
-    await b.getByTestId('queue-cancel').click();
-    await b.getByTestId('room-list').waitFor();
-    await waitFor('A alone again', async () => (await text(a, 'queue-size')).includes('1/2명'), 30_000);
-    // Alone, A waits for a partner again, not for room: the full-fleet line is gone.
-    expect(await a.getByTestId('queue-full').isVisible()).toBe(false);
-    await a.screenshot({ path: `${SHOTS}queue-full-after-cancel.png` });
-
-    // B comes back: the table forms again and is refused again.
-    await quickMatch(b);
-    await seesFull(b, 'B again');
-
-    // Capacity frees: a second worker joins the fleet, and the matchmaker's retry seats the waiting table there.
-    const extra = await startRoomWorker(
-      { workerId: 'worker-joins', logLevel: 'warn', botDelayMs: 60, botJitterMs: 40 },
-      { bus: platform.bus, store: platform.stores.snapshots },
-    );
-    try {
-      const atTable = (p: Page) =>
-        waitFor(
-          'the quick-match table',
-          async () => {
-            const s = await snapshot(p);
-            return s.scene === 'table' && s.frames > 0 && s.role === 'player' && s.me !== null ? s : null;
-          },
-          45_000,
+    await quickMatchWhileFull({
+      browser,
+      url: stack.url,
+      shots: 'queue-full',
+      async addWorker() {
+        const extra = await startRoomWorker(
+          { workerId: 'worker-joins', logLevel: 'warn', botDelayMs: 60, botJitterMs: 40 },
+          { bus: platform.bus, store: platform.stores.snapshots },
         );
-      const [sa, sb] = await Promise.all([atTable(a), atTable(b)]);
-      expect(sa.opponents.map((o) => o.name)).toEqual(['가득둘']);
-      expect(sb.opponents.map((o) => o.name)).toEqual(['가득하나']);
-      await a.screenshot({ path: `${SHOTS}queue-full-seated.png` });
-    } finally {
-      await Promise.all([ctxA.close(), ctxB.close()]);
-      await extra.close();
-    }
+        return () => extra.close();
+      },
+    });
   }, 180_000);
 });
