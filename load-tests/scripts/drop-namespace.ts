@@ -8,7 +8,8 @@
  * earlier run's thousands of keys made each later run's sweep slower, and a back-to-back pair of runs
  * was measured on two different Redis contents.
  */
-import { NatsBus, connectRedis } from '@joke/bus';
+import { NatsBus } from '@joke/bus';
+import { connectRedis } from '@joke/stores';
 
 const ns = process.argv[2];
 if (!ns || !/^[A-Za-z0-9_-]{1,64}$/.test(ns)) throw new Error('usage: drop-namespace.ts NAMESPACE');

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { createClient } from 'redis';
-import { createBus, createStores, type Bus, type Stores } from '@joke/bus';
+import { createBus, type Bus } from '@joke/bus';
+import { createStores, type Stores } from '@joke/stores';
 import { startGateway, type Gateway } from '@joke/gateway';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type Matchmaker } from '@joke/matchmaker';

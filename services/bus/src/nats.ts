@@ -10,7 +10,7 @@ import { natsServers } from './nats-url.ts';
 import { JetStreamEvents } from './nats-durable.ts';
 import { DeadLetters } from './nats-dead-letters.ts';
 import { ReplyInbox } from './nats-replies.ts';
-import { coalesceWrites } from './patches/index.ts';
+import { coalesceWrites } from '@joke/patches';
 
 export interface NatsBusOptions {
   /**

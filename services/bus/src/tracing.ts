@@ -23,7 +23,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import { opt } from './ops/config.ts';
+import { opt } from '@joke/ops';
 import type { TraceHeaders } from './types.ts';
 
 export type { Span } from '@opentelemetry/api';

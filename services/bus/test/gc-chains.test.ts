@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TokenSlots } from '../src/slots.ts';
-import { redisReplyQueueUnlinks } from '../src/patches/index.ts';
+import { redisReplyQueueUnlinks } from '@joke/patches';
 
 describe('TokenSlots (the reply inbox by token)', () => {
   it('finds each value by its token, once taken it is gone, and its slot serves the next value', () => {

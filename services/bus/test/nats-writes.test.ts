@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NatsBus } from '../src/index.ts';
-import { coalesceWrites, protocolInternals } from '../src/patches/index.ts';
+import { coalesceWrites, protocolInternals } from '@joke/patches';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const txt = (d: Uint8Array | string): string => (typeof d === 'string' ? d : Buffer.from(d).toString('utf8'));

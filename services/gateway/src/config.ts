@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { LIMITS } from '@joke/protocol';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { bool, ConfigError, connectionOptions, defineConfig, int, livenessOptions, opt } from '@joke/bus';
+import { bool, ConfigError, connectionOptions, defineConfig, int, livenessOptions, opt } from '@joke/ops';
 import { games, socketIdleTimeoutSec } from '@joke/engine';
 import { tracingOptions } from '@joke/bus/tracing';
 import { shutdownEnv } from './shutdown-config.ts';

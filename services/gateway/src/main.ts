@@ -3,15 +3,15 @@
  * environment (`gatewayEnv` in config.ts; `--help-config` prints the table).
  * SIGTERM/SIGINT close the sockets, then the NATS connection.
  */
+import { createBus } from '@joke/bus';
 import {
   ConfigError,
-  createBus,
   createLogger,
   exitOnConfigError,
   installLastResort,
   startLoopLagMonitor,
   startOpsServer,
-} from '@joke/bus';
+} from '@joke/ops';
 import { initTracing } from '@joke/bus/tracing';
 import { configFromEnv, gatewayEnv } from './config.ts';
 import { startGateway } from './gateway.ts';

@@ -1,6 +1,6 @@
 /** Prometheus metrics of one gateway, in its own registry (several gateways may share a process). */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { aliasPrefix } from '@joke/bus';
+import { aliasPrefix } from '@joke/ops';
 
 export interface GatewayMetrics {
   registry: Registry;

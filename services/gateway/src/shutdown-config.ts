@@ -1,5 +1,5 @@
 /** Options of the gateway's rolling-update shutdown (shutdown.ts), read from the environment. */
-import { defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { defineConfig, int, opt, type ConfigOf } from '@joke/ops';
 
 export const shutdownEnv = defineConfig({
   spreadMs: opt(

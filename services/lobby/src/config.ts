@@ -15,7 +15,7 @@ import {
   livenessOptions,
   opt,
   type ConfigOf,
-} from '@joke/bus';
+} from '@joke/ops';
 import { lobbyLimitOptions } from './limits/options.ts';
 import { presenceOptions } from './rooms/presence.ts';
 

@@ -17,7 +17,8 @@
  */
 import { Counter } from 'prom-client';
 import { contract, listenDurable, type bus as wire } from '@joke/protocol';
-import { aliasMetrics, type Bus, type BusSubscription } from '@joke/bus';
+import { type Bus, type BusSubscription } from '@joke/bus';
+import { aliasMetrics } from '@joke/ops';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.ts';
 import { txRaw } from './db/raw.ts';

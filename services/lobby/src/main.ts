@@ -4,7 +4,8 @@
  * variables set it needs no server: PGlite in memory, in-process bus.
  * SIGTERM/SIGINT stop taking requests, finish recording games, then close.
  */
-import { createBus, createLogger, exitOnConfigError, installLastResort } from '@joke/bus';
+import { createBus } from '@joke/bus';
+import { createLogger, exitOnConfigError, installLastResort } from '@joke/ops';
 import { lobbyConfigFromEnv, lobbyEnv } from './config.ts';
 import { startLobbyServer } from './server.ts';
 

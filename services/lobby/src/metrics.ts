@@ -1,7 +1,7 @@
 /** Prometheus metrics of one lobby instance (its own registry, so several can live in one process). */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ParkedEventLike } from '@joke/protocol';
-import { aliasPrefix } from '@joke/bus';
+import { aliasPrefix } from '@joke/ops';
 import type { Logger } from 'pino';
 
 export interface LobbyMetrics {

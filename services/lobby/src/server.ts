@@ -9,7 +9,8 @@
  * reaches the event loop (@joke/bus ops server, @joke/web static handler).
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { startLoopLagMonitor, startOpsServer, type Bus, type Logger, type ReadinessChecks } from '@joke/bus';
+import { type Bus } from '@joke/bus';
+import { startLoopLagMonitor, startOpsServer, type Logger, type ReadinessChecks } from '@joke/ops';
 import { clientHandler } from '@joke/web';
 import type { LobbyEnv } from './config.ts';
 import { pickLimits } from './limits/options.ts';

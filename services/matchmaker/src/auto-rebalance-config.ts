@@ -1,5 +1,5 @@
 /** Options of the automatic rebalance leader (auto-rebalance.ts), read from the environment. */
-import { defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { defineConfig, int, opt, type ConfigOf } from '@joke/ops';
 
 export const autoRebalanceConfig = defineConfig({
   threshold: opt(

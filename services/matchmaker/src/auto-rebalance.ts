@@ -12,7 +12,9 @@
  * drains itself, so the leader only ever evens out the live ones.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { aliasPrefix, connectRedis, type Bus, type Logger, type RedisClient } from '@joke/bus';
+import { type Bus } from '@joke/bus';
+import { aliasPrefix, type Logger } from '@joke/ops';
+import { connectRedis, type RedisClient } from '@joke/stores';
 import { systemClock, unrefTimer, type Clock } from '@joke/bus/clock';
 import { PROTOCOL_VERSION, type bus as wire } from '@joke/protocol';
 import type { AutoRebalanceConfig } from './auto-rebalance-config.ts';

@@ -13,7 +13,7 @@
  * (MatchStore.enqueue leaves any other queue), not a counter here.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RedisClient } from '@joke/bus';
+import type { RedisClient } from '@joke/stores';
 import type { RefusalCode } from '@joke/protocol';
 import type { MatchmakerConfig } from './config.ts';
 

@@ -1,7 +1,7 @@
 /** Matchmaker options: environment variable, default and meaning of each, in one place. */
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/bus';
+import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/ops';
 import { autoRebalanceConfig } from './auto-rebalance-config.ts';
 
 /**

@@ -23,7 +23,9 @@
  * for certain, and its rooms move at once.
  */
 import { contract, listen } from '@joke/protocol';
-import type { Bus, BusSubscription, Logger, MatchStore, SnapshotStore } from '@joke/bus';
+import type { Bus, BusSubscription } from '@joke/bus';
+import type { Logger } from '@joke/ops';
+import type { MatchStore, SnapshotStore } from '@joke/stores';
 import type { Clock, Timer } from '@joke/bus/clock';
 import type { MatchmakerConfig } from './config.ts';
 import type { MatchmakerMetrics } from './metrics.ts';

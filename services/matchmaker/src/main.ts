@@ -2,17 +2,16 @@
  * Standalone matchmaker: `npm start -w services/matchmaker`. Stateless: run as
  * many replicas as you like against the same NATS and Redis.
  */
+import { createBus } from '@joke/bus';
 import {
-  connectRedis,
-  createBus,
   createLogger,
-  createStores,
   exitOnConfigError,
   installLastResort,
   processRegistry,
   startLoopLagMonitor,
   startOpsServer,
-} from '@joke/bus';
+} from '@joke/ops';
+import { connectRedis, createStores } from '@joke/stores';
 import { matchmakerConfig } from './config.ts';
 import { startMatchmaker } from './matchmaker.ts';
 import { autoRebalanceConfig } from './auto-rebalance-config.ts';

@@ -18,15 +18,9 @@
 import { Registry } from 'prom-client';
 import { games as engineGames, type AnyGame } from '@joke/engine';
 import { contract, refuse, serve } from '@joke/protocol';
-import {
-  createLogger,
-  type Bus,
-  type BusSubscription,
-  type Logger,
-  type MatchStore,
-  type RedisClient,
-  type SnapshotStore,
-} from '@joke/bus';
+import { type Bus, type BusSubscription } from '@joke/bus';
+import { createLogger, type Logger } from '@joke/ops';
+import { type MatchStore, type RedisClient, type SnapshotStore } from '@joke/stores';
 import { systemClock, type Clock } from '@joke/bus/clock';
 import { matchmakerConfig, type MatchmakerConfig } from './config.ts';
 import { createMatchmakerMetrics } from './metrics.ts';

@@ -1,6 +1,6 @@
 /** The matchmaker's Prometheus metrics (served on its ops port). */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { aliasPrefix } from '@joke/bus';
+import { aliasPrefix } from '@joke/ops';
 
 export type MatchmakerMetrics = ReturnType<typeof createMatchmakerMetrics>;
 

@@ -15,7 +15,9 @@
  * ends with its `timeout` instead of adding up to three more opens to the
  * load. A refusal (full, draining) answers fast and costs nothing.
  */
-import { BusTimeoutError, RetryBudget, type Bus, type Logger, type SnapshotStore } from '@joke/bus';
+import { BusTimeoutError, RetryBudget, type Bus } from '@joke/bus';
+import { type Logger } from '@joke/ops';
+import { type SnapshotStore } from '@joke/stores';
 import type { Clock } from '@joke/bus/clock';
 import { call, contract, refuse, type bus as wire, type Refusal } from '@joke/protocol';
 import type { MatchmakerConfig } from './config.ts';

@@ -17,7 +17,7 @@
  * see why they wait. This memory is per replica: another replica's statuses may omit it meanwhile.
  */
 import { contract, emit, PROTOCOL_VERSION } from '@joke/protocol';
-import type { QueueEntry } from '@joke/bus';
+import type { QueueEntry } from '@joke/stores';
 import { unrefTimer, type Timer } from '@joke/bus/clock';
 import type { QueueBase } from './queues.ts';
 

@@ -14,7 +14,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, PROTOCOL_VERSION, REFUSALS, refuse, type bus as wire } from '@joke/protocol';
-import type { Bus, Logger, MatchStore, QueueEntry } from '@joke/bus';
+import type { Bus } from '@joke/bus';
+import type { Logger } from '@joke/ops';
+import type { MatchStore, QueueEntry } from '@joke/stores';
 import type { Clock } from '@joke/bus/clock';
 import type { QueueBudgets } from './budgets.ts';
 import type { MatchmakerConfig } from './config.ts';

@@ -5,7 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { ConfigError, connectionOptions, createBus, defineConfig, exitOnConfigError } from '@joke/bus';
+import { createBus } from '@joke/bus';
+import { ConfigError, connectionOptions, defineConfig, exitOnConfigError } from '@joke/ops';
 import { bus as wire, call, contract, PROTOCOL_VERSION } from '@joke/protocol';
 
 const { values } = parseArgs({

@@ -7,7 +7,8 @@
  * by more than one (or the cap is reached). A worker gives its rooms in the
  * order the store lists its leases.
  */
-import type { Bus, Logger } from '@joke/bus';
+import type { Bus } from '@joke/bus';
+import type { Logger } from '@joke/ops';
 import { bus as wire, call, contract, PROTOCOL_VERSION } from '@joke/protocol';
 
 export interface WorkerLoad {

@@ -14,7 +14,7 @@
  * is no evidence either: a worker that cannot reach the store cannot keep its
  * tables anyway.
  */
-import type { SnapshotStore } from '@joke/bus';
+import type { SnapshotStore } from '@joke/stores';
 
 /** Leases read per look: enough that one busy table among a worker's idle ones is likely in it. */
 export const LEASE_SAMPLE = 32;

@@ -1,4 +1,3 @@
-
 /** Runs `f` over `items` with at most `n` in flight. */
 export async function pool<T>(items: T[], n: number, f: (item: T) => Promise<void>): Promise<void> {
   let i = 0;

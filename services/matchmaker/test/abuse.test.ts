@@ -4,7 +4,8 @@
  * and one user's flood of requests is cut off by a per-user rate limit.
  */
 import { describe, expect, it } from 'vitest';
-import { InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
+import { InProcessBus } from '@joke/bus';
+import { MemoryMatchStore, MemorySnapshotStore } from '@joke/stores';
 import { subjects, wireText } from '@joke/protocol';
 import { startMatchmaker } from '../src/index.ts';
 import { cleanupAfterEach, games, log } from './helpers.ts';

@@ -9,7 +9,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { connectRedis, InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
+import { InProcessBus } from '@joke/bus';
+import { connectRedis, MemoryMatchStore, MemorySnapshotStore } from '@joke/stores';
 import { FakeClock } from '@joke/bus/clock';
 import { REFUSALS, subjects, wireText } from '@joke/protocol';
 import { startRoomWorker } from '@joke/room-worker';

@@ -5,7 +5,8 @@
  * the worker shows life. Real room workers on the in-process bus and memory stores, all on one fake clock.
  */
 import { describe, expect, it } from 'vitest';
-import { InProcessBus, MemoryMatchStore, MemorySnapshotStore, type SnapshotStore, type Wire } from '@joke/bus';
+import { InProcessBus, type Wire } from '@joke/bus';
+import { MemoryMatchStore, MemorySnapshotStore, type SnapshotStore } from '@joke/stores';
 import { FakeClock } from '@joke/bus/clock';
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';

@@ -4,17 +4,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { InProcessBus, type Bus } from '@joke/bus';
 import {
   connectRedis,
-  InProcessBus,
   MemoryMatchStore,
   MemorySnapshotStore,
   RedisMatchStore,
   RedisSnapshotStore,
-  type Bus,
   type MatchStore,
   type SnapshotStore,
-} from '@joke/bus';
+} from '@joke/stores';
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type FailoverReport, type Matchmaker } from '../src/index.ts';

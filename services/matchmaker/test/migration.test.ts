@@ -5,19 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { InProcessBus, NatsBus, BusTimeoutError, type Bus } from '@joke/bus';
 import {
   connectRedis,
-  InProcessBus,
   MemoryMatchStore,
   MemorySnapshotStore,
-  NatsBus,
   RedisMatchStore,
   RedisSnapshotStore,
-  BusTimeoutError,
-  type Bus,
   type MatchStore,
   type SnapshotStore,
-} from '@joke/bus';
+} from '@joke/stores';
 import { bus as wire, subjects, wireText } from '@joke/protocol';
 import { roomFromStore, startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type Matchmaker } from '../src/index.ts';

@@ -5,7 +5,8 @@
  * by hand so the test says exactly when each one arrives.
  */
 import { describe, expect, it } from 'vitest';
-import { InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
+import { InProcessBus } from '@joke/bus';
+import { MemoryMatchStore, MemorySnapshotStore } from '@joke/stores';
 import { FakeClock } from '@joke/bus/clock';
 import { contract, emit } from '@joke/protocol';
 import { startMatchmaker } from '../src/index.ts';

@@ -4,7 +4,8 @@
  * is on the bus but slow to answer is not.
  */
 import { describe, expect, it } from 'vitest';
-import { BusNoRespondersError, InProcessBus, MemoryMatchStore, MemorySnapshotStore, type Wire } from '@joke/bus';
+import { BusNoRespondersError, InProcessBus, type Wire } from '@joke/bus';
+import { MemoryMatchStore, MemorySnapshotStore } from '@joke/stores';
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type FailoverReport } from '../src/index.ts';

@@ -4,7 +4,8 @@
  * (real room worker, in-process bus, memory stores).
  */
 import { describe, expect, it } from 'vitest';
-import { InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
+import { InProcessBus } from '@joke/bus';
+import { MemoryMatchStore, MemorySnapshotStore } from '@joke/stores';
 import { FakeClock, systemClock } from '@joke/bus/clock';
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker } from '@joke/room-worker';

@@ -7,7 +7,8 @@
  * In-process bus, memory stores, one real room worker; nothing external.
  */
 import { describe, expect, it } from 'vitest';
-import { InProcessBus, MemoryMatchStore, MemorySnapshotStore } from '@joke/bus';
+import { InProcessBus } from '@joke/bus';
+import { MemoryMatchStore, MemorySnapshotStore } from '@joke/stores';
 import { bus as wire, ClientMessage, PROTOCOL_VERSION, subjects, wireText } from '@joke/protocol';
 import { startRoomWorker } from '@joke/room-worker';
 import { startMatchmaker } from '../src/index.ts';

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { ConfigError, connectionOptions, defineConfig, int, opt, type ConfigOf } from '@joke/ops';
 import { tracingOptions } from '@joke/bus/tracing';
 import { lobbyLimitOptions } from '@joke/lobby/limits';
 import { presenceOptions } from '@joke/lobby/presence';

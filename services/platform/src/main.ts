@@ -6,7 +6,7 @@
  * port in use: the error). Once running, an error nothing caught is logged
  * and counted by the last resort and the tables keep being served.
  */
-import { exitOnConfigError, installLastResort } from '@joke/bus';
+import { exitOnConfigError, installLastResort } from '@joke/ops';
 import { platformConfig, platformConfigFromEnv } from './config.ts';
 import { startProduct } from './product.ts';
 import { homeInstallEnv } from './data-dir.ts';

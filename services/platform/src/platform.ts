@@ -12,18 +12,9 @@
  * default), so a LAN or the internet never reads the process's metrics.
  */
 import type { Registry } from 'prom-client';
-import {
-  createBus,
-  createLogger,
-  serviceLogger,
-  createStores,
-  startOpsServer,
-  processRegistry,
-  type Bus,
-  type HttpHandler,
-  type Logger,
-  type Stores,
-} from '@joke/bus';
+import { createBus, type Bus } from '@joke/bus';
+import { createLogger, serviceLogger, startOpsServer, processRegistry, type HttpHandler, type Logger } from '@joke/ops';
+import { createStores, type Stores } from '@joke/stores';
 import { startGateway, type Gateway } from '@joke/gateway';
 import { startMatchmaker, type Matchmaker } from '@joke/matchmaker';
 import { startRoomWorker, type RoomWorker } from '@joke/room-worker';

@@ -9,7 +9,7 @@
  */
 import { createLobby, operatorPage, pickLimits, pickPresence, type Lobby } from '@joke/lobby';
 import { clientHandler } from '@joke/web';
-import { createLogger, serviceLogger } from '@joke/bus';
+import { createLogger, serviceLogger } from '@joke/ops';
 import { platformBus, startPlatform, type Platform } from './platform.ts';
 import { platformConfig, type PlatformConfig } from './config.ts';
 import { dataPaths, storedSecret } from './data-dir.ts';

@@ -8,16 +8,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import {
-  BusTimeoutError,
-  connectRedis,
-  connectRedisConn,
-  NatsBus,
-  RedisSnapshotStore,
-  type RedisClient,
-  type RedisConn,
-  type Wire,
-} from '@joke/bus';
+import { BusTimeoutError, NatsBus, type Wire } from '@joke/bus';
+import { connectRedis, connectRedisConn, RedisSnapshotStore, type RedisClient, type RedisConn } from '@joke/stores';
 import { expect } from 'vitest';
 import { games, Rng, verifyRecord, type GameRecord } from '@joke/engine';
 import { FixedViewMembers, subjects, PROTOCOL_VERSION, wireText, contract, listen } from '@joke/protocol';

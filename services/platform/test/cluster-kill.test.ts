@@ -20,7 +20,7 @@ import { isDeepStrictEqual, promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalCluster, type LocalCluster } from '@joke/bus/local-cluster';
-import { keySlot, type ClusterRedis } from '@joke/bus';
+import { keySlot, type ClusterRedis } from '@joke/stores';
 import { games, type GameRecord } from '@joke/engine';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
 import { contract, listen } from '@joke/protocol';

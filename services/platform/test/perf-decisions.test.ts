@@ -71,9 +71,9 @@ describe('docs/perf-decisions.md', () => {
     for (const p of [
       'services/bus/src/slots.ts',
       'services/bus/src/nats-replies.ts',
-      'services/bus/src/patches/nats-core.ts',
-      'services/bus/src/store/redis-writes.ts',
-      'services/bus/src/patches/node-redis.ts',
+      'services/patches/src/nats-core.ts',
+      'services/stores/src/redis-writes.ts',
+      'services/patches/src/node-redis.ts',
       'client/src/render-pace.ts',
       'services/lobby/src/trpc-http.ts',
       'services/lobby/src/db/raw.ts',

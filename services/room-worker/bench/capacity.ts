@@ -324,7 +324,7 @@ if (PROFILE) {
 } else worker.kill('SIGKILL');
 await bus.close();
 // Leave nothing behind in the shared Redis.
-const { connectRedis } = await import('@joke/bus');
+const { connectRedis } = await import('@joke/stores');
 const redis = await connectRedis(REDIS_URL);
 for await (const keys of redis.scanIterator({ MATCH: `joke:${ns}:*`, COUNT: 1000 }))
   if (keys.length) await redis.del(keys);

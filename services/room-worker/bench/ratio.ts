@@ -32,7 +32,8 @@ import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NatsBus, connectRedis } from '@joke/bus';
+import { NatsBus } from '@joke/bus';
+import { connectRedis } from '@joke/stores';
 import { games, Rng } from '@joke/engine';
 import { call, contract, emit, listen, wireText, type bus as wire } from '@joke/protocol';
 

@@ -20,7 +20,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { connectRedis, RedisSnapshotStore, type SnapshotWrite } from '@joke/bus';
+import { connectRedis, RedisSnapshotStore, type SnapshotWrite } from '@joke/stores';
 import { games, Rng, type AnyGame } from '@joke/engine';
 import { encodeSnapshot, SnapshotEncoder } from '../src/snapshot.ts';
 import { roomFromStore } from '../src/stored-room.ts';

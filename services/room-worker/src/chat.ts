@@ -33,7 +33,8 @@ import {
   type ChatPolicy,
   type ChatReply,
 } from '@joke/protocol';
-import type { BusClient, BusSubscription, Logger } from '@joke/bus';
+import type { BusClient, BusSubscription } from '@joke/bus';
+import type { Logger } from '@joke/ops';
 import type { ViewerMeta } from './room-types.ts';
 
 /** What the relay reads of its room. */

@@ -2,7 +2,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { CHAT_LIMITS } from '@joke/protocol';
-import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/bus';
+import { connectionOptions, defineConfig, int, opt, type ConfigOf, livenessOptions } from '@joke/ops';
 import { tracingOptions } from '@joke/bus/tracing';
 
 /**

@@ -8,7 +8,9 @@
  * lost and nothing is applied twice.
  */
 import { bus as wire, call, contract, refuse, PROTOCOL_VERSION, type RefusalCode } from '@joke/protocol';
-import type { Bus, Logger, SnapshotStore } from '@joke/bus';
+import type { Bus } from '@joke/bus';
+import type { Logger } from '@joke/ops';
+import type { SnapshotStore } from '@joke/stores';
 import type { WorkerMetrics } from './metrics.ts';
 import type { Room } from './room.ts';
 

@@ -7,7 +7,8 @@
  * first change, and the lobby keeps the last fact meanwhile.
  */
 import { contract, emit } from '@joke/protocol';
-import type { Bus, Logger } from '@joke/bus';
+import type { Bus } from '@joke/bus';
+import type { Logger } from '@joke/ops';
 import type { Clock } from '@joke/bus/clock';
 import { isConnected, type Viewers } from './presence.ts';
 import type { SeatMeta } from './room-types.ts';

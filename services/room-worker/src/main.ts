@@ -3,16 +3,16 @@
  * Configuration from the environment (`--help-config` lists it). SIGTERM drains:
  * every room is handed to another live worker before the process exits.
  */
+import { createBus } from '@joke/bus';
 import {
-  createBus,
   createLogger,
-  createStores,
   exitOnConfigError,
   installLastResort,
   processRegistry,
   startLoopLagMonitor,
   startOpsServer,
-} from '@joke/bus';
+} from '@joke/ops';
+import { createStores } from '@joke/stores';
 import { initTracing } from '@joke/bus/tracing';
 import { workerConfig } from './config.ts';
 import { startRoomWorker } from './worker.ts';

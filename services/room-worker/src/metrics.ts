@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { aliasMetrics } from '@joke/bus';
+import { aliasMetrics } from '@joke/ops';
 
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 

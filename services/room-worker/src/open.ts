@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyGame } from '@joke/engine';
 import { refuse, type bus as wire } from '@joke/protocol';
-import type { SnapshotStore } from '@joke/bus';
+import type { SnapshotStore } from '@joke/stores';
 import type { WorkerConfig } from './config.ts';
 import { Room, type RoomData, type RoomHost } from './room.ts';
 import { SnapshotEncoder } from './snapshot.ts';

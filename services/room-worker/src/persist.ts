@@ -12,7 +12,8 @@
  * under N rooms' writes so gets at most budget × N quick retries, then about
  * one a second per room, instead of every room retrying every 20–40 ms.
  */
-import { RetryBudget, backoffMs, type SnapshotWrite } from '@joke/bus';
+import { RetryBudget, backoffMs } from '@joke/bus';
+import { type SnapshotWrite } from '@joke/stores';
 import type { RoomData, RoomHost } from './room-types.ts';
 import type { SnapshotEncoder } from './snapshot.ts';
 import { storeLost } from './store-loss.ts';

@@ -10,7 +10,8 @@
  * are let go without a word (the gateway's retry reaches the new owner). A store that cannot be reached keeps
  * the rooms held and is asked again.
  */
-import type { Bus, Logger } from '@joke/bus';
+import type { Bus } from '@joke/bus';
+import type { Logger } from '@joke/ops';
 import type { Clock } from '@joke/bus/clock';
 import type { Room } from './room.ts';
 import type { Upkeep } from './upkeep.ts';

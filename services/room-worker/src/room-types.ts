@@ -1,7 +1,9 @@
 /** The room's data shapes: what is snapshotted, what goes through its queue, and what it needs from its worker. */
 import type { GameEvent } from '@joke/engine';
 import type { bus as wire, ChatPolicy } from '@joke/protocol';
-import type { Bus, Logger, SnapshotStore, TraceHeaders } from '@joke/bus';
+import type { Bus, TraceHeaders } from '@joke/bus';
+import type { Logger } from '@joke/ops';
+import type { SnapshotStore } from '@joke/stores';
 import type { Clock } from '@joke/bus/clock';
 import type { WorkerConfig } from './config.ts';
 import type { PriorityIntake } from './intake.ts';

@@ -17,7 +17,9 @@
  * `RoomLost` to the lobby.
  */
 import { contract, emit, PROTOCOL_VERSION } from '@joke/protocol';
-import type { Bus, Logger, SnapshotStore } from '@joke/bus';
+import type { Bus } from '@joke/bus';
+import type { Logger } from '@joke/ops';
+import type { SnapshotStore } from '@joke/stores';
 import type { Clock } from '@joke/bus/clock';
 import type { WorkerMetrics } from './metrics.ts';
 

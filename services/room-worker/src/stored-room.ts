@@ -11,7 +11,7 @@
  * room's current state from the store (tests; other packages through the index): one replay, not copies.
  */
 import type { AnyGame } from '@joke/engine';
-import type { StoredRoom } from '@joke/bus';
+import type { StoredRoom } from '@joke/stores';
 import type { RoomData, StepRec } from './room-types.ts';
 import { decodeBase } from './snapshot.ts';
 

@@ -17,7 +17,9 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { contract, emit, listen, PROTOCOL_VERSION, type bus as wire } from '@joke/protocol';
-import type { Bus, BusSubscription, Logger, SnapshotStore } from '@joke/bus';
+import type { Bus, BusSubscription } from '@joke/bus';
+import type { Logger } from '@joke/ops';
+import type { SnapshotStore } from '@joke/stores';
 import type { Clock, Timer } from '@joke/bus/clock';
 import type { WorkerConfig } from './config.ts';
 import type { WorkerMetrics } from './metrics.ts';

@@ -1,5 +1,6 @@
 /** Test helpers: a worker on an in-process bus and memory store, and a fake gateway. */
-import { InProcessBus, MemorySnapshotStore, type Bus, type SnapshotStore } from '@joke/bus';
+import { InProcessBus, type Bus } from '@joke/bus';
+import { MemorySnapshotStore, type SnapshotStore } from '@joke/stores';
 import type { Clock } from '@joke/bus/clock';
 import { bus as wire, call, contract, emit, listen, wireText, PROTOCOL_VERSION } from '@joke/protocol';
 import { pino } from 'pino';

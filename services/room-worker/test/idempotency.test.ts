@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { connectRedis, NatsBus, RedisSnapshotStore, type RedisClient } from '@joke/bus';
+import { NatsBus } from '@joke/bus';
+import { connectRedis, RedisSnapshotStore, type RedisClient } from '@joke/stores';
 import { FakeGateway, openRoom, restoreRoom, seat, storedRoom, worker } from './harness.ts';
 import type { RoomWorker } from '../src/index.ts';
 

@@ -9,7 +9,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeDelivery } from '@joke/protocol';
-import { InProcessBus, MemorySnapshotStore, type Wire } from '@joke/bus';
+import { InProcessBus, type Wire } from '@joke/bus';
+import { MemorySnapshotStore } from '@joke/stores';
 import type { AnyGame } from '@joke/engine';
 import { FakeGateway, openRoom, restoreRoom, seat, worker } from './harness.ts';
 import { raceGame } from './fixtures/race-game.ts';

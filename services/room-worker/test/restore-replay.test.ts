@@ -8,15 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { pino } from 'pino';
 import { games as engineGames, verifyRecord, type AnyGame } from '@joke/engine';
+import { InProcessBus } from '@joke/bus';
 import {
   connectRedis,
-  InProcessBus,
   MemorySnapshotStore,
   RedisSnapshotStore,
   type RedisClient,
   type SnapshotStore,
   type SnapshotWrite,
-} from '@joke/bus';
+} from '@joke/stores';
 import { FakeClock } from '@joke/bus/clock';
 import { startRoomWorker } from '../src/index.ts';
 import { advanceUntil, FakeGateway, openRoom, restoreRoom, seat, storedRoom, until, worker } from './harness.ts';

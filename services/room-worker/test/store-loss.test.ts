@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { connectRedis, NatsBus, RedisSnapshotStore, type RedisClient, type SnapshotStore } from '@joke/bus';
+import { NatsBus } from '@joke/bus';
+import { connectRedis, RedisSnapshotStore, type RedisClient, type SnapshotStore } from '@joke/stores';
 import { FakeClock } from '@joke/bus/clock';
 import { contract, ERRORS, listen, type bus as wire } from '@joke/protocol';
 import { FakeGateway, openRoom, restoreRoom, seat, until, worker } from './harness.ts';

@@ -11,7 +11,8 @@ import { games as engineGames, verifyRecord, type AnyGame } from '@joke/engine';
 import { contract, listen } from '@joke/protocol';
 import { encodeSnapshot } from '../src/snapshot.ts';
 import { roomFromStore } from '../src/stored-room.ts';
-import type { Bus, SnapshotStore } from '@joke/bus';
+import type { Bus } from '@joke/bus';
+import type { SnapshotStore } from '@joke/stores';
 import {
   FakeGateway,
   openRoom,

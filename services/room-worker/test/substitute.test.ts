@@ -7,7 +7,7 @@
 import { describe, expect, it, type TestContext } from 'vitest';
 import { games as engineGames, verifyRecord, type AnyGame } from '@joke/engine';
 import { contract, listen } from '@joke/protocol';
-import type { SnapshotStore, SnapshotWrite } from '@joke/bus';
+import type { SnapshotStore, SnapshotWrite } from '@joke/stores';
 import { FakeClock } from '@joke/bus/clock';
 import { raceGame } from './fixtures/race-game.ts';
 import {

@@ -4,7 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { contract, listen, type bus as wire } from '@joke/protocol';
-import { createLogger, InProcessBus, MemorySnapshotStore } from '@joke/bus';
+import { InProcessBus } from '@joke/bus';
+import { createLogger } from '@joke/ops';
+import { MemorySnapshotStore } from '@joke/stores';
 import { FakeClock, systemClock, type Clock } from '@joke/bus/clock';
 import { workerConfig } from '../src/config.ts';
 import { createWorkerMetrics } from '../src/metrics.ts';

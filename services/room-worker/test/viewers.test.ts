@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { connectRedis, NatsBus, RedisSnapshotStore, type RedisClient } from '@joke/bus';
+import { NatsBus } from '@joke/bus';
+import { connectRedis, RedisSnapshotStore, type RedisClient } from '@joke/stores';
 import { contract, emit, PROTOCOL_VERSION } from '@joke/protocol';
 import { decodeSnapshot } from '../src/snapshot.ts';
 import { FakeGateway, openRoom, seat, until, worker } from './harness.ts';

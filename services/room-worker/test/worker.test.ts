@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyRecord, type GameRecord } from '@joke/engine';
 import { contract, listen } from '@joke/protocol';
-import { BusTimeoutError, type SnapshotStore, type SnapshotWrite, type WriteResult } from '@joke/bus';
+import { BusTimeoutError } from '@joke/bus';
+import { type SnapshotStore, type SnapshotWrite, type WriteResult } from '@joke/stores';
 import { FakeClock } from '@joke/bus/clock';
 import { raceGame } from './fixtures/race-game.ts';
 import {

@@ -139,7 +139,8 @@ export function pairOf(row: Row): PairTotals {
 export function accountOf(row: Row): AccountTotals {
   const t = emptyAccount(String(row.player));
   t.thinkHist = HIST.map((c) => Number(row[c]));
-  for (const k of Object.keys(ACCOUNT_COLUMNS) as (keyof typeof ACCOUNT_COLUMNS)[]) t[k] = Number(row[ACCOUNT_COLUMNS[k]]);
+  for (const k of Object.keys(ACCOUNT_COLUMNS) as (keyof typeof ACCOUNT_COLUMNS)[])
+    t[k] = Number(row[ACCOUNT_COLUMNS[k]]);
   return t;
 }
 

@@ -6,7 +6,7 @@
  * lists the same table. Rates are per minute; 0 turns a rate limit off (load
  * tests that sign in thousands of bots from one address).
  */
-import { defineConfig, int, opt, type ConfigOf } from '@joke/bus';
+import { defineConfig, int, opt, type ConfigOf } from '@joke/ops';
 
 const perMinute = int(0, 1_000_000);
 

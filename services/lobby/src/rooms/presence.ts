@@ -6,7 +6,7 @@
  * worker last said in `roomOccupancy`. Nothing here is read from the
  * database or asked for: the board only hears.
  */
-import { int, opt } from '@joke/bus';
+import { int, opt } from '@joke/ops';
 import type { LobbySeen, RoomOccupancy } from '@joke/protocol';
 
 export interface PresenceLimits {

@@ -3,7 +3,7 @@
  * on the local Redis Cluster of scripts/cluster.sh (3 primaries + 3 replicas,
  * started and stopped here), in one run so the rows compare:
  *
- *   npm run bench:replicas -w services/bus -- --rooms 200 --seconds 8
+ *   npm run bench:replicas -w services/stores -- --rooms 200 --seconds 8
  *
  * Each room writes as a worker does under write-before-ack: its next snapshot
  * (one action: a step and the new state, ≈ 600 bytes) only once the previous

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { SinglyLinkedList } from '@redis/client/dist/lib/client/linked-list.js';
-import { PINS, protocolInternals, redisReplyQueueUnlinks, withinPin, type Pin } from '../src/patches/index.ts';
+import { PINS, protocolInternals, redisReplyQueueUnlinks, withinPin, type Pin } from '../src/index.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const require = createRequire(import.meta.url);
@@ -39,8 +39,7 @@ const pin = (library: string): Pin => {
 
 describe('pins', () => {
   it('every patch module of the folder has a pin, and each pin names its module', () => {
-    for (const p of PINS)
-      expect(existsSync(new URL(`../src/patches/${p.module}`, import.meta.url)), p.module).toBe(true);
+    for (const p of PINS) expect(existsSync(new URL(`../src/${p.module}`, import.meta.url)), p.module).toBe(true);
     expect(PINS.map((p) => p.module).sort()).toEqual(['nats-core.ts', 'node-redis.ts']);
   });
 

@@ -8,13 +8,13 @@
  * CPU = user + system of this process; the order alternates per round (plain first on even rounds) so
  * neither side always runs warmer.
  *
- *   nice -n 19 node --import tsx services/bus/bench/redis-deadline-cluster.ts [--rounds 5] [--calls 8000]
+ *   nice -n 19 node --import tsx services/stores/bench/redis-deadline-cluster.ts [--rounds 5] [--calls 8000]
  *
  * About 90 s with the defaults. Uses REDIS_CLUSTER_URLS (comma-separated seeds) when set, else starts
  * scripts/cluster.sh's cluster for the run (≈ 8 s) and stops it. Figures, not assertions.
  */
 import { loadavg } from 'node:os';
-import { startLocalCluster, type LocalCluster } from '../src/local-cluster.ts';
+import { startLocalCluster, type LocalCluster } from '@joke/bus/local-cluster';
 import { connectRedisConn, type ClusterRedis } from '../src/index.ts';
 
 const arg = (name: string, def: string): string => {

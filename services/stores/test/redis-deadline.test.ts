@@ -8,7 +8,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { CommandDeadlines } from '../src/store/redis-deadline.ts';
+import { CommandDeadlines } from '../src/redis-deadline.ts';
 
 /** Answers `+OK` to every command (handshake included). */
 function respServer() {

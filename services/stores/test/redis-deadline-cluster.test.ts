@@ -14,7 +14,7 @@ import { startLocalCluster, type LocalCluster } from '@joke/bus/local-cluster';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterRedis, connectRedisConn, type RedisClusterClient } from '../src/index.ts';
-import { COMMAND_BOUND_MS } from '../src/store/redis-deadline.ts';
+import { COMMAND_BOUND_MS } from '../src/redis-deadline.ts';
 
 const SCRIPT = "return redis.call('SET', KEYS[1], ARGV[1])";
 const SHA = createHash('sha1').update(SCRIPT).digest('hex');

@@ -5,10 +5,11 @@
  * inside its measurement, so the per-command timers node-redis arms (they fire 5 s later) are
  * counted where they were armed. CPU = user + system of this process; trees alternate, base first.
  *
- *   node --import tsx services/bus/bench/redis-deadline.ts --tree /work/wt/base [--rounds 3] [--calls 3000]
+ *   node --import tsx services/stores/bench/redis-deadline.ts --tree /work/wt/base [--rounds 3] [--calls 3000]
  *
  * Figures, not assertions.
  */
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,10 +28,15 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(' ');
 
-type Conn = typeof import('../src/store/redis-conn.ts');
+type Conn = typeof import('../src/redis-conn.ts');
+// The stores were part of services/bus before they became their own package: a base tree may have either.
+const connOf = (tree: string): Promise<Conn> => {
+  const now = resolve(tree, 'services/stores/src/redis-conn.ts');
+  return import(existsSync(now) ? now : resolve(tree, 'services/bus/src/store/redis-conn.ts'));
+};
 const trees: [string, Conn][] = [
-  ['base', await import(resolve(OTHER, 'services/bus/src/store/redis-conn.ts'))],
-  ['this', await import(resolve(here, 'services/bus/src/store/redis-conn.ts'))],
+  ['base', await connOf(OTHER)],
+  ['this', await connOf(here)],
 ];
 const SCRIPT = "return redis.call('SET', KEYS[1], ARGV[1])";
 const data = 'x'.repeat(4096);

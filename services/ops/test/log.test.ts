@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const LOG = fileURLToPath(new URL('../src/ops/log.ts', import.meta.url));
+const LOG = fileURLToPath(new URL('../src/log.ts', import.meta.url));
 
 describe('service logs', () => {
   it('a service logger inside another names one service, once', () => {

@@ -6,7 +6,7 @@
 import { createClient, createCluster } from 'redis';
 import { CommandDeadlines } from './redis-deadline.ts';
 // For its effect: node-redis's reply queue must not chain shifted commands together (patches/node-redis.ts).
-import '../patches/index.ts';
+import '@joke/patches';
 import { keySlot } from './redis-slots.ts';
 
 const reconnectStrategy = (retries: number) => Math.min(50 * 2 ** retries, 1000);
