@@ -298,7 +298,10 @@ export class Bot {
         this.sink.error(m.code ?? 'error', m.message);
         // Our join got no answer in the gateway's retry budget (its worker too slow): join again, as the
         // browser client does, or the table plays on without us.
-        if (m.code === 'unavailable' && !m.actionId && m.roomId === this.roomId) this.joinAgainSoon(m.roomId);
+        // A join refused `capacity` (the worker behind on its playing tables) is counted as refused by the
+        // sink (REFUSED_CODES) and goes again the same way.
+        if ((m.code === 'unavailable' || m.code === 'capacity') && !m.actionId && m.roomId === this.roomId)
+          this.joinAgainSoon(m.roomId);
         return;
       case 'queueStatus':
         // The fleet refused this queue's table for capacity and the wait goes on (the client's 대기 screen):

@@ -439,7 +439,9 @@ export class GatewayClient {
         }
         if (msg.code === 'noRoom' && msg.roomId) this.rooms.delete(msg.roomId);
         const room = msg.roomId ? this.rooms.get(msg.roomId) : undefined;
-        if (msg.code === 'unavailable' && room) room.joinAgainAt = Date.now() + JOIN_AGAIN_MS;
+        // `capacity` for a room: its worker deferred the join while behind on its playing tables.
+        if ((msg.code === 'unavailable' || msg.code === 'capacity') && room)
+          room.joinAgainAt = Date.now() + JOIN_AGAIN_MS;
         // A refused quick match is over: do not send it again after a reconnect.
         if (msg.code === 'queueRejected') this.queued = null;
         this.emit('error', msg.message, msg.code, fatal, msg.roomId);

@@ -111,8 +111,9 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       }
       if (reply && reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId });
       // The worker is behind on its playing tables and deferred this join past its wait (room-worker
-      // intake.ts): the room is there, so the client joins again shortly, as after a timed-out join.
-      else if (reply && reply.code === 'capacity') protoError(ws, 'unavailable', undefined, { roomId });
+      // intake.ts): a refusal with its own code (issue 37: counted as shed load, not as an error); the room
+      // is there, so the client joins again shortly, as after a timed-out join.
+      else if (reply && reply.code === 'capacity') protoError(ws, 'capacity', undefined, { roomId });
       else if (reply && reply.code === 'spectatorsFull') protoError(ws, 'spectatorsFull', undefined, { roomId });
       else if (reply) {
         metrics.rejects.inc({ reason: 'join' });

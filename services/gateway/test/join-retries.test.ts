@@ -128,7 +128,7 @@ describe('a join that gets no answer', () => {
     }
   }, 60_000);
 
-  it('is unavailable (join again) when the worker deferred it past its wait and refused it capacity', async () => {
+  it('is refused `capacity` (join again) when the worker deferred it past its wait', async () => {
     // Issue 37: a worker behind on its playing tables holds joins, then refuses them `capacity`
     // (room-worker intake.ts). The room is there: the client must join again, not hear that it is gone.
     const busyRoom = `${ns}-behind`;
@@ -144,7 +144,7 @@ describe('a join that gets no answer', () => {
         'welcome',
       );
       c.send({ v: 1, t: 'join', roomId: busyRoom, spectate: true });
-      expect(await c.next((m) => m.t === 'error', 30_000)).toMatchObject({ code: 'unavailable', roomId: busyRoom });
+      expect(await c.next((m) => m.t === 'error', 30_000)).toMatchObject({ code: 'capacity', roomId: busyRoom });
       await c.close();
     } finally {
       sub.unsubscribe();
