@@ -12,6 +12,7 @@ import { clearSession, loadSession, saveSession, type Session } from '../net/ses
 import { gateway, resetGateway } from '../app.ts';
 import { clear, el } from './dom.ts';
 import { buildOptionForm } from './option-form.ts';
+import { gameCatalog } from '../net/games.ts';
 import { openSettings } from './sheets.ts';
 import { openGameRules } from './rules/game-rules.ts';
 import { describeQueue, quickMatchCard, showWaiting } from './quick-match.ts';
@@ -334,7 +335,7 @@ export class LobbyApp {
   }
 
   private async loadGames(): Promise<GameInfo[]> {
-    if (this.games.length === 0) this.games = await lobby.games.list.query().catch(() => []);
+    if (this.games.length === 0) this.games = await gameCatalog().catch(() => []);
     return this.games;
   }
 
@@ -366,7 +367,7 @@ export class LobbyApp {
     const main = el('main', { class: 'scroll' });
     this.root.append(main, err);
     try {
-      if (this.games.length === 0) this.games = await lobby.games.list.query();
+      if (this.games.length === 0) this.games = await gameCatalog();
     } catch (e) {
       this.handleError(e, err);
       return;
@@ -435,7 +436,11 @@ export class LobbyApp {
     this.root.append(this.header('대기실', leave), body, err);
     const ctx: WaitingRoomContext = {
       games: () => this.games,
-      loadGames: () => void lobby.games.list.query().then((g) => (this.games = g)),
+      loadGames: () =>
+        void gameCatalog().then(
+          (g) => (this.games = g),
+          () => undefined,
+        ),
       showing: (id) => this.screen.name === 'room' && this.screen.roomId === id,
       err,
       failed: (e) => this.handleError(e, err),
