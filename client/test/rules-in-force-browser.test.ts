@@ -4,7 +4,8 @@
  * 학교/MT 하우스 룰 preset, changes one option (the chooser then says so), and creates the room;
  * the waiting room lists the rules in force with the preset's name and every option off its
  * default highlighted, for the host and for a second browser that joins before the game; at
- * the table, the 규칙 button opens the same list. Every wait is on what the page shows.
+ * the table, the 규칙 button opens the same list. Poker and 훌라 rooms (no presets) show the same
+ * list without a preset name. Every wait is on what the page shows.
  */
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -114,4 +115,47 @@ describe('§2 원카드 rule presets and the rules in force (issue 41)', () => {
     await b.screenshot({ path: `${SHOTS}/rules-in-force-table-390.png` });
     await Promise.all([ctxA.close(), ctxB.close()]);
   }, 300_000);
+
+  // Poker and 훌라 have no presets: the same list, without a preset name, the changed option marked.
+  const OTHERS = [
+    { game: 'poker', scene: 'poker', option: 'opt-turnSeconds', label: '60초', key: 'turnSeconds' },
+    { game: 'hula', scene: 'hula', option: 'opt-rounds', label: '3판', key: 'rounds' },
+  ];
+  for (const o of OTHERS)
+    it(`a ${o.game} room lists its rules in force in the waiting room and at the table`, async () => {
+      const [ctx, p] = await openPage(browser, PHONE);
+      await signIn(p, stack.url, `규칙${o.game.slice(0, 4)}`);
+      await p.getByTestId('create-room').click();
+      await p.getByTestId('create-form').waitFor();
+      await p.getByTestId('game').selectOption(o.game);
+      // No chooser for a game without presets.
+      expect(await p.getByTestId('room-preset').count()).toBe(0);
+      await p.getByTestId(o.option).selectOption({ label: o.label });
+      await p.getByTestId('create-submit').click();
+      await p.getByTestId('seats').waitFor();
+      await waitFor('the waiting room list', async () => (await readRules(p)).rows > 0, LONG, 200);
+      expect(await readRules(p)).toMatchObject({ title: '', changed: [o.key] });
+
+      await p.getByTestId('add-bot').click();
+      await waitFor('a bot', async () => (await p.getByTestId('seats').locator('li:has-text("봇")').count()) >= 1);
+      await p.getByTestId('start').click();
+      await waitFor(
+        `the ${o.game} table`,
+        async () => {
+          const t = await snapshot(p);
+          return t.scene === o.scene && t.frames > 0;
+        },
+        LONG,
+      );
+      if (o.game === 'hula') await p.getByTestId('table-rules').click();
+      else {
+        const layout = (await p.evaluate(() => window.__joke!.layout())) as { menu: { rules: Box } };
+        await clickBox(p, await snapshot(p), layout.menu.rules);
+      }
+      await p.getByTestId('rules').waitFor();
+      await waitFor('the table list', async () => (await readRules(p, '[data-testid="rules"]')).rows > 0, LONG, 200);
+      expect(await readRules(p, '[data-testid="rules"]')).toMatchObject({ title: '', changed: [o.key] });
+      await p.screenshot({ path: `${SHOTS}/rules-in-force-${o.game}-390.png` });
+      await ctx.close();
+    }, 240_000);
 });
