@@ -89,6 +89,22 @@ describe('§2 원카드 rule presets and the rules in force (issue 41)', () => {
       expect(r.changed.sort(), who).toEqual([...HOUSE_CHANGED, 'turnSeconds'].sort());
     };
     await expectHouse(a, 'the host in the waiting room');
+    // The small phone and landscape: no row runs past the list's width.
+    for (const size of [
+      { width: 360, height: 640 },
+      { width: 844, height: 390 },
+    ]) {
+      await a.setViewportSize(size);
+      await a.getByTestId('rules-in-force').scrollIntoViewIfNeeded();
+      const overflow = await a.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="rules-in-force"] li')].some(
+          (li) => li.scrollWidth > li.clientWidth,
+        ),
+      );
+      expect(overflow, `${size.width}×${size.height}`).toBe(false);
+      await a.screenshot({ path: `${SHOTS}/rules-waiting-room-${size.width}x${size.height}.png` });
+    }
+    await a.setViewportSize(PHONE);
 
     // The second browser joins from the list and reads the same list before the game starts.
     await b.getByTestId(`join-${roomId}`).click({ timeout: LONG });
