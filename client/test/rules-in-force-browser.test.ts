@@ -3,7 +3,8 @@
  * real stack at the reference phone (390×844): the host starts the room form from the
  * 학교/MT 하우스 룰 preset, changes one option (the chooser then says so), and creates the room;
  * the waiting room lists the rules in force with the preset's name and every option off its
- * default highlighted, for the host and for a second browser that joins before the game; at
+ * default highlighted, for the host and for a second browser that reads them from the room list
+ * before joining and again in the waiting room; at
  * the table, the 규칙 button opens the same list. Poker and 훌라 rooms (no presets) show the same
  * list without a preset name. Every wait is on what the page shows.
  */
@@ -106,8 +107,15 @@ describe('§2 원카드 rule presets and the rules in force (issue 41)', () => {
     }
     await a.setViewportSize(PHONE);
 
-    // The second browser joins from the list and reads the same list before the game starts.
-    await b.getByTestId(`join-${roomId}`).click({ timeout: LONG });
+    // The second browser reads the room's rules from the list before sitting down, joins from there,
+    // and finds the same list in the waiting room.
+    await b.getByTestId(`room-rules-${roomId}`).waitFor({ timeout: LONG });
+    await b.screenshot({ path: `${SHOTS}/rules-room-list-390.png` });
+    await b.getByTestId(`room-rules-${roomId}`).click();
+    await b.getByTestId('room-rules').waitFor();
+    await expectHouse(b, 'the joiner in the list', '[data-testid="room-rules"]');
+    await b.screenshot({ path: `${SHOTS}/rules-join-confirm-390.png` });
+    await b.getByTestId('room-rules-join').click();
     await b.getByTestId('seats').waitFor();
     await expectHouse(b, 'the joiner in the waiting room');
     await b.getByTestId('rules-in-force').scrollIntoViewIfNeeded();
