@@ -133,7 +133,8 @@ function drawForeheads(scene: Phaser.Scene, into: Phaser.GameObjects.Container, 
   const h = v.hand!;
   const others = h.players.filter((p) => p.id !== v.viewer);
   const wide = l.orientation === 'landscape';
-  const area = { x: l.felt.x + 24, y: l.boardArea.y, w: l.felt.w - 48, h: l.boardArea.h };
+  // With the used-card panel (§9) the layout gives the foreheads their own area; otherwise the felt's width.
+  const area = l.used ? l.boardArea : { x: l.felt.x + 24, y: l.boardArea.y, w: l.felt.w - 48, h: l.boardArea.h };
   const nameH = wide ? 22 : 18;
   const gap = 10;
   let ch = area.h - nameH - 20;
