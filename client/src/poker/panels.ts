@@ -89,15 +89,17 @@ export function rankTable(v: Pick<PokerView, 'mode' | 'options'>): RankTable {
       const two = v.options.indianCards === 2;
       return {
         title: '족보표 · 인디언',
-        rows: rows(
-          two
-            ? [
+        rows: rows([
+          ...(two
+            ? ([
                 ['페어', '같은 숫자 2장'],
                 ['노페어', '높은 카드부터'],
                 ['숫자', top],
-              ]
-            : [['높은 숫자', top]],
-        ),
+              ] as const)
+            : ([['높은 숫자', top]] as const)),
+          ['비기면', v.options.indianTie === 'split' ? '나눠 가짐' : '다음 판으로 이월'],
+          ...(v.options.indianFoldPenalty ? ([['최고 숫자 달고 다이', '벌칙 10배']] as const) : []),
+        ]),
       };
     }
     default:
