@@ -23,6 +23,8 @@ import { ActionBarView } from './bar-view.ts';
 import { opponentsOf, type PokerAction, type PokerView } from './model.ts';
 import { clockColor, drawRing, drawSeat, seatInfo } from './seat.ts';
 import { clockRect, drawCenter, drawLog, drawMine, myCards, type MyCard } from './table-parts.ts';
+import { rankTable, usedColumns } from './panels.ts';
+import { drawRanks, drawUsed } from './panels-draw.ts';
 import { pokerResult } from './result-rows.ts';
 import { ChipFx, chipMoves } from './chips-fx.ts';
 import { potPlaces } from './pot-places.ts';
@@ -201,6 +203,7 @@ export class PokerScene extends Phaser.Scene {
       height: H,
       opponents: v ? opponentsOf(v).length : 3,
       board: !v || v.mode === 'holdem' || v.mode === 'omaha',
+      usedPanel: v?.mode === 'indian',
       myCards: v ? myCards(v).length : 0,
       spectator: !v || v.viewer === null,
     });
@@ -231,6 +234,8 @@ export class PokerScene extends Phaser.Scene {
     opponentsOf(v).forEach((s, i) => drawSeat(this, this.dyn, l.seats[i], seatInfo(v, s, false), this.flipOf(v, s.id)));
     drawCenter(this, this.dyn, l, v, statusLine(v));
     if (l.log) drawLog(this, this.dyn, l.log, v);
+    if (l.ranks) drawRanks(this, this.dyn, l.ranks, rankTable(v));
+    if (l.used && v.mode === 'indian') drawUsed(this, this.dyn, l.used, usedColumns(v));
     this.mine = myCards(v);
     if (v.viewer !== null) drawMine(this, this.dyn, l, v, this.mine, this.ui, (id) => this.onCardTap(id));
     // A 복기 plays nothing: no live action button, whatever the seat looked from could have done.
