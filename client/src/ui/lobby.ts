@@ -22,6 +22,7 @@ import { LEFT_ROOM, type LeftRoomCode } from './room-notice.ts';
 import { STATUS_KO, fillWaitingRoom, roomTitle, type WaitingRoomContext } from './waiting-room.ts';
 import type { QueueRequest } from '../net/gateway.ts';
 import { replayIdFromUrl } from '../replay/route.ts';
+import { fillMyRecord } from './my-record.ts';
 import { clearRoomLink, roomLinkFromUrl, type RoomLink } from './invite.ts';
 
 /** Games this client has a table for; others are listed but cannot be created here yet. */
@@ -276,6 +277,7 @@ export class LobbyApp {
     this.flashCode = null;
     const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
     const history = el('ul', { class: 'history', 'data-testid': 'history' });
+    const record = el('ul', { class: 'history', 'data-testid': 'my-record' });
     this.root.append(
       this.header(BRAND.name),
       el('main', { class: 'scroll' }, [
@@ -288,8 +290,11 @@ export class LobbyApp {
         list,
         el('h2', {}, ['최근 게임']),
         history,
+        el('h2', {}, ['내 기록']),
+        record,
       ]),
     );
+    fillMyRecord(record, () => this.loadGames());
     void this.loadGames().then((games) => {
       if (this.screen.name === 'list' && games.length)
         quick.append(quickMatchCard(games, (q) => void this.go({ name: 'queue', q })));
