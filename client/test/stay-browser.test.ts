@@ -4,7 +4,8 @@
  * link, signs in and lands in that room as a viewer who sees the rules in force before 자리에 앉기; the two
  * play the game to its result, both press 한 판 더, and the same two people sit at the new game. B's page
  * has no Web Share API, so its 초대 copies the link and says so in a toast. Every step waits on what the
- * page shows. Screenshots (looked at): stay-invite-sheet.png, stay-result-again.png, stay-waiting-again.png.
+ * page shows. Screenshots (looked at): stay-invite-sheet.png, stay-result-again.png, stay-waiting-again.png,
+ * stay-my-record.png (내 기록 in the lobby).
  */
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
@@ -150,6 +151,7 @@ describe('stay for the next game (issue 41 item 5)', () => {
     expect(firstA.opponents.map((o) => o.name)).toEqual(['받은이']);
     await playBothToResult([a, b]);
     const resA = await waitFor('A result with 한 판 더', async () => (await snapshot(a)).result?.buttons.again, LONG);
+    const rankA = (await snapshot(a)).result!.rows.find((r) => r.me)!.rank;
     await a.waitForTimeout(400);
     await a.screenshot({ path: `${SHOTS}stay-result-again.png` });
 
@@ -168,5 +170,15 @@ describe('stay for the next game (issue 41 item 5)', () => {
     const room = await stack.platform.lobby.db.room.findUnique({ where: { id: roomId } });
     expect(room?.gamesPlayed).toBe(2);
     expect(room?.options).toMatchObject({ handSize: 5 });
+
+    // 내 기록 in the lobby: A's own numbers for 원카드 after the first game (the list, not the room A sits in).
+    await a.evaluate(() => localStorage.removeItem('joke.room'));
+    await a.goto(stack.url);
+    const record = a.getByTestId('my-record').locator('li[data-game="one-card"]');
+    await record.waitFor({ timeout: LONG });
+    const won = rankA === 1;
+    expect(await record.textContent()).toBe(`원카드 1판 · ${won ? '1승 (100%)' : '0승 (0%)'} · 최고 ${rankA}등`);
+    await record.scrollIntoViewIfNeeded();
+    await a.screenshot({ path: `${SHOTS}stay-my-record.png` });
   }, 600_000);
 });
