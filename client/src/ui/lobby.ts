@@ -1,9 +1,12 @@
 /**
  * The lobby as an HTML overlay over the canvas: nickname sign-in, the room
  * list (polled), the create-room form generated from the engine's option
- * metadata, join by invite code, and the waiting room (polled here, its card
- * drawn by waiting-room.ts; when the room is gone the list says why). Forms
- * are HTML so Korean IME input, autofill and screen readers work as usual.
+ * metadata, join by invite code or by a room link (invite.ts: opened after
+ * sign-in, as a viewer first), 내 기록 (my-record.ts), and the waiting room
+ * (polled here, its card drawn by waiting-room.ts; when the room is gone the
+ * list says why; after 한 판 더 the poll re-sends a vote that could not start
+ * the game yet). Forms are HTML so Korean IME input, autofill and screen
+ * readers work as usual.
  */
 import type { GameInfo, RoomDetail, RoomSummary } from '@joke/lobby';
 import { TRPCClientError } from '@trpc/client';
