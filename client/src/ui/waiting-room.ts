@@ -158,7 +158,9 @@ function againPanel(room: RoomDetail, act: (p: Promise<RoomDetail>) => void): HT
   if (again.short)
     box.append(
       el('p', { class: 'error', 'data-testid': 'again-short' }, [
-        `인원이 부족해요. 최소 ${room.minPlayers}명이 있어야 해요. 누가 앉거나 방장이 봇을 추가하면 시작해요`,
+        again.missing > 0
+          ? `지난 판보다 ${again.missing}자리가 비었어요. 누가 앉거나 방장이 봇을 추가하면 시작해요`
+          : `인원이 부족해요. 최소 ${room.minPlayers}명이 있어야 해요. 누가 앉거나 방장이 봇을 추가하면 시작해요`,
       ]),
     );
   if (room.you.seat !== null && !mine) {

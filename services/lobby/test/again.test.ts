@@ -99,6 +99,53 @@ describe('rooms.again (한 판 더)', () => {
     expect(h.mm.requests[1].players).toHaveLength(3);
   });
 
+  it('without bots, a table that lost a person waits even above the minimum: not silently fewer people', async () => {
+    const [a, b, c] = await Promise.all(['넷A', '넷B', '넷C'].map((n) => h.guest(n)));
+    const room = await a.api.rooms.create.mutate({ game: 'count', options: { mode: 'classic' } });
+    for (const p of [b, c]) await p.api.rooms.join.mutate({ roomId: room.roomId });
+    await a.api.rooms.addBot.mutate({ roomId: room.roomId });
+    const first = await a.api.rooms.start.mutate({ roomId: room.roomId });
+    // The game as finished.ts stores it: four players at this lobby room.
+    await h.lobby.db.game.create({
+      data: {
+        id: first.gameRoomId,
+        lobbyRoomId: room.roomId,
+        game: 'count',
+        mode: 'classic',
+        options: {},
+        seedCommit: 'c',
+        seed: 's',
+        summary: '끝',
+        result: {},
+        record: {},
+        actionCount: 0,
+        startedAt: new Date(0),
+        finishedAt: new Date(1),
+        players: {
+          create: [a, b, c, null].map((p, seat) => ({
+            seat,
+            playerId: p?.id ?? `bot_${seat}`,
+            userId: p?.id ?? null,
+            name: `p${seat}`,
+            bot: p === null,
+            rank: seat + 1,
+          })),
+        },
+      },
+    });
+    await finish(room.roomId);
+    await c.api.rooms.leave.mutate({ roomId: room.roomId });
+    await a.api.rooms.again.mutate({ roomId: room.roomId });
+    const waiting = await b.api.rooms.again.mutate({ roomId: room.roomId });
+    expect(waiting.status).toBe('waiting');
+    expect(waiting.again).toMatchObject({ missing: 1, short: true });
+    expect(h.mm.requests).toHaveLength(1);
+    // The host fills the seat knowingly: everyone left has agreed, so the next vote starts the game.
+    await a.api.rooms.addBot.mutate({ roomId: room.roomId });
+    const next = await a.api.rooms.again.mutate({ roomId: room.roomId });
+    expect(next.status).toBe('playing');
+  });
+
   it('without bots, a table left below the minimum waits and says so', async () => {
     const { a, b, roomId } = await playedTable(['봇없이A', '봇없이B']);
     await finish(roomId);

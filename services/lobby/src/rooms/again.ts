@@ -4,13 +4,14 @@
  * as the host would. State: one `again_votes` row per person and room, stamped with the round it is for
  * (the room's games_played when they voted), so a vote of an earlier round counts for nothing and a start
  * needs no cleanup. Bots always agree. The host's vote may allow bots: then a seat whose person leaves
- * before the next game is taken by a bot (fillLeftSeat), else the table waits for someone to sit down.
+ * before the next game is taken by a bot (fillLeftSeat), else the table waits (`short`, said in Korean by
+ * the waiting room) until someone sits down or the host adds a bot: the same people, or knowingly others.
  *
  * Failure modes: a vote that lands while the lobby has not yet stored the finished game (the room still
  * `playing`) is kept but cannot start anything; the voter's waiting room sends it again when the room is
  * back to `waiting` (idempotent). Two last votes at once both try to start: the loser finds the room
- * `starting`/`playing` and just answers with the room. Too few seats after departures is not an error:
- * the room's `again.short` says so and the waiting room explains it in Korean.
+ * `starting`/`playing` and just answers with the room. Fewer seats than the last game, or than the
+ * minimum, is not an error: the room's `again.short` says so and the waiting room explains it in Korean.
  */
 import { TRPCError } from '@trpc/server';
 import { BOT_NAMES, MSG } from '../messages.ts';
@@ -27,22 +28,43 @@ export interface AgainView {
   seats: number[];
   /** The host lets bots take the seats of people who leave. */
   bots: boolean;
-  /** Everyone agreed but the table is below the game's minimum. */
+  /** Seats emptied since the last game (people who left, not replaced by a bot). */
+  missing: number;
+  /** Everyone agreed but the table is smaller than the last game or below the game's minimum: it waits. */
   short: boolean;
 }
 
 type Votes = { userId: string; bots: boolean }[];
 
-function view(room: RoomRow, votes: Votes, min: number): AgainView {
+function view(room: RoomRow, votes: Votes, min: number, lastPlayers: number): AgainView {
   const agreed = new Set(votes.map((v) => v.userId));
   const seats = room.seats.filter((s) => s.userId === null || agreed.has(s.userId)).map((s) => s.seat);
   const all = seats.length === room.seats.length;
+  const missing = Math.max(0, lastPlayers - room.seats.length);
   return {
     round: room.gamesPlayed,
     seats,
     bots: votes.some((v) => v.userId === room.hostId && v.bots),
-    short: all && room.seats.length < min,
+    missing,
+    short: all && (missing > 0 || room.seats.length < min),
   };
+}
+
+/** How many sat at the room's last stored game (0 when none is stored yet: then only the minimum counts). */
+async function lastPlayers(db: Pick<Tx, 'game'>, roomId: string): Promise<number> {
+  const last = await db.game.findFirst({
+    where: { lobbyRoomId: roomId },
+    orderBy: { finishedAt: 'desc' },
+    select: { _count: { select: { players: true } } },
+  });
+  return last?._count.players ?? 0;
+}
+
+async function stateOf(db: Pick<Tx, 'game' | 'againVote'>, deps: LobbyDeps, room: RoomRow): Promise<AgainView> {
+  // One after the other: inside a transaction both share its one connection (see store.ts lockRoom).
+  const votes = await votesOf(db, room);
+  const last = await lastPlayers(db, room.id);
+  return view(room, votes, minPlayersOf(deps.games, room.game, room.options), last);
 }
 
 const votesOf = (tx: Pick<Tx, 'againVote'>, room: RoomRow): Promise<Votes> =>
@@ -51,7 +73,7 @@ const votesOf = (tx: Pick<Tx, 'againVote'>, room: RoomRow): Promise<Votes> =>
 /** The vote state of `room` for its members (rooms.get); null before a first game. */
 export async function againOf(deps: LobbyDeps, room: RoomRow): Promise<AgainView | null> {
   if (room.gamesPlayed === 0) return null;
-  return view(room, await votesOf(deps.db, room), minPlayersOf(deps.games, room.game, room.options));
+  return stateOf(deps.db, deps, room);
 }
 
 /**
@@ -70,7 +92,7 @@ export async function voteAgain(deps: LobbyDeps, roomId: string, userId: string,
       create: { roomId, userId, ...mine },
       update: mine,
     });
-    const state = view(room, await votesOf(tx, room), minPlayersOf(deps.games, room.game, room.options));
+    const state = await stateOf(tx, deps, room);
     const complete = state.seats.length === room.seats.length && !state.short;
     return room.status === 'waiting' && complete ? room.hostId : null;
   });
