@@ -174,7 +174,7 @@ describe('history.record (내 기록, issue 41 item 5)', () => {
     const first = await playedTable();
     h.bus.publish(subjects.roomFinished, JSON.stringify(first.msg));
     await delivered();
-    const rankOf = (id: string) => first.record.result.ranking.find((r) => r.player === id)!.rank;
+    const rankOf = (id: string) => first.record.result!.ranking.find((r) => r.player === id)!.rank;
     const me = first.a;
     // A poker game names its best hand in result.stats (engine PokerResult): give this one such a line.
     const stats = { bestHand: { playerId: me.id, handName: '풀하우스', handNo: 3 } };
