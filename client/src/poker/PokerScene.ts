@@ -10,7 +10,7 @@ import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import { verifySeed } from '../table/result-data.ts';
 import { ResultPanel, Toasts } from '../table/overlays.ts';
-import { resultActions } from '../table/result-actions.ts';
+import { resultActions, type TableExit } from '../table/result-actions.ts';
 import type { TableFrame } from '../table/source.ts';
 import { C, textStyle, tx } from '../table/theme.ts';
 import { followTableSettings } from '../table/live-settings.ts';
@@ -304,7 +304,7 @@ export class PokerScene extends Phaser.Scene {
     else this.exit('lobby');
   }
 
-  private exit(to: 'room' | 'lobby'): void {
+  private exit(to: TableExit): void {
     const cb = this.data_.onExit;
     const finished = this.view?.finished ?? false;
     this.scene.stop();
@@ -319,7 +319,7 @@ export class PokerScene extends Phaser.Scene {
       data,
       fitView(this).width,
       fitView(this).height,
-      resultActions(this.data_.replay, this.result, (to) => this.exit(to)),
+      resultActions(this.data_.replay, this.result, (to) => this.exit(to), this.data_.again),
     );
     this.result.setVerified(verifySeed(data.seed, data.seedCommit));
   }
