@@ -48,7 +48,7 @@ export class LobbyScene extends Phaser.Scene {
       backTexture(this, 'classic'),
       faceTexture(this, { id: 'e', kind: 'wild' }),
     ];
-    faces.forEach((key, i) => {
+    faces.forEach((key) => {
       const img = this.add.image(0, 0, key).setDisplaySize(90, 126).setAlpha(0.13);
       this.drifting.push(img);
     });
