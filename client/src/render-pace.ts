@@ -14,7 +14,15 @@
  * the last picture on the canvas (WebGL presents only drawn frames). At least one frame in SAFETY_MS is
  * drawn anyway, so a change of a kind the signature does not see shows late, never stays wrong.
  *
- * `?pace=off` draws every frame, as Phaser does by default (a debug switch, like ?renderer=canvas).
+ * Resting (issue 41): while the DOM lobby covers the canvas nothing behind it needs to move, so the
+ * lobby asks the pace to rest: the next drawn frame is the last, then the game loop sleeps (no
+ * animation frame is requested at all — a still lobby was 75–100 % of a core drawn every frame in
+ * headless Chromium). Anything that must run the loop wakes it: a scene operation queued by a scene
+ * (`this.scene.start`, e.g. opening a table), a window resize (the canvas follows, draws once, sleeps
+ * again), the test hook's freeze(false). Resting ends when the lobby shuts down.
+ *
+ * `?pace=off` draws every frame, as Phaser does by default (a debug switch, like ?renderer=canvas);
+ * it never rests either.
  */
 import Phaser from 'phaser';
 
@@ -137,20 +145,55 @@ export interface RenderPace {
   counts(): { drawn: number; skipped: number };
   /** Draw the next frame whatever the signature says (e.g. after the canvas was resized). */
   invalidate(): void;
+  /** Rest (true): draw one more frame, then sleep the game loop until something wakes it; false: run again. */
+  rest(on: boolean): void;
+}
+
+const paces = new WeakMap<Phaser.Game, RenderPace>();
+
+/** The pace of this game (the lobby asks it to rest), if its rendering is paced. */
+export function paceOf(game: Phaser.Game): RenderPace | undefined {
+  return paces.get(game);
+}
+
+/** Wakes a resting loop whenever a scene operation is queued: it only runs inside a step. */
+function wakeOnSceneOps(game: Phaser.Game, wake: () => void): void {
+  const queueOp: unknown = Reflect.get(game.scene, 'queueOp');
+  if (typeof queueOp !== 'function') return;
+  Reflect.set(game.scene, 'queueOp', function (this: unknown, ...args: unknown[]): unknown {
+    wake();
+    return Reflect.apply(queueOp, this, args);
+  });
 }
 
 /** Replaces the game's step with one that renders only when the picture changed. */
 export function paceRendering(game: Phaser.Game): RenderPace {
   let drawn = 0;
   let skipped = 0;
+  let resting = false;
   const off = new URLSearchParams(globalThis.location?.search ?? '').get('pace') === 'off';
+  const wake = (): void => {
+    if (!game.loop.running) game.loop.wake(true);
+  };
   const pace: RenderPace = {
     counts: () => ({ drawn, skipped }),
     invalidate: () => {
       force = true;
     },
+    rest: (on) => {
+      if (off) return;
+      resting = on;
+      force = true;
+      wake();
+    },
   };
   if (off) return pace;
+  paces.set(game, pace);
+  wakeOnSceneOps(game, wake);
+  // The scale manager applies a new window size inside a step: let it, draw the new size, rest again.
+  globalThis.addEventListener?.('resize', () => {
+    if (resting) pace.rest(true);
+  });
   hookTextRedraws();
   let last = NaN;
   let lastDrawnAt = -Infinity;
@@ -171,6 +214,7 @@ export function paceRendering(game: Phaser.Game): RenderPace {
     const sig = signature(game);
     if (!force && sig === last && time - lastDrawnAt < SAFETY_MS) {
       skipped++;
+      if (resting) game.loop.sleep();
       return;
     }
     force = false;
@@ -183,6 +227,7 @@ export function paceRendering(game: Phaser.Game): RenderPace {
     game.scene.render(renderer);
     renderer.postRender();
     events.emit(C.POST_RENDER, renderer, time, delta);
+    if (resting) game.loop.sleep();
   };
   return pace;
 }

@@ -182,7 +182,7 @@ export function buildAction(
 /** Fraction of the turn timer left (1 → 0), or null when nothing is timed. */
 export function timerFraction(view: HulaView, now: number, totalMs: number): number | null {
   if (view.deadline === null) return null;
-  return clockStep(Math.max(0, Math.min(1, (view.deadline - now) / totalMs)));
+  return clockStep(Math.max(0, Math.min(1, (view.deadline - now) / totalMs)), totalMs);
 }
 
 export { points };

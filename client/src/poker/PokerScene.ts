@@ -21,7 +21,7 @@ import { statusLine } from './status.ts';
 import { computePokerLayout, type PokerLayout } from './layout.ts';
 import { ActionBarView } from './bar-view.ts';
 import { opponentsOf, type PokerAction, type PokerView } from './model.ts';
-import { clockColor, drawRing, drawSeat, seatInfo } from './seat.ts';
+import { clockColor, drawRing, restyle, drawSeat, seatInfo } from './seat.ts';
 import { clockRect, drawCenter, drawLog, drawMine, myCards, type MyCard } from './table-parts.ts';
 import { rankTable, usedColumns } from './panels.ts';
 import { drawRanks, drawUsed } from './panels-draw.ts';
@@ -342,12 +342,14 @@ export class PokerScene extends Phaser.Scene {
     const r = clockRect(l);
     this.ring.fillStyle(c.urgent ? 0x5a1410 : 0x000000, 0.6).fillRoundedRect(r.x, r.y, r.w, r.h, r.h / 2);
     this.ring.fillStyle(clockColor(c), 0.9).fillRoundedRect(r.x, r.y + r.h - 4, r.w * c.frac, 4, 2);
-    this.clockLabel
-      .setText(c.label)
-      .setPosition(r.x + r.w / 2, r.y + r.h / 2 - 1)
-      .setColor(c.urgent ? '#ff8a80' : '#ffffff')
-      .setFontSize(c.urgent ? 16 : 14)
-      .setVisible(true);
+    restyle(
+      this.clockLabel
+        .setText(c.label)
+        .setPosition(r.x + r.w / 2, r.y + r.h / 2 - 1)
+        .setVisible(true),
+      c.urgent ? '#ff8a80' : '#ffffff',
+      c.urgent ? 16 : 14,
+    );
   }
 
   snapshot(): Record<string, unknown> {

@@ -222,9 +222,16 @@ export function drawRing(
   g.beginPath();
   g.arc(cx, cy, radius, -Math.PI / 2, -Math.PI / 2 + c.frac * Math.PI * 2, false);
   g.strokePath();
-  label
-    .setText(String(c.seconds))
-    .setPosition(cx, cy)
-    .setColor(c.urgent ? '#ff8a80' : '#ffffff')
-    .setVisible(true);
+  restyle(label.setText(String(c.seconds)).setPosition(cx, cy).setVisible(true), c.urgent ? '#ff8a80' : '#ffffff');
+}
+
+/**
+ * Sets a clock label's colour (and size) only when they change: Phaser redraws and re-uploads a text's
+ * texture on every setColor/setFontSize, even to the same value, and a clock label set every frame
+ * then redrew the table every frame (issue 41: a still poker table drew ≈ 57 frames a second).
+ */
+export function restyle(label: Phaser.GameObjects.Text, color: string, fontSize?: number): Phaser.GameObjects.Text {
+  if (label.style.color !== color) label.setColor(color);
+  if (fontSize !== undefined && label.style.fontSize !== `${fontSize}px`) label.setFontSize(fontSize);
+  return label;
 }

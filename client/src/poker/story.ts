@@ -175,7 +175,8 @@ export function countdown(v: PokerView, now: number): Countdown | null {
   ];
   return {
     seconds,
-    frac: clockStep(Math.min(1, left / totalMs)),
+    // The ring moves when the seconds shown change, never between them: one drawn frame a second.
+    frac: clockStep(Math.min(1, (seconds * 1000) / totalMs), totalMs),
     urgent: left <= 5000,
     seat: phase === 'betting' ? (h?.toAct ?? null) : null,
     label: `${word ? `${word} ` : ''}${seconds}초`,

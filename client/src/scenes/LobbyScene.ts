@@ -1,13 +1,16 @@
 /**
- * The lobby: an HTML overlay (forms) over a canvas backdrop of drifting cards.
+ * The lobby: an HTML overlay (forms) over a canvas backdrop of scattered cards.
  * Opening a table hands the shared gateway connection to the table scene.
+ * While the lobby is up the canvas behind it rests (render-pace.ts): the
+ * backdrop is drawn once (again on resize) and the game loop sleeps, so a
+ * player sitting in the lobby costs no frames (issue 41: it drew 60 a second).
  */
 import Phaser from 'phaser';
 import { fitView } from '../display.ts';
 import type { RoomDetail } from '@joke/lobby';
 import { gateway } from '../app.ts';
 import { lobby } from '../net/trpc.ts';
-import { reducedMotion } from '../settings.ts';
+import { paceOf } from '../render-pace.ts';
 import { NetworkSource } from '../table/source.ts';
 import { lively } from '../table/lively-source.ts';
 import { C } from '../table/theme.ts';
@@ -45,12 +48,14 @@ export class LobbyScene extends Phaser.Scene {
       backTexture(this, 'classic'),
       faceTexture(this, { id: 'e', kind: 'wild' }),
     ];
-    faces.forEach((key, i) => {
+    faces.forEach((key) => {
       const img = this.add.image(0, 0, key).setDisplaySize(90, 126).setAlpha(0.13);
-      img.setData('phase', i * 1.3);
       this.drifting.push(img);
     });
-    this.place(0);
+    this.place();
+    const place = () => this.place();
+    this.scale.on(Phaser.Scale.Events.RESIZE, place);
+    this.events.once('shutdown', () => this.scale.off(Phaser.Scale.Events.RESIZE, place));
     // A 복기 link opens the 복기 first (the lobby follows when it is closed, or to sign in for a private game).
     const linked = this.screen ? null : replayIdFromUrl();
     if (linked) {
@@ -73,28 +78,22 @@ export class LobbyScene extends Phaser.Scene {
       },
       this.screen,
     );
+    paceOf(this.game)?.rest(true);
     this.events.once('shutdown', () => {
+      paceOf(this.game)?.rest(false);
       this.app?.destroy();
       this.app = null;
     });
   }
 
-  private place(t: number): void {
+  /** Still cards spread over the view; the loop sleeps behind the lobby, so they do not drift. */
+  private place(): void {
     const w = fitView(this).width;
     const h = fitView(this).height;
     this.drifting.forEach((img, i) => {
-      const p = img.getData('phase') as number;
-      const still = reducedMotion();
-      img.setPosition(
-        ((i + 0.5) / this.drifting.length) * w + (still ? 0 : Math.sin(t / 2600 + p) * 30),
-        h * (0.2 + ((i * 37) % 60) / 100) + (still ? 0 : Math.cos(t / 3100 + p) * 24),
-      );
-      img.setRotation(-0.3 + ((i * 0.23) % 0.6) + (still ? 0 : Math.sin(t / 4000 + p) * 0.05));
+      img.setPosition(((i + 0.5) / this.drifting.length) * w, h * (0.2 + ((i * 37) % 60) / 100));
+      img.setRotation(-0.3 + ((i * 0.23) % 0.6));
     });
-  }
-
-  override update(time: number): void {
-    this.place(time);
   }
 
   /** A quick-match table has no lobby room: leaving it goes back to the room list. */

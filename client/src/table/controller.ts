@@ -19,6 +19,7 @@ import {
 } from '../cards/model.ts';
 import type { PresenceEntry } from '@joke/protocol';
 import { oneCardCall } from './one-card-call.ts';
+import { clockStep } from './clock-steps.ts';
 
 export type Picker = { kind: 'suit' } | { kind: 'color' } | null;
 
@@ -249,7 +250,7 @@ export function timerFraction(view: OneCardView, serverNow: number): number | nu
   if (view.deadline === null || view.finished) return null;
   const total =
     view.deadline > view.turnStartedAt ? view.deadline - view.turnStartedAt : view.options.turnSeconds * 1000;
-  return Math.max(0, Math.min(1, (view.deadline - serverNow) / total));
+  return clockStep(Math.max(0, Math.min(1, (view.deadline - serverNow) / total)), total);
 }
 
 /** First letter of the name, skipping the lobby's "봇 " prefix so bots are told apart. */
