@@ -85,6 +85,19 @@ children_ms() {
 failovers() { curl -sf "http://127.0.0.1:$BASE/metrics" | awk '/^joke_matchmaker_failovers_total/ { n += $NF } END { printf "%d", n }'; }
 
 ROWS=()
+print_rows() {
+  printf '%s\n' "| level | offered tables | p99 | errors | refused | actions/s | failovers | µs CPU/action |" \
+    "|---|---|---|---|---|---|---|---|" "${ROWS[@]}"
+}
+# Swarm processes a level needs so that none opens more sockets (4 seats a table) than `ulimit -n` lets it
+# (the hard limit here is 20,000: 6,000 tables' 24,000 sockets take two).
+swarm_workers() {
+  local limit per
+  limit=$(ulimit -n)
+  [[ $limit == unlimited ]] && { echo 1; return; }
+  per=$((limit - 64))
+  echo $(((($1 * 4) + per - 1) / per))
+}
 # run_level LABEL TABLES → appends a row; sets LEVEL_OK (p99 < LIMIT and 0 errors) and LEVEL_JSON.
 run_level() {
   local label=$1 tables=$2 n=${#ROWS[@]}
@@ -95,9 +108,15 @@ run_level() {
   echo "level $((n + 1)) ($label): $tables tables for ${HOLD}s" >&2
   node --import tsx load-tests/src/swarm.ts --url "ws://127.0.0.1:$((BASE + 3))/ws" --tables "$tables" \
     --duration "$HOLD" --ramp-ms "$ramp" --warmup "$WARMUP" --interval "$INTERVAL" --live-ms 0 \
-    --auth jwt-secret --jwt-secret "$SECRET" --threshold 'seated>=0%' \
+    --auth jwt-secret --jwt-secret "$SECRET" --threshold 'seated>=0%' --workers "$(swarm_workers "$tables")" \
     --report "$logs/level$n-$tables.html" --json "$LEVEL_JSON" >"$logs/level$n-$tables.out" 2>&1 || true
-  [[ -s $LEVEL_JSON ]] || { tail -5 "$logs/level$n-$tables.out" >&2; echo "level $tables left no report" >&2; exit 1; }
+  if [[ ! -s $LEVEL_JSON ]]; then
+    # Short of what was asked: say so with the levels measured so far, and fail.
+    tail -5 "$logs/level$n-$tables.out" >&2
+    print_rows
+    echo "level $label ($tables tables) left no report: the run is incomplete (logs: $logs)" >&2
+    exit 1
+  fi
   local t1 c1 f1
   children_ms
   t1=$(stack_ticks) c1=$CHILD_MS f1=$(failovers)
@@ -122,8 +141,7 @@ for c in "${CANDIDATES[@]}"; do
   knee=$c
 done
 if ((knee == 0)); then
-  printf '%s\n' "| level | offered tables | p99 | errors | refused | actions/s | failovers | µs CPU/action |" \
-    "|---|---|---|---|---|---|---|---|" "${ROWS[@]}"
+  print_rows
   echo "no knee: ${CANDIDATES[0]} tables already had p99 ≥ ${LIMIT} ms or errors (logs: $logs)" >&2
   exit 1
 fi
@@ -144,8 +162,7 @@ recovery=$(LIMIT=$LIMIT node -e '
 echo
 echo "knee: $knee tables (largest of ${KNEE_CANDIDATES} with p99 < ${LIMIT} ms and 0 errors, after a ${WARMUP} s warm-up of ${HOLD} s levels)"
 echo
-printf '%s\n' "| level | offered tables | p99 | errors | refused | actions/s | failovers | µs CPU/action |" \
-  "|---|---|---|---|---|---|---|---|" "${ROWS[@]}"
+print_rows
 echo
 echo "recovery at 0.5× the knee ($half tables): p99 under ${LIMIT} ms from $recovery after the level started (per ${INTERVAL} s interval)"
 echo "reports and logs: $logs"

@@ -27,10 +27,22 @@ const n = Number(process.argv[2] ?? 50_000);
 const bursts = (process.argv[3] ?? '1,4,16,64').split(',').map(Number);
 const modes = (process.argv[4] ?? 'client,coalesced').split(',') as ('client' | 'coalesced')[];
 
+interface Transport {
+  send(frame: Uint8Array): void;
+}
+/** nats.js's socket transport (an internal: `nc.protocol.transport`), checked for the one method spied on. */
+function transportOf(nc: NatsConnection): Transport {
+  const protocol = 'protocol' in nc ? nc.protocol : undefined;
+  const t = typeof protocol === 'object' && protocol !== null && 'transport' in protocol ? protocol.transport : null;
+  if (!isTransport(t)) throw new Error('nats.js internals changed: no protocol.transport.send to count writes on');
+  return t;
+}
+const isTransport = (t: unknown): t is Transport =>
+  typeof t === 'object' && t !== null && 'send' in t && typeof t.send === 'function';
+
 /** Counts the socket writes and bytes of a connection (the transport's `send`: one `socket.write`). */
 function writeSpy(nc: NatsConnection) {
-  const transport = (nc as unknown as { protocol: { transport: { send(frame: Uint8Array): void } } }).protocol
-    .transport;
+  const transport = transportOf(nc);
   const send = transport.send.bind(transport);
   const spy = { writes: 0, bytes: 0 };
   transport.send = (frame) => {

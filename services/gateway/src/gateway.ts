@@ -11,6 +11,7 @@ import { encodeError } from '@joke/protocol/wire';
 import type { Bus, BusSubscription } from '@joke/bus';
 import { systemClock, type Clock } from '@joke/bus/clock';
 import uws, {
+  LISTEN_EXCLUSIVE_PORT,
   uwsBinary,
   uwsNative,
   type HttpRequest,
@@ -53,8 +54,6 @@ export interface Gateway {
   openSockets(): { end(code: number, reason: string): void }[];
   close(): Promise<void>;
 }
-
-type ExclusiveListen = { listen(h: string, p: number, o: 1, cb: (ls: us_listen_socket | false) => void): unknown };
 
 export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps): Promise<Gateway> {
   const cfg = GatewayConfig.parse(input);
@@ -248,9 +247,9 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   mountHttp(app, { ready });
 
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    // Exclusive (LIBUS_LISTEN_EXCLUSIVE_PORT = 1): uWS's default SO_REUSEPORT lets a second
-    // gateway share the port silently. The typings lack this (host, port, options) overload.
-    (app as unknown as ExclusiveListen).listen(cfg.host, cfg.port, 1, (ls) =>
+    // Exclusive (LIBUS_LISTEN_EXCLUSIVE_PORT): uWS's default SO_REUSEPORT lets a second gateway share the
+    // port silently. The (host, port, options) overload is declared in uws.ts.
+    app.listen(cfg.host, cfg.port, LISTEN_EXCLUSIVE_PORT, (ls) =>
       ls ? resolve(ls) : reject(new Error(`cannot listen on ${cfg.host}:${cfg.port} (port in use?)`)),
     );
   });

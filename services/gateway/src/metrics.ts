@@ -27,12 +27,8 @@ export interface GatewayMetrics {
   socketsRefused: Counter<'scope'>;
 }
 
-type Labels = Record<string, string>;
-type Counted = {
-  inc(labels?: Labels | number, n?: number): void;
-  dec?(labels?: Labels | number, n?: number): void;
-  collect?: () => void;
-};
+/** prom-client's label values. */
+type Labels = Partial<Record<string, string | number>>;
 
 /**
  * prom-client hashes and validates the labels on every inc (measured here: ≈ 0.5 µs for a labelled
@@ -40,23 +36,26 @@ type Counted = {
  * The metrics counted per message add to plain numbers instead and hand them to prom-client when the
  * metric is read (a scrape, or `get()`): same series, same values, read the same way.
  */
-function countLocally<T>(metric: T, label: string | null): T {
-  const m = metric as unknown as Counted;
-  const inc = m.inc.bind(m);
+function countLocally(metric: Counter<string> | Gauge<string>, label: string | null): void {
   const counts = new Map<string, number>();
   const add = (labels: Labels | number | undefined, n: number | undefined, sign: number): void => {
-    const key = typeof labels === 'object' ? labels[label!] : '';
+    const key = typeof labels === 'object' ? String(labels[label!]) : '';
     const by = typeof labels === 'object' ? (n ?? 1) : (labels ?? 1);
     counts.set(key, (counts.get(key) ?? 0) + sign * by);
   };
-  m.inc = (labels, n) => add(labels, n, 1);
-  if (m.dec) m.dec = (labels, n) => add(labels, n, -1);
-  m.collect = () => {
+  // prom-client's own inc (one overload each), kept to hand the sums over at read time.
+  const incLabelled: (labels: Labels, n: number) => void = metric.inc.bind(metric);
+  const incPlain: (n: number) => void = metric.inc.bind(metric);
+  const inc = (labels: Labels | number, n: number): void =>
+    typeof labels === 'object' ? incLabelled(labels, n) : incPlain(labels);
+  metric.inc = (labels?: Labels | number, n?: number) => add(labels, n, 1);
+  if (metric instanceof Gauge) metric.dec = (labels?: Labels | number, n?: number) => add(labels, n, -1);
+  const collect = (): void => {
     // A gauge's delta may be negative: prom-client's inc takes any finite delta on a gauge.
     for (const [key, n] of counts) inc(label === null ? n : { [label]: key }, n);
     counts.clear();
   };
-  return metric;
+  Object.assign(metric, { collect });
 }
 
 export function createMetrics(gatewayId: string, defaultMetrics: boolean): GatewayMetrics {

@@ -13,6 +13,25 @@ const uws = require('uWebSockets.js') as typeof UwsTypes;
 export const uwsNative: boolean = /\[native code\]/.test(Function.prototype.toString.call(uws.App));
 export const uwsBinary = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
 
+/**
+ * LIBUS_LISTEN_EXCLUSIVE_PORT: refuse a port another process listens on (the default SO_REUSEPORT would
+ * let a second gateway share it silently). The typings declare the enum but the addon does not export it.
+ */
+export const LISTEN_EXCLUSIVE_PORT: UwsTypes.ListenOptions = 1;
+
+// The one overload the typings lack and the addon takes: listen(host, port, options, cb). Delete when the
+// typings gain it.
+declare module 'uWebSockets.js' {
+  interface TemplatedApp {
+    listen(
+      host: RecognizedString,
+      port: number,
+      options: ListenOptions,
+      cb: (listenSocket: us_listen_socket | false) => void | Promise<void>,
+    ): TemplatedApp;
+  }
+}
+
 export default uws;
 export type {
   HttpResponse,

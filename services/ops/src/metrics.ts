@@ -18,7 +18,11 @@
  */
 import {
   collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
   Registry,
+  Summary,
   type Metric,
   type MetricObjectWithValues,
   type MetricValue,
@@ -49,26 +53,56 @@ export function aliasMetrics(registry: Registry, aliases: readonly MetricAlias[]
   for (const a of aliases) {
     const source = registry.getSingleMetric(a.current);
     if (!source || registry.getSingleMetric(a.old)) continue;
-    const type = (source as unknown as { type: string }).type;
-    const mirror = {
-      name: a.old,
-      help: `Deprecated alias of ${a.current} (removed in the next release)`,
-      type,
-      aggregator: 'sum',
-      async get(): Promise<MetricObjectWithValues<MetricValue<string>>> {
-        const got = await source.get();
-        const values = got.values.map((v) => ({
-          ...v,
-          metricName: (v as { metricName?: string }).metricName?.replace(a.current, a.old),
-          value: a.scale === undefined ? v.value : v.value * a.scale,
-        }));
-        return { ...got, name: a.old, help: mirror.help, values };
-      },
-      reset(): void {
-        // The mirror holds nothing of its own: the current metric is reset by its owner.
-      },
-    };
-    registry.registerMetric(mirror as unknown as Metric);
+    mirrorMetric(registry, source, a);
+  }
+}
+
+/**
+ * The mirror is a subclass of the source's own prom-client class whose `get()` (all a scrape reads) renames
+ * and scales the source's values: the registry takes it as the metric type it is, and it counts nothing.
+ */
+function mirrorMetric(registry: Registry, source: Metric, a: MetricAlias): void {
+  const help = `Deprecated alias of ${a.current} (removed in the next release)`;
+  const config = { name: a.old, help, registers: [registry], aggregator: 'sum' as const };
+  const read = async <V extends MetricValue<string>>(got: MetricObjectWithValues<V>) => ({
+    ...got,
+    name: a.old,
+    help,
+    values: got.values.map((v) => ({
+      ...v,
+      metricName: (v as { metricName?: string }).metricName?.replace(a.current, a.old),
+      value: a.scale === undefined ? v.value : v.value * a.scale,
+    })),
+  });
+  if (source instanceof Histogram) {
+    new (class extends Histogram {
+      override get() {
+        return source.get().then(read);
+      }
+      // prom-client renders a histogram from this (untyped) method rather than get(): the source's
+      // get() output (the bucket bound among the labels) renders the same.
+      getForPromString() {
+        return this.get();
+      }
+    })(config);
+  } else if (source instanceof Summary) {
+    new (class extends Summary {
+      override get() {
+        return source.get().then(read);
+      }
+    })(config);
+  } else if (source instanceof Gauge) {
+    new (class extends Gauge {
+      override get() {
+        return source.get().then(read);
+      }
+    })(config);
+  } else {
+    new (class extends Counter {
+      override get() {
+        return source.get().then(read);
+      }
+    })(config);
   }
 }
 

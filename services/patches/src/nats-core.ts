@@ -35,17 +35,32 @@ interface ProtocolInternals {
 
 const encoder = new TextEncoder();
 
+function isOutbound(o: unknown): o is Outbound {
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    'fill' in o &&
+    typeof o.fill === 'function' &&
+    'size' in o &&
+    typeof o.size === 'function'
+  );
+}
+
+/** Every member this module uses, with the types it uses them as, read from the live object. */
+function isProtocolInternals(p: unknown): p is ProtocolInternals {
+  if (typeof p !== 'object' || p === null) return false;
+  if (!('outbound' in p) || !isOutbound(p.outbound)) return false;
+  if (!('pendingLimit' in p) || typeof p.pendingLimit !== 'number' || !(p.pendingLimit > 0)) return false;
+  if (!('flushPending' in p) || typeof p.flushPending !== 'function') return false;
+  if (!('sendCommand' in p) || typeof p.sendCommand !== 'function') return false;
+  // sendCommand(cmd, ...payloads) is what publish/sub/unsub call; a different arity means a different design.
+  return p.sendCommand.length === 1;
+}
+
 /** The client's protocol handler when it has the shape this module was written against, else undefined. */
 export function protocolInternals(nc: NatsConnection): ProtocolInternals | undefined {
-  const p = (nc as unknown as { protocol?: Partial<ProtocolInternals> }).protocol;
-  if (!p || typeof p !== 'object') return undefined;
-  const o = p.outbound as Partial<Outbound> | undefined;
-  if (!o || typeof o.fill !== 'function' || typeof o.size !== 'function') return undefined;
-  if (typeof p.pendingLimit !== 'number' || !(p.pendingLimit > 0)) return undefined;
-  if (typeof p.flushPending !== 'function' || typeof p.sendCommand !== 'function') return undefined;
-  // sendCommand(cmd, ...payloads) is what publish/sub/unsub call; a different arity means a different design.
-  if (p.sendCommand.length !== 1) return undefined;
-  return p as ProtocolInternals;
+  const p = 'protocol' in nc ? nc.protocol : undefined;
+  return isProtocolInternals(p) ? p : undefined;
 }
 
 /**

@@ -12,18 +12,15 @@
  * Applied once, when this module loads (patches/index.ts imports it, and redis-conn.ts that); `redisReplyQueueUnlinks()` lets a test
  * see that it took on the installed version.
  */
-import { SinglyLinkedList } from '@redis/client/dist/lib/client/linked-list.js';
+import { SinglyLinkedList, type SinglyLinkedNode } from '@redis/client/dist/lib/client/linked-list.js';
 
-type Node = { value: unknown; next: Node | undefined };
-const proto = SinglyLinkedList.prototype as unknown as {
-  readonly head: Node | undefined;
-  shift(): unknown;
-  __jokeUnlinks?: true;
-};
+type Node = SinglyLinkedNode<unknown>;
+/** The marker says the patch is on (a second copy of this module must not wrap shift twice). */
+const proto: SinglyLinkedList<unknown> & { __jokeUnlinks?: true } = SinglyLinkedList.prototype;
 
 if (!proto.__jokeUnlinks) {
   const shift = proto.shift;
-  proto.shift = function (this: typeof proto) {
+  proto.shift = function (this: SinglyLinkedList<unknown>) {
     const node = this.head;
     const value = shift.call(this);
     if (node !== undefined) {
@@ -40,6 +37,13 @@ export function redisReplyQueueUnlinks(): boolean {
   const list = new SinglyLinkedList<number>();
   list.push(1);
   list.push(2);
-  const first = list.head as unknown as Node;
-  return list.shift() === 1 && first.next === undefined && first.value === undefined && list.shift() === 2;
+  // The node as the list hands it out: after the shift its fields are what the patch left there.
+  const first: { value: number | undefined; next: Node | undefined } | undefined = list.head;
+  return (
+    first !== undefined &&
+    list.shift() === 1 &&
+    first.next === undefined &&
+    first.value === undefined &&
+    list.shift() === 2
+  );
 }

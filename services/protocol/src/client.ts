@@ -204,6 +204,11 @@ export const ERRORS = {
   /** The room's queue is full; carries roomId (and actionId for an action): send the same again shortly. */
   busy: '방이 바빠요. 잠시 후 다시 시도해 주세요',
   /**
+   * The room's worker is behind on its playing tables and deferred this join past its wait (issue 37: shed
+   * load, counted as refused); carries roomId: the client joins again shortly.
+   */
+  capacity: '게임 서버가 붐벼서 잠시 기다리고 있어요. 곧 다시 들어갈게요',
+  /**
    * The game server's store lost this table's state (wiped, or restarted without persistence): the game
    * cannot go on. Carries roomId; the lobby room can be started again.
    */

@@ -44,12 +44,14 @@ type SnapshotModule = typeof mine;
  * before steps-only writes (issue 9). Both encode the whole room, which is what is compared here.
  */
 function encoderOf(mod: SnapshotModule): (d: RoomData, seq: number) => string {
-  const enc = new mod.SnapshotEncoder() as unknown as {
-    whole?(d: RoomData, seq: number): string;
-    encode?(d: RoomData): string;
-  };
-  return enc.whole ? (d, seq) => enc.whole!(d, seq) : (d) => enc.encode!(d);
+  const enc: object = new mod.SnapshotEncoder();
+  if (hasWhole(enc)) return (d, seq) => enc.whole(d, seq);
+  if (hasEncode(enc)) return (d) => enc.encode(d);
+  throw new Error('this SnapshotEncoder has neither whole() nor encode()');
 }
+const hasWhole = (e: object): e is { whole(d: RoomData, seq: number): string } =>
+  'whole' in e && typeof e.whole === 'function';
+const hasEncode = (e: object): e is { encode(d: RoomData): string } => 'encode' in e && typeof e.encode === 'function';
 
 const seats = ['p1', 'p2', 'p3', 'p4'];
 interface Step {
