@@ -104,7 +104,8 @@ export class RoomMoves {
         metrics.transitions.inc({ kind: 'action' });
         return;
       }
-      [code, reason] = ['crashed' in r ? 'internal' : 'illegal', r.reason];
+      code = 'crashed' in r ? 'internal' : 'illegal';
+      reason = r.reason;
     }
     metrics.rejected.inc();
     const data = refuse(code, reason);
