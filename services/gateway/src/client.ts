@@ -13,14 +13,7 @@ import {
   PROTOCOL_VERSION,
   type bus as wire,
 } from '@joke/protocol';
-import {
-  encodeAck,
-  encodeError,
-  encodePong,
-  encodeQueued,
-  encodeRejected,
-  encodeWelcome,
-} from '@joke/protocol/wire';
+import { encodeAck, encodeError, encodePong, encodeQueued, encodeRejected, encodeWelcome } from '@joke/protocol/wire';
 import { verifyPlayerToken } from '@joke/protocol/auth';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';

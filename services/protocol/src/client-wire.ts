@@ -47,7 +47,9 @@ export const encodeAck = (roomId: string, actionId: string, seq: number): string
 /** `code` absent only for the gateway's own refusal before the worker (`notJoined` reason). */
 export const encodeRejected = (roomId: string, actionId: string, reason: string, code?: RefusalCode): string =>
   JSON.stringify(
-    code === undefined ? { v, t: 'rejected', roomId, actionId, reason } : { v, t: 'rejected', roomId, actionId, code, reason },
+    code === undefined
+      ? { v, t: 'rejected', roomId, actionId, reason }
+      : { v, t: 'rejected', roomId, actionId, code, reason },
   );
 
 /** Where an error belongs: its room (and action, to be sent again), or the matchmaker's refusal. */
@@ -76,8 +78,7 @@ export const encodeQueueStatus = (s: Body<typeof QueueStatusFrame>): string => {
   );
 };
 
-export const encodePong = (at: number, serverTime: number): string =>
-  JSON.stringify({ v, t: 'pong', at, serverTime });
+export const encodePong = (at: number, serverTime: number): string => JSON.stringify({ v, t: 'pong', at, serverTime });
 
 export const encodeChat = (m: Omit<ChatMessage, 'v' | 't'>): string =>
   JSON.stringify({ v, t: 'chat', roomId: m.roomId, from: m.from, name: m.name, role: m.role, body: m.body, at: m.at });

@@ -128,7 +128,13 @@ export const ViewFrame = z.object({
   result: z.unknown().optional(),
 });
 /** The action was applied and its state persisted as `seq`. */
-export const AckFrame = z.object({ v, t: z.literal('ack'), roomId: z.string(), actionId: z.string(), seq: z.number().int() });
+export const AckFrame = z.object({
+  v,
+  t: z.literal('ack'),
+  roomId: z.string(),
+  actionId: z.string(),
+  seq: z.number().int(),
+});
 /**
  * The action was refused (Korean reason); nothing changed. `code` (additive) is the machine code:
  * `illegal` for the game's rules, `stale` for a move chosen on a view older than the room's current
@@ -155,9 +161,26 @@ export const ErrorFrame = z.object({
   /** With `queueRejected` (additive): the matchmaker's refusal code (REFUSALS), e.g. `addressTables`. */
   refusal: z.string().optional(),
 });
-export const PresenceFrame = z.object({ v, t: z.literal('presence'), roomId: z.string(), presence: z.array(PresenceEntry) });
-export const QueuedFrame = z.object({ v, t: z.literal('queued'), game: z.string(), mode: z.string(), players: z.number().int() });
-export const MatchedFrame = z.object({ v, t: z.literal('matched'), roomId: z.string(), game: z.string(), mode: z.string() });
+export const PresenceFrame = z.object({
+  v,
+  t: z.literal('presence'),
+  roomId: z.string(),
+  presence: z.array(PresenceEntry),
+});
+export const QueuedFrame = z.object({
+  v,
+  t: z.literal('queued'),
+  game: z.string(),
+  mode: z.string(),
+  players: z.number().int(),
+});
+export const MatchedFrame = z.object({
+  v,
+  t: z.literal('matched'),
+  roomId: z.string(),
+  game: z.string(),
+  mode: z.string(),
+});
 /**
  * How the wait goes (additive): `waiting` people (you included) in this queue; `botsAt` the server
  * time at which bots fill the empty seats, or null when they will not.

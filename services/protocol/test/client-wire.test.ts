@@ -62,16 +62,23 @@ function parsesAs<S extends z.ZodType>(schema: S, text: string | Uint8Array): z.
 
 // Strings with quotes, backslashes, controls, lone surrogates, Hangul and astral characters: what a hand-built
 // frame would get wrong first.
-const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constant('"\\\u2028'));
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.string({ unit: 'binary' }),
+  fc.constant('"\\\u2028'),
+);
 const int = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER });
 /** A finite number as JSON gives it back (-0 is written as 0). */
 const num = fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => (x === 0 ? 0 : x));
 const refusal = fc.constantFrom(...REFUSAL_CODES);
-const errorCode = fc.constantFrom(...(Object.keys(ERRORS) as WireErrorCode[]), ...(Object.keys(CHAT_ERRORS) as WireErrorCode[]));
-const presence = fc.array(
-  fc.record({ id: text, connected: fc.boolean(), away: fc.boolean(), bot: fc.boolean() }),
-  { maxLength: 10 },
+const errorCode = fc.constantFrom(
+  ...(Object.keys(ERRORS) as WireErrorCode[]),
+  ...(Object.keys(CHAT_ERRORS) as WireErrorCode[]),
 );
+const presence = fc.array(fc.record({ id: text, connected: fc.boolean(), away: fc.boolean(), bot: fc.boolean() }), {
+  maxLength: 10,
+});
 /** A JSON value as JSON.parse would give it back (no -0, no undefined). */
 const jsonValue = fc.jsonValue().map((x) => JSON.parse(JSON.stringify(x)) as unknown);
 const jsonObject = fc.dictionary(text, jsonValue, { maxKeys: 6 });
@@ -168,7 +175,14 @@ describe('every encoder writes its declared frame', () => {
     );
     fc.assert(
       fc.property(
-        fc.record({ roomId: text, from: text, name: text, role: fc.constantFrom('player' as const, 'spectator' as const), body, at: num }),
+        fc.record({
+          roomId: text,
+          from: text,
+          name: text,
+          role: fc.constantFrom('player' as const, 'spectator' as const),
+          body,
+          at: num,
+        }),
         (m) => {
           expect(parsesAs(ChatMessage, encodeChat(m))).toEqual({ v: 1, t: 'chat', ...m });
         },
@@ -226,11 +240,20 @@ describe('every encoder writes its declared frame', () => {
           const whole = encodeView(roomIdJson, seq, role, JSON.stringify(view), tail);
           expect(parsesAs(ViewFrame, whole)).toEqual(want);
           // The bots read the header by bytes: it is always first and in this order.
-          expect(whole.startsWith(`{"v":1,"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":`)).toBe(true);
+          expect(
+            whole.startsWith(`{"v":1,"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":`),
+          ).toBe(true);
           const ownJson = JSON.stringify(own);
           const sharedJson = JSON.stringify(sharedOnly);
           if (ownJson.length > 2 && sharedJson.length > 2) {
-            const bytes = encodeViewBytes(roomIdJson, seq, role, ownJson.slice(0, -1), Buffer.from(',' + sharedJson.slice(1)), tail);
+            const bytes = encodeViewBytes(
+              roomIdJson,
+              seq,
+              role,
+              ownJson.slice(0, -1),
+              Buffer.from(',' + sharedJson.slice(1)),
+              tail,
+            );
             expect(parsesAs(ViewFrame, bytes)).toEqual(want);
           }
         },
