@@ -15,7 +15,7 @@
  * order the bots rely on is kept by the encoder (client-wire.ts).
  */
 import type { AnyGame, GameEvent, PlayerId } from '@joke/engine';
-import { encodePresence, encodeView, encodeViewBytes, type ViewRole } from '@joke/protocol/wire';
+import { encodeView, encodeViewBytes, type ViewRole } from '@joke/protocol/wire';
 
 /** A whole view frame as text (`@joke/protocol/wire` writes it; this names the worker's arguments). */
 export function viewFrame(
@@ -167,5 +167,3 @@ export function viewFrameBytes(
     fixedJson,
   });
 }
-
-export const presenceFrame = encodePresence;
