@@ -26,7 +26,7 @@ import {
   type HulaControls,
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
-import { addRulesButton, placeRulesButton, rulesButtonRect } from '../ui/rules-button.ts';
+import { addRulesButton, placeRulesButton, rulesButtonRect, roomOptions } from '../ui/rules-button.ts';
 import { sortCards, type HulaAction, type HulaSort, type HulaView } from './model.ts';
 import { ActionBar } from './action-bar.ts';
 import { eventToast } from './events.ts';
@@ -110,7 +110,10 @@ export class HulaScene extends Phaser.Scene {
       leave: new Button(this, '나가기 예약', 'secondary', () => void this.toggleLeave()),
       exit: new Button(this, '로비', 'secondary', () => this.onExit()),
     };
-    this.rulesButton = addRulesButton(this, 'hula', () => ({ mode: this.frame?.view.mode }));
+    this.rulesButton = addRulesButton(this, 'hula', () => ({
+      mode: this.frame?.view.mode,
+      options: roomOptions(this.frame?.view.options),
+    }));
     this.toasts = new Toasts(this);
     this.banner = new Banner(this);
     this.result = new HulaResultPanel(this);

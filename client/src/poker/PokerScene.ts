@@ -31,7 +31,7 @@ import { motionMs } from '../settings.ts';
 import { countdown, seatStory } from './story.ts';
 import { whyDisabled } from './why.ts';
 import { pokerSnapshot } from './snapshot.ts';
-import { openTableRules } from '../ui/rules-button.ts';
+import { openTableRules, roomOptions } from '../ui/rules-button.ts';
 import { clockDecided } from './clock-notice.ts';
 
 export class PokerScene extends Phaser.Scene {
@@ -101,7 +101,9 @@ export class PokerScene extends Phaser.Scene {
       .setDepth(40);
     this.waiting = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(18)).setOrigin(0.5).setDepth(40);
     this.menu = {
-      rules: new Button(this, '규칙', 'ghost', () => openTableRules('poker', { mode: this.view?.mode })),
+      rules: new Button(this, '규칙', 'ghost', () =>
+        openTableRules('poker', { mode: this.view?.mode, options: roomOptions(this.view?.options) }),
+      ),
       leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),
     };
     this.barView = new ActionBarView(

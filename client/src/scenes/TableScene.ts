@@ -34,7 +34,7 @@ import { tableSnapshot } from '../table/snapshot.ts';
 import { Button } from '../table/widgets.ts';
 import { openWindow } from '../table/one-card-call.ts';
 import { confirmDialog, openSettings } from '../ui/sheets.ts';
-import { openTableRules } from '../ui/rules-button.ts';
+import { openTableRules, roomOptions } from '../ui/rules-button.ts';
 import { cardRefusal } from '../table/card-reason.ts';
 import { titleVariants } from '../table/title.ts';
 
@@ -149,7 +149,7 @@ export class TableScene extends Phaser.Scene {
       sortSuit: new Button(this, '무늬순', 'toggle', () => this.setSort('suit')),
       sortRank: new Button(this, '숫자순', 'toggle', () => this.setSort('rank')),
       rules: new Button(this, '규칙', 'ghost', () =>
-        openTableRules('one-card', { options: this.frame?.view.options as unknown as Record<string, unknown> }),
+        openTableRules('one-card', { options: roomOptions(this.frame?.view.options) }),
       ),
       settings: new Button(this, '설정', 'ghost', () => openSettings(() => this.render(false))),
       leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),

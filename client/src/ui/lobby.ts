@@ -12,6 +12,8 @@ import { clearSession, loadSession, saveSession, type Session } from '../net/ses
 import { gateway, resetGateway } from '../app.ts';
 import { clear, el } from './dom.ts';
 import { buildOptionForm } from './option-form.ts';
+import { gameCatalog } from '../net/games.ts';
+import { openRoomRules } from './room-rules-sheet.ts';
 import { openSettings } from './sheets.ts';
 import { openGameRules } from './rules/game-rules.ts';
 import { describeQueue, quickMatchCard, showWaiting } from './quick-match.ts';
@@ -306,26 +308,29 @@ export class LobbyApp {
       const watch = el('button', { class: 'btn secondary small', 'data-testid': `spectate-${r.roomId}` }, ['관전']);
       if (!mine && (r.status !== 'waiting' || r.openSeats === 0)) join.setAttribute('disabled', '');
       if (mine) watch.hidden = true;
-      join.addEventListener('click', () =>
+      const sitDown = () =>
         mine
           ? void this.go({ name: 'room', roomId: r.roomId })
           : lobby.rooms.join
               .mutate({ roomId: r.roomId })
               .then(() => void this.go({ name: 'room', roomId: r.roomId }))
-              .catch((e: unknown) => this.handleError(e, err)),
-      );
-      watch.addEventListener('click', () =>
+              .catch((e: unknown) => this.handleError(e, err));
+      const spectate = () =>
         lobby.rooms.spectate
           .mutate({ roomId: r.roomId })
           .then(() => void this.go({ name: 'room', roomId: r.roomId }))
-          .catch((e: unknown) => this.handleError(e, err)),
-      );
+          .catch((e: unknown) => this.handleError(e, err));
+      join.addEventListener('click', sitDown);
+      watch.addEventListener('click', spectate);
+      // The room's name opens its rules in force before joining (room-rules-sheet.ts).
+      const rules = el('button', { class: 'room-main', 'data-testid': `room-rules-${r.roomId}` }, [
+        el('b', {}, [roomTitle(r)]),
+        el('span', {}, [`방장 ${r.hostName} · ${r.seated}/${r.maxSeats}명 · 관전 ${r.spectatorCount} · 규칙 보기`]),
+      ]);
+      rules.addEventListener('click', () => openRoomRules(r.roomId, { join: sitDown, spectate }));
       list.append(
         el('li', { class: 'room', 'data-room': r.roomId }, [
-          el('div', { class: 'room-main' }, [
-            el('b', {}, [roomTitle(r)]),
-            el('span', {}, [`방장 ${r.hostName} · ${r.seated}/${r.maxSeats}명 · 관전 ${r.spectatorCount}`]),
-          ]),
+          rules,
           el('span', { class: `badge ${r.status}` }, [STATUS_KO[r.status] ?? r.status]),
           el('div', { class: 'room-btns' }, [join, watch]),
         ]),
@@ -334,7 +339,7 @@ export class LobbyApp {
   }
 
   private async loadGames(): Promise<GameInfo[]> {
-    if (this.games.length === 0) this.games = await lobby.games.list.query().catch(() => []);
+    if (this.games.length === 0) this.games = await gameCatalog().catch(() => []);
     return this.games;
   }
 
@@ -366,7 +371,7 @@ export class LobbyApp {
     const main = el('main', { class: 'scroll' });
     this.root.append(main, err);
     try {
-      if (this.games.length === 0) this.games = await lobby.games.list.query();
+      if (this.games.length === 0) this.games = await gameCatalog();
     } catch (e) {
       this.handleError(e, err);
       return;
@@ -435,7 +440,11 @@ export class LobbyApp {
     this.root.append(this.header('대기실', leave), body, err);
     const ctx: WaitingRoomContext = {
       games: () => this.games,
-      loadGames: () => void lobby.games.list.query().then((g) => (this.games = g)),
+      loadGames: () =>
+        void gameCatalog().then(
+          (g) => (this.games = g),
+          () => undefined,
+        ),
       showing: (id) => this.screen.name === 'room' && this.screen.roomId === id,
       err,
       failed: (e) => this.handleError(e, err),

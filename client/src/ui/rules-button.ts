@@ -10,6 +10,11 @@ import { boundsRect, type Rect } from '../table/layout.ts';
 import { el } from './dom.ts';
 import { openGameRules, type RulesContext, type RulesGame } from './rules/game-rules.ts';
 
+/** A view's options as the plain record the rules sheet reads (undefined before the first frame). */
+export function roomOptions(options: object | undefined): Record<string, unknown> | undefined {
+  return options ? Object.fromEntries(Object.entries(options)) : undefined;
+}
+
 export function openTableRules(game: RulesGame, ctx: RulesContext = {}): void {
   openGameRules(game, ctx);
 }

@@ -1,14 +1,14 @@
 /**
  * The waiting room's card: seats with their tags, the host's bot and start
  * controls, the latest lifecycle notice (room-notice.ts), and the room's
- * options. Drawn from one RoomDetail; the lobby (lobby.ts) polls the room
+ * rules in force (rules-in-force.ts). Drawn from one RoomDetail; the lobby (lobby.ts) polls the room
  * and redraws, and a mutation's answer redraws at once.
  */
 import type { GameInfo, RoomDetail } from '@joke/lobby';
 import { lobby } from '../net/trpc.ts';
 import { loadSession } from '../net/session.ts';
 import { clear, el } from './dom.ts';
-import { encodeValue } from './option-form.ts';
+import { rulesInForceList } from './rules-in-force.ts';
 import { roomNoticeBanner } from './room-notice.ts';
 
 export const STATUS_KO: Record<string, string> = { waiting: '대기 중', starting: '시작하는 중', playing: '게임 중' };
@@ -96,18 +96,10 @@ export function fillWaitingRoom(body: HTMLElement, room: RoomDetail, ctx: Waitin
     controls.append(sit);
   }
   const game = ctx.games().find((g) => g.id === room.game);
-  const summary = el('ul', { class: 'option-summary' });
-  for (const f of game?.optionFields ?? []) {
-    if (f.key === 'mode' || (f.modes && !f.modes.includes(room.mode)) || !(f.key in room.options)) continue;
-    const v = room.options[f.key];
-    const label =
-      f.kind === 'boolean'
-        ? v
-          ? '켜짐'
-          : '꺼짐'
-        : (f.choices?.find((c) => encodeValue(c.value) === encodeValue(v))?.label ?? String(v));
-    summary.append(el('li', {}, [`${f.label}: `, el('b', {}, [label])]));
-  }
+  // The rules in force, open before anyone sits down at the table (issue 41).
+  const rules = game
+    ? rulesInForceList(game, room.mode, room.options)
+    : el('p', { class: 'muted' }, ['규칙을 불러오는 중…']);
   if (!game) ctx.loadGames();
   body.append(
     el('section', { class: 'card room-info' }, [
@@ -123,6 +115,6 @@ export function fillWaitingRoom(body: HTMLElement, room: RoomDetail, ctx: Waitin
         : '',
       controls,
     ]),
-    el('details', { class: 'card' }, [el('summary', {}, ['방 설정 보기']), summary]),
+    el('section', { class: 'card room-rules' }, [rules]),
   );
 }

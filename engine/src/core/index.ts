@@ -7,3 +7,4 @@ export * from './seats.ts';
 export * from './options.ts';
 export * from './versions.ts';
 export * from './presence.ts';
+export * from './presets.ts';

@@ -120,6 +120,22 @@ export interface OptionField {
 }
 
 /**
+ * A named starting point for the room form: the mode plus the options it sets away from
+ * that mode's defaults (every other option keeps its default). Pure data, so the lobby can
+ * hand it to the client beside `optionFields` and the form and the table read one copy.
+ */
+export interface OptionPreset {
+  /** Stable id (the client's chooser uses it as its value). */
+  id: string;
+  /** Korean name shown in the chooser and above the rules in force. */
+  name: string;
+  /** One Korean line: who the preset is for. */
+  summary: string;
+  /** Partial options; `mode` should be set, every missing key takes that mode's default. */
+  options: Record<string, unknown>;
+}
+
+/**
  * Automatic moves the runtime makes for a seated player whose connection is gone
  * (e.g. hula §8.6). The runtime knows who is disconnected and since when, the
  * engine knows when and what: it arms a timer at `due` and applies `action` with
@@ -193,6 +209,8 @@ export interface GameDefinition<
   optionsSchema: z.ZodType<O>;
   /** The create-room form. */
   optionFields: OptionField[];
+  /** Named option sets the room form offers first (core/presets.ts); absent = none. */
+  presets?: OptionPreset[];
   /** Shape of every action this game accepts (used by the protocol and to reject malformed input). */
   actionSchema: z.ZodType<A>;
   /** Allowed seat count for these options (mode-specific caps). */

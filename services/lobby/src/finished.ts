@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { bus as wire, contract, listenDurable, UnprocessableEvent } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
+import { systemClock, type Clock } from '@joke/bus/clock';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.ts';
 import { permanentDbFailure } from './db/errors.ts';
@@ -154,6 +155,7 @@ export async function subscribeFinished(
   log: Logger,
   metrics: LobbyMetrics,
   onStored: () => void = () => {},
+  clock: Pick<Clock, 'sleep'> = systemClock,
 ): Promise<FinishedSubscriber> {
   const inFlight = new Set<Promise<void>>();
   /** Resolves once stored (or found stored); rejects on a storage failure, so the event comes back later. */
@@ -175,7 +177,7 @@ export async function subscribeFinished(
       } catch (e) {
         const permanent = e instanceof z.ZodError ? 'INVALID_RECORD' : permanentDbFailure(e);
         if (!permanent && attempt < RETRIES) {
-          await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+          await clock.sleep(100 * 2 ** attempt);
           continue;
         }
         const reason = e instanceof z.ZodError ? 'invalid-record' : permanent ? 'unstorable' : 'storage';

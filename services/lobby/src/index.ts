@@ -11,6 +11,7 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { pino, type Logger } from 'pino';
 import { games as engineGames, type AnyGame } from '@joke/engine';
 import type { Bus } from '@joke/bus';
+import { systemClock, unrefTimer, type Clock } from '@joke/bus/clock';
 import { openDatabase, type Db, type OpenedDatabase } from './db/open.ts';
 import { subscribeFinished } from './finished.ts';
 import { subscribeClosed } from './closed.ts';
@@ -87,8 +88,8 @@ export interface LobbyOptions {
   listCacheMs?: number;
   /** Room lifecycle timings (rooms/presence.ts); `tickMs: 0` = no timer, call `lifecycle()` yourself. */
   presence?: Partial<PresenceLimits>;
-  /** Clock of the presence marks and lifecycle rules (tests: fake time). */
-  clock?: () => number;
+  /** The bus Clock of the presence marks, lifecycle rules, timers and retry pauses (tests: a FakeClock). */
+  clock?: Clock;
 }
 
 export interface Lobby {
@@ -134,7 +135,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     { kind: database.kind, schema: database.schema, openMs: database.openMs, migrations: database.migrations },
     'lobby database ready',
   );
-  const clock = opts.clock ?? Date.now;
+  const clock = opts.clock ?? systemClock;
 
   const presenceLimits: PresenceLimits = { ...DEFAULT_PRESENCE, ...opts.presence };
   const board = new PresenceBoard(presenceLimits.awayAfterMs);
@@ -171,12 +172,12 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   };
   const ticker =
     presenceLimits.tickMs > 0
-      ? setInterval(
-          () => runLifecycle().catch((err) => log.warn({ err }, 'room lifecycle tick failed')),
+      ? clock.setInterval(
+          () => void runLifecycle().catch((err) => log.warn({ err }, 'room lifecycle tick failed')),
           presenceLimits.tickMs,
         )
       : null;
-  ticker?.unref();
+  if (ticker) unrefTimer(ticker);
   const changed = () => {
     deps.directory.changed();
     deps.lifecycle.touched();
@@ -184,14 +185,14 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   // Each durable subscription waits for its stream and consumer to be created (replicated on a cluster):
   // set up together, not one after the other.
   const [finished, roomClosed, departures] = await Promise.all([
-    subscribeFinished(opts.bus, deps.db, log, metrics, changed),
+    subscribeFinished(opts.bus, deps.db, log, metrics, changed, clock),
     subscribeClosed(opts.bus, deps.db, log, metrics, changed),
     subscribeDepartures(opts.bus, deps.db, log, metrics, (roomId) => {
       deps.directory.changed();
       deps.lifecycle.touched(roomId);
     }),
   ]);
-  const lost = subscribeLost(opts.bus, deps.db, log, metrics);
+  const lost = subscribeLost(opts.bus, deps.db, log, metrics, clock);
   const access = serveAccess(opts.bus, deps.raw, log);
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -227,7 +228,7 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   };
   const sweepLimits: SweepLimits = { ...DEFAULT_SWEEP, ...opts.sweepLimits };
   const runSweep = async (now?: number): Promise<SweepReport> => {
-    const report = await sweep(deps.db, sweepLimits, now);
+    const report = await sweep(deps.db, sweepLimits, now ?? clock.now());
     if (report.closed + report.unstuckStarts + report.unstuckGames > 0) {
       deps.directory.changed();
       deps.lifecycle.touched();
@@ -238,9 +239,9 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
   const sweepEvery = opts.sweepIntervalMs ?? 60_000;
   const sweeper =
     sweepEvery > 0
-      ? setInterval(() => runSweep().catch((err) => log.warn({ err }, 'room sweep failed')), sweepEvery)
+      ? clock.setInterval(() => void runSweep().catch((err) => log.warn({ err }, 'room sweep failed')), sweepEvery)
       : null;
-  sweeper?.unref();
+  if (sweeper) unrefTimer(sweeper);
   metrics.ready.set(1);
   let closed: Promise<void> | null = null;
   return {
@@ -266,8 +267,8 @@ export async function createLobby(opts: LobbyOptions): Promise<Lobby> {
     },
     close() {
       closed ??= (async () => {
-        if (sweeper) clearInterval(sweeper);
-        if (ticker) clearInterval(ticker);
+        clock.clearInterval(sweeper);
+        clock.clearInterval(ticker);
         await ticking;
         presenceBus.close();
         metrics.ready.set(0);

@@ -7,6 +7,7 @@
  */
 import { contract, listen } from '@joke/protocol';
 import type { Bus, BusSubscription } from '@joke/bus';
+import { systemClock, type Clock } from '@joke/bus/clock';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.ts';
 import type { LobbyMetrics } from './metrics.ts';
@@ -19,7 +20,13 @@ export interface LostSubscriber {
 
 const RETRIES = 3;
 
-export function subscribeLost(bus: Bus, db: Db, log: Logger, metrics: LobbyMetrics): LostSubscriber {
+export function subscribeLost(
+  bus: Bus,
+  db: Db,
+  log: Logger,
+  metrics: LobbyMetrics,
+  clock: Pick<Clock, 'sleep'> = systemClock,
+): LostSubscriber {
   const inFlight = new Set<Promise<void>>();
   const handle = async (gameRoomId: string): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
@@ -33,7 +40,7 @@ export function subscribeLost(bus: Bus, db: Db, log: Logger, metrics: LobbyMetri
         return;
       } catch (err) {
         if (attempt < RETRIES) {
-          await new Promise((res) => setTimeout(res, 100 * 2 ** attempt));
+          await clock.sleep(100 * 2 ** attempt);
           continue;
         }
         log.error({ err, gameId: gameRoomId }, 'could not reopen the room of a lost table');

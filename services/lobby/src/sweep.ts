@@ -26,7 +26,7 @@ export interface SweepReport {
   unstuckGames: number;
 }
 
-export async function sweep(db: Db, limits: SweepLimits, now = Date.now()): Promise<SweepReport> {
+export async function sweep(db: Db, limits: SweepLimits, now: number): Promise<SweepReport> {
   const before = (ms: number) => new Date(now - ms);
   const free = { status: 'waiting', currentGameId: null };
   const starts = await db.room.updateMany({

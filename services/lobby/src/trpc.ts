@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { PlayerClaims } from '@joke/protocol/auth';
 import type { AnyGame } from '@joke/engine';
 import type { Bus } from '@joke/bus';
+import type { Clock } from '@joke/bus/clock';
 import type { Db } from './db/open.ts';
 import type { Raw } from './db/raw.ts';
 import type { LobbyMetrics } from './metrics.ts';
@@ -46,7 +47,7 @@ export interface LobbyDeps {
   /** Who is present in which room (rooms/presence.ts), and the rules applied to it. */
   presence: PresenceBoard;
   lifecycle: RoomLifecycle;
-  clock: () => number;
+  clock: Clock;
 }
 
 export interface Context {
@@ -142,7 +143,7 @@ function afterCall(
   // A member's own call about their room is their presence in it (the waiting room asks every second).
   if (result.ok && path.startsWith('rooms.')) {
     const roomId = roomIdOf(result.data);
-    if (ctx.claims && roomId) ctx.deps.presence.mark(roomId, ctx.claims.sub, ctx.deps.clock());
+    if (ctx.claims && roomId) ctx.deps.presence.mark(roomId, ctx.claims.sub, ctx.deps.clock.now());
   }
   end({ code: result.ok ? 'OK' : result.error.code });
   if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR')

@@ -28,7 +28,15 @@ describe('engine games through the lobby', () => {
       const def = games[g.id];
       expect(g).toMatchObject({ name: def.name, minPlayers: def.minPlayers, maxPlayers: def.maxPlayers });
       expect(g.optionFields).toEqual(JSON.parse(JSON.stringify(def.optionFields)));
+      // Rule presets (issue 41) travel with the fields so the client keeps no copy; none = empty list.
+      expect(g.presets).toEqual(JSON.parse(JSON.stringify(def.presets ?? [])));
     }
+    expect(list.find((g) => g.id === 'one-card')?.presets.map((p) => p.id)).toEqual([
+      'basic',
+      'house',
+      'colorOriginal',
+      'beginner',
+    ]);
   });
 
   for (const id of Object.keys(games)) {

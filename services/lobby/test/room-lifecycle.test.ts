@@ -4,6 +4,7 @@
  * waiting room asks for its room every second) and from the room workers'
  * `roomOccupancy` facts; the rules run when the test calls `lifecycle()`.
  */
+import { FakeClock } from '@joke/bus/clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract, emit } from '@joke/protocol';
 import { LOBBY_MESSAGES as MSG } from '../src/index.ts';
@@ -11,10 +12,10 @@ import { failure, startHarness, uniqueSchema, type Harness } from './helpers/har
 
 const schema = uniqueSchema('lifecycle');
 const LIMITS = { awayAfterMs: 5_000, hostGraceMs: 20_000, emptyCloseMs: 60_000, tickMs: 0 };
-let now = Date.UTC(2026, 11, 1, 12);
+const clock = new FakeClock(Date.UTC(2026, 11, 1, 12));
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ databaseUrl: schema.url, presence: LIMITS, clock: () => now, listCacheMs: 0 });
+  h = await startHarness({ databaseUrl: schema.url, presence: LIMITS, clock, listCacheMs: 0 });
 });
 afterAll(async () => {
   await h?.close();
@@ -25,7 +26,7 @@ type Guest = Awaited<ReturnType<Harness['guest']>>;
 /** `ms` of fake time in one-second steps, each present guest asking for its room as the screen does. */
 async function pass(ms: number, roomId: string, present: Guest[]): Promise<void> {
   for (let t = 0; t < ms; t += 1000) {
-    now += 1000;
+    await clock.advance(1000);
     for (const g of present) await g.api.rooms.get.query({ roomId });
     await h.lobby.lifecycle();
   }
@@ -42,7 +43,7 @@ describe('room lifecycle', () => {
     const roomA = await a.api.rooms.create.mutate({ game: 'count', options: { mode: 'classic' } });
     const roomB = await b.api.rooms.create.mutate({ game: 'count', options: { mode: 'classic' } });
     const tick = async (present: [Guest, string][]) => {
-      now += 1000;
+      await clock.advance(1000);
       for (const [g, roomId] of present) await g.api.rooms.get.query({ roomId });
       return (await h.lobby.lifecycle()).rooms;
     };
@@ -69,9 +70,9 @@ describe('room lifecycle', () => {
     const second = await h.guest('나중온');
     const looker = await h.guest('구경꾼');
     const room = await host.api.rooms.create.mutate({ game: 'count', options: { mode: 'classic' } });
-    now += 1000;
+    await clock.advance(1000);
     await first.api.rooms.join.mutate({ roomId: room.roomId });
-    now += 1000;
+    await clock.advance(1000);
     await second.api.rooms.join.mutate({ roomId: room.roomId });
     await pass(2000, room.roomId, [host, first, second]);
     expect(await listed(looker, room.roomId)).toMatchObject({ seated: 3, hostName: '떠난방장' });
@@ -160,7 +161,14 @@ describe('room lifecycle', () => {
     const { gameRoomId } = await host.api.rooms.start.mutate({ roomId: room.roomId });
     // The in-process bus delivers on the next setImmediate turn: the tick after it sees the fact as changed.
     const fact = async (connected: string[], spectators: number) => {
-      emit(h.bus, contract.roomOccupancy, { v: 1, roomId: gameRoomId, connected, spectators, closed: false, at: now });
+      emit(h.bus, contract.roomOccupancy, {
+        v: 1,
+        roomId: gameRoomId,
+        connected,
+        spectators,
+        closed: false,
+        at: clock.now(),
+      });
       await new Promise((r) => setImmediate(r));
     };
     await fact([host.id, mate.id], 2);

@@ -4,15 +4,16 @@
  * a page that stays in memory for a minute: each way the answer can go stale must show in the next
  * call — a host's mark running out, a new mark, a judgement, a mutation patching the page.
  */
+import { FakeClock } from '@joke/bus/clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, uniqueSchema, type Harness } from './helpers/harness.ts';
 
 const schema = uniqueSchema('listreuse');
 const LIMITS = { awayAfterMs: 5_000, hostGraceMs: 20_000, emptyCloseMs: 60_000, tickMs: 0 };
-let now = Date.UTC(2026, 11, 1, 12);
+const clock = new FakeClock(Date.UTC(2026, 11, 1, 12));
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ databaseUrl: schema.url, presence: LIMITS, clock: () => now, listCacheMs: 60_000 });
+  h = await startHarness({ databaseUrl: schema.url, presence: LIMITS, clock, listCacheMs: 60_000 });
 });
 afterAll(async () => {
   await h?.close();
@@ -31,7 +32,7 @@ describe('room list answer reuse', () => {
     expect(await mine()).toMatchObject({ seated: 1 });
     expect(await mine()).toMatchObject({ seated: 1 });
     // The host's mark runs out with time alone: the next call must not reuse the answer.
-    now += LIMITS.awayAfterMs;
+    await clock.advance(LIMITS.awayAfterMs);
     expect(await mine()).toBeNull();
     // A new mark (the host's waiting room asks for the room) brings it back.
     await host.api.rooms.get.query({ roomId: room.roomId });
@@ -43,7 +44,7 @@ describe('room list answer reuse', () => {
     await mate.api.rooms.join.mutate({ roomId: room.roomId });
     expect(await mine()).toMatchObject({ seated: 2 });
     // Everyone goes quiet; once judged absent the room leaves the list.
-    now += LIMITS.awayAfterMs;
+    await clock.advance(LIMITS.awayAfterMs);
     await h.lobby.lifecycle();
     expect(await mine()).toBeNull();
     // Only the first call read the database: every answer above came from memory.

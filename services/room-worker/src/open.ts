@@ -25,6 +25,8 @@ export interface OpenHost {
   refusing(): boolean;
   /** New rooms it takes now (Upkeep.headroom, from its last heartbeat's measurements). */
   headroom(): number;
+  /** An admitted new room takes one off the headroom until the next heartbeat. */
+  tookRoom(): void;
   adopt(room: Room): void;
   /** `ms`: from the restore request to the republished views; `storeMs` of it: reading the marker and taking the lease. */
   restored(roomId: string, epoch: number, seq: number, took: { storeMs: number; ms: number }): void;
@@ -152,6 +154,7 @@ export async function openRoom(h: OpenHost, req: wire.OpenRoomRequest): Promise<
     // first, so the ones it runs keep their pace. The matchmaker tries a worker that has headroom.
     if (h.headroom() <= 0) return refuse('capacity');
     if (expired(h, req.create.roomId, req.deadline)) return refuse('expired');
+    h.tookRoom();
     return createRoom(h, req.create, req.deadline);
   }
   if (req.restore) return restoreRoom(h, req.roomId, req.deadline);

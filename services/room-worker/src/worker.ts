@@ -159,6 +159,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     rooms,
     refusing: () => draining || closed,
     headroom: () => upkeep.headroom,
+    tookRoom: () => upkeep.took(),
     adopt(room) {
       rooms.set(room.id, room);
       reconnect.adopted(room);

@@ -1,6 +1,6 @@
 /** Issue 37: a worker's headroom from what it measured over one heartbeat, against its ADMIT_* limits. */
 import { describe, expect, it } from 'vitest';
-import { admissionLagMs, headroomOf } from '../src/upkeep.ts';
+import { admissionLagMs, headroomOf, PROJECT_FROM_ROOMS } from '../src/upkeep.ts';
 
 const cfg = { maxRooms: 100, admitMaxLagMs: 1_000, admitMaxQueued: 5_000, admitMaxCpu: 0.9 };
 const calm = { rooms: 40, lagMs: 20, queued: 10, cpu: 0.3 };
@@ -16,6 +16,20 @@ describe('headroomOf', () => {
     expect(headroomOf(cfg, { ...calm, queued: 5_001 }, false)).toBe(0);
     expect(headroomOf(cfg, { ...calm, cpu: 0.95 }, false)).toBe(0);
     expect(headroomOf(cfg, calm, true)).toBe(0);
+  });
+
+  it('with a CPU budget, takes only the rooms the budget still holds at the CPU per room measured', () => {
+    // 40 rooms on 0.3 of a 0.9 budget: 0.0075 each, so 120 fit and 80 more are taken — capped by MAX_ROOMS.
+    expect(headroomOf({ ...cfg, maxRooms: 1_000 }, calm, false)).toBe(80);
+    expect(headroomOf(cfg, calm, false)).toBe(60);
+    // 1,000 rooms using 0.75 of 0.9: 200 more; at 0.89, 11 more.
+    const big = { ...cfg, maxRooms: 20_000 };
+    expect(headroomOf(big, { ...calm, rooms: 1_000, cpu: 0.75 }, false)).toBe(200);
+    expect(headroomOf(big, { ...calm, rooms: 1_000, cpu: 0.89 }, false)).toBe(11);
+    // Too few rooms to tell the cost of one from the process's own: only the free slots count.
+    expect(headroomOf(big, { ...calm, rooms: PROJECT_FROM_ROOMS - 1, cpu: 0.5 }, false)).toBe(
+      20_000 - PROJECT_FROM_ROOMS + 1,
+    );
   });
 
   it('a limit of 0 is none', () => {

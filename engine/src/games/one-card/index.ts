@@ -6,6 +6,7 @@ import { RULES_VERSION, restoreState } from './version.ts';
 import type { GameDefinition } from '../../core/index.ts';
 import { bot } from './bot.ts';
 import { optionFields, optionsSchema, playerRange } from './options.ts';
+import { presets } from './presets.ts';
 import { actionSchema } from './actions.ts';
 import { activePlayers, phaseOf } from './active.ts';
 import { apply } from './rules.ts';
@@ -30,6 +31,7 @@ export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, O
   maxPlayers: 10,
   optionsSchema,
   optionFields,
+  presets,
   actionSchema,
   playerRange,
   setup,

@@ -18,6 +18,7 @@ import type { RoomDirectory } from './directory.ts';
 import type { PresenceBoard, PresenceLimits } from './presence.ts';
 import type { RoomSummary } from './view.ts';
 import { reportStall } from '../stalls.ts';
+import type { Clock } from '@joke/bus/clock';
 
 interface RoomState {
   present: boolean;
@@ -79,7 +80,7 @@ export class RoomLifecycle {
     private readonly directory: RoomDirectory,
     private readonly limits: PresenceLimits,
     private readonly log: Logger,
-    private readonly clock: () => number,
+    private readonly clock: Pick<Clock, 'now'>,
   ) {}
 
   /** A room mutation of this process (seats, host, status may differ from the last read); no id = any room. */
@@ -94,7 +95,7 @@ export class RoomLifecycle {
    * or due (a member's presence runs out, a host's grace or an empty room's time is up); all of them
    * after a change it cannot pin on a room, and every FULL_READ_MS.
    */
-  async tick(now = this.clock()): Promise<LifecycleReport> {
+  async tick(now = this.clock.now()): Promise<LifecycleReport> {
     const report: LifecycleReport = { rooms: 0, hostsPassed: 0, closed: 0 };
     if (this.running) return report;
     this.running = true;
@@ -151,7 +152,7 @@ export class RoomLifecycle {
   }
 
   /** The list's view of a room: present counts, or null for a room nobody is in (never shown). */
-  listed(s: RoomSummary, now = this.clock()): RoomSummary | null {
+  listed(s: RoomSummary, now = this.clock.now()): RoomSummary | null {
     const st = this.state.get(s.roomId);
     if (!st) {
       // Not judged yet (created since the last tick): shown while its creator was just heard from.
@@ -174,7 +175,7 @@ export class RoomLifecycle {
    * the answer holds without either changing. `stillListed` checks that basis in one lookup per room,
    * so the list can reuse its answer (and its JSON) between changes instead of rebuilding it per call.
    */
-  listedPage(page: readonly RoomSummary[], now = this.clock()): ListedPage {
+  listedPage(page: readonly RoomSummary[], now = this.clock.now()): ListedPage {
     const out: RoomSummary[] = [];
     const basis: (RoomState | number | undefined)[] = [];
     let until = Infinity;
@@ -201,7 +202,7 @@ export class RoomLifecycle {
   }
 
   /** The latest transition of a room, for the people in it (null when there is none lately). */
-  noticeOf(roomId: string, now = this.clock()): { code: string; text: string } | null {
+  noticeOf(roomId: string, now = this.clock.now()): { code: string; text: string } | null {
     const n = this.state.get(roomId)?.notice;
     return n && now - n.at < NOTICE_MS ? { code: n.code, text: n.text } : null;
   }

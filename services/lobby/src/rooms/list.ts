@@ -44,7 +44,7 @@ export async function listRooms(deps: LobbyDeps, input: ListFilter): Promise<Roo
   });
   // Most list calls find nothing changed since the last one: the same answer (and, in the lean
   // HTTP path, the same JSON) serves them, checked in one lookup per room (lifecycle.stillListed).
-  const now = deps.clock();
+  const now = deps.clock.now();
   let memo = listMemos.get(directory);
   if (!memo) listMemos.set(directory, (memo = new Map()));
   const hit = memo.get(key);

@@ -32,12 +32,12 @@ export async function ensureUser(db: Db | Tx, user: { id: string; nickname: stri
 const USER_FRESH_MS = 60_000;
 
 /** The user row was written by this process within the last minute (`seen`: user id → when). */
-export function userFresh(seen: Map<string, number>, userId: string, now = Date.now()): boolean {
+export function userFresh(seen: Map<string, number>, userId: string, now: number): boolean {
   const at = seen.get(userId);
   return at !== undefined && now - at < USER_FRESH_MS;
 }
 
-export function markUserSeen(seen: Map<string, number>, userId: string, now = Date.now()): void {
+export function markUserSeen(seen: Map<string, number>, userId: string, now: number): void {
   if (seen.size >= 100_000) seen.clear();
   seen.set(userId, now);
 }
@@ -50,7 +50,7 @@ export async function ensureUserOnce(
   db: Db,
   seen: Map<string, number>,
   user: { id: string; nickname: string },
-  now = Date.now(),
+  now: number,
 ): Promise<void> {
   if (userFresh(seen, user.id, now)) return;
   await ensureUser(db, user);

@@ -1,5 +1,5 @@
 /** The games the engine serves, with everything the client needs to draw the create-room form. */
-import type { AnyGame, OptionField } from '@joke/engine';
+import type { AnyGame, OptionField, OptionPreset } from '@joke/engine';
 import { publicProcedure, router } from '../trpc.ts';
 
 export interface GameInfo {
@@ -9,6 +9,8 @@ export interface GameInfo {
   minPlayers: number;
   maxPlayers: number;
   optionFields: OptionField[];
+  /** Named option sets offered first in the room form (empty when the game has none). */
+  presets: OptionPreset[];
 }
 
 export function gameInfo(def: AnyGame): GameInfo {
@@ -19,6 +21,7 @@ export function gameInfo(def: AnyGame): GameInfo {
     minPlayers: def.minPlayers,
     maxPlayers: def.maxPlayers,
     optionFields: def.optionFields,
+    presets: def.presets ?? [],
   };
 }
 

@@ -109,7 +109,7 @@ export const roomsRouter = router({
         id = (await roomIdByCode(raw, code)) ?? undefined;
         if (!id) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
       }
-      const touchUser = !userFresh(seenUsers, ctx.user.id);
+      const touchUser = !userFresh(seenUsers, ctx.user.id, ctx.deps.clock.now());
       // Each attempt is one statement (rooms/sql.ts joinRoom); a lost race for a seat is a unique
       // violation, or a room that changed between the statement's snapshot and its lock: look again.
       for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt++) {
@@ -120,7 +120,7 @@ export const roomsRouter = router({
           if (isRawUniqueViolation(e)) continue;
           throw e;
         }
-        if (touchUser) markUserSeen(seenUsers, ctx.user.id);
+        if (touchUser) markUserSeen(seenUsers, ctx.user.id, ctx.deps.clock.now());
         const room = out.room;
         if (!room) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.roomNotFound });
         if (room.isPrivate && input.code === undefined && !out.seated && !out.watching)
@@ -151,7 +151,7 @@ export const roomsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { db } = ctx.deps;
       const id = await resolveRoom(db, input, ctx.user.id);
-      await ensureUserOnce(db, ctx.deps.seenUsers, ctx.user);
+      await ensureUserOnce(db, ctx.deps.seenUsers, ctx.user, ctx.deps.clock.now());
       await db.$transaction(async (tx) => {
         const room = await lockRoom(tx, id);
         if (room.seats.some((s) => s.userId === ctx.user.id)) {

@@ -3,6 +3,7 @@
  * real HTTP, with tRPC clients that sign in like the Phaser client does, and
  * a stand-in matchmaker on the bus that records what it was asked.
  */
+import type { Clock } from '@joke/bus/clock';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -107,7 +108,7 @@ export async function startHarness(
     /** Share one bus between harnesses (replicas that hear each other); closed by whoever made it. */
     bus?: Bus;
     presence?: Partial<PresenceLimits>;
-    clock?: () => number;
+    clock?: Clock;
   } = {},
 ): Promise<Harness> {
   const bus = opts.bus ?? new InProcessBus();
