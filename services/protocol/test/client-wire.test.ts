@@ -81,7 +81,9 @@ const presence = fc.array(fc.record({ id: text, connected: fc.boolean(), away: f
 });
 /** A JSON value as JSON.parse would give it back (no -0, no undefined). */
 const jsonValue = fc.jsonValue().map((x) => JSON.parse(JSON.stringify(x)) as unknown);
-const jsonObject = fc.dictionary(text, jsonValue, { maxKeys: 6 });
+/** `__proto__` left out of keys: zod's record parse drops that own key (a zod matter, not the encoder's). */
+const key = text.filter((k) => k !== '__proto__');
+const jsonObject = fc.dictionary(key, jsonValue, { maxKeys: 6 });
 
 describe('every encoder writes its declared frame', () => {
   it('welcome, pong, ack', () => {
