@@ -4,8 +4,9 @@
  * table (pixel sampling of a ◆/♣ card's corner) and persists; large text at
  * 360×640 leaves no label off the screen or on another, on every table and in
  * the DOM lobby; navigator.vibrate (stubbed before the page loads) is called
- * when the turn becomes mine and never with the setting off. Screenshots of the
- * three tables at 390×844 DPR 3 with both options on land in
+ * when the turn becomes mine and never with the setting off. Screenshots of
+ * every table (원카드 classic and 색깔 카드, 포커 홀덤/7포커/인디언/바둑이, 훌라)
+ * at 390×844 DPR 3 with both options on land in
  * test-results/screenshots/a11y-<table>.png for a person to look at.
  * Tables run from engines in the page (harness); every wait is on the hook.
  */
@@ -247,16 +248,34 @@ describe('poker §9 초보자 도움: 내 차례에 진동', () => {
   });
 });
 
+/** Every table a player can sit at (issue 41): both 원카드 modes, four 포커 modes, 훌라. */
+const SHOT_TABLES: [string, Table, string][] = [
+  ['onecard', 'onecard', TABLES.onecard.query],
+  ['onecard-uno', 'onecard', 'mode=uno-style&players=6&bots=0&seed=a11y&warmup=6'],
+  ['poker', 'poker', TABLES.poker.query],
+  ['poker-seven', 'poker', 'game=poker&mode=sevenPoker&players=6&bots=0&seed=a11y'],
+  // 인디언 after two hands were played by the bots, so the used-card panel has cards in it.
+  ['poker-indian', 'poker', 'game=poker&mode=indian&players=4&bots=15&autoplay=1&pause=indianUsed&seed=a11y'],
+  ['poker-badugi', 'poker', 'game=poker&mode=badugi&players=6&bots=0&seed=a11y'],
+  ['hula', 'hula', TABLES.hula.query],
+];
+
+const usedBoxes = (h: Hook) =>
+  ((h.used ?? []) as { boxes: string[] }[]).reduce((n, c) => n + c.boxes.filter((b) => b === 'used').length, 0);
+
 describe('screenshots with the 4-colour deck and large text (390×844, DPR 3)', () => {
-  for (const table of Object.keys(TABLES) as Table[])
-    it(table, async () => {
-      const [page, hook] = await openTable(table, {
-        viewport: SHOT,
-        dpr: 3,
-        settings: { fourColorDeck: true, largeText: true },
-      });
+  for (const [name, table, query] of SHOT_TABLES)
+    it(name, async () => {
+      const indian = name === 'poker-indian';
+      const [page, hook] = await openTable(
+        table,
+        { viewport: SHOT, dpr: 3, settings: { fourColorDeck: true, largeText: true } },
+        // The harness pauses the bots in a hand being bet once two hands' cards are on the used pile.
+        indian ? (h) => h.phase === 'betting' && usedBoxes(h) >= 8 : undefined,
+        query,
+      );
       try {
-        await page.screenshot({ path: `${SHOTS}a11y-${table}.png` });
+        await page.screenshot({ path: `${SHOTS}a11y-${name}.png` });
         expect(labelProblems(hook.labels, hook.width, hook.height)).toEqual([]);
       } finally {
         await page.close();

@@ -19,11 +19,13 @@ describe('poker table layout', () => {
       for (const spectator of [false, true])
         it(`${width}×${height}, ${seats} seats${spectator ? ', spectator' : ''}: nothing overlaps or leaves the screen`, () => {
           const opponents = spectator ? seats : seats - 1;
-          for (const [myCards, board] of (spectator ? [0] : [2, 4, 5, 7]).flatMap((c) => [
-            [c, true] as const,
-            [c, false] as const,
+          for (const [myCards, board, usedPanel] of (spectator ? [0] : [2, 4, 5, 7]).flatMap((c) => [
+            [c, true, false] as const,
+            [c, false, false] as const,
+            // 인디언 (1 or 2 cards, no board) with its used-card panel (§9).
+            ...(c <= 2 ? [[c, false, true] as const] : []),
           ])) {
-            const l = computePokerLayout({ width, height, opponents, myCards, spectator, board });
+            const l = computePokerLayout({ width, height, opponents, myCards, spectator, board, usedPanel });
             // A phone on its side trades size for fit: smaller cards, seats and buttons (still tappable).
             const short = (width > height && height < 520) || height < 700;
             const screen = { x: 0, y: 0, w: width, h: height };
@@ -45,7 +47,7 @@ describe('poker table layout', () => {
             for (const k of ['pot', 'board', 'status'] as const)
               expect(inside(k === 'board' ? l.boardArea : l[k], l.felt), `${k} on the felt`).toBe(true);
             for (const [name, r] of rects)
-              if (!['pot', 'board', 'status'].includes(name))
+              if (!['pot', 'board', 'status', 'used'].includes(name))
                 expect(overlaps(l.felt, r), `felt overlaps ${name}`).toBe(false);
             // My cards: inside the hand strip, at least 96 px tall (§9), each with a tappable part.
             expect(l.cards).toHaveLength(myCards);
@@ -59,8 +61,25 @@ describe('poker table layout', () => {
               expect(s.w).toBeGreaterThanOrEqual(short ? 76 : 100);
               expect(s.h).toBeGreaterThanOrEqual(short ? 64 : 80);
             }
-            // PC gets the hand log panel beside the table.
-            if (width === 1440) expect(l.log, 'hand log on a 1440 px screen').not.toBeNull();
+            // poker §9 PC: the hand log and the 족보표 beside the round table, both right of the felt.
+            if (width === 1440) {
+              expect(l.log, 'hand log on a 1440 px screen').not.toBeNull();
+              expect(l.ranks, '족보표 on a 1440 px screen').not.toBeNull();
+              for (const r of [l.log!, l.ranks!]) expect(r.x).toBeGreaterThanOrEqual(l.felt.x + l.felt.w);
+              // Tall enough for 13 rows of the Korean ranking at 16 px and wide enough for a name and an example.
+              expect(l.ranks!.h).toBeGreaterThanOrEqual(13 * 16 + 32);
+              expect(l.ranks!.w).toBeGreaterThanOrEqual(240);
+            }
+            if (width < 1000) expect(l.ranks, 'no 족보표 column on a phone or tablet').toBeNull();
+            // poker §9 인디언: the used-card panel sits on the felt, clear of the foreheads, wide enough for 10 columns.
+            if (usedPanel) {
+              expect(l.used).not.toBeNull();
+              expect(inside(l.used!, l.felt), 'used panel on the felt').toBe(true);
+              expect(overlaps(l.used!, l.boardArea), 'used panel clear of the foreheads').toBe(false);
+              // One row of the ten numbers, or (beside the foreheads, when the middle is short) two rows of five.
+              expect(l.used!.w / (l.used!.h >= 44 ? 5 : 10)).toBeGreaterThanOrEqual(20);
+              expect(l.used!.h).toBeGreaterThanOrEqual(26);
+            } else expect(l.used).toBeNull();
             // Action bar: rows of buttons at least 56 px tall (§9).
             const rowH = (l.actions.h - (l.actionRows - 1) * 8) / l.actionRows;
             expect(rowH).toBeGreaterThanOrEqual(short ? 40 : 56);

@@ -49,4 +49,9 @@ export const PAUSES: Record<string, (s: GameStateBase) => boolean> = {
   declare: (s) => (s as PokerState).hand?.phase === 'declare',
   /** Any poker hand ended. */
   handEnd: (s) => (s as PokerState).hand?.phase === 'handEnd',
+  /** 인디언: a hand being bet with at least two earlier hands' cards on the used pile (the used-card panel, §9). */
+  indianUsed: (s) => {
+    const p = s as PokerState;
+    return p.hand?.phase === 'betting' && p.indianUsed.length >= 2 * p.hand.seatOrder.length;
+  },
 };

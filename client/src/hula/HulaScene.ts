@@ -31,7 +31,7 @@ import { sortCards, type HulaAction, type HulaSort, type HulaView } from './mode
 import { ActionBar } from './action-bar.ts';
 import { eventToast } from './events.ts';
 import { HulaResultPanel } from './result-panel.ts';
-import { resultActions } from '../table/result-actions.ts';
+import { resultActions, type TableExit } from '../table/result-actions.ts';
 import { resultRows } from './result-rows.ts';
 import { HulaTableView } from './table-view.ts';
 import { arrivals } from './arrivals.ts';
@@ -238,7 +238,7 @@ export class HulaScene extends Phaser.Scene {
     if (!data) return this.result.close();
     const actions =
       data.final || this.data_.replay
-        ? resultActions(this.data_.replay, this.result, (to) => this.exit(to))
+        ? resultActions(this.data_.replay, this.result, (to) => this.exit(to), this.data_.again)
         : v!.me && !waiting
           ? [{ key: 'ready', label: '다음 판 준비', onTap: () => void this.press('ready') }]
           : [];
@@ -312,7 +312,7 @@ export class HulaScene extends Phaser.Scene {
     else this.exit('lobby');
   }
 
-  private exit(to: 'room' | 'lobby'): void {
+  private exit(to: TableExit): void {
     const finished = this.frame?.view.finished ?? false;
     this.data_.onExit(to, { finished });
   }

@@ -10,7 +10,7 @@ import type { ConnStatus } from '../net/gateway.ts';
 import type { TableSceneData } from '../scenes/TableScene.ts';
 import { verifySeed } from '../table/result-data.ts';
 import { ResultPanel, Toasts } from '../table/overlays.ts';
-import { resultActions } from '../table/result-actions.ts';
+import { resultActions, type TableExit } from '../table/result-actions.ts';
 import type { TableFrame } from '../table/source.ts';
 import { C, textStyle, tx } from '../table/theme.ts';
 import { followTableSettings } from '../table/live-settings.ts';
@@ -23,6 +23,8 @@ import { ActionBarView } from './bar-view.ts';
 import { opponentsOf, type PokerAction, type PokerView } from './model.ts';
 import { clockColor, drawRing, drawSeat, seatInfo } from './seat.ts';
 import { clockRect, drawCenter, drawLog, drawMine, myCards, type MyCard } from './table-parts.ts';
+import { rankTable, usedColumns } from './panels.ts';
+import { drawRanks, drawUsed } from './panels-draw.ts';
 import { pokerResult } from './result-rows.ts';
 import { ChipFx, chipMoves } from './chips-fx.ts';
 import { potPlaces } from './pot-places.ts';
@@ -201,6 +203,7 @@ export class PokerScene extends Phaser.Scene {
       height: H,
       opponents: v ? opponentsOf(v).length : 3,
       board: !v || v.mode === 'holdem' || v.mode === 'omaha',
+      usedPanel: v?.mode === 'indian',
       myCards: v ? myCards(v).length : 0,
       spectator: !v || v.viewer === null,
     });
@@ -231,6 +234,8 @@ export class PokerScene extends Phaser.Scene {
     opponentsOf(v).forEach((s, i) => drawSeat(this, this.dyn, l.seats[i], seatInfo(v, s, false), this.flipOf(v, s.id)));
     drawCenter(this, this.dyn, l, v, statusLine(v));
     if (l.log) drawLog(this, this.dyn, l.log, v);
+    if (l.ranks) drawRanks(this, this.dyn, l.ranks, rankTable(v));
+    if (l.used && v.mode === 'indian') drawUsed(this, this.dyn, l.used, usedColumns(v));
     this.mine = myCards(v);
     if (v.viewer !== null) drawMine(this, this.dyn, l, v, this.mine, this.ui, (id) => this.onCardTap(id));
     // A 복기 plays nothing: no live action button, whatever the seat looked from could have done.
@@ -299,7 +304,7 @@ export class PokerScene extends Phaser.Scene {
     else this.exit('lobby');
   }
 
-  private exit(to: 'room' | 'lobby'): void {
+  private exit(to: TableExit): void {
     const cb = this.data_.onExit;
     const finished = this.view?.finished ?? false;
     this.scene.stop();
@@ -314,7 +319,7 @@ export class PokerScene extends Phaser.Scene {
       data,
       fitView(this).width,
       fitView(this).height,
-      resultActions(this.data_.replay, this.result, (to) => this.exit(to)),
+      resultActions(this.data_.replay, this.result, (to) => this.exit(to), this.data_.again),
     );
     this.result.setVerified(verifySeed(data.seed, data.seedCommit));
   }

@@ -22,6 +22,8 @@ export interface PokerLayoutInput {
   spectator?: boolean;
   /** Hold'em/omaha deal a board; the other modes give its room to the seats' cards (default true). */
   board?: boolean;
+  /** 인디언: the used-card panel (§9) takes a strip of the middle; the foreheads keep `boardArea`. */
+  usedPanel?: boolean;
 }
 
 export interface PokerLayout {
@@ -52,6 +54,10 @@ export interface PokerLayout {
   felt: Rect;
   /** PC: the hand log panel right of the table (§9), when the screen is wide enough. */
   log: Rect | null;
+  /** PC: the hand-rank table (족보표) under the hand log (§9), when the column has room for it. */
+  ranks: Rect | null;
+  /** 인디언: the used-card panel (§9), on the felt with the foreheads. */
+  used: Rect | null;
   /** Rows the action bar is split into. */
   actionRows: number;
 }
@@ -154,7 +160,8 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     // Without a board the middle needs only the pot, a title and the status (≈ 150 px): the rest
     // goes to the seats, whose open cards (7포커) are what a player reads.
     const cBottomAt = input.spectator ? H - PAD : me.y - 6;
-    const spare = cBottomAt - (barH + 8 + rows * base + (rows - 1) * 6 + 8) - 150;
+    const usedH = input.usedPanel ? (compact ? 28 : 34) : 0;
+    const spare = cBottomAt - (barH + 8 + rows * base + (rows - 1) * 6 + 8) - 150 - usedH;
     const grow = input.board === false ? Math.max(0, Math.min(44, Math.floor(spare / rows))) : 0;
     const seatH = base + grow;
     const seatArea = { x: PAD, y: barH + 8, w: W - 2 * PAD, h: rows * seatH + (rows - 1) * 6 };
@@ -163,14 +170,26 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     const cBottom = input.spectator ? H - PAD : me.y - 6;
     const pot = { x: PAD, y: cTop, w: W - 2 * PAD, h: compact ? 32 : 44 };
     const status = { x: PAD, y: cBottom - (compact ? 22 : 24), w: W - 2 * PAD, h: compact ? 22 : 24 };
-    const bh = Math.min(84, status.y - pot.y - pot.h - 12);
+    // The used-card strip goes under the foreheads; with many seats (d52 인디언 seats 10) the middle is
+    // too short for both, and the strip moves beside the foreheads instead.
+    const stacked = status.y - 4 - usedH - pot.y - pot.h - 8 >= (compact ? 36 : 56);
+    const used = !usedH
+      ? null
+      : stacked
+        ? { x: PAD + 16, y: status.y - 4 - usedH, w: W - 2 * PAD - 32, h: usedH }
+        : { x: W - PAD - 16 - Math.round(W * 0.42), y: pot.y + pot.h + 2, w: Math.round(W * 0.42), h: 0 };
+    if (used && !stacked) used.h = status.y - 2 - used.y;
+    const midBottom = used && stacked ? used.y : status.y;
+    const bh = Math.min(84, midBottom - pot.y - pot.h - (used ? (stacked ? 8 : 4) : 12));
     const bw = Math.round(bh * RATIO);
     const boardArea = {
       x: (W - (5 * bw + 4 * 6)) / 2,
-      y: pot.y + pot.h + (status.y - pot.y - pot.h - bh) / 2,
+      y: pot.y + pot.h + (midBottom - pot.y - pot.h - bh) / 2,
       w: 5 * bw + 4 * 6,
       h: bh,
     };
+    // The foreheads of 인디언 spread over the felt's width rather than five board slots.
+    if (used) Object.assign(boardArea, { x: PAD + 16, w: stacked ? W - 2 * PAD - 32 : used.x - 8 - (PAD + 16) });
     return {
       orientation: 'portrait',
       width: W,
@@ -192,6 +211,8 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
       actions,
       felt: { x: PAD, y: pot.y - 6, w: W - 2 * PAD, h: status.y + status.h + 4 - (pot.y - 6) },
       log: null,
+      ranks: null,
+      used,
       actionRows,
     };
   }
@@ -222,26 +243,28 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
   const cx = W / 2;
   const status = { x: cx - 320, y: midBottom - 30, w: 640, h: 30 };
   const pot = { x: cx - 320, y: midTop, w: 640, h: 52 };
-  const bh = Math.max(60, Math.min(130, status.y - pot.y - pot.h - 16));
+  const used = input.usedPanel ? { x: cx - 300, y: status.y - 6 - 40, w: 600, h: 40 } : null;
+  const boardBottom = used ? used.y : status.y;
+  const bh = Math.max(60, Math.min(130, boardBottom - pot.y - pot.h - (used ? 8 : 16)));
   const bw = Math.round(bh * RATIO);
   const boardArea = {
     x: cx - (5 * bw + 4 * 10) / 2,
-    y: pot.y + pot.h + (status.y - pot.y - pot.h - bh) / 2,
+    y: pot.y + pot.h + (boardBottom - pot.y - pot.h - bh) / 2,
     w: 5 * bw + 4 * 10,
     h: bh,
   };
+  if (used) Object.assign(boardArea, { x: cx - 320, w: 640 });
+  // PC (§9): a column right of the round table holds the hand log and the hand-rank table; the
+  // felt narrows (it still holds the 640 px middle) to give that column room when the screen is wide.
+  const column = pcColumn(W, cx, seatBottom + 10, input.spectator ? H - PAD - 8 : actions.y - 12);
+  const feltW = Math.min(W - 2 * PAD, 1040, column ? 2 * (column.x - 10 - cx) : Infinity);
   const felt = {
-    x: Math.max(PAD, cx - 520),
+    x: Math.max(PAD, cx - feltW / 2),
     y: pot.y - 8,
-    w: Math.min(W - 2 * PAD, 1040),
+    w: feltW,
     h: status.y + status.h + 4 - (pot.y - 8),
   };
-  const logX = felt.x + felt.w + 10;
-  const logBottom = input.spectator ? H - PAD - 8 : actions.y - 12;
-  const log =
-    W - PAD - 8 - logX >= 150 && logBottom - (seatBottom + 10) >= 160
-      ? { x: logX, y: seatBottom + 10, w: W - PAD - 8 - logX, h: logBottom - (seatBottom + 10) }
-      : null;
+  const { log, ranks } = column ?? { log: null, ranks: null };
   return {
     orientation: 'landscape',
     width: W,
@@ -263,8 +286,31 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     actions,
     felt,
     log,
+    ranks,
+    used,
     actionRows,
   };
+}
+
+/**
+ * The PC column right of the table: hand log on top, 족보표 below it (13 rows
+ * of the Korean ranking need ≈ 250 px). Null when the screen is too narrow for
+ * a readable column beside a felt that holds the 640 px middle, or too short.
+ */
+function pcColumn(
+  W: number,
+  cx: number,
+  top: number,
+  bottom: number,
+): { x: number; log: Rect; ranks: Rect | null } | null {
+  const right = W - PAD - 8;
+  const x = Math.max(cx + 340 + 10, right - 320);
+  const w = right - x;
+  const h = bottom - top;
+  if (w < 150 || h < 160) return null;
+  if (w < 200 || h < 340) return { x, log: { x, y: top, w, h }, ranks: null };
+  const logH = Math.max(110, Math.round(h * 0.3));
+  return { x, log: { x, y: top, w, h: logH }, ranks: { x, y: top + logH + 10, w, h: h - logH - 10 } };
 }
 
 /**
@@ -306,6 +352,10 @@ function shortLandscape(input: PokerLayoutInput, W: number, H: number, n: number
     w: 5 * bw + 4 * 6,
     h: bh,
   };
+  // 인디언 on a phone on its side: the foreheads take the left of the middle, the used-card panel its right.
+  const usedW = Math.min(260, Math.round(mw * 0.42));
+  const used = input.usedPanel ? { x: cx + mw / 2 - 8 - usedW, y: boardArea.y, w: usedW, h: bh } : null;
+  if (used) Object.assign(boardArea, { x: cx - mw / 2 + 8, w: used.x - 8 - (cx - mw / 2 + 8) });
   const felt = { x: Math.max(PAD, cx - 520), y: pot.y - 2, w: Math.min(W - 2 * PAD, 1040), h: 0 };
   felt.h = status.y + status.h + 1 - felt.y;
   return {
@@ -329,6 +379,8 @@ function shortLandscape(input: PokerLayoutInput, W: number, H: number, n: number
     actions,
     felt,
     log: null,
+    ranks: null,
+    used,
     actionRows,
   };
 }
@@ -345,6 +397,8 @@ export function namedRects(l: PokerLayout, spectator: boolean): [string, Rect][]
     ['status', l.status],
   ];
   if (l.log) out.push(['log', l.log]);
+  if (l.ranks) out.push(['ranks', l.ranks]);
+  if (l.used) out.push(['used', l.used]);
   if (!spectator) out.push(['me', l.me], ['hint', l.hint], ['hand', l.hand], ['actions', l.actions]);
   return out;
 }

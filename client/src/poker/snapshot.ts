@@ -12,6 +12,7 @@ import { chipsOnTable, opponentsOf, potTotal, type PokerView } from './model.ts'
 import type { MyCard } from './table-parts.ts';
 import { handEndLines, statusLine } from './status.ts';
 import { roundTitle } from './story.ts';
+import { rankTable, usedColumns } from './panels.ts';
 
 export interface PokerSnapshotParts {
   layout: PokerLayout | null;
@@ -77,6 +78,9 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
       ? opponentsOf(v).map((s, i) => ({ id: s.id, name: s.name, stack: s.stack, rect: l?.seats[i] ?? null }))
       : [],
     layoutRects: l,
+    // The §9 side panels as drawn: the 족보표's title and rows (PC), 인디언's used-card boxes.
+    ranks: l?.ranks && v ? rankTable(v) : null,
+    used: l?.used && v?.mode === 'indian' ? usedColumns(v) : null,
     // Where bets fly to and wins leave from: the pot row's chip spot, apart from its words.
     potChips: l ? potPlaces(l).chips : null,
     result: p.result.data ? { ...p.result.data, buttons: p.result.buttonRects } : null,

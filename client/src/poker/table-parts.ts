@@ -133,10 +133,13 @@ function drawForeheads(scene: Phaser.Scene, into: Phaser.GameObjects.Container, 
   const h = v.hand!;
   const others = h.players.filter((p) => p.id !== v.viewer);
   const wide = l.orientation === 'landscape';
-  const area = { x: l.felt.x + 24, y: l.boardArea.y, w: l.felt.w - 48, h: l.boardArea.h };
-  const nameH = wide ? 22 : 18;
+  // With the used-card panel (§9) the layout gives the foreheads their own area; otherwise the felt's width.
+  const area = l.used ? l.boardArea : { x: l.felt.x + 24, y: l.boardArea.y, w: l.felt.w - 48, h: l.boardArea.h };
+  // A phone on its side leaves the middle ≈ 40 px tall: names shrink and the deck line gives way to the cards.
+  const restH = area.h >= 70 ? 20 : 0;
+  const nameH = Math.min(wide ? 22 : 18, Math.max(12, Math.round(area.h * 0.3)));
   const gap = 10;
-  let ch = area.h - nameH - 20;
+  let ch = area.h - nameH - restH;
   let cw = Math.round(ch * (180 / 252));
   if (others.length * (cw + gap) > area.w) {
     cw = Math.floor(area.w / others.length - gap);
@@ -149,6 +152,7 @@ function drawForeheads(scene: Phaser.Scene, into: Phaser.GameObjects.Container, 
     const name = { x: r.x - gap / 2, y: r.y + ch + 2, w: cw + gap, h: nameH };
     text(scene, into, name, nameOf(v, p.id), wide ? 14 : 11, p.folded ? '#9fb0a7' : '#ffffff', 700);
   });
+  if (!restH) return;
   const rest = { x: area.x, y: area.y + ch + nameH + 2, w: area.w, h: Math.max(14, area.h - ch - nameH - 2) };
   text(
     scene,

@@ -129,13 +129,15 @@ export class LobbyScene extends Phaser.Scene {
         },
       }),
       title: room.gameName,
+      // A seated player of a lobby room may play on with the same table (a spectator only watches).
+      again: !spectate,
       onExit: (to, info) => {
         if (to === 'lobby' && (info.finished || spectate))
           void lobby.rooms.leave.mutate({ roomId: room.roomId }).catch(() => undefined);
         const screen: LobbyScreen =
-          to === 'room'
-            ? { name: 'room', roomId: room.roomId, leftGame: room.gameRoomId ?? undefined }
-            : { name: 'list' };
+          to === 'lobby'
+            ? { name: 'list' }
+            : { name: 'room', roomId: room.roomId, leftGame: room.gameRoomId ?? undefined, again: to === 'again' };
         if (to === 'lobby' && (info.finished || spectate)) localStorage.removeItem('joke.room');
         this.game.scene.start('lobby', { screen });
       },

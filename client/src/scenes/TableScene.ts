@@ -25,7 +25,7 @@ import { HandView, type HandCardState } from '../table/hand-view.ts';
 import { computeLayout, type Rect, type TableLayout } from '../table/layout.ts';
 import { Banner, Picker, ResultPanel, Toasts, type PickerChoice } from '../table/overlays.ts';
 import { resultData, verifySeed } from '../table/result-data.ts';
-import { resultActions } from '../table/result-actions.ts';
+import { resultActions, type TableExit } from '../table/result-actions.ts';
 import { SeatBadge } from '../table/seat-badge.ts';
 import type { TableFrame, TableSource } from '../table/source.ts';
 import { C, textStyle, tx } from '../table/theme.ts';
@@ -52,8 +52,10 @@ export interface TableSceneData<A = OneCardAction, V = OneCardView> {
    * panel offers only 닫기 (the replay's own bar is the way out, not 대기실로 / 로비로).
    */
   replay?: boolean;
-  /** Called after the table closed itself: back to the waiting room or to the lobby list. */
-  onExit: (to: 'room' | 'lobby', info: { finished: boolean }) => void;
+  /** Called after the table closed itself: 한 판 더, back to the waiting room, or to the lobby list. */
+  onExit: (to: TableExit, info: { finished: boolean }) => void;
+  /** The table belongs to a lobby room the players can play on in: the result offers 한 판 더. */
+  again?: boolean;
   /** A tap the table refused, with its reason (the tutorial's coach repeats it). */
   onRefused?: (reason: string) => void;
   /** A greyed button was tapped: the action it would send (null: nothing chosen yet). */
@@ -196,7 +198,7 @@ export class TableScene extends Phaser.Scene {
     this.relayout();
   }
 
-  private exit(to: 'room' | 'lobby'): void {
+  private exit(to: TableExit): void {
     const cb = this.data_.onExit;
     const finished = this.frame?.view.finished ?? false;
     this.scene.stop();
@@ -575,7 +577,7 @@ export class TableScene extends Phaser.Scene {
       data,
       fitView(this).width,
       fitView(this).height,
-      resultActions(this.data_.replay, this.result, (to) => this.exit(to)),
+      resultActions(this.data_.replay, this.result, (to) => this.exit(to), this.data_.again),
     );
     this.result.setVerified(verifySeed(data.seed, data.seedCommit));
   }

@@ -1,9 +1,12 @@
 /**
  * The lobby as an HTML overlay over the canvas: nickname sign-in, the room
  * list (polled), the create-room form generated from the engine's option
- * metadata, join by invite code, and the waiting room (polled here, its card
- * drawn by waiting-room.ts; when the room is gone the list says why). Forms
- * are HTML so Korean IME input, autofill and screen readers work as usual.
+ * metadata, join by invite code or by a room link (invite.ts: opened after
+ * sign-in, as a viewer first), 내 기록 (my-record.ts), and the waiting room
+ * (polled here, its card drawn by waiting-room.ts; when the room is gone the
+ * list says why; after 한 판 더 the poll re-sends a vote that could not start
+ * the game yet). Forms are HTML so Korean IME input, autofill and screen
+ * readers work as usual.
  */
 import type { GameInfo, RoomDetail, RoomSummary } from '@joke/lobby';
 import { TRPCClientError } from '@trpc/client';
@@ -24,6 +27,8 @@ import { LEFT_ROOM, type LeftRoomCode } from './room-notice.ts';
 import { STATUS_KO, fillWaitingRoom, roomTitle, type WaitingRoomContext } from './waiting-room.ts';
 import type { QueueRequest } from '../net/gateway.ts';
 import { replayIdFromUrl } from '../replay/route.ts';
+import { fillMyRecord } from './my-record.ts';
+import { clearRoomLink, roomLinkFromUrl, type RoomLink } from './invite.ts';
 
 /** Games this client has a table for; others are listed but cannot be created here yet. */
 export const PLAYABLE_GAMES = new Set(['one-card', 'poker', 'hula']);
@@ -34,8 +39,11 @@ export type LobbyScreen =
   | { name: 'create' }
   /** Waiting for a quick-match table. */
   | { name: 'queue'; q: QueueRequest }
-  /** `leftGame`: a game room just left or finished, not to be re-entered automatically. */
-  | { name: 'room'; roomId: string; leftGame?: string };
+  /**
+   * `leftGame`: a game room just left or finished, not to be re-entered automatically; `again`: this person
+   * pressed 한 판 더 on its result, so the vote is sent on arrival.
+   */
+  | { name: 'room'; roomId: string; leftGame?: string; again?: boolean };
 
 /** The room this tab sits in, so a reload (or leaving a table mid-game) can find the way back. */
 const ROOM_KEY = 'joke.room';
@@ -77,7 +85,29 @@ export class LobbyApp {
     document.getElementById('ui')!.append(this.root);
     const session = loadSession();
     const room = savedRoom();
-    void this.go(initial ?? (!session ? { name: 'login' } : room ? { name: 'room', roomId: room } : { name: 'list' }));
+    const linked = session && !initial ? roomLinkFromUrl() : null;
+    if (linked) void this.openRoomLink(linked);
+    else
+      void this.go(
+        initial ?? (!session ? { name: 'login' } : room ? { name: 'room', roomId: room } : { name: 'list' }),
+      );
+  }
+
+  /**
+   * An invite link (invite.ts) opened after sign-in: into the room as a viewer first, so the rules in force
+   * show before 자리에 앉기; someone already in the room just goes back to it. A refusal lands on the list.
+   */
+  private async openRoomLink(link: RoomLink): Promise<void> {
+    clearRoomLink();
+    try {
+      const seen = await lobby.rooms.get.query({ roomId: link.roomId });
+      if (seen.you.seat === null && !seen.you.spectating)
+        await lobby.rooms.spectate.mutate(link.code ? { code: link.code } : { roomId: link.roomId });
+      void this.go({ name: 'room', roomId: link.roomId });
+    } catch (e) {
+      this.flash = errorMessage(e);
+      void this.go({ name: 'list' });
+    }
   }
 
   destroy(): void {
@@ -123,7 +153,7 @@ export class LobbyApp {
       case 'create':
         return this.renderCreate();
       case 'room':
-        return this.renderRoom(screen.roomId, screen.leftGame);
+        return this.renderRoom(screen.roomId, screen.leftGame, screen.again);
       case 'queue':
         return this.renderQueue(screen.q);
     }
@@ -200,7 +230,9 @@ export class LobbyApp {
           resetGateway();
           // A private game's 복기 link asked for a sign-in: open it now.
           const linked = replayIdFromUrl();
+          const roomLink = roomLinkFromUrl();
           if (linked) this.cb.openReplay(linked);
+          else if (roomLink) void this.openRoomLink(roomLink);
           else void this.go({ name: 'list' });
         })
         .catch((e: unknown) => this.handleError(e, err))
@@ -250,6 +282,7 @@ export class LobbyApp {
     this.flashCode = null;
     const list = el('ul', { class: 'rooms', 'data-testid': 'room-list' });
     const history = el('ul', { class: 'history', 'data-testid': 'history' });
+    const record = el('ul', { class: 'history', 'data-testid': 'my-record' });
     this.root.append(
       this.header(BRAND.name),
       el('main', { class: 'scroll' }, [
@@ -262,8 +295,11 @@ export class LobbyApp {
         list,
         el('h2', {}, ['최근 게임']),
         history,
+        el('h2', {}, ['내 기록']),
+        record,
       ]),
     );
+    fillMyRecord(record, () => this.loadGames());
     void this.loadGames().then((games) => {
       if (this.screen.name === 'list' && games.length)
         quick.append(quickMatchCard(games, (q) => void this.go({ name: 'queue', q })));
@@ -422,7 +458,7 @@ export class LobbyApp {
 
   // ── waiting room ────────────────────────────────────────────────────
 
-  private renderRoom(roomId: string, leftGame?: string): void {
+  private renderRoom(roomId: string, leftGame?: string, again?: boolean): void {
     const err = el('p', { class: 'error', 'data-testid': 'error' });
     err.hidden = true;
     const body = el('main', { class: 'scroll' });
@@ -451,11 +487,17 @@ export class LobbyApp {
       started: (room) => this.cb.enterTable(room, false),
     };
     let entered = false;
+    // 한 판 더 from the result: vote now; the poll below votes again when the vote could not start the game
+    // (sent before the lobby had stored the finished game, or the last seat turned into a bot).
+    let voted = again ? lobby.rooms.again.mutate({ roomId }).catch((e: unknown) => ctx.failed(e)) : null;
     this.poll(async () => {
       try {
+        await voted;
         const room = await lobby.rooms.get.query({ roomId });
         if (leaving || this.screen.name !== 'room' || this.screen.roomId !== roomId) return;
         if (room.you.seat === null && !room.you.spectating) return this.backToList('notMember');
+        if (readyToStart(room))
+          voted = lobby.rooms.again.mutate({ roomId, bots: room.again!.bots }).catch(() => undefined);
         const fresh = room.gameRoomId !== null && room.gameRoomId !== leftGame;
         if (fresh && !entered) {
           entered = true;
@@ -480,4 +522,18 @@ export class LobbyApp {
     this.flashCode = code;
     void this.go({ name: 'list' });
   }
+}
+
+/** Everyone at a waiting table agreed to 한 판 더 (I did too) and the table is big enough: my vote starts it. */
+function readyToStart(room: RoomDetail): boolean {
+  const a = room.again;
+  const me = room.you.seat;
+  return (
+    room.status === 'waiting' &&
+    !!a &&
+    !a.short &&
+    me !== null &&
+    a.seats.includes(me) &&
+    a.seats.length === room.seats.length
+  );
 }

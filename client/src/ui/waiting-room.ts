@@ -1,6 +1,7 @@
 /**
  * The waiting room's card: seats with their tags, the host's bot and start
- * controls, the latest lifecycle notice (room-notice.ts), and the room's
+ * controls, 초대 (invite.ts), 한 판 더 after a game (who agreed; services/lobby
+ * rooms/again.ts), the latest lifecycle notice (room-notice.ts), and the room's
  * rules in force (rules-in-force.ts). Drawn from one RoomDetail; the lobby (lobby.ts) polls the room
  * and redraws, and a mutation's answer redraws at once.
  */
@@ -10,6 +11,7 @@ import { loadSession } from '../net/session.ts';
 import { clear, el } from './dom.ts';
 import { rulesInForceList } from './rules-in-force.ts';
 import { roomNoticeBanner } from './room-notice.ts';
+import { openInviteSheet } from './invite.ts';
 
 export const STATUS_KO: Record<string, string> = { waiting: '대기 중', starting: '시작하는 중', playing: '게임 중' };
 
@@ -50,9 +52,11 @@ export function fillWaitingRoom(body: HTMLElement, room: RoomDetail, ctx: Waitin
     const tags = [s.bot ? '봇' : '', s.userId === room.hostId ? '방장' : '', s.userId === me ? '나' : ''].filter(
       Boolean,
     );
-    const li = el('li', {}, [
+    const agreed = !s.bot && room.again?.seats.includes(s.seat);
+    const li = el('li', { 'data-seat': String(s.seat) }, [
       el('b', {}, [s.name]),
       tags.length ? el('span', { class: 'tags' }, [tags.join(' · ')]) : '',
+      agreed ? el('span', { class: 'tags agreed', 'data-testid': `agreed-${s.seat}` }, ['한 판 더 ✓']) : '',
     ]);
     if (s.bot && room.you.isHost && room.status === 'waiting') {
       const rm = el('button', { class: 'btn ghost small', 'data-testid': `remove-bot-${s.seat}` }, ['빼기']);
@@ -95,6 +99,9 @@ export function fillWaitingRoom(body: HTMLElement, room: RoomDetail, ctx: Waitin
     sit.addEventListener('click', () => void act(lobby.rooms.join.mutate({ roomId: room.roomId })));
     controls.append(sit);
   }
+  const invite = el('button', { class: 'btn secondary', 'data-testid': 'invite' }, ['초대']);
+  invite.addEventListener('click', () => openInviteSheet(room, roomTitle(room)));
+  controls.append(invite);
   const game = ctx.games().find((g) => g.id === room.game);
   // The rules in force, open before anyone sits down at the table (issue 41).
   const rules = game
@@ -110,6 +117,7 @@ export function fillWaitingRoom(body: HTMLElement, room: RoomDetail, ctx: Waitin
         room.code ? el('span', { class: 'code', 'data-testid': 'room-code' }, [` 초대 코드 ${room.code}`]) : '',
       ]),
       seats,
+      againPanel(room, act),
       room.spectators.length
         ? el('p', { class: 'muted' }, [`관전: ${room.spectators.map((s) => s.name).join(', ')}`])
         : '',
@@ -117,4 +125,43 @@ export function fillWaitingRoom(body: HTMLElement, room: RoomDetail, ctx: Waitin
     ]),
     el('section', { class: 'card room-rules' }, [rules]),
   );
+}
+
+/**
+ * 한 판 더 after a game: how many people agreed, the button for those who have not, and (host) whether bots
+ * take the seats of people who leave. Nothing before a room's first game.
+ */
+function againPanel(room: RoomDetail, act: (p: Promise<RoomDetail>) => void): HTMLElement | string {
+  const again = room.again;
+  if (!again || room.status !== 'waiting') return '';
+  const people = room.seats.filter((s) => !s.bot);
+  const agreed = people.filter((s) => again.seats.includes(s.seat)).length;
+  const mine = room.you.seat !== null && again.seats.includes(room.you.seat);
+  const box = el('div', { class: 'again', 'data-testid': 'again-panel' }, [
+    el('p', {}, [el('b', {}, ['한 판 더 ']), `${agreed}/${people.length}명 동의`]),
+  ]);
+  const bots = el('input', { type: 'checkbox', 'data-testid': 'again-bots' });
+  bots.checked = again.bots;
+  const vote = () => act(lobby.rooms.again.mutate({ roomId: room.roomId, bots: room.you.isHost && bots.checked }));
+  if (room.you.isHost) {
+    bots.addEventListener('change', () => mine && vote());
+    box.append(el('label', { class: 'field check' }, [bots, el('span', {}, ['나간 자리는 봇으로 채우기'])]));
+  }
+  if (again.short)
+    box.append(
+      el('p', { class: 'error', 'data-testid': 'again-short' }, [
+        again.missing > 0
+          ? `지난 판보다 ${again.missing}자리가 비었어요. 누가 앉거나 방장이 봇을 추가하면 시작해요`
+          : `인원이 부족해요. 최소 ${room.minPlayers}명이 있어야 해요. 누가 앉거나 방장이 봇을 추가하면 시작해요`,
+      ]),
+    );
+  if (room.you.seat !== null && !mine) {
+    const btn = el('button', { class: 'btn primary big', 'data-testid': 'again' }, ['한 판 더']);
+    btn.addEventListener('click', () => {
+      btn.setAttribute('disabled', '');
+      vote();
+    });
+    box.append(btn);
+  } else if (mine) box.append(el('p', { class: 'muted' }, ['다른 사람이 동의하면 바로 시작해요']));
+  return box;
 }

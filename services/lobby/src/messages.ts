@@ -39,6 +39,8 @@ export const MSG = {
   tooManyRequests: (seconds: number) => `요청이 너무 많아요. ${seconds}초 뒤에 다시 시도해 주세요`,
   hostPassed: (from: string, to: string) => `방장 ${from} 님이 자리를 비워서 ${to} 님이 새 방장이 됐어요`,
   hostLeft: (from: string, to: string) => `방장 ${from} 님이 나가서 ${to} 님이 새 방장이 됐어요`,
+  againNotSeated: '자리에 앉은 사람만 한 판 더 할 수 있어요',
+  againNoGame: '아직 끝난 게임이 없어요. 먼저 게임을 시작해 주세요',
   tooManyRooms: (max: number) => `방은 한 사람이 ${max}개까지만 만들 수 있어요. 다른 방을 먼저 닫아 주세요`,
 } as const;
 

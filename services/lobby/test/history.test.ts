@@ -168,3 +168,30 @@ describe('recording finished games from subjects.roomFinished', () => {
     expect(parked).toMatch(/event="roomFinished",code="INVALID_RECORD"} 1/);
   });
 });
+
+describe('history.record (내 기록, issue 41 item 5)', () => {
+  it('counts my games, wins and best finish per game, with the best hands that were mine; nothing about chips', async () => {
+    const first = await playedTable();
+    h.bus.publish(subjects.roomFinished, JSON.stringify(first.msg));
+    await delivered();
+    const rankOf = (id: string) => first.record.result!.ranking.find((r) => r.player === id)!.rank;
+    const me = first.a;
+    // A poker game names its best hand in result.stats (engine PokerResult): give this one such a line.
+    const stats = { bestHand: { playerId: me.id, handName: '풀하우스', handNo: 3 } };
+    await sql(schema.schema, `UPDATE games SET result = (result::jsonb || $2::jsonb)::json WHERE id = $1`, [
+      first.started.gameRoomId,
+      JSON.stringify({ stats }),
+    ]);
+    const { games } = await me.api.history.record.query();
+    const line = games.find((g) => g.game === 'count')!;
+    expect(line).toMatchObject({
+      games: 1,
+      wins: rankOf(me.id) === 1 ? 1 : 0,
+      bestRank: rankOf(me.id),
+      bestHands: [{ hand: '풀하우스', times: 1 }],
+    });
+    expect(Object.keys(line).sort()).toEqual(['bestHands', 'bestRank', 'game', 'games', 'wins']);
+    const theirs = (await first.b.api.history.record.query()).games.find((g) => g.game === 'count')!;
+    expect(theirs).toMatchObject({ games: 1, wins: rankOf(first.b.id) === 1 ? 1 : 0, bestHands: [] });
+  });
+});

@@ -48,6 +48,7 @@ describe('migration runner on PostgreSQL', () => {
     expect(tables.map((t) => t.table_name)).toEqual(
       [
         '_prisma_migrations',
+        'again_votes',
         'fairplay_accounts',
         'fairplay_evidence',
         'fairplay_flags',

@@ -4,6 +4,7 @@ import type { AnyGame } from '@joke/engine';
 import { MSG } from '../messages.ts';
 import type { LobbyDeps } from '../trpc.ts';
 import { loadRoom } from './store.ts';
+import { againOf } from './again.ts';
 import { toDetail, type RoomDetail } from './view.ts';
 
 export function gameOf(games: Record<string, AnyGame>, id: string): AnyGame {
@@ -24,8 +25,9 @@ export function parseOptions(def: AnyGame, raw: Record<string, unknown>): Record
 }
 
 export async function detail(deps: LobbyDeps, id: string, viewer: string): Promise<RoomDetail> {
-  const room = toDetail(deps.games, await loadRoom(deps.raw, id), viewer);
-  // The latest transition (a new host, …), for the people in the room.
+  const row = await loadRoom(deps.raw, id);
+  const room = toDetail(deps.games, row, viewer);
+  // The latest transition (a new host, …) and the 한 판 더 vote, for the people in the room.
   const member = room.you.seat !== null || room.you.spectating;
-  return member ? { ...room, notice: deps.lifecycle.noticeOf(id) } : room;
+  return member ? { ...room, notice: deps.lifecycle.noticeOf(id), again: await againOf(deps, row) } : room;
 }

@@ -4,6 +4,7 @@
  */
 import type { AnyGame } from '@joke/engine';
 import type { Prisma } from '../generated/prisma/client.ts';
+import type { AgainView } from './again.ts';
 
 export type RoomStatus = 'waiting' | 'starting' | 'playing';
 
@@ -50,6 +51,8 @@ export interface RoomDetail extends RoomSummary {
   you: { seat: number | null; spectating: boolean; isHost: boolean };
   /** The room's latest lifecycle transition, in Korean with its code (members only; rooms.get). */
   notice?: { code: string; text: string } | null;
+  /** 한 판 더: who agreed to the next game (members only, after a first game; rooms/again.ts). */
+  again?: AgainView | null;
 }
 
 export const roomInclude = {

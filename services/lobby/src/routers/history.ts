@@ -7,6 +7,7 @@ import { storedRecord, storedResult } from '../db/stored-json.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { json, ms, type Stmt } from '../db/raw.ts';
 import { replayProcedure } from './replay.ts';
+import { recordProcedure } from './record.ts';
 
 export interface HistoryPlayer {
   seat: number;
@@ -141,6 +142,9 @@ export const historyRouter = router({
     };
     return out;
   }),
+
+  /** 내 기록: games, wins and best hands per game (record.ts). */
+  record: recordProcedure,
 
   /** 복기 by link: public games for anyone, private-room games for members; nicknames only (replay.ts). */
   replay: replayProcedure,

@@ -9,6 +9,7 @@ import { authedProcedure, rateLimitedProcedure, router } from '../trpc.ts';
 import { detail, gameOf, parseOptions } from '../rooms/game-def.ts';
 import { listRooms } from '../rooms/list.ts';
 import { startGame } from '../rooms/start.ts';
+import { fillLeftSeat, voteAgain } from '../rooms/again.ts';
 import {
   ensureUserOnce,
   freeSeat,
@@ -177,6 +178,8 @@ export const roomsRouter = router({
       if (!seated && !watching) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.notMember });
       await tx.seat.deleteMany({ where: { roomId: room.id, userId: ctx.user.id } });
       await tx.spectator.deleteMany({ where: { roomId: room.id, userId: ctx.user.id } });
+      // After a game, the host may have let bots take the seats of people who do not stay (한 판 더).
+      if (seated) await fillLeftSeat(tx, room, ctx.user.id);
       const after = await settleAfterLeave(tx, room.id);
       log.info({ roomId: room.id, userId: ctx.user.id, ...after }, 'left');
       return { roomId: room.id, closed: after.closed, hostId: after.hostId };
@@ -207,6 +210,17 @@ export const roomsRouter = router({
         if (!seat || seat.userId !== null) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.noBotThere });
         await tx.seat.delete({ where: { roomId_seat: { roomId: room.id, seat: input.seat } } });
       });
+      return detail(ctx.deps, input.roomId, ctx.user.id);
+    }),
+
+  /**
+   * 한 판 더: the caller agrees to play the next game with the same seats and options (rooms/again.ts);
+   * the vote that completes the table starts it. `bots` (host only): seats people leave go to bots.
+   */
+  again: rateLimitedProcedure('start')
+    .input(z.object({ roomId, bots: z.boolean().default(false) }))
+    .mutation(async ({ ctx, input }) => {
+      await voteAgain(ctx.deps, input.roomId, ctx.user.id, input.bots);
       return detail(ctx.deps, input.roomId, ctx.user.id);
     }),
 
