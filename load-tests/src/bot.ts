@@ -22,12 +22,11 @@ const checkRng = Rng.fromSeed('swarm-gate-check');
 /** Think and ack timers of every bot of this process. */
 const wheel = new TimerWheel();
 /**
- * A rejection counts as a race (someone else moved first, e.g. two players calling
- * 원카드 at once) when a newer view than the one the action was chosen from is
- * already here or arrives within this window; otherwise the bot chose an illegal
- * action on the current state, which is an error.
+ * Every action carries the seq of the view it was chosen on, so the room worker itself tells a race
+ * (someone else moved first, e.g. two players calling 원카드 at once: refused `stale`; or the game ended
+ * under it: `finished`) from an illegal choice on the state the bot saw (any other refusal: an error).
  */
-const RACE_WINDOW_MS = 1000;
+const RACE_CODES: ReadonlySet<unknown> = new Set(['stale', 'finished']);
 /** At most one resync join this often while the table's fixed view members are missing. */
 const RESYNC_EVERY_MS = 3000;
 /** A join the gateway answered `unavailable` goes again this long after (the browser client's 1.5 s). */
@@ -88,7 +87,6 @@ export class Bot {
   private readonly thinkTimer = new WheelTimer(() => this.act());
   private readonly ackTimer = new WheelTimer(() => this.onAckTimeout());
   private actionCounter = 0;
-  private rejected: { decidedSeq: number; at: number; reason: string } | null = null;
   private reconnects = 0;
   private closedByUs = false;
   private url: string;
@@ -140,9 +138,6 @@ export class Bot {
   }
 
   stop(): void {
-    // A rejection never explained by a newer view was an illegal choice on the current state.
-    if (this.rejected) this.sink.error('rejected', this.rejected.reason);
-    this.rejected = null;
     this.closedByUs = true;
     this.clearTimers();
     this.ws?.close();
@@ -284,12 +279,14 @@ export class Bot {
         const p = this.pending;
         if (!p || p.actionId !== m.actionId) return;
         this.settle();
-        if (this.lastSeq > p.decidedSeq) {
+        if (RACE_CODES.has(m.code)) {
+          // The newer view is here already (then decide on it) or on its way (it schedules).
           this.sink.raced();
           return this.schedule();
         }
-        // Wait for a newer view before judging (and before acting again on the same one).
-        this.rejected = { decidedSeq: p.decidedSeq, at: now, reason: String(m.reason) };
+        // An illegal choice on the very view it was made on. Act again only on a newer view: the same
+        // view would give the same choice.
+        this.sink.error('rejected', String(m.reason));
         return;
       }
       case 'error':
@@ -336,8 +333,7 @@ export class Bot {
   }
 
   /**
-   * What every view does, parsed or not: the table's seq, a rejection explained
-   * by a newer view, the pending action's latency. A view read by its header
+   * What every view does, parsed or not: the table's seq and the pending action's latency. A view read by its header
    * only (view null) neither ends the game nor gives the bot a move (the gate
    * said so), so it schedules nothing — as the policy's null did before.
    */
@@ -346,12 +342,6 @@ export class Bot {
     this.lastSeq = seq;
     this.latest = view;
     this.next = null;
-    const r = this.rejected;
-    if (r && seq > r.decidedSeq) {
-      this.rejected = null;
-      if (now - r.at <= RACE_WINDOW_MS) this.sink.raced();
-      else this.sink.error('rejected', r.reason);
-    }
     const p = this.pending;
     if (p) {
       if (p.ackSeq === null) p.views.push({ seq, at: now });
@@ -368,7 +358,6 @@ export class Bot {
     this.clearTimers();
     this.latest = this.next = null;
     this.pending = null;
-    this.rejected = null;
     this.sink.finished(roomId);
     this.send({ v, t: 'leave', roomId });
     if (this.cfg.requeue && !this.sink.stopping()) {
@@ -403,7 +392,7 @@ export class Bot {
    * and the timer keeps its time.
    */
   private schedule(): void {
-    if (this.pending || this.done || this.rejected || this.sink.stopping()) return;
+    if (this.pending || this.done || this.sink.stopping()) return;
     if (this.latest !== null) {
       this.next = this.cfg.game.bot(this.latest, this.rng);
       this.latest = null;
@@ -430,7 +419,7 @@ export class Bot {
       resends: 0,
       decidedSeq: this.lastSeq,
     };
-    this.send({ v, t: 'action', roomId: this.roomId, actionId, action });
+    this.sendAction(this.roomId, this.pending);
     this.armAckTimer();
   }
 
@@ -467,8 +456,14 @@ export class Bot {
     }
     setTimeout(() => {
       if (this.pending !== p || this.sink.stopping()) return;
-      this.send({ v, t: 'action', roomId: this.roomId, actionId: p.actionId, action: p.action });
+      this.sendAction(this.roomId!, p);
       this.armAckTimer();
     }, 200);
+  }
+
+  /** Every try of one action carries the seq of the view it was chosen on (none before the first view). */
+  private sendAction(roomId: string, p: Pending): void {
+    const seq = p.decidedSeq >= 0 ? p.decidedSeq : undefined;
+    this.send({ v, t: 'action', roomId, actionId: p.actionId, action: p.action, seq });
   }
 }

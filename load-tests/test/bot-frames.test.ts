@@ -39,14 +39,14 @@ afterEach(() => bots.splice(0).forEach((b) => b.stop()));
 
 /** `joined`: the bot already got its join reply (the table's fixed members). */
 function botFor(userId: string, checkEvery: number, joined = true) {
-  const seen = { views: [] as [string, number][], errors: [] as string[] };
+  const seen = { views: [] as [string, number][], errors: [] as string[], raced: 0 };
   const sink: BotSink = {
     matched() {},
     view: (roomId, seq) => void seen.views.push([roomId, seq]),
     finished() {},
     acked() {},
     latency() {},
-    raced() {},
+    raced: () => void seen.raced++,
     error: (kind) => void seen.errors.push(kind),
     connected() {},
     reconnected() {},
@@ -68,12 +68,20 @@ function botFor(userId: string, checkEvery: number, joined = true) {
     lastSeq: number;
     ws: unknown;
     onFrame(buf: Buffer): void;
+    act(): void;
   };
   b.roomId = 'room-1';
   if (joined) b.fixed = JSON.parse(JSON.stringify(fixed));
   const sent: any[] = [];
   b.ws = { isOpen: true, send: (text: string) => void sent.push(JSON.parse(text)), close() {} };
-  return { feed: (buf: Buffer) => b.onFrame(buf), seen, sent, policyViews, lastSeq: () => b.lastSeq };
+  return {
+    feed: (buf: Buffer) => b.onFrame(buf),
+    act: () => b.act(),
+    seen,
+    sent,
+    policyViews,
+    lastSeq: () => b.lastSeq,
+  };
 }
 
 describe('a bot reading frames by their header', () => {
@@ -178,5 +186,26 @@ describe('a quick-match wait the matchmaker flagged full', () => {
     feed(status(true));
     feed(status(true));
     expect(seen.errors).toEqual(['queueFull']);
+  });
+});
+
+describe('stale commands (issue 39)', () => {
+  // Issue 39: the worker tells a race from an illegal choice by the view seq the action carries.
+  it('sends the seq of the view it decided on; `stale` is a race, any other refusal an error at once', () => {
+    const actor = players.find((p) => game.bot(game.view(state, p.id), Rng.fromSeed('x')) !== null)!.id;
+    const refused = (actionId: string, code: string) =>
+      Buffer.from(JSON.stringify({ v: 1, t: 'rejected', roomId: 'room-1', actionId, code, reason: '안 돼요' }));
+    for (const [code, raced, errors] of [
+      ['stale', 1, []],
+      ['illegal', 0, ['rejected']],
+    ] as const) {
+      const { feed, act, seen, sent } = botFor(actor, 1_000_000);
+      feed(frame('room-1', 7, actor));
+      act();
+      const action = sent.find((m) => m.t === 'action');
+      expect(action).toMatchObject({ roomId: 'room-1', seq: 7 });
+      feed(refused(action.actionId, code));
+      expect([seen.raced, seen.errors]).toEqual([raced, errors]);
+    }
   });
 });

@@ -27,7 +27,11 @@ import {
 /** A view frame as handed on: its presence list always filled in (the wire may leave it out). */
 export type ViewFrame = Extract<ServerMessage, { t: 'view' }> & { presence: PresenceEntry[] };
 export type ConnStatus = 'idle' | 'connecting' | 'online' | 'reconnecting' | 'closed';
-export type ActResult = { ok: true; seq: number } | { ok: false; reason: string };
+/**
+ * `code`: the refusal's machine code when the server gave one. `race`: the move was chosen on a view the
+ * room had already left (`stale`): someone else moved first, the newer view is on its way — not a wrong move.
+ */
+export type ActResult = { ok: true; seq: number } | { ok: false; reason: string; code?: string; race?: boolean };
 
 export interface GatewayEvents {
   status: (s: ConnStatus) => void;
@@ -87,6 +91,8 @@ interface Pending {
   roomId: string;
   actionId: string;
   action: unknown;
+  /** The seq of the room's view the move was chosen on (sent with every try), or undefined before any view. */
+  viewSeq: number | undefined;
   firstSentAt: number;
   lastSentAt: number;
   resolve: (r: ActResult) => void;
@@ -237,7 +243,9 @@ export class GatewayClient {
   act(roomId: string, action: unknown, actionId = newActionId()): Promise<ActResult> {
     return new Promise((resolve) => {
       const now = Date.now();
-      const p: Pending = { roomId, actionId, action, firstSentAt: now, lastSentAt: 0, resolve };
+      const seen = this.rooms.get(roomId)?.lastSeq ?? -1;
+      const viewSeq = seen >= 0 ? seen : undefined;
+      const p: Pending = { roomId, actionId, action, viewSeq, firstSentAt: now, lastSentAt: 0, resolve };
       this.pending.set(actionId, p);
       this.sendPending(p);
     });
@@ -274,7 +282,14 @@ export class GatewayClient {
   private sendPending(p: Pending): void {
     if (this.status !== 'online') return;
     p.lastSentAt = Date.now();
-    this.send({ v: PROTOCOL_VERSION, t: 'action', roomId: p.roomId, actionId: p.actionId, action: p.action });
+    this.send({
+      v: PROTOCOL_VERSION,
+      t: 'action',
+      roomId: p.roomId,
+      actionId: p.actionId,
+      action: p.action,
+      seq: p.viewSeq,
+    });
   }
 
   private send(msg: ClientMessage): void {
@@ -409,7 +424,8 @@ export class GatewayClient {
         const p = this.pending.get(msg.actionId);
         if (!p) return;
         this.pending.delete(msg.actionId);
-        p.resolve(msg.t === 'ack' ? { ok: true, seq: msg.seq } : { ok: false, reason: msg.reason });
+        if (msg.t === 'ack') p.resolve({ ok: true, seq: msg.seq });
+        else p.resolve({ ok: false, reason: msg.reason, code: msg.code, ...(msg.code === 'stale' && { race: true }) });
         return;
       }
       case 'presence': {

@@ -22,7 +22,8 @@ import { metrics } from './metrics.ts';
 import { botOf, type BotPolicy } from './bots.ts';
 
 const v = PROTOCOL_VERSION;
-const RACE_WINDOW_MS = 1000;
+/** Refusals that are races, as the room worker tells them (actions carry the seq of the view they were chosen on). */
+const RACE_CODES: ReadonlySet<unknown> = new Set(['stale', 'finished']);
 const ACK_TIMEOUT_MS = 15_000;
 /** An action sent later than this after its think time ended counts as not on time. */
 const LATE_MS = 1000;
@@ -61,7 +62,6 @@ export class Seat {
   private next: unknown = null;
   private dueAt = 0;
   private pending: Pending | null = null;
-  private rejected: { decidedSeq: number; at: number } | null = null;
   private thinkTimer: number | null = null;
   private ackTimer: number | null = null;
   private stopTimer: number | null = null;
@@ -189,10 +189,10 @@ export class Seat {
         const p = this.pending;
         if (!p || p.id !== m.actionId) return;
         this.settle();
-        if (this.lastSeq > p.decidedSeq) {
-          metrics.raced.add(1);
-          metrics.delivered.add(true);
-        } else this.rejected = { decidedSeq: p.decidedSeq, at: now };
+        const raced = RACE_CODES.has(m.code);
+        if (raced) metrics.raced.add(1);
+        else metrics.errors.add(1, { kind: 'rejected' });
+        metrics.delivered.add(raced);
         return;
       }
       case 'error':
@@ -218,14 +218,6 @@ export class Seat {
       return;
     }
     this.lastSeq = m.seq;
-    const r = this.rejected;
-    if (r && m.seq > r.decidedSeq) {
-      this.rejected = null;
-      const raced = now - r.at <= RACE_WINDOW_MS;
-      if (raced) metrics.raced.add(1);
-      else metrics.errors.add(1, { kind: 'rejected' });
-      metrics.delivered.add(raced);
-    }
     const p = this.pending;
     if (p && p.ackSeq !== null && m.seq >= p.ackSeq) this.delivered(p, now);
     if ((m.result !== undefined && m.result !== null) || m.view?.finished) return this.finish(m.roomId);
@@ -254,7 +246,7 @@ export class Seat {
   private finish(roomId: string): void {
     metrics.finished.add(1 / this.cfg.entry.players);
     this.clearPlayTimers();
-    this.pending = this.next = this.rejected = null;
+    this.pending = this.next = null;
     this.send({ v, t: 'leave', roomId });
     this.roomId = null;
     this.queue();
@@ -267,7 +259,7 @@ export class Seat {
   }
 
   private schedule(): void {
-    if (this.pending || this.rejected || this.next === null || this.thinkTimer !== null || this.stopped) return;
+    if (this.pending || this.next === null || this.thinkTimer !== null || this.stopped) return;
     const wait = this.cfg.think(() => this.rng.float());
     this.dueAt = Date.now() + wait;
     this.thinkTimer = setTimeout(() => {
@@ -290,7 +282,7 @@ export class Seat {
       decidedSeq: this.lastSeq,
       resends: 0,
     };
-    this.send({ v, t: 'action', roomId: this.roomId, actionId: this.pending.id, action });
+    this.sendAction(this.roomId, this.pending);
     this.armAck();
   }
 
@@ -313,7 +305,13 @@ export class Seat {
       this.settle();
       return;
     }
-    this.send({ v, t: 'action', roomId: this.roomId, actionId: p.id, action: p.action });
+    this.sendAction(this.roomId, p);
     this.armAck();
+  }
+
+  /** Every try carries the seq of the view the action was chosen on (none before the first view). */
+  private sendAction(roomId: string, p: Pending): void {
+    const seq = p.decidedSeq >= 0 ? p.decidedSeq : undefined;
+    this.send({ v, t: 'action', roomId, actionId: p.id, action: p.action, seq });
   }
 }

@@ -18,13 +18,15 @@ import {
   call,
   cleanChatBody,
   contract,
+  PROTOCOL_VERSION,
   ProtocolError,
   type ChatDelivery,
   type ChatReply,
   type ChatRequest,
   type ChatSend,
 } from '@joke/protocol';
-import { v, type Core } from './core.ts';
+import { encodeError, isWireErrorCode } from '@joke/protocol/wire';
+import type { Core } from './core.ts';
 import type { Sock } from './rooms.ts';
 
 export interface GatewayChat {
@@ -33,11 +35,13 @@ export interface GatewayChat {
 }
 
 export function createChat(core: Core): GatewayChat {
-  const { cfg, bus, log, metrics, reg, sendJson, send, protoError } = core;
+  const { cfg, bus, log, metrics, reg, send, protoError } = core;
 
   const refuse = (ws: Sock, roomId: string, code: string, message: string): void => {
     metrics.rejects.inc({ reason: code });
-    sendJson(ws, { v, t: 'error', code, message, roomId });
+    // The worker's chat refusals are CHAT_ERRORS (or `malformed`); one this gateway does not know is
+    // passed on as `unavailable` with the worker's Korean reason rather than as an undeclared code.
+    send(ws, encodeError(isWireErrorCode(code) ? code : 'unavailable', message, { roomId }));
   };
 
   const onChat = async (ws: Sock, msg: ChatSend): Promise<void> => {
@@ -52,7 +56,7 @@ export function createChat(core: Core): GatewayChat {
     const clean = cleanChatBody(msg.body);
     if (!clean.ok) return refuse(ws, msg.roomId, clean.code, CHAT_ERRORS[clean.code]);
     const req: ChatRequest = {
-      v,
+      v: PROTOCOL_VERSION,
       userId: d.user!.sub,
       name: d.user!.name.slice(0, 32),
       gatewayId: cfg.gatewayId,

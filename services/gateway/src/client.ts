@@ -5,7 +5,6 @@
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import {
-  ackText,
   ClientMessage,
   contract,
   ERRORS,
@@ -14,6 +13,7 @@ import {
   PROTOCOL_VERSION,
   type bus as wire,
 } from '@joke/protocol';
+import { encodeAck, encodeError, encodePong, encodeQueued, encodeRejected, encodeWelcome } from '@joke/protocol/wire';
 import { verifyPlayerToken } from '@joke/protocol/auth';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
@@ -43,12 +43,18 @@ export function createClientHandlers(
   clock: Clock,
   deliver: Deliver,
 ): ClientHandlers {
-  const { cfg, log, metrics, reg, detach, send, sendJson, protoError } = core;
+  const { cfg, log, metrics, reg, detach, send, protoError } = core;
   const requestWithRetry = requests.request;
   const { refreshRoom, leave } = rooms;
   const onJoin = rooms.join;
 
-  const onAction = async (ws: Sock, roomId: string, actionId: string, action: unknown): Promise<void> => {
+  const onAction = async (
+    ws: Sock,
+    roomId: string,
+    actionId: string,
+    action: unknown,
+    viewSeq: number | undefined,
+  ): Promise<void> => {
     const d = ws.getUserData();
     let m = d.rooms.get(roomId);
     if (m?.joined) {
@@ -58,7 +64,7 @@ export function createClientHandlers(
     }
     if (!m || m.role === null) {
       metrics.rejects.inc({ reason: 'notJoined' });
-      sendJson(ws, { v, t: 'rejected', roomId, actionId, reason: ERRORS.notJoined });
+      send(ws, encodeRejected(roomId, actionId, ERRORS.notJoined));
       return;
     }
     const t0 = performance.now();
@@ -77,6 +83,8 @@ export function createClientHandlers(
         at: clock.now(),
         framesInReply: cfg.framesInReply,
       };
+      // The view the move was chosen on, when the client said: the worker refuses it `stale` if a newer one exists.
+      if (viewSeq !== undefined) cmd.viewSeq = viewSeq;
       // The frames that ride on the reply go out as it arrives, in order with the deliveries around it;
       // the actor's socket gets its ack and view in one write.
       let ackSent = false;
@@ -84,7 +92,7 @@ export function createClientHandlers(
         if (!('delivery' in reply)) return;
         // The view frames that ride on the reply, written to the sockets: the end of the action's trace.
         const view = span && startSpan('gateway.view', viewAttributes(roomId, reply.seq, reply.delivery), span);
-        ackSent = deliver(reply.delivery, { ws, text: ackText(roomId, actionId, reply.seq) }) || ackSent;
+        ackSent = deliver(reply.delivery, { ws, text: encodeAck(roomId, actionId, reply.seq) }) || ackSent;
         view?.end();
       };
       // A closed socket's action is not retried: the client resends it (same actionId) after reconnecting.
@@ -100,13 +108,13 @@ export function createClientHandlers(
       span?.setAttribute('joke.tries', res.tries);
       const reply = res.reply;
       if (reply.ok) {
-        if (!ackSent) send(ws, ackText(roomId, actionId, reply.seq));
+        if (!ackSent) send(ws, encodeAck(roomId, actionId, reply.seq));
       }
       // A full room queue is not a refusal of the move: nothing was applied, the same actionId may come again.
       else if (reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId, actionId });
       else {
         metrics.rejects.inc({ reason: 'game' });
-        sendJson(ws, { v, t: 'rejected', roomId, actionId, code: reply.code, reason: reply.reason });
+        send(ws, encodeRejected(roomId, actionId, reply.reason, reply.code));
       }
       metrics.actionLatency.observe((performance.now() - t0) / 1000);
       if (res.tries > 1) detach(refreshRoom(roomId));
@@ -145,10 +153,10 @@ export function createClientHandlers(
     const reply = res ? res.reply : null;
     if (!reply?.ok && reg.queued.get(user.sub) === q) reg.queued.delete(user.sub);
     if (d.closed) return;
-    if (reply?.ok) sendJson(ws, { v, t: 'queued', game: q.game, mode: q.mode, players: q.players });
+    if (reply?.ok) send(ws, encodeQueued(q));
     else if (reply && !reply.ok) {
       metrics.rejects.inc({ reason: 'queue' });
-      sendJson(ws, { v, t: 'error', code: 'queueRejected', message: reply.reason, refusal: reply.code });
+      send(ws, encodeError('queueRejected', reply.reason, { refusal: reply.code }));
     } else protoError(ws, 'unavailable');
   };
 
@@ -176,7 +184,7 @@ export function createClientHandlers(
         clock.clearTimeout(d.helloTimer);
         d.helloTimer = null;
       }
-      sendJson(ws, { v, t: 'welcome', userId: claims.sub, name: claims.name, serverTime: clock.now() });
+      send(ws, encodeWelcome(claims.sub, claims.name, clock.now()));
     }
     const held = d.held;
     d.held = [];
@@ -224,14 +232,14 @@ export function createClientHandlers(
       return detach(onHello(ws, msg.token));
     }
     if (!d.user) return protoError(ws, 'unauthenticated');
-    if (msg.t === 'ping') return sendJson(ws, { v, t: 'pong', at: msg.at, serverTime: clock.now() });
+    if (msg.t === 'ping') return send(ws, encodePong(msg.at, clock.now()));
     switch (msg.t) {
       case 'join':
         return limits.pending(ws, d, () => onJoin(ws, msg.roomId, msg.spectate ?? false), { roomId: msg.roomId });
       case 'leave':
         return leave(ws, msg.roomId, true);
       case 'action':
-        return limits.pending(ws, d, () => onAction(ws, msg.roomId, msg.actionId, msg.action), {
+        return limits.pending(ws, d, () => onAction(ws, msg.roomId, msg.actionId, msg.action, msg.seq), {
           roomId: msg.roomId,
           actionId: msg.actionId,
         });

@@ -4,7 +4,8 @@
  */
 import type { Logger } from 'pino';
 import type { Bus } from '@joke/bus';
-import { ERRORS, PROTOCOL_VERSION, type ErrorCode } from '@joke/protocol';
+import { PROTOCOL_VERSION } from '@joke/protocol';
+import { encodeError, wireErrorText, type ErrorPlace, type WireErrorCode } from '@joke/protocol/wire';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import type { Membership, Registry, Sock } from './rooms.ts';
@@ -23,8 +24,8 @@ export interface Core {
   detach(p: Promise<void>): void;
   /** Writes text or a worker's UTF-8 bytes (as a text frame, unchanged) to one socket. */
   send(ws: Sock, data: string | Uint8Array): void;
-  sendJson(ws: Sock, msg: object): void;
-  protoError(ws: Sock, code: ErrorCode, detail?: string, extra?: { roomId: string; actionId?: string }): void;
+  /** An `error` frame with the code's Korean message (and `detail` after it), counted as a reject. */
+  protoError(ws: Sock, code: WireErrorCode, detail?: string, extra?: ErrorPlace): void;
   sendView(ws: Sock, m: Membership, seq: number, kind: FrameKind, frame: string | Uint8Array): void;
   /** One write for every subscriber of a uWS topic (the spectators of a room); set once the app exists. */
   publishTopic: (topic: string, frame: Uint8Array) => void;
@@ -79,11 +80,9 @@ export function createCore(
     metrics.messagesOut.inc();
     if (status !== 1 && (status === 2 || ws.getBufferedAmount() > cfg.maxBackpressureBytes)) drop(ws);
   };
-  const sendJson = (ws: Sock, msg: object): void => send(ws, JSON.stringify(msg));
-  const protoError = (ws: Sock, code: ErrorCode, detail?: string, extra?: { roomId: string; actionId?: string }) => {
+  const protoError = (ws: Sock, code: WireErrorCode, detail?: string, extra?: ErrorPlace) => {
     metrics.rejects.inc({ reason: code });
-    const message = detail ? `${ERRORS[code]} (${detail})` : ERRORS[code];
-    sendJson(ws, { v, t: 'error', code, message, ...extra });
+    send(ws, encodeError(code, detail ? `${wireErrorText(code)} (${detail})` : undefined, extra));
   };
 
   /**
@@ -126,7 +125,6 @@ export function createCore(
     closing,
     detach,
     send,
-    sendJson,
     protoError,
     sendView,
     dropSlow,

@@ -6,7 +6,8 @@
  * upgrade that throws is answered 500; neither reaches the event loop.
  */
 import { pino, type Logger } from 'pino';
-import { contract, emit, ERRORS, listen } from '@joke/protocol';
+import { contract, emit, listen } from '@joke/protocol';
+import { encodeError } from '@joke/protocol/wire';
 import type { Bus, BusSubscription } from '@joke/bus';
 import { systemClock, type Clock } from '@joke/bus/clock';
 import uws, {
@@ -69,7 +70,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   let accepting = true;
   let nextSocketId = 1;
   const core = createCore(cfg, bus, log, metrics, reg, () => closing, clock.real);
-  const { protoError, sendJson } = core;
+  const { protoError, send } = core;
   const requests = createRequester(core, clock);
   const rooms = createMemberships(core, requests);
   const chat = createChat(core);
@@ -206,7 +207,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         // One error per second at most, so a flood cannot turn the gateway into an amplifier.
         if (now - d.rateErrorAt >= 1000) {
           d.rateErrorAt = now;
-          sendJson(ws, { v, t: 'error', code: 'rateLimited', message: ERRORS.rateLimited });
+          send(ws, encodeError('rateLimited'));
         }
         return;
       }

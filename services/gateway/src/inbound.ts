@@ -10,8 +10,9 @@
  * Under pressure spectator frames and presence notices are shed first (shed.ts).
  */
 import { contract, listen, type bus as wire } from '@joke/protocol';
+import { encodeError, encodeMatched, encodeQueueStatus } from '@joke/protocol/wire';
 import type { BusSubscription } from '@joke/bus';
-import { v, type Core } from './core.ts';
+import type { Core } from './core.ts';
 import type { Requester } from './requests.ts';
 import type { Memberships } from './membership.ts';
 import type { RoomEntry, Sock } from './rooms.ts';
@@ -97,7 +98,7 @@ export function subscribeInbound(core: Core, requests: Requester, deliver: Deliv
   const onMatched = (q: wire.QueueMatched): void => {
     const socks = reg.users.get(q.userId);
     if (!socks) return;
-    const text = JSON.stringify({ v, t: 'matched', roomId: q.roomId, game: q.game, mode: q.mode });
+    const text = encodeMatched(q);
     reg.queued.delete(q.userId);
     for (const ws of socks) send(ws, text);
   };
@@ -114,11 +115,9 @@ export function subscribeInbound(core: Core, requests: Requester, deliver: Deliv
       reg.queued.delete(q.userId);
       metrics.rejects.inc({ reason: 'queue' });
     }
-    const text = JSON.stringify(
-      refused
-        ? { v, t: 'error', code: 'queueRejected', message: refused.reason, refusal: refused.code }
-        : { v, t: 'queueStatus', ...status },
-    );
+    const text = refused
+      ? encodeError('queueRejected', refused.reason, { refusal: refused.code })
+      : encodeQueueStatus(status);
     for (const ws of socks) send(ws, text);
   };
 

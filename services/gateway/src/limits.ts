@@ -18,8 +18,6 @@ import { Buffer } from 'node:buffer';
 import type { HttpRequest, HttpResponse } from './uws.ts';
 import type { Core } from './core.ts';
 import type { Sock, SocketData } from './rooms.ts';
-import { ERRORS } from '@joke/protocol';
-import { v } from './core.ts';
 
 export const CLOSE_TOO_MANY_SOCKETS = 4429;
 
@@ -74,8 +72,7 @@ export function createSocketLimits(core: Core): SocketLimits {
     },
     pending: (ws, d, run, extra) => {
       if (cfg.maxPendingPerSocket !== 0 && d.pending >= cfg.maxPendingPerSocket) {
-        metrics.rejects.inc({ reason: 'tooManyPending' });
-        core.sendJson(ws, { v, t: 'error', code: 'tooManyPending', message: ERRORS.tooManyPending, ...extra });
+        core.protoError(ws, 'tooManyPending', undefined, extra);
         return;
       }
       d.pending++;

@@ -3,7 +3,8 @@
  * leave, presence towards the room's worker, and re-joining a room's viewers
  * after the room changed owner.
  */
-import { contract, emit, ERRORS, type bus as wire } from '@joke/protocol';
+import { contract, emit, type bus as wire } from '@joke/protocol';
+import { encodeError } from '@joke/protocol/wire';
 import { v, type Core } from './core.ts';
 import type { Requester } from './requests.ts';
 import { createAccessCheck } from './access.ts';
@@ -20,7 +21,7 @@ export interface Memberships {
 }
 
 export function createMemberships(core: Core, requests: Requester): Memberships {
-  const { cfg, bus, log, metrics, reg, sendJson, sendView, protoError } = core;
+  const { cfg, bus, log, metrics, reg, send, sendView, protoError } = core;
   const requestWithRetry = requests.request;
   const access = createAccessCheck(core, requests);
 
@@ -59,7 +60,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
     let m = d.rooms.get(roomId);
     if (!m && d.rooms.size >= cfg.maxRoomsPerSocket) {
       metrics.rejects.inc({ reason: 'tooManyRooms' });
-      sendJson(ws, { v, t: 'error', code: 'tooManyRooms', message: ERRORS.tooManyRooms, roomId });
+      send(ws, encodeError('tooManyRooms', undefined, { roomId }));
       return;
     }
     if (!m) {
@@ -117,7 +118,7 @@ export function createMemberships(core: Core, requests: Requester): Memberships 
       else if (reply && reply.code === 'spectatorsFull') protoError(ws, 'spectatorsFull', undefined, { roomId });
       else if (reply) {
         metrics.rejects.inc({ reason: 'join' });
-        sendJson(ws, { v, t: 'error', code: 'noRoom', message: reply.reason, roomId });
+        send(ws, encodeError('noRoom', reply.reason, { roomId }));
       }
       // No answer: "no responders" all along means nobody holds the room; an attempt that timed out means a
       // worker holds it but was too slow (an overloaded box), and the client joins again shortly.

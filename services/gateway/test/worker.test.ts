@@ -163,6 +163,22 @@ describe('a two-player table behind the gateway', () => {
     expect(stateJson(roomId)).toBe(before);
   });
 
+  it('refuses any move chosen on an older view `stale` (not `illegal`, whoever sends it) and changes nothing', async () => {
+    const before = await atRest();
+    const seq: number = lastView(alice).seq;
+    expect(seq).toBeGreaterThan(0);
+    // Judged before the game is asked, so any move shows it; no policy call (the later tests' rng stays as it was).
+    for (const [c, id] of [
+      [alice, 'stale-a'],
+      [bob, 'stale-b'],
+    ] as const) {
+      c.send({ v: 1, t: 'action', roomId, actionId: id, action: { type: 'draw' }, seq: seq - 1 });
+      const r = await c.next((m) => m.actionId === id);
+      expect(r).toMatchObject({ t: 'rejected', code: 'stale', reason: '이미 지난 화면에서 보낸 동작이에요' });
+    }
+    expect(stateJson(roomId)).toBe(before);
+  });
+
   it('acts as the token user whatever the message claims: a forged player changes nothing', async () => {
     const before = await atRest();
     const { c, other, action } = mover();

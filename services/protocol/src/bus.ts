@@ -70,6 +70,11 @@ export const RoomCommand = z.object({
    * leaves it out (an older one, during a rolling upgrade) gets plain replies and a separate Delivery.
    */
   framesInReply: z.boolean().optional(),
+  /**
+   * The seq of the view the move was chosen on (the client's `action.seq`, additive): older than the
+   * room's current seq, the move is refused `stale` without asking the game. Absent: judged as before.
+   */
+  viewSeq: z.number().int().min(0).optional(),
 });
 export type RoomCommand = z.infer<typeof RoomCommand>;
 export const CommandReply = z.union([z.object({ ok: z.literal(true), seq: z.number().int() }), Refused]);

@@ -20,6 +20,8 @@ const v = z.literal(PROTOCOL_VERSION);
 const roomId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 /** Client-chosen id that makes a retried action idempotent. */
 const actionId = z.string().min(1).max(64);
+/** A view's seq as a client echoes it back (`action.seq`). */
+const viewSeq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const ClientMessage = z.discriminatedUnion('t', [
   /** `revision`: the client's PROTOCOL_REVISION (absent = 1). */
@@ -32,8 +34,12 @@ export const ClientMessage = z.discriminatedUnion('t', [
   /** Subscribe to a room: as its seated player if the token's user has a seat, else as a spectator. */
   z.object({ v, t: z.literal('join'), roomId, spectate: z.boolean().optional() }),
   z.object({ v, t: z.literal('leave'), roomId }),
-  /** `action` is validated by the game's own actionSchema on the room worker. */
-  z.object({ v, t: z.literal('action'), roomId, actionId, action: z.unknown() }),
+  /**
+   * `action` is validated by the game's own actionSchema on the room worker. `seq` (additive): the seq of
+   * the view the move was chosen on; a worker refuses a move chosen on an older view than its current one
+   * with `stale` (someone else moved first), not `illegal`. Left out by older clients: judged as before.
+   */
+  z.object({ v, t: z.literal('action'), roomId, actionId, action: z.unknown(), seq: viewSeq.optional() }),
   z.object({
     v,
     t: z.literal('queue'),
@@ -67,6 +73,7 @@ export const isClientAction = (r: any): r is ClientAction =>
   typeof r.actionId === 'string' &&
   r.actionId.length >= 1 &&
   r.actionId.length <= 64 &&
+  (r.seq === undefined || (Number.isSafeInteger(r.seq) && r.seq >= 0)) &&
   'action' in r;
 
 export const PresenceEntry = z.object({
@@ -78,95 +85,133 @@ export const PresenceEntry = z.object({
 });
 export type PresenceEntry = z.infer<typeof PresenceEntry>;
 
+/*
+ * Every server→client frame, one schema each (types inferred from them); `ServerMessage` is their union.
+ * Their encoders live in client-wire.ts (`@joke/protocol/wire`): nothing else writes a frame.
+ */
+export const WelcomeFrame = z.object({
+  v,
+  t: z.literal('welcome'),
+  userId: z.string(),
+  name: z.string(),
+  serverTime: z.number(),
+});
+/**
+ * The viewer's own view after transition `seq`, with the events of that
+ * transition already filtered for this viewer. `result` once the game is over.
+ *
+ * `fixed` (additive): the view members that never change during one game
+ * (game, rules version, seed commitment, options, who plays…), left out of
+ * `view`. The whole view is `{ ...fixed, ...view }`. A frame without `fixed`
+ * means "the same fixed members as the last frame of this room you got that
+ * had them": keep the last one per room. The server sends it in every join
+ * reply, in the first frame after a room changed hands, and whenever it
+ * changes; a client holding none for the room when a view arrives without
+ * it sends `join` again for that room and ignores the frame. The header up
+ * to `"view":` is written first and always in this order (the bots read it
+ * by bytes); `fixed` comes after `presence`.
+ *
+ * `presence` (optional since 2026-12-05): left out when it is the same list as the last one this
+ * socket got for the room (a join reply, a `presence` message or a view). Keep the last one per
+ * room; the server sends it in every join reply, and in a view whenever it may not be held.
+ */
+export const ViewFrame = z.object({
+  v,
+  t: z.literal('view'),
+  roomId: z.string(),
+  seq: z.number().int(),
+  role: z.enum(['player', 'spectator']),
+  view: z.unknown(),
+  events: z.array(z.unknown()),
+  presence: z.array(PresenceEntry).optional(),
+  fixed: z.record(z.string(), z.unknown()).optional(),
+  result: z.unknown().optional(),
+});
+/** The action was applied and its state persisted as `seq`. */
+export const AckFrame = z.object({
+  v,
+  t: z.literal('ack'),
+  roomId: z.string(),
+  actionId: z.string(),
+  seq: z.number().int(),
+});
+/**
+ * The action was refused (Korean reason); nothing changed. `code` (additive) is the machine code:
+ * `illegal` for the game's rules, `stale` for a move chosen on a view older than the room's current
+ * one (a race: the newer view is on its way), or `botSeat`, `finished`, `malformed`… A full room queue
+ * is not a rejection: it arrives as `error busy` with the actionId, to be sent again.
+ */
+export const RejectedFrame = z.object({
+  v,
+  t: z.literal('rejected'),
+  roomId: z.string(),
+  actionId: z.string(),
+  reason: z.string(),
+  code: z.string().optional(),
+});
+/** Protocol-level problem (Korean message): malformed frame, not signed in, rate limited… */
+export const ErrorFrame = z.object({
+  v,
+  t: z.literal('error'),
+  code: z.string(),
+  message: z.string(),
+  /** Set when the error concerns one action (e.g. `unavailable`): retry it with the same actionId. */
+  roomId: z.string().optional(),
+  actionId: z.string().optional(),
+  /** With `queueRejected` (additive): the matchmaker's refusal code (REFUSALS), e.g. `addressTables`. */
+  refusal: z.string().optional(),
+});
+export const PresenceFrame = z.object({
+  v,
+  t: z.literal('presence'),
+  roomId: z.string(),
+  presence: z.array(PresenceEntry),
+});
+export const QueuedFrame = z.object({
+  v,
+  t: z.literal('queued'),
+  game: z.string(),
+  mode: z.string(),
+  players: z.number().int(),
+});
+export const MatchedFrame = z.object({
+  v,
+  t: z.literal('matched'),
+  roomId: z.string(),
+  game: z.string(),
+  mode: z.string(),
+});
+/**
+ * How the wait goes (additive): `waiting` people (you included) in this queue; `botsAt` the server
+ * time at which bots fill the empty seats, or null when they will not.
+ */
+export const QueueStatusFrame = z.object({
+  v,
+  t: z.literal('queueStatus'),
+  game: z.string(),
+  mode: z.string(),
+  players: z.number().int(),
+  waiting: z.number().int(),
+  botsAt: z.number().nullable(),
+  /** True while the fleet is full (additive): the table formed but no worker had room; it is retried. */
+  full: z.boolean().optional(),
+});
+export const PongFrame = z.object({ v, t: z.literal('pong'), at: z.number(), serverTime: z.number() });
+
 export const ServerMessage = z.discriminatedUnion('t', [
-  z.object({ v, t: z.literal('welcome'), userId: z.string(), name: z.string(), serverTime: z.number() }),
-  /**
-   * The viewer's own view after transition `seq`, with the events of that
-   * transition already filtered for this viewer. `result` once the game is over.
-   *
-   * `fixed` (additive): the view members that never change during one game
-   * (game, rules version, seed commitment, options, who plays…), left out of
-   * `view`. The whole view is `{ ...fixed, ...view }`. A frame without `fixed`
-   * means "the same fixed members as the last frame of this room you got that
-   * had them": keep the last one per room. The server sends it in every join
-   * reply, in the first frame after a room changed hands, and whenever it
-   * changes; a client holding none for the room when a view arrives without
-   * it sends `join` again for that room and ignores the frame. The header up
-   * to `"view":` is written first and always in this order (the bots read it
-   * by bytes); `fixed` comes after `presence`.
-   *
-   * `presence` (optional since 2026-12-05): left out when it is the same list as the last one this
-   * socket got for the room (a join reply, a `presence` message or a view). Keep the last one per
-   * room; the server sends it in every join reply, and in a view whenever it may not be held.
-   */
-  z.object({
-    v,
-    t: z.literal('view'),
-    roomId: z.string(),
-    seq: z.number().int(),
-    role: z.enum(['player', 'spectator']),
-    view: z.unknown(),
-    events: z.array(z.unknown()),
-    presence: z.array(PresenceEntry).optional(),
-    fixed: z.record(z.string(), z.unknown()).optional(),
-    result: z.unknown().optional(),
-  }),
-  /** The action was applied and its state persisted as `seq`. */
-  z.object({ v, t: z.literal('ack'), roomId: z.string(), actionId: z.string(), seq: z.number().int() }),
-  /**
-   * The action was refused (Korean reason); nothing changed. `code` (additive) is the machine code:
-   * `illegal` for the game's rules, or `botSeat`, `finished`, `malformed`… A full room queue is not a
-   * rejection: it arrives as `error busy` with the actionId, to be sent again.
-   */
-  z.object({
-    v,
-    t: z.literal('rejected'),
-    roomId: z.string(),
-    actionId: z.string(),
-    reason: z.string(),
-    code: z.string().optional(),
-  }),
-  /** Protocol-level problem (Korean message): malformed frame, not signed in, rate limited… */
-  z.object({
-    v,
-    t: z.literal('error'),
-    code: z.string(),
-    message: z.string(),
-    /** Set when the error concerns one action (e.g. `unavailable`): retry it with the same actionId. */
-    roomId: z.string().optional(),
-    actionId: z.string().optional(),
-    /** With `queueRejected` (additive): the matchmaker's refusal code (REFUSALS), e.g. `addressTables`. */
-    refusal: z.string().optional(),
-  }),
-  z.object({ v, t: z.literal('presence'), roomId: z.string(), presence: z.array(PresenceEntry) }),
-  z.object({ v, t: z.literal('queued'), game: z.string(), mode: z.string(), players: z.number().int() }),
-  z.object({ v, t: z.literal('matched'), roomId: z.string(), game: z.string(), mode: z.string() }),
-  /**
-   * How the wait goes (additive): `waiting` people (you included) in this queue; `botsAt` the server
-   * time at which bots fill the empty seats, or null when they will not.
-   */
-  z.object({
-    v,
-    t: z.literal('queueStatus'),
-    game: z.string(),
-    mode: z.string(),
-    players: z.number().int(),
-    waiting: z.number().int(),
-    botsAt: z.number().nullable(),
-    /** True while the fleet is full (additive): the table formed but no worker had room; it is retried. */
-    full: z.boolean().optional(),
-  }),
-  z.object({ v, t: z.literal('pong'), at: z.number(), serverTime: z.number() }),
+  WelcomeFrame,
+  ViewFrame,
+  AckFrame,
+  RejectedFrame,
+  ErrorFrame,
+  PresenceFrame,
+  QueuedFrame,
+  MatchedFrame,
+  QueueStatusFrame,
+  PongFrame,
   ChatMessage,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
-
-/**
- * The `ack` text, byte for byte what `JSON.stringify({ v, t: 'ack', roomId, actionId, seq })` writes, without
- * building the object and walking it (one per action on the gateway; `contract.test.ts` compares the two).
- */
-export const ackText = (roomId: string, actionId: string, seq: number): string =>
-  `{"v":${PROTOCOL_VERSION},"t":"ack","roomId":${JSON.stringify(roomId)},"actionId":${JSON.stringify(actionId)},"seq":${JSON.stringify(seq)}}`;
 
 /** Error codes of `error` messages; the Korean text is what players see. */
 export const ERRORS = {

@@ -11,6 +11,11 @@ export const REFUSALS = {
   busy: '방이 바빠요. 잠시 후 다시 시도해 주세요',
   /** The game refused the action (its Korean reason goes in `reason`). */
   illegal: '할 수 없는 행동이에요',
+  /**
+   * The move was chosen on an older view than the room's current one (`RoomCommand.viewSeq`): someone
+   * else moved first. Nothing changed; the newer view is on its way. A race, not a wrong move.
+   */
+  stale: '이미 지난 화면에서 보낸 동작이에요',
   botSeat: '봇 자리는 조작할 수 없어요',
   finished: '게임이 이미 끝났어요',
   draining: '이 서버는 종료 중이에요',

@@ -127,6 +127,7 @@ const isRoomCommand = (r: any): boolean =>
   str(r.gatewayId) &&
   typeof r.at === 'number' &&
   (r.framesInReply === undefined || typeof r.framesInReply === 'boolean') &&
+  (r.viewSeq === undefined || (Number.isSafeInteger(r.viewSeq) && r.viewSeq >= 0)) &&
   'action' in r;
 const OK_REPLY = new TextEncoder().encode('{"ok":true,"seq":');
 /**

@@ -9,8 +9,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { encodeAck as ackText } from '../src/client-wire.ts';
 import {
-  ackText,
   bus as wire,
   ClientMessage,
   contract,
@@ -251,6 +251,13 @@ describe('codecs', () => {
       { ...ok, actionId: 'a'.repeat(65) },
       { ...ok, actionId: '가'.repeat(64) },
       { ...ok, actionId: 7 },
+      { ...ok, seq: 0 },
+      { ...ok, seq: 12 },
+      { ...ok, seq: -1 },
+      { ...ok, seq: 1.5 },
+      { ...ok, seq: '3' },
+      { ...ok, seq: null },
+      { ...ok, seq: 2 ** 60 },
       { v: 1, t: 'action', roomId: 'r', actionId: 'a' },
     ];
     for (const s of samples)

@@ -23,16 +23,15 @@ import {
   CHAT_LIMITS,
   ChatRequest,
   DEFAULT_CHAT_POLICY,
-  PROTOCOL_VERSION,
   cleanChatBody,
   contract,
   emit,
   serve,
   type ChatErrorCode,
-  type ChatMessage,
   type ChatPolicy,
   type ChatReply,
 } from '@joke/protocol';
+import { encodeChat } from '@joke/protocol/wire';
 import type { BusClient, BusSubscription } from '@joke/bus';
 import type { Logger } from '@joke/ops';
 import type { ViewerMeta } from './room-types.ts';
@@ -125,17 +124,15 @@ export function subscribeChat(host: ChatHost, room: ChatRoom): BusSubscription {
     if (!clean.ok) return { ok: false, reply: refuse(clean.code) };
     if (!takeToken(req.userId)) return { ok: false, reply: refuse('chatRateLimited') };
     if (!takeRoomToken(role)) return { ok: false, reply: refuse('chatRoomBusy') };
-    const msg: ChatMessage = {
-      v: PROTOCOL_VERSION,
-      t: 'chat',
+    const frame = encodeChat({
       roomId: room.id,
       from: req.userId,
       name: req.name,
       role,
       body: clean.body,
       at: now(),
-    };
-    return { ok: true, frame: JSON.stringify(msg) };
+    });
+    return { ok: true, frame };
   };
 
   const relay = (frame: string): void => {

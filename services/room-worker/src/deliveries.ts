@@ -23,7 +23,8 @@
  */
 import type { AnyGame } from '@joke/engine';
 import { contract, emit, type bus as wire } from '@joke/protocol';
-import { FixedMembers, presenceFrame, StateViews, viewFrame, viewFrameBytes, type FrameContext } from './frames.ts';
+import { encodePresence } from '@joke/protocol/wire';
+import { FixedMembers, StateViews, viewFrame, viewFrameBytes, type FrameContext } from './frames.ts';
 import type { RoomHost, Transition, ViewerMeta } from './room-types.ts';
 import { viewerKey } from './viewers.ts';
 
@@ -198,7 +199,7 @@ export class Deliveries {
   /** A presence-only frame (nothing in the game moved) to every connected viewer. */
   presence(viewers: ReadonlyMap<string, ViewerMeta>, seq: number, presenceJson: string): void {
     for (const [key, v] of viewers) if (v.connected) this.heldBy(key).presence = presenceJson;
-    this.notice(viewers, seq, presenceFrame(this.idJson, presenceJson));
+    this.notice(viewers, seq, encodePresence(this.idJson, presenceJson));
   }
 
   /**

@@ -1,5 +1,6 @@
 /**
- * Frames are built by string concatenation around JSON text encoded once per
+ * What the worker feeds the frame encoders of `@joke/protocol/wire` (which write every frame's
+ * bytes, header order and all). Frames are built by string concatenation around JSON text encoded once per
  * transition wherever viewers share it: the presence list, the result, and the
  * members of the view every viewer of the state sees alike (the engine's
  * `viewParts.shared`); only each viewer's own members (hand, legal actions, …)
@@ -10,47 +11,24 @@
  * (`FixedMembers`) and go, as the frame's `fixed` member, only into the frames
  * of viewers that may not have them yet (deliveries.ts decides which); the
  * presence list likewise goes only to viewers that may not hold the current
- * one. The output is exactly a `view` ServerMessage: the header comes first and
- * always in one order, which the bots read byte by byte (load-tests/src/frames.ts);
- * `fixed` comes after the events and the presence list, so a frame carrying it
- * does not end in `]}` and the bots' byte gate always parses it (load-tests
- * `mayFinish`).
+ * one. The output is exactly a `view` ServerMessage (`ViewFrame`); the byte
+ * order the bots rely on is kept by the encoder (client-wire.ts).
  */
 import type { AnyGame, GameEvent, PlayerId } from '@joke/engine';
-import { PROTOCOL_VERSION } from '@joke/protocol';
+import { encodeView, encodeViewBytes, type ViewRole } from '@joke/protocol/wire';
 
+/** A whole view frame as text (`@joke/protocol/wire` writes it; this names the worker's arguments). */
 export function viewFrame(
   roomIdJson: string,
   seq: number,
-  role: 'player' | 'spectator',
+  role: ViewRole,
   viewJson: string,
   eventsJson: string,
   presenceJson: string | null,
   resultJson: string | null,
   fixedJson: string | null = null,
 ): string {
-  return frameHead(roomIdJson, seq, role) + viewJson + frameTail(eventsJson, presenceJson, resultJson, fixedJson);
-}
-
-/** Everything before the view's first byte: the header the bots read by bytes. */
-function frameHead(roomIdJson: string, seq: number, role: 'player' | 'spectator'): string {
-  return `{"v":${PROTOCOL_VERSION},"t":"view","roomId":${roomIdJson},"seq":${seq},"role":"${role}","view":`;
-}
-
-/** `presenceJson` null: the frame leaves the presence list out (the viewer has it: deliveries.ts). */
-function frameTail(
-  eventsJson: string,
-  presenceJson: string | null,
-  resultJson: string | null,
-  fixedJson: string | null,
-): string {
-  return (
-    ',"events":' +
-    eventsJson +
-    (presenceJson === null ? '' : ',"presence":' + presenceJson) +
-    (fixedJson === null ? '' : ',"fixed":' + fixedJson) +
-    (resultJson === null ? '}' : `,"result":${resultJson}}`)
-  );
+  return encodeView(roomIdJson, seq, role, viewJson, { eventsJson, presenceJson, resultJson, fixedJson });
 }
 
 /**
@@ -182,17 +160,10 @@ export function viewFrameBytes(
       viewFrame(c.roomIdJson, c.seq, role, c.views.json(viewer), eventsJson, presenceJson, c.resultJson, fixedJson),
     );
   // The same text as viewFrame's, written in three pieces: the shared members' bytes are copied.
-  const first = frameHead(c.roomIdJson, c.seq, role) + ownOpen;
-  const rest = frameTail(eventsJson, presenceJson, c.resultJson, fixedJson);
-  const shared = c.views.sharedBytes();
-  const n1 = Buffer.byteLength(first);
-  const out = Buffer.allocUnsafe(n1 + shared.length + Buffer.byteLength(rest));
-  out.write(first, 0);
-  out.set(shared, n1);
-  out.write(rest, n1 + shared.length);
-  return out;
-}
-
-export function presenceFrame(roomIdJson: string, presenceJson: string): string {
-  return `{"v":${PROTOCOL_VERSION},"t":"presence","roomId":${roomIdJson},"presence":${presenceJson}}`;
+  return encodeViewBytes(c.roomIdJson, c.seq, role, ownOpen, c.views.sharedBytes(), {
+    eventsJson,
+    presenceJson,
+    resultJson: c.resultJson,
+    fixedJson,
+  });
 }

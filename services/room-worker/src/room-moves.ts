@@ -5,8 +5,9 @@
  * to the room as a transition (`accept`), which records and numbers it.
  *
  * Failure modes, each answered here: a retried command gets its remembered
- * reply (never applied twice); a bot seat, a finished game or a runtime-only
- * field is refused with its code; game code that throws becomes `internal`
+ * reply (never applied twice); a bot seat, a finished game, a move chosen on
+ * an older view than the current one (`stale`) or a runtime-only field is
+ * refused with its code; game code that throws becomes `internal`
  * (guard in game-calls.ts), a refusal by the rules `illegal`; a timer that
  * fires early (someone acted first, the deadline moved on) does nothing.
  */
@@ -70,6 +71,9 @@ export class RoomMoves {
     let reason: string | undefined;
     if (seat?.bot) code = 'botSeat';
     else if (room.finished) code = 'finished';
+    // Chosen on an older view than the current one: someone moved first. Refused as the race it is,
+    // without asking the game (which might even accept it, against a state its sender never saw).
+    else if (cmd.viewSeq !== undefined && cmd.viewSeq < room.seq) code = 'stale';
     else if (hasRuntimeOnlyField(room.game, cmd.action)) [code, reason] = ['malformed', COMMON_REASONS.malformed];
     if (code === null) {
       const now = this.host.clock.now();
@@ -100,7 +104,8 @@ export class RoomMoves {
         metrics.transitions.inc({ kind: 'action' });
         return;
       }
-      [code, reason] = ['crashed' in r ? 'internal' : 'illegal', r.reason];
+      code = 'crashed' in r ? 'internal' : 'illegal';
+      reason = r.reason;
     }
     metrics.rejected.inc();
     const data = refuse(code, reason);

@@ -16,7 +16,8 @@
  * stored snapshot stays, a sweep or a takeover restores it).
  */
 import { Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
-import { ERRORS, type bus as wire, type PresenceEntry } from '@joke/protocol';
+import { type bus as wire, type PresenceEntry } from '@joke/protocol';
+import { encodeError } from '@joke/protocol/wire';
 import { SubjectFamily, type BusSubscription } from '@joke/bus';
 import { tracingOn } from '@joke/bus/tracing';
 import { Deliveries } from './deliveries.ts';
@@ -373,7 +374,7 @@ export class Room implements QueueOwner, MovingRoom {
    */
   storeLost(): void {
     if (this.closed) return;
-    const text = JSON.stringify({ v: 1, t: 'error', code: 'tableLost', message: ERRORS.tableLost, roomId: this.id });
+    const text = encodeError('tableLost', undefined, { roomId: this.id });
     this.deliveries.notice(this.viewers, this.seq, text);
     this.host.onStoreLost(this);
     this.close();

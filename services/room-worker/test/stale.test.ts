@@ -1,0 +1,60 @@
+/**
+ * Stale commands (issue 39): a command carries the seq of the view it was chosen on (`viewSeq`); the worker
+ * refuses one chosen on an older view than the room's current one with its own code `stale` — a race, not an
+ * `illegal` move — and changes nothing. A command without `viewSeq` (an older gateway or client) is judged as before.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { call, contract, PROTOCOL_VERSION, REFUSALS } from '@joke/protocol';
+import { FakeGateway, openRoom, REPLY_MS, seat, setup, storedRoom, worker } from './harness.ts';
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+describe('stale commands', () => {
+  it('refuses a move chosen on an older view with `stale`, leaving the state unchanged', async () => {
+    const { bus, store } = setup();
+    const w = await worker(bus, store);
+    cleanup.push(
+      () => bus.close(),
+      () => w.close(),
+    );
+    await openRoom(bus, w.id, 'r', [seat('a'), seat('b')]);
+    const gw = new FakeGateway(bus, 'gw1');
+    const joined = await gw.join('r', 'a');
+    const first: string = joined.view.view.current;
+    const second = first === 'a' ? 'b' : 'a';
+    const seen: number = joined.seq;
+    const act = (userId: string, actionId: string, viewSeq?: number) =>
+      call(
+        bus,
+        contract.roomCommand.at('r'),
+        { v: PROTOCOL_VERSION, userId, actionId, action: { type: 'add', n: 1 }, gatewayId: gw.id, at: 0, viewSeq },
+        REPLY_MS,
+      );
+
+    // On the current view: applied.
+    const moved = await act(first, 'm1', seen);
+    expect(moved).toMatchObject({ ok: true });
+    const now = moved.ok ? moved.seq : -1;
+    expect(now).toBeGreaterThan(seen);
+    const before = await storedRoom(store, 'r');
+
+    // The second player's move, chosen on the view before the first one moved (its turn now, so the game
+    // itself would accept it): refused as stale, and nothing changes.
+    const stale = await act(second, 'm2', seen);
+    expect(stale).toEqual({ ok: false, code: 'stale', reason: REFUSALS.stale });
+    expect(REFUSALS.stale).toBe('이미 지난 화면에서 보낸 동작이에요');
+    expect(await storedRoom(store, 'r')).toEqual(before);
+    // The same actionId again gets the same answer (remembered, never applied).
+    expect(await act(second, 'm2', now)).toEqual(stale);
+    expect(await storedRoom(store, 'r')).toEqual(before);
+
+    // Chosen again on the current view: applied.
+    expect(await act(second, 'm3', now)).toMatchObject({ ok: true, seq: now + 1 });
+    // Without a view seq (an older client): judged by the game alone, as before.
+    expect(await act(first, 'm4')).toMatchObject({ ok: true, seq: now + 2 });
+    expect((await storedRoom(store, 'r'))?.data.state.total).toBe(3);
+  });
+});
