@@ -213,6 +213,13 @@ export interface GameDefinition<
   presets?: OptionPreset[];
   /** Shape of every action this game accepts (used by the protocol and to reject malformed input). */
   actionSchema: z.ZodType<A>;
+  /**
+   * Action types judged on the current state even when their sender chose them on an older view: answers
+   * in a window where several players answer at once and the game itself orders them (원카드 외치기, 훌라
+   * 땡큐/패스, 하이로우 선언), readiness, rebuys and leaving. Every other move chosen on an older view is
+   * refused `stale` by the room worker (someone moved first), without asking the game.
+   */
+  viewFreeActions?: readonly string[];
   /** Allowed seat count for these options (mode-specific caps). */
   playerRange(options: O): { min: number; max: number };
   setup(input: SetupInput<O>): S;

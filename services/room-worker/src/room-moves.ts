@@ -72,8 +72,9 @@ export class RoomMoves {
     if (seat?.bot) code = 'botSeat';
     else if (room.finished) code = 'finished';
     // Chosen on an older view than the current one: someone moved first. Refused as the race it is,
-    // without asking the game (which might even accept it, against a state its sender never saw).
-    else if (cmd.viewSeq !== undefined && cmd.viewSeq < room.seq) code = 'stale';
+    // without asking the game (which might even accept it, against a state its sender never saw) — but
+    // for the game's view-free actions (answers several players give at once, which the game orders).
+    else if (cmd.viewSeq !== undefined && cmd.viewSeq < room.seq && !viewFree(room.game, cmd.action)) code = 'stale';
     else if (hasRuntimeOnlyField(room.game, cmd.action)) [code, reason] = ['malformed', COMMON_REASONS.malformed];
     if (code === null) {
       const now = this.host.clock.now();
@@ -188,4 +189,11 @@ export class RoomMoves {
     room.accept(transitions, r.state, r.events, { s: 0, n: at, a: seatId, x: action.a });
     return true;
   }
+}
+
+/** The action's type is one the game judges on the current state whatever view it was chosen on. */
+function viewFree(game: AnyGame, action: unknown): boolean {
+  const free = game.viewFreeActions;
+  if (!free || typeof action !== 'object' || action === null || !('type' in action)) return false;
+  return typeof action.type === 'string' && free.includes(action.type);
 }

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, contract, PROTOCOL_VERSION, REFUSALS } from '@joke/protocol';
+import { raceGame } from './fixtures/race-game.ts';
 import { FakeGateway, openRoom, REPLY_MS, seat, setup, storedRoom, worker } from './harness.ts';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -56,5 +57,37 @@ describe('stale commands', () => {
     // Without a view seq (an older client): judged by the game alone, as before.
     expect(await act(first, 'm4')).toMatchObject({ ok: true, seq: now + 2 });
     expect((await storedRoom(store, 'r'))?.data.state.total).toBe(3);
+  });
+
+  it("judges a game's view-free actions on the current state whatever view they were chosen on", async () => {
+    // Answers several players give at once (원카드 외치기, 훌라 땡큐/패스, 하이로우 선언): the second answer is
+    // made on the view before the first one, and refusing it `stale` would break the game's own ordering.
+    const { bus, store } = setup();
+    const w = await worker(bus, store, {}, { race: { ...raceGame, viewFreeActions: ['add'] } });
+    cleanup.push(
+      () => bus.close(),
+      () => w.close(),
+    );
+    await openRoom(bus, w.id, 'r', [seat('a'), seat('b')]);
+    const gw = new FakeGateway(bus, 'gw1');
+    const joined = await gw.join('r', 'a');
+    const first: string = joined.view.view.current;
+    const second = first === 'a' ? 'b' : 'a';
+    const seen: number = joined.seq;
+    const act = (userId: string, actionId: string, viewSeq?: number) =>
+      call(
+        bus,
+        contract.roomCommand.at('r'),
+        { v: PROTOCOL_VERSION, userId, actionId, action: { type: 'add', n: 1 }, gatewayId: gw.id, at: 0, viewSeq },
+        REPLY_MS,
+      );
+    expect(await act(first, 'v1', seen)).toMatchObject({ ok: true });
+    // Chosen on the older view, legal now: applied, not refused stale.
+    expect(await act(second, 'v2', seen)).toMatchObject({ ok: true });
+    // Chosen on the older view and not legal now (not its turn): the game's own refusal, not `stale`.
+    const refused = await act(second, 'v3', seen);
+    expect(refused.ok).toBe(false);
+    expect(refused).not.toMatchObject({ code: 'stale' });
+    expect((await storedRoom(store, 'r'))?.data.state.total).toBe(2);
   });
 });

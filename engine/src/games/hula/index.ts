@@ -30,6 +30,8 @@ export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions, 
   optionsSchema,
   optionFields,
   actionSchema,
+  // 땡큐 claims and passes answer one discard at once (thank-you.ts orders the claims); ready is everyone's.
+  viewFreeActions: ['thankYou', 'pass', 'ready'],
   playerRange: () => ({ min: 2, max: 5 }),
   setup,
   apply,

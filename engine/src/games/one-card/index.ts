@@ -33,6 +33,8 @@ export const oneCard: GameDefinition<OneCardState, OneCardAction, OneCardView, O
   optionFields,
   presets,
   actionSchema,
+  // 원카드 외치기 is a race among everyone at the table that the window itself orders (window.ts).
+  viewFreeActions: ['declareOneCard'],
   playerRange,
   setup,
   apply,

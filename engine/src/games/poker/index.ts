@@ -25,6 +25,8 @@ export const poker: GameDefinition<PokerState, PokerAction, PokerView, PokerOpti
   optionsSchema,
   optionFields,
   actionSchema,
+  // 하이로우 declarations are made by everyone at once; ready, rebuy and leave do not depend on the board.
+  viewFreeActions: ['declare', 'ready', 'rebuy', 'leave'],
   playerRange,
   setup,
   apply,
