@@ -125,7 +125,8 @@ describe('stay for the next game (issue 41 item 5)', () => {
     expect(new URL(b.url()).searchParams.get('room'), 'the link is used once').toBeNull();
     // B reads the rules in force before sitting down: the 초보용 preset's changes highlighted.
     const rules = b.locator('[data-testid="rules-in-force"]');
-    expect(await rules.first().isVisible()).toBe(true);
+    // Drawn once the game list (the options' labels) has loaded.
+    await rules.first().waitFor({ state: 'visible', timeout: LONG });
     await expect.poll(() => rules.first().textContent()).toContain('초보용');
     expect(await rules.first().locator('.changed').count()).toBeGreaterThan(0);
     // B's browser has no Web Share API: 초대 copies the link and says so.
