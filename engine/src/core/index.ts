@@ -3,7 +3,7 @@ export * from './rng.ts';
 export * from './commit.ts';
 export * from './reject.ts';
 export * from './cards.ts';
-export * from './seats.ts';
+export * from './turn-ring.ts';
 export * from './options.ts';
 export * from './versions.ts';
 export * from './presence.ts';

@@ -5,6 +5,7 @@
  * so the caller's state stays untouched (copy-on-write).
  */
 import { Rng, type PlayerId } from '../../core/index.ts';
+import { nextInRing, seatsAfter, type TurnRing } from '../../core/turn-ring.ts';
 import type { DrawReason, OneCardEvent } from './events.ts';
 import type { Card, OneCardState, PlayerStatus } from './types.ts';
 import { roundPoints, rankingOrder } from './scoring.ts';
@@ -75,33 +76,18 @@ export function playingCount(s: OneCardState): number {
  * comes back to `from` (J with two players, K skip-two with three or fewer).
  */
 export function activeAfter(s: OneCardState, from: PlayerId, skips = 0): PlayerId {
-  const n = s.seats.length;
-  const start = seatIndex(s, from);
-  const dir = s.direction;
-  let others = 0;
-  for (let i = 1; i < n; i++) if (s.status[s.seats[(((start + dir * i) % n) + n) % n]] === 'playing') others++;
-  if (others === 0) return from;
-  if (skips >= others && s.status[from] === 'playing') return from;
-  let k = skips % others;
-  for (let i = 1; i < n; i++) {
-    const p = s.seats[(((start + dir * i) % n) + n) % n];
-    if (s.status[p] !== 'playing') continue;
-    if (k === 0) return p;
-    k--;
-  }
-  return from;
+  const seat = nextInRing(playingRing(s), seatIndex(s, from), skips);
+  return seat < 0 ? from : s.seats[seat];
 }
 
 /** Active players passed over by `activeAfter(s, from, skips)`, for the `skipped` event. */
 export function skippedPlayers(s: OneCardState, from: PlayerId, skips: number): PlayerId[] {
-  const out: PlayerId[] = [];
-  const n = s.seats.length;
-  const start = seatIndex(s, from);
-  for (let i = 1; i < n && out.length < skips; i++) {
-    const p = s.seats[(((start + s.direction * i) % n) + n) % n];
-    if (s.status[p] === 'playing') out.push(p);
-  }
-  return out;
+  return seatsAfter(playingRing(s), seatIndex(s, from), skips).map((seat) => s.seats[seat]);
+}
+
+/** The seats in the current direction, the players still playing in (core/turn-ring.ts). */
+function playingRing(s: OneCardState): TurnRing<PlayerId> {
+  return { seats: s.seats, direction: s.direction, isIn: (p) => s.status[p] === 'playing' };
 }
 
 export function startTurn(tx: Tx, p: PlayerId): void {
