@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { Rng, seedCommitment, deriveSeed, nextInRing, seatsAfter, seatsFrom, buildOptions, opt } from '../src/index.ts';
+import {
+  Rng,
+  seedCommitment,
+  deriveSeed,
+  nextInRing,
+  seatsAfter,
+  seatsFrom,
+  Owned,
+  patchAt,
+  buildOptions,
+  opt,
+} from '../src/index.ts';
 
 describe('core: seeded RNG', () => {
   it('is reproducible from the seed and resumable from its serialised state', () => {
@@ -72,6 +83,32 @@ describe('core: turn ring', () => {
     expect(seatsFrom(ring(1), 3)).toEqual([3, 0, 1]);
     expect(seatsFrom(ring(1), 2)).toEqual([3, 0, 1]);
     expect(seatsAfter(ring(1, []), -1)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('core: copy-on-write', () => {
+  it('copies an object once per transition and never writes to the input', () => {
+    const input = Object.freeze({ hands: Object.freeze({ a: 1 }), list: Object.freeze([1, 2]) });
+    const owned = new Owned();
+    const hands = owned.own(input.hands);
+    expect(hands).not.toBe(input.hands);
+    expect(owned.own(hands)).toBe(hands);
+    hands.a = 2;
+    const list = owned.own(input.list);
+    expect(Array.isArray(list)).toBe(true);
+    expect(input).toEqual({ hands: { a: 1 }, list: [1, 2] });
+    const fresh = owned.adopt({ b: 1 });
+    expect(owned.own(fresh)).toBe(fresh);
+  });
+  it('patchAt replaces one element by a patched copy', () => {
+    const seats = Object.freeze([Object.freeze({ id: 'a', n: 0 }), Object.freeze({ id: 'b', n: 0 })]);
+    const next = patchAt(seats, 1, { n: 3 });
+    expect(next).toEqual([
+      { id: 'a', n: 0 },
+      { id: 'b', n: 3 },
+    ]);
+    expect(next[0]).toBe(seats[0]);
+    expect(seats[1].n).toBe(0);
   });
 });
 

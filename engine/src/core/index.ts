@@ -4,6 +4,7 @@ export * from './commit.ts';
 export * from './reject.ts';
 export * from './cards.ts';
 export * from './turn-ring.ts';
+export * from './cow.ts';
 export * from './options.ts';
 export * from './versions.ts';
 export * from './presence.ts';

@@ -2,10 +2,12 @@
  * Turn order, drawing, bankruptcy (§5.4), the draw-pile rebuild (§5.5) and
  * the end of the game. Every transition works on a `Tx`: a shallow copy of
  * the input state whose nested records/arrays are replaced, never mutated,
- * so the caller's state stays untouched (copy-on-write).
+ * so the caller's state stays untouched (copy-on-write, core/cow.ts's `Owned`
+ * for the records written in place).
  */
 import { Rng, type PlayerId } from '../../core/index.ts';
 import { nextInRing, seatsAfter, type TurnRing } from '../../core/turn-ring.ts';
+import { Owned } from '../../core/cow.ts';
 import type { DrawReason, OneCardEvent } from './events.ts';
 import type { Card, OneCardState, PlayerStatus } from './types.ts';
 import { roundPoints, rankingOrder } from './scoring.ts';
@@ -17,13 +19,16 @@ export class Tx {
   readonly events: OneCardEvent[] = [];
   readonly now: number;
   private rng: Rng | null = null;
-  private handsOwned = false;
-  private statusOwned = false;
+  /** The records (hands, status) this transition already copied, safe to write in place. */
+  private readonly owned = new Owned();
 
   constructor(state: OneCardState, now: number, fresh = false) {
     this.s = fresh ? state : { ...state };
     this.now = now;
-    if (fresh) this.handsOwned = this.statusOwned = true;
+    if (fresh) {
+      this.owned.adopt(this.s.hands);
+      this.owned.adopt(this.s.status);
+    }
     if (this.s.lastReveal !== null) this.s.lastReveal = null;
   }
 
@@ -33,18 +38,12 @@ export class Tx {
   }
 
   setHand(p: PlayerId, cards: Card[]): void {
-    if (!this.handsOwned) {
-      this.s.hands = { ...this.s.hands };
-      this.handsOwned = true;
-    }
+    this.s.hands = this.owned.own(this.s.hands);
     this.s.hands[p] = cards;
   }
 
   setStatus(p: PlayerId, st: PlayerStatus): void {
-    if (!this.statusOwned) {
-      this.s.status = { ...this.s.status };
-      this.statusOwned = true;
-    }
+    this.s.status = this.owned.own(this.s.status);
     this.s.status[p] = st;
   }
 
