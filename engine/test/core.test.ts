@@ -88,7 +88,8 @@ describe('core: turn ring', () => {
 
 describe('core: copy-on-write', () => {
   it('copies an object once per transition and never writes to the input', () => {
-    const input = Object.freeze({ hands: Object.freeze({ a: 1 }), list: Object.freeze([1, 2]) });
+    const input = { hands: { a: 1 }, list: [1, 2] };
+    for (const part of [input.hands, input.list, input]) Object.freeze(part);
     const owned = new Owned();
     const hands = owned.own(input.hands);
     expect(hands).not.toBe(input.hands);
@@ -101,7 +102,11 @@ describe('core: copy-on-write', () => {
     expect(owned.own(fresh)).toBe(fresh);
   });
   it('patchAt replaces one element by a patched copy', () => {
-    const seats = Object.freeze([Object.freeze({ id: 'a', n: 0 }), Object.freeze({ id: 'b', n: 0 })]);
+    const seats = [
+      { id: 'a', n: 0 },
+      { id: 'b', n: 0 },
+    ];
+    for (const part of [...seats, seats]) Object.freeze(part);
     const next = patchAt(seats, 1, { n: 3 });
     expect(next).toEqual([
       { id: 'a', n: 0 },
