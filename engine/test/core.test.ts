@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { Rng, seedCommitment, deriveSeed, nextSeat, buildOptions, opt } from '../src/index.ts';
+import {
+  Rng,
+  seedCommitment,
+  deriveSeed,
+  nextInRing,
+  seatsAfter,
+  seatsFrom,
+  Owned,
+  patchAt,
+  buildOptions,
+  opt,
+} from '../src/index.ts';
 
 describe('core: seeded RNG', () => {
   it('is reproducible from the seed and resumable from its serialised state', () => {
@@ -44,12 +55,65 @@ describe('core: seed commitment', () => {
   });
 });
 
-describe('core: seats', () => {
-  it('skips inactive seats in both directions', () => {
-    const active = (s: number) => s !== 2;
-    expect(nextSeat(4, 1, 1, active)).toBe(3);
-    expect(nextSeat(4, 3, -1, active)).toBe(1);
-    expect(nextSeat(4, 0, 1, active, 2)).toBe(3);
+describe('core: turn ring', () => {
+  const seats = ['a', 'b', 'c', 'd'];
+  const ring = (direction: 1 | -1, out: string[] = ['c']) => ({
+    seats,
+    direction,
+    isIn: (p: string) => !out.includes(p),
+  });
+  it('skips seats that are out, in both directions', () => {
+    expect(nextInRing(ring(1), 1)).toBe(3);
+    expect(nextInRing(ring(-1), 3)).toBe(1);
+    expect(nextInRing(ring(1), 0, 1)).toBe(3);
+    expect(nextInRing(ring(-1), 0, 1)).toBe(1);
+  });
+  it('skips that go all the way round come back to the mover; with nobody else in, the mover or -1', () => {
+    expect(nextInRing(ring(1, ['c', 'd']), 0, 1)).toBe(0);
+    expect(nextInRing(ring(1, ['c', 'd']), 0, 3)).toBe(0);
+    expect(nextInRing(ring(1, ['b', 'c', 'd']), 0)).toBe(0);
+    expect(nextInRing(ring(1, ['a', 'b', 'c', 'd']), 0)).toBe(-1);
+    // A mover who is out: the skips wrap over the others instead.
+    expect(nextInRing(ring(1, ['a', 'c']), 0, 2)).toBe(1);
+  });
+  it('walks every seat from -1 and lists the seats after or from a seat', () => {
+    expect(nextInRing(ring(1, ['a']), -1)).toBe(1);
+    expect(seatsAfter(ring(1), 1)).toEqual([3, 0]);
+    expect(seatsAfter(ring(-1), 1, 1)).toEqual([0]);
+    expect(seatsFrom(ring(1), 3)).toEqual([3, 0, 1]);
+    expect(seatsFrom(ring(1), 2)).toEqual([3, 0, 1]);
+    expect(seatsAfter(ring(1, []), -1)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('core: copy-on-write', () => {
+  it('copies an object once per transition and never writes to the input', () => {
+    const input = { hands: { a: 1 }, list: [1, 2] };
+    for (const part of [input.hands, input.list, input]) Object.freeze(part);
+    const owned = new Owned();
+    const hands = owned.own(input.hands);
+    expect(hands).not.toBe(input.hands);
+    expect(owned.own(hands)).toBe(hands);
+    hands.a = 2;
+    const list = owned.own(input.list);
+    expect(Array.isArray(list)).toBe(true);
+    expect(input).toEqual({ hands: { a: 1 }, list: [1, 2] });
+    const fresh = owned.adopt({ b: 1 });
+    expect(owned.own(fresh)).toBe(fresh);
+  });
+  it('patchAt replaces one element by a patched copy', () => {
+    const seats = [
+      { id: 'a', n: 0 },
+      { id: 'b', n: 0 },
+    ];
+    for (const part of [...seats, seats]) Object.freeze(part);
+    const next = patchAt(seats, 1, { n: 3 });
+    expect(next).toEqual([
+      { id: 'a', n: 0 },
+      { id: 'b', n: 3 },
+    ]);
+    expect(next[0]).toBe(seats[0]);
+    expect(seats[1].n).toBe(0);
   });
 });
 

@@ -8,9 +8,16 @@
  */
 import type { z } from 'zod';
 import type { Rng, RngState } from './rng.ts';
-import type { RestoreResult } from './versions.ts';
 
 export type PlayerId = string;
+
+/**
+ * What `restoreState` (core/versions.ts `makeRestore`) makes of a snapshot's state. Declared here with
+ * the contract that returns it, so versions.ts depends on this file and not the other way round.
+ */
+export type RestoreResult<S> =
+  | { ok: true; state: S; rulesVersion: number; migrated: boolean }
+  | { ok: false; code: 'malformed' | 'wrongGame' | 'newerRules'; reason: string };
 export type GameId = 'one-card' | 'poker' | 'hula';
 
 export interface PlayerInfo {

@@ -14,11 +14,7 @@
  * Version 1 is every state written before versions existed (no field).
  */
 import { z as zod, type z } from 'zod';
-import type { GameId } from './types.ts';
-
-export type RestoreResult<S> =
-  | { ok: true; state: S; rulesVersion: number; migrated: boolean }
-  | { ok: false; code: 'malformed' | 'wrongGame' | 'newerRules'; reason: string };
+import type { GameId, RestoreResult } from './types.ts';
 
 /** States written before `rulesVersion` existed count as version 1. */
 export const UNVERSIONED = 1;

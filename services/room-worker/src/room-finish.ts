@@ -8,15 +8,23 @@
  * a drop the store refuses leaves the lease to lapse, and a sweep retries it.
  */
 import type { Timer } from '@joke/bus/clock';
-import type { Room } from './room.ts';
-import type { RoomHost } from './room-types.ts';
+import type { HostedRoom, Item, RoomData, RoomHost } from './room-types.ts';
+
+/** What the linger needs of its room (room.ts's Room), named here so this file does not import room.ts back. */
+export interface LingeringRoom extends HostedRoom {
+  readonly data: RoomData;
+  readonly closed: boolean;
+  enqueue(item: Item): void;
+  pause(): Promise<void>;
+  close(): void;
+}
 
 export class FinishLinger {
   private dropTimer: Timer | null = null;
 
   constructor(
     private readonly host: RoomHost,
-    private readonly room: Room,
+    private readonly room: LingeringRoom,
     /** Stops the room's deadline and bot timers: nothing moves in a finished game. */
     private readonly stopTimers: () => void,
     /** Tells the lobby the room is closed for good (lifecycle.ts). */

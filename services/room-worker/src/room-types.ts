@@ -8,7 +8,6 @@ import type { Clock } from '@joke/bus/clock';
 import type { WorkerConfig } from './config.ts';
 import type { PriorityIntake } from './intake.ts';
 import type { WorkerMetrics } from './metrics.ts';
-import type { Room } from './room.ts';
 
 export interface SeatMeta {
   id: string;
@@ -116,6 +115,19 @@ export interface Transition {
   events: GameEvent[];
 }
 
+/**
+ * What the worker's callbacks read of a room (room.ts's Room has all of it). Declared here rather than
+ * importing Room, because room.ts imports nearly every room module and they import this file: naming
+ * Room here tied all twenty into one import cycle (scripts/import-cycles.mjs).
+ */
+export interface HostedRoom {
+  readonly id: string;
+  readonly epoch: number;
+  readonly seq: number;
+  readonly finished: boolean;
+  finishedMessage(): wire.RoomFinished;
+}
+
 export interface RoomHost {
   bus: Bus;
   store: SnapshotStore;
@@ -128,15 +140,15 @@ export interface RoomHost {
   /** `workerId/incarnation`: carried by deliveries and join replies, so gateways learn who runs a room. */
   owner: string;
   /** The room left this worker (dropped, lost its lease, handed over). */
-  onGone(room: Room): void;
+  onGone(room: HostedRoom): void;
   /** Resolves once the result is durably stored (the JetStream stream acknowledged it). */
-  onFinished(room: Room): Promise<void>;
+  onFinished(room: HostedRoom): Promise<void>;
   /** Resolves once the stream stored the departure (PlayerLeft, message id `id`); retried until then. */
-  onDeparture(room: Room, d: Departure, id: string): Promise<void>;
+  onDeparture(room: HostedRoom, d: Departure, id: string): Promise<void>;
   /** The room is let go for good (its snapshot dropped): the lobby is told durably (RoomClosed), in the background. */
-  onClosedForGood(room: Room): void;
+  onClosedForGood(room: HostedRoom): void;
   /** The store lost the room's state (store-loss.ts): report it and tell the lobby. */
-  onStoreLost(room: Room): void;
+  onStoreLost(room: HostedRoom): void;
   onTransition(): void;
   gatewaySeen(gatewayId: string): void;
   /** The worker's priority intake (intake.ts): counts queued items, defers joins while behind. Absent in unit set-ups. */

@@ -21,6 +21,7 @@ import { createWorkerMetrics } from './metrics.ts';
 import { handOver, migrateRooms, type HandoverDeps, type MigrationHost } from './handover.ts';
 import { openRoom, restoreRoom, type OpenHost } from './open.ts';
 import type { Room, RoomHost } from './room.ts';
+import type { HostedRoom } from './room-types.ts';
 import { Upkeep } from './upkeep.ts';
 import { PriorityIntake } from './intake.ts';
 import { ReconnectGuard } from './reconnect.ts';
@@ -146,7 +147,7 @@ export async function startRoomWorker(config: Partial<WorkerConfig>, deps: RoomW
     }
   }
   // The lobby frees its lobby room on this, once it has recorded the game (lobby closed.ts).
-  const closedForGood = (room: Room) =>
+  const closedForGood = (room: HostedRoom) =>
     durably(`closed:${room.id}`, (id) =>
       emitDurable(bus, contract.roomClosed, { v: 1, roomId: room.id, finished: room.finished, at: clock.now() }, id),
     );

@@ -2,7 +2,7 @@
  * Moving the round along: next turn, deck exhaustion, going out (훌라) and
  * the end of a round with its settlement (docs/games/hula.md §5.1, §5.7, §6).
  */
-import { nextSeat } from '../../core/seats.ts';
+import { nextInRing, seatsAfter, type TurnRing } from '../../core/turn-ring.ts';
 
 import type { HulaEvent } from './events.ts';
 import { settle, type Contestant, type RoundOutcome } from './scoring.ts';
@@ -15,7 +15,10 @@ export interface Step {
   events: HulaEvent[];
 }
 
-export const seatAfter = (s: HulaState, seat: number): number => nextSeat(s.seats.length, seat, 1, (i) => s.inRound[i]);
+/** Clockwise over the seats still in this round (core/turn-ring.ts). */
+const roundRing = (s: HulaState): TurnRing<boolean> => ({ seats: s.inRound, isIn: (inRound) => inRound });
+
+export const seatAfter = (s: HulaState, seat: number): number => nextInRing(roundRing(s), seat);
 
 export const stockCount = (s: HulaState): number => s.stock.length - s.stockTop;
 
@@ -57,8 +60,7 @@ export function enterThankYou(s: HulaState, discarder: number, now: number, even
   if (top.suit === 'X') return beginTurn(s, seatAfter(s, discarder), now, events);
   const ms = TIMERS[s.options.mode].thankYouMs;
   if (s.options.mode === 'monster') {
-    const order: number[] = [];
-    for (let seat = seatAfter(s, discarder); seat !== discarder; seat = seatAfter(s, seat)) order.push(seat);
+    const order = seatsAfter(roundRing(s), discarder);
     events.push({ type: 'thankYouAsk', player: s.seats[order[0]].id });
     return {
       state: {

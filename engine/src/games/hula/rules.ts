@@ -6,6 +6,7 @@
 import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import type { HulaEvent } from './events.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
+import { patchAt } from '../../core/cow.ts';
 import { actionSchema } from './actions.ts';
 import { endRound, enterThankYou, goOut, playersInRound, startRoundFrom, type Step } from './flow.ts';
 import { REASONS, takeCards } from './hand.ts';
@@ -71,9 +72,7 @@ function directAction(s: HulaState, seat: number, events: HulaEvent[]): HulaStat
   const cancel = x.leave === 'timeouts' || x.leave === 'disconnected';
   if (x.timeoutsInRow === 0 && !cancel) return s;
   if (cancel) events.push({ type: 'leaveCancelled', player: x.id });
-  const seats = [...s.seats];
-  seats[seat] = { ...x, timeoutsInRow: 0, leave: cancel ? null : x.leave };
-  return { ...s, seats };
+  return { ...s, seats: patchAt(s.seats, seat, { timeoutsInRow: 0, leave: cancel ? null : x.leave }) };
 }
 
 function dispatch(s: HulaState, seat: number, a: HulaAction, now: number): R {
@@ -247,9 +246,8 @@ function reserveLeave(s: HulaState, seat: number, on: boolean, auto: boolean): R
   const x = s.seats[seat];
   if (on && x.leave) return reject(REASONS.alreadyLeaving);
   if (!on && !x.leave) return reject(REASONS.notLeaving);
-  const seats = [...s.seats];
   const leave = on ? (auto ? 'disconnected' : 'requested') : null;
-  seats[seat] = { ...x, leave };
+  const seats = patchAt(s.seats, seat, { leave });
   const event: HulaEvent = leave
     ? { type: 'leaveReserved', player: x.id, reason: leave }
     : { type: 'leaveCancelled', player: x.id };

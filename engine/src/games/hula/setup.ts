@@ -4,7 +4,7 @@ import { RULES_VERSION } from './version.ts';
 import { Rng } from '../../core/rng.ts';
 import { seedCommitment } from '../../core/commit.ts';
 import { SUITS } from '../../core/cards.ts';
-import { nextSeat } from '../../core/seats.ts';
+import { nextInRing } from '../../core/turn-ring.ts';
 import type { SetupInput } from '../../core/types.ts';
 import type { HulaEvent } from './events.ts';
 import { TIMERS } from './timers.ts';
@@ -82,7 +82,7 @@ export function startRound(s: HulaState, now: number): { state: HulaState; event
   const first =
     seats[lastWinner].status === 'playing'
       ? lastWinner
-      : nextSeat(seats.length, lastWinner, 1, (i) => seats[i].status === 'playing');
+      : nextInRing({ seats, isIn: (seat) => seat.status === 'playing' }, lastWinner);
   const r = deal({ ...s, seats }, first, now);
   return { state: r.state, events: [...events, ...r.events] };
 }

@@ -7,6 +7,7 @@ import type { ApplyResult, PlayerId } from '../../core/types.ts';
 import type { HulaEvent } from './events.ts';
 import { COMMON_REASONS, reject } from '../../core/reject.ts';
 import { SUITS } from '../../core/cards.ts';
+import { patchAt } from '../../core/cow.ts';
 import { beginTurn, seatAfter, startRoundFrom, type Step } from './flow.ts';
 import { isJoker } from './melds.ts';
 import { discard, draw, seatOf } from './rules.ts';
@@ -100,9 +101,7 @@ function countTimeout(s: HulaState, seat: number, phase: string, events: HulaEve
   const reserve = timeoutsInRow >= 2 && x.leave === null;
   events.push({ type: 'timeout', player: x.id, phase });
   if (reserve) events.push({ type: 'leaveReserved', player: x.id, reason: 'timeouts' });
-  const seats = [...s.seats];
-  seats[seat] = { ...x, timeoutsInRow, leave: reserve ? 'timeouts' : x.leave };
-  return { ...s, seats };
+  return { ...s, seats: patchAt(s.seats, seat, { timeoutsInRow, leave: reserve ? 'timeouts' : x.leave }) };
 }
 
 /** Draws from the stock for the player; the act timer restarts from now. */

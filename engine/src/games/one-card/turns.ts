@@ -2,9 +2,12 @@
  * Turn order, drawing, bankruptcy (§5.4), the draw-pile rebuild (§5.5) and
  * the end of the game. Every transition works on a `Tx`: a shallow copy of
  * the input state whose nested records/arrays are replaced, never mutated,
- * so the caller's state stays untouched (copy-on-write).
+ * so the caller's state stays untouched (copy-on-write, core/cow.ts's `Owned`
+ * for the records written in place).
  */
 import { Rng, type PlayerId } from '../../core/index.ts';
+import { nextInRing, seatsAfter, type TurnRing } from '../../core/turn-ring.ts';
+import { Owned } from '../../core/cow.ts';
 import type { DrawReason, OneCardEvent } from './events.ts';
 import type { Card, OneCardState, PlayerStatus } from './types.ts';
 import { roundPoints, rankingOrder } from './scoring.ts';
@@ -16,13 +19,16 @@ export class Tx {
   readonly events: OneCardEvent[] = [];
   readonly now: number;
   private rng: Rng | null = null;
-  private handsOwned = false;
-  private statusOwned = false;
+  /** The records (hands, status) this transition already copied, safe to write in place. */
+  private readonly owned = new Owned();
 
   constructor(state: OneCardState, now: number, fresh = false) {
     this.s = fresh ? state : { ...state };
     this.now = now;
-    if (fresh) this.handsOwned = this.statusOwned = true;
+    if (fresh) {
+      this.owned.adopt(this.s.hands);
+      this.owned.adopt(this.s.status);
+    }
     if (this.s.lastReveal !== null) this.s.lastReveal = null;
   }
 
@@ -32,18 +38,12 @@ export class Tx {
   }
 
   setHand(p: PlayerId, cards: Card[]): void {
-    if (!this.handsOwned) {
-      this.s.hands = { ...this.s.hands };
-      this.handsOwned = true;
-    }
+    this.s.hands = this.owned.own(this.s.hands);
     this.s.hands[p] = cards;
   }
 
   setStatus(p: PlayerId, st: PlayerStatus): void {
-    if (!this.statusOwned) {
-      this.s.status = { ...this.s.status };
-      this.statusOwned = true;
-    }
+    this.s.status = this.owned.own(this.s.status);
     this.s.status[p] = st;
   }
 
@@ -75,33 +75,18 @@ export function playingCount(s: OneCardState): number {
  * comes back to `from` (J with two players, K skip-two with three or fewer).
  */
 export function activeAfter(s: OneCardState, from: PlayerId, skips = 0): PlayerId {
-  const n = s.seats.length;
-  const start = seatIndex(s, from);
-  const dir = s.direction;
-  let others = 0;
-  for (let i = 1; i < n; i++) if (s.status[s.seats[(((start + dir * i) % n) + n) % n]] === 'playing') others++;
-  if (others === 0) return from;
-  if (skips >= others && s.status[from] === 'playing') return from;
-  let k = skips % others;
-  for (let i = 1; i < n; i++) {
-    const p = s.seats[(((start + dir * i) % n) + n) % n];
-    if (s.status[p] !== 'playing') continue;
-    if (k === 0) return p;
-    k--;
-  }
-  return from;
+  const seat = nextInRing(playingRing(s), seatIndex(s, from), skips);
+  return seat < 0 ? from : s.seats[seat];
 }
 
 /** Active players passed over by `activeAfter(s, from, skips)`, for the `skipped` event. */
 export function skippedPlayers(s: OneCardState, from: PlayerId, skips: number): PlayerId[] {
-  const out: PlayerId[] = [];
-  const n = s.seats.length;
-  const start = seatIndex(s, from);
-  for (let i = 1; i < n && out.length < skips; i++) {
-    const p = s.seats[(((start + s.direction * i) % n) + n) % n];
-    if (s.status[p] === 'playing') out.push(p);
-  }
-  return out;
+  return seatsAfter(playingRing(s), seatIndex(s, from), skips).map((seat) => s.seats[seat]);
+}
+
+/** The seats in the current direction, the players still playing in (core/turn-ring.ts). */
+function playingRing(s: OneCardState): TurnRing<PlayerId> {
+  return { seats: s.seats, direction: s.direction, isIn: (p) => s.status[p] === 'playing' };
 }
 
 export function startTurn(tx: Tx, p: PlayerId): void {

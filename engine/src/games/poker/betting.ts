@@ -5,6 +5,7 @@
  * module never moves the hand on, so flow.ts can depend on it alone.
  */
 import type { PlayerId } from '../../core/types.ts';
+import { seatsFrom } from '../../core/turn-ring.ts';
 import { type Ctx, P, turnMs } from './draft.ts';
 import { computePots, refundUncalled, returnUnwinnable } from './pots.ts';
 import { scoreOf } from './eval/hands.ts';
@@ -18,12 +19,6 @@ export function needsToAct(p: HandPlayer, currentBet: number): boolean {
 
 export function toCallOf(h: HandState, p: HandPlayer): number {
   return Math.max(0, (h.betting?.currentBet ?? 0) - p.committedRound);
-}
-
-/** Seat order of this hand rotated to start at `first` (who must be in it). */
-function rotateTo(h: HandState, first: PlayerId): PlayerId[] {
-  const i = h.seatOrder.indexOf(first);
-  return [...h.seatOrder.slice(i), ...h.seatOrder.slice(0, i)];
 }
 
 /** The player who acts first this street, before skipping anyone who cannot act. */
@@ -58,7 +53,9 @@ export function startRound(ctx: Ctx, street: number): boolean {
     }
     if (p.committedRound > currentBet) currentBet = p.committedRound;
   }
-  const order = rotateTo(h, firstActor(s, street)).filter((id) => !h.players[id].folded);
+  // One round of this hand's seat order from the first actor, without those who folded (core/turn-ring.ts).
+  const ring = { seats: h.seatOrder, isIn: (id: PlayerId) => !h.players[id].folded };
+  const order = seatsFrom(ring, h.seatOrder.indexOf(firstActor(s, street))).map((i) => h.seatOrder[i]);
   h.betting = {
     street,
     order,

@@ -1,10 +1,12 @@
 /**
  * Copy-on-write for apply(): the state, the hand, its betting round and the
  * two collections (seats, players) are copied up front; a seat or a player
- * object is copied the first time something writes to it (`S`, `P`). Arrays
+ * object is copied the first time something writes to it (`S`, `P`, through
+ * core/cow.ts's `Owned`, which the other games use too). Arrays
  * and cards below that level are treated as immutable and replaced, never
  * pushed into, so the input state is never touched and no deep clone is needed.
  */
+import { Owned } from '../../core/cow.ts';
 import type { PlayerId } from '../../core/types.ts';
 import type { PokerEvent } from './events.ts';
 import type { HandPlayer, HandState, PokerState, PublicLogEntry, SeatState } from './types.ts';
@@ -14,7 +16,7 @@ export interface Ctx {
   now: number;
   ev: PokerEvent[];
   /** Seat and player objects already copied in this transition (safe to write). */
-  own: Set<object>;
+  owned: Owned;
 }
 
 export function draft(state: PokerState, now: number): Ctx {
@@ -23,18 +25,16 @@ export function draft(state: PokerState, now: number): Ctx {
     const h = state.hand;
     s.hand = { ...h, players: { ...h.players }, betting: h.betting ? { ...h.betting } : null };
   }
-  return { s, now, ev: [], own: new Set() };
+  return { s, now, ev: [], owned: new Owned() };
 }
 
 /** The player `id` of the current hand, writable. */
 export function P(ctx: Ctx, id: PlayerId): HandPlayer {
   const players = ctx.s.hand!.players;
   const p = players[id];
-  if (ctx.own.has(p)) return p;
-  const copy = { ...p };
-  players[id] = copy;
-  ctx.own.add(copy);
-  return copy;
+  const mine = ctx.owned.own(p);
+  if (mine !== p) players[id] = mine;
+  return mine;
 }
 
 /** The seat of `id`, writable. */
@@ -43,11 +43,9 @@ export function S(ctx: Ctx, id: PlayerId): SeatState {
   for (let i = 0; i < seats.length; i++) {
     const seat = seats[i];
     if (seat.id !== id) continue;
-    if (ctx.own.has(seat)) return seat;
-    const copy = { ...seat };
-    seats[i] = copy;
-    ctx.own.add(copy);
-    return copy;
+    const mine = ctx.owned.own(seat);
+    if (mine !== seat) seats[i] = mine;
+    return mine;
   }
   throw new Error(`no seat ${id}`);
 }

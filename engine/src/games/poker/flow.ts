@@ -8,6 +8,7 @@
  */
 import type { Card } from './types.ts';
 import type { PlayerId } from '../../core/types.ts';
+import { nextInRing } from '../../core/turn-ring.ts';
 import { type Ctx, liveCount, P, simultaneousMs, turnMs } from './draft.ts';
 import { v2 } from './version.ts';
 import { needsToAct, nobodyLeftToBet, settleRound, startRound } from './betting.ts';
@@ -132,17 +133,15 @@ export function afterAction(ctx: Ctx, from: PlayerId): void {
   if (liveCount(h) <= 1) return endByFold(ctx);
   const b = h.betting!;
   if (v2(ctx.s) && nobodyLeftToBet(h, b.currentBet)) return finishRound(ctx);
-  const n = b.order.length;
-  const start = b.order.indexOf(from);
-  for (let k = 1; k <= n; k++) {
-    const id = b.order[(start + k) % n];
-    if (needsToAct(h.players[id], b.currentBet)) {
-      b.toAct = id;
-      h.deadlineAt = ctx.now + turnMs(ctx.s, id);
-      return;
-    }
-  }
-  finishRound(ctx);
+  // `from` itself comes last (it may owe a call after everyone else raised); -1 when it left the order.
+  const next = nextInRing(
+    { seats: b.order, isIn: (id) => needsToAct(h.players[id], b.currentBet) },
+    b.order.indexOf(from),
+  );
+  if (next < 0) return finishRound(ctx);
+  const id = b.order[next];
+  b.toAct = id;
+  h.deadlineAt = ctx.now + turnMs(ctx.s, id);
 }
 
 /** Round over: return the uncalled part, rebuild pots, clear the round's bets, go on with the script. */

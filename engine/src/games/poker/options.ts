@@ -4,7 +4,9 @@
  * shows them only where they mean something (elsewhere they are ignored).
  */
 import { botLevelOption, buildOptions, opt } from '../../core/options.ts';
-import type { Betting, PokerMode } from './types.ts';
+
+export type PokerMode = 'holdem' | 'omaha' | 'sevenPoker' | 'sevenHiLo' | 'badugi' | 'fiveDraw' | 'indian';
+export type Betting = 'korean' | 'noLimit' | 'potLimit';
 
 export const MODES: { id: PokerMode; name: string }[] = [
   { id: 'sevenPoker', name: '7포커' },

@@ -8,6 +8,7 @@ import { RULES_VERSION } from './version.ts';
 import type { PlayerId, SetupInput } from '../../core/types.ts';
 import { deriveSeed, seedCommitment } from '../../core/commit.ts';
 import { Rng } from '../../core/rng.ts';
+import { Owned } from '../../core/cow.ts';
 import { type Ctx, log, P, pay, S } from './draft.ts';
 import { deck52 } from './cards.ts';
 import { computePots } from './pots.ts';
@@ -63,7 +64,9 @@ export function setup(input: SetupInput<PokerOptions>): PokerState {
     stats: { biggestPot: { handNo: 0, amount: 0, winners: [] }, bestHand: null },
     endReason: null,
   };
-  const ctx: Ctx = { s: state, now, ev: [], own: new Set(state.seats) };
+  const owned = new Owned();
+  for (const seat of state.seats) owned.adopt(seat);
+  const ctx: Ctx = { s: state, now, ev: [], owned };
   startHand(ctx, firstDealer);
   return ctx.s;
 }
@@ -130,7 +133,7 @@ export function startHand(ctx: Ctx, dealerSeat?: number): void {
   const players: Record<PlayerId, HandPlayer> = {};
   for (const id of seatOrder) {
     players[id] = newHandPlayer(id);
-    ctx.own.add(players[id]);
+    ctx.owned.adopt(players[id]);
   }
   const h: HandState = {
     handNo,

@@ -5,7 +5,7 @@
 import type { GameStateBase, GameViewBase, PlayerId } from '../../core/types.ts';
 import type { Suit } from '../../core/cards.ts';
 import type { RngState } from '../../core/rng.ts';
-import type { PokerOptions } from './options.ts';
+import type { Betting, PokerMode, PokerOptions } from './options.ts';
 
 export type { PokerOptions };
 
@@ -19,8 +19,8 @@ export interface Card {
   suit: Suit;
 }
 
-export type PokerMode = 'holdem' | 'omaha' | 'sevenPoker' | 'sevenHiLo' | 'badugi' | 'fiveDraw' | 'indian';
-export type Betting = 'korean' | 'noLimit' | 'potLimit';
+/** Declared with the option table that lists them (options.ts), which must not import this file back. */
+export type { Betting, PokerMode };
 export type DeclareSide = 'high' | 'low' | 'swing';
 
 export interface SeatState {
