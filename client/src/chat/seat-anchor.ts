@@ -29,3 +29,12 @@ export function seatAnchor(game: Phaser.Game, id: string): { x: number; y: numbe
   }
   return { x: canvas.left + canvas.width / 2, y: canvas.top + canvas.height * 0.72 };
 }
+
+/** Side of an emote bubble (CSS .chat-bubble .emote). */
+export const EMOTE_SIZE = 48;
+
+/** The page rectangle an emote bubble from `id` covers: centred on its anchor, standing on it. */
+export function emoteRect(game: Phaser.Game, id: string): { x: number; y: number; w: number; h: number } {
+  const a = seatAnchor(game, id);
+  return { x: a.x - EMOTE_SIZE / 2, y: a.y - EMOTE_SIZE, w: EMOTE_SIZE, h: EMOTE_SIZE };
+}

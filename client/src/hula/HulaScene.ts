@@ -26,6 +26,7 @@ import {
   type HulaControls,
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
+import { hulaPlaces } from './places.ts';
 import { addRulesButton, placeRulesButton, rulesButtonRect } from '../ui/rules-button.ts';
 import { sortCards, type HulaAction, type HulaSort, type HulaView } from './model.ts';
 import { ActionBar } from './action-bar.ts';
@@ -381,6 +382,19 @@ export class HulaScene extends Phaser.Scene {
       ]),
       result: this.result.data ? { ...this.result.data, buttons: this.result.buttonRects } : null,
       toasts: this.toasts.log,
+      places: hulaPlaces({
+        layout: this.layout_,
+        viewer: f?.view.viewer ?? null,
+        handCount: this.table.cards.length,
+        melds: this.table.melds,
+        opponents: this.table.opponents,
+        buttons: {
+          ...this.bar.buttons,
+          ...this.top,
+        },
+        toastArea: this.toasts.place,
+        resultSheet: this.result.panelRect,
+      }),
     };
   }
 

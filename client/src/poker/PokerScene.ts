@@ -363,6 +363,7 @@ export class PokerScene extends Phaser.Scene {
       clockShown: this.clockLabel.visible ? this.clockLabel.text : this.ringLabel.visible ? this.ringLabel.text : null,
       chipMoves: this.chipFx.log,
       flips: this.flips,
+      toastArea: this.toasts.place,
     });
   }
 

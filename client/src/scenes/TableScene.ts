@@ -604,6 +604,7 @@ export class TableScene extends Phaser.Scene {
       picker: this.picker,
       result: this.result,
       toasts: this.toasts.log,
+      toastArea: this.toasts.place,
     });
   }
 

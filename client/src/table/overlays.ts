@@ -20,6 +20,11 @@ export class Toasts {
 
   constructor(private readonly scene: Phaser.Scene) {}
 
+  /** Where toasts may stand (the scene's layout reserves it; the test hook reports it). */
+  get place(): Rect {
+    return this.area;
+  }
+
   setArea(r: Rect): void {
     this.area = r;
     this.reflow();
@@ -236,6 +241,8 @@ export class ResultPanel {
   private verifyText: Phaser.GameObjects.Text | null = null;
   data: ResultData | null = null;
   buttonRects: Record<string, Rect> = {};
+  /** The sheet as drawn (canvas px), for the test hook. */
+  panelRect: Rect | null = null;
 
   constructor(private readonly scene: Phaser.Scene) {}
 
@@ -333,6 +340,7 @@ export class ResultPanel {
     });
     y += 62;
     const top = Math.max(16, height * 0.06);
+    this.panelRect = { x: px, y: top, w: pw, h: Math.min(height - top - 8, y - top) };
     panel.fillStyle(0x10281c, 0.98).fillRoundedRect(px, top, pw, Math.min(height - top - 8, y - top), 20);
     panel.lineStyle(3, C.gold, 1).strokeRoundedRect(px, top, pw, Math.min(height - top - 8, y - top), 20);
     if (motionMs(250) > 0) {
@@ -362,5 +370,6 @@ export class ResultPanel {
     this.verifyText = null;
     this.data = null;
     this.buttonRects = {};
+    this.panelRect = null;
   }
 }
