@@ -114,6 +114,8 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
       ? opponentsOf(v).map((s, i) => ({ id: s.id, name: s.name, stack: s.stack, rect: l?.seats[i] ?? null }))
       : [],
     layoutRects: l,
+    // My own strip: where my emote pops (chat/seat-anchor.ts).
+    selfSeat: v?.viewer && l ? { id: v.viewer, rect: l.me } : null,
     // Where bets fly to and wins leave from: the pot row's chip spot, apart from its words.
     potChips: l ? potPlaces(l).chips : null,
     result: p.result.data ? { ...p.result.data, buttons: p.result.buttonRects } : null,

@@ -40,7 +40,8 @@ export interface TableLayout {
   width: number;
   height: number;
   topBar: Rect;
-  menu: { rules: Rect; settings: Rect; leave: Rect };
+  /** The top bar's buttons; `chat` is the round chat button's own square (a DOM button, chat-place.ts). */
+  menu: { rules: Rect; settings: Rect; leave: Rect; chat: Rect };
   title: Rect;
   opponents: Rect[];
   opponentRows: number;
@@ -52,6 +53,8 @@ export interface TableLayout {
   attack: Rect;
   status: Rect;
   hint: Rect;
+  /** Where toasts and chat lines stand: the status and hint band, clear of piles, cards and buttons. */
+  toasts: Rect;
   me: Rect;
   sortSuit: Rect;
   sortRank: Rect;
@@ -185,8 +188,9 @@ export function computeLayout(input: LayoutInput): TableLayout {
     leave: r(W - m - btn * 1.5, (topH - 36) / 2, btn * 1.5, 36),
     settings: r(W - m - btn * 1.5 - 6 - btn, (topH - 36) / 2, btn, 36),
     rules: r(W - m - btn * 1.5 - 12 - btn * 2, (topH - 36) / 2, btn, 36),
+    chat: r(W - m - btn * 1.5 - 18 - btn * 2 - 36, (topH - 36) / 2, 36, 36),
   };
-  const title = r(m, 4, menu.rules.x - m - 8, topH - 8);
+  const title = r(m, 4, menu.chat.x - m - 8, topH - 8);
 
   const handCount = input.spectator ? 0 : input.handCount;
 
@@ -247,6 +251,7 @@ export function computeLayout(input: LayoutInput): TableLayout {
       ...piles,
       status,
       hint,
+      toasts: band(status, hint),
       me,
       sortSuit,
       sortRank,
@@ -313,6 +318,7 @@ export function computeLayout(input: LayoutInput): TableLayout {
     ...piles,
     status,
     hint,
+    toasts: band(status, hint),
     me,
     sortSuit,
     sortRank,
@@ -384,6 +390,7 @@ function shortLandscape(
     ...piles,
     status,
     hint,
+    toasts: band(status, hint),
     me,
     sortSuit,
     sortRank,
@@ -397,6 +404,13 @@ function shortLandscape(
     cards,
     raise,
   };
+}
+
+/** The smallest rect holding both (the status line and the hint under it). */
+function band(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return r(x, y, Math.max(a.x + a.w, b.x + b.w) - x, Math.max(a.y + a.h, b.y + b.h) - y);
 }
 
 export function overlaps(a: Rect, b: Rect): boolean {
