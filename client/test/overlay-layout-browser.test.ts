@@ -8,10 +8,14 @@
  * must not cover: cards, seats, piles, community cards and buttons. No
  * overlay rectangle may meet one of those.
  *
- * Two allowances, both by design: an emote pops on its sender's own seat (it
- * is that player's face for 2.5 s), and the result sheet is modal (it dims
- * the table), so while it is up only what floats over it — the chat button,
- * the chat panel and the rules button — is checked against it.
+ * Allowances, by design: an emote pops on its sender's own seat (it is that
+ * player's face for 2.5 s); the result sheet is modal (it dims the table), so
+ * while it is up only what floats over it — the chat button, the chat panel
+ * and the rules button — is checked against it; and on a portrait phone with
+ * no height to spare for the panel's band (360×640) the open chat panel is a
+ * sheet over the dimmed table too, which only the chat button is checked
+ * against. Everywhere else the open panel has its band and the table lays
+ * itself out beside it.
  *
  * Tables run from engines in the page (harness, `chat=1` adds the chat
  * overlay); every wait is on the hook. Screenshots of each table at 390×844
@@ -79,6 +83,12 @@ const MODAL_OVER = ['chatButton', 'chatPanel', 'rulesButton'];
 
 /** Every overlay × solid pair that meets, as "overlay × solid" lines with both rectangles. */
 export function coverings(rep: OverlayReport): string[] {
+  // A chat panel opened as a sheet over the dimmed table (360×640): only the chat button may stand on it.
+  if (rep.chatModal) {
+    const panel = rep.overlays.find((o) => o.name === 'chatPanel')!;
+    const button = rep.overlays.find((o) => o.name === 'chatButton');
+    return button && overlaps(button.rect, panel.rect) ? ['chatButton × chatPanel (sheet)'] : [];
+  }
   const sheet = rep.overlays.find((o) => o.name === 'resultSheet');
   const overlays = rep.modal
     ? rep.overlays.filter((o) => MODAL_OVER.includes(o.name))
@@ -95,7 +105,12 @@ export function coverings(rep: OverlayReport): string[] {
   return out;
 }
 
-async function open(scene: string, query: string, size: Size, until: (h: Checked) => boolean): Promise<[Page, Checked]> {
+async function open(
+  scene: string,
+  query: string,
+  size: Size,
+  until: (h: Checked) => boolean,
+): Promise<[Page, Checked]> {
   const s = SIZES[size];
   const page = await browser.newPage({ viewport: { width: s.width, height: s.height }, deviceScaleFactor: s.dpr });
   page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));

@@ -53,6 +53,8 @@ const muted = new Set<string>();
 const LOG_MAX = 30;
 const FEED_MS = 6000;
 const EMOTE_MS = 2500;
+/** A portrait phone no taller than a table needs plus a usable band (styles.css --chat-band). */
+export const MODAL_QUERY = '(orientation: portrait) and (max-height: 789px)';
 
 export class ChatOverlay {
   private readonly root: HTMLDivElement;
@@ -145,8 +147,11 @@ export class ChatOverlay {
 
   setOpen(open: boolean): void {
     this.panel.hidden = !open;
-    // The panel's own band: the game shrinks beside it and the table relayouts (styles.css).
-    document.body.classList.toggle('chat-open', open);
+    // The panel's own band: the game shrinks beside it and the table relayouts (styles.css) — unless
+    // the phone has no height to spare, where the panel is a sheet over the dimmed table.
+    const modal = open && !!globalThis.matchMedia?.(MODAL_QUERY).matches;
+    this.panel.classList.toggle('modal', modal);
+    document.body.classList.toggle('chat-open', open && !modal);
   }
 
   /** Shows a relayed message; false when its sender is muted here. */

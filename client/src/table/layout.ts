@@ -82,8 +82,12 @@ const r = (x: number, y: number, w: number, h: number): Rect => ({
   h: Math.round(h),
 });
 
+/**
+ * A narrow screen takes the portrait layout unless it is short too: a phone on its side — or one
+ * whose table shares the screen with the open chat panel (issue 41 §1) — gets the short landscape.
+ */
 export function isPortrait(width: number, height: number): boolean {
-  return width < 720 || height > width;
+  return height > width || (width < 720 && height >= 520);
 }
 
 /** Opponent badges: centred rows, wrapping when they do not fit one row. */
@@ -108,7 +112,15 @@ function placeOpponents(n: number, area: Rect, badgeW: number, badgeH: number, g
  * step no wider than 78% of a card, tilt a little towards the edges, and the
  * front row (drawn last) sits lower than the back row.
  */
-function placeHand(n: number, area: Rect, cardW: number, cardH: number, rows: number, raise: number): CardSlot[] {
+function placeHand(
+  n: number,
+  area: Rect,
+  cardW: number,
+  cardH: number,
+  rows: number,
+  raise: number,
+  maxStep = cardW * 0.78,
+): CardSlot[] {
   if (n === 0) return [];
   const out: CardSlot[] = [];
   const perRow = [Math.ceil(n / rows)];
@@ -119,7 +131,7 @@ function placeHand(n: number, area: Rect, cardW: number, cardH: number, rows: nu
   const rowsOut: { left: number; step: number; count: number; y: number }[] = [];
   for (let row = 0; row < perRow.length; row++) {
     const count = perRow[row];
-    const step = count > 1 ? Math.min(cardW * 0.78, (area.w - cardW) / (count - 1)) : 0;
+    const step = count > 1 ? Math.min(maxStep, (area.w - cardW) / (count - 1)) : 0;
     const total = cardW + step * (count - 1);
     const left = area.x + (area.w - total) / 2;
     spans.push([left, left + total]);
@@ -304,7 +316,9 @@ export function computeLayout(input: LayoutInput): TableLayout {
   const centerBottom = Math.min(statusTop, input.spectator ? H - m : sortSuit.y) - 8;
   const center = r(m, oppBottom + 4, W - 2 * m, centerBottom - oppBottom - 4);
   const piles = centerPiles(center, Math.round(240 * scale), Math.round(60 * scale));
-  const cards = placeHand(handCount, hand, cardW, cardH, 1, raise);
+  // The hand takes the width it has (issue 41 §1): a short hand lies side by side, whole cards,
+  // rather than a tight fan in the middle of an empty row; a long one overlaps as before.
+  const cards = placeHand(handCount, hand, cardW, cardH, 1, raise, cardW + 6);
   return {
     orientation: 'landscape',
     width: W,
@@ -376,7 +390,9 @@ function shortLandscape(
   const draw = r(panelX, top + 124, panelW, 40);
   const oneD = 64;
   const oneCard = r(W - m - oneD, H - m - oneD, oneD, oneD);
-  const cards = placeHand(handCount, hand, cardW, cardH, 1, raise);
+  // The hand takes the width it has (issue 41 §1): a short hand lies side by side, whole cards,
+  // rather than a tight fan in the middle of an empty row; a long one overlaps as before.
+  const cards = placeHand(handCount, hand, cardW, cardH, 1, raise, cardW + 6);
   return {
     orientation: 'landscape',
     width: W,

@@ -24,6 +24,8 @@ export interface OverlayReport {
   solids: Named[];
   /** The result sheet is up: it is modal (dims the table), so only what floats over it is checked against it. */
   modal: boolean;
+  /** The chat panel is open as a sheet over the dimmed table (a phone with no height to spare for its band). */
+  chatModal: boolean;
 }
 
 /** What a scene adds to its snapshot for this report (canvas px). */
@@ -61,5 +63,6 @@ export function overlayReport(game: Phaser.Game, places: ScenePlaces | undefined
   }
   add('resultSheet', places.resultSheet);
   add('rulesButton', pageRect('[data-testid=table-rules]', canvas) ?? places.rulesButton);
-  return { overlays, solids: places.solids, modal: places.resultSheet !== null };
+  const chatModal = !!document.querySelector('[data-testid=chat-panel].modal:not([hidden])');
+  return { overlays, solids: places.solids, modal: places.resultSheet !== null, chatModal };
 }
