@@ -24,7 +24,6 @@ const SCREENS: [number, number][] = [
   [1024, 768],
   // What is left beside the open chat panel (styles.css --chat-band / --chat-side, issue 41 §1).
   [390, 644],
-  [700, 390],
   [980, 800],
 ];
 

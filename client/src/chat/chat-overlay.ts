@@ -53,8 +53,9 @@ const muted = new Set<string>();
 const LOG_MAX = 30;
 const FEED_MS = 6000;
 const EMOTE_MS = 2500;
-/** A portrait phone no taller than a table needs plus a usable band (styles.css --chat-band). */
-export const MODAL_QUERY = '(orientation: portrait) and (max-height: 789px)';
+/** Screens with no room for the panel's band beside the table (styles.css --chat-band / --chat-side). */
+export const MODAL_QUERY =
+  '(orientation: portrait) and (max-height: 789px), (orientation: landscape) and (max-width: 1279px)';
 
 export class ChatOverlay {
   private readonly root: HTMLDivElement;

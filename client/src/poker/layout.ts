@@ -342,6 +342,7 @@ export function namedRects(l: PokerLayout, spectator: boolean): [string, Rect][]
     ['title', l.title],
     ['rules', l.menu.rules],
     ['leave', l.menu.leave],
+    ['chat', l.menu.chat],
     ...l.seats.map((s, i) => [`seat${i}`, s] as [string, Rect]),
     ['pot', l.pot],
     ['board', l.boardArea],

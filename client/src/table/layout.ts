@@ -82,12 +82,8 @@ const r = (x: number, y: number, w: number, h: number): Rect => ({
   h: Math.round(h),
 });
 
-/**
- * A narrow screen takes the portrait layout unless it is short too: a phone on its side — or one
- * whose table shares the screen with the open chat panel (issue 41 §1) — gets the short landscape.
- */
 export function isPortrait(width: number, height: number): boolean {
-  return height > width || (width < 720 && height >= 520);
+  return width < 720 || height > width;
 }
 
 /** Opponent badges: centred rows, wrapping when they do not fit one row. */
