@@ -55,7 +55,7 @@ type Table = keyof typeof TABLES;
 
 /** Games played out by bots to their result sheet (my seat autoplays too). */
 const RESULTS = {
-  onecard: { scene: 'table', query: 'mode=classic&players=2&bots=15&autoplay=1&seed=overlay-end' },
+  onecard: { scene: 'table', query: 'mode=classic&players=2&bots=15&autoplay=1&seed=overlay-end&scenario=onecard' },
   hula: { scene: 'hula', query: 'game=hula&players=2&bots=15&autoplay=1&o.rounds=1&seed=overlay-end' },
 } as const;
 
