@@ -228,7 +228,10 @@ function shortLandscape(input: HulaLayoutInput): HulaLayout {
   const status = { x: PAD, y: stock.y + pileH + 4, w: leftW - PAD, h: Math.min(42, midBottom - (stock.y + pileH + 4)) };
   const toasts = { x: leftW + 6, y: midY, w: W - PAD - leftW - 6, h: 30 };
   const melds = { x: leftW + 6, y: midY + 34, w: W - PAD - leftW - 6, h: midBottom - midY - 34 };
-  const chat = { x: PAD + 4, y: stock.y, w: 40, h: 40 };
+  // The stock's count stands left of it here: the chat button takes a square of the top bar instead,
+  // where the one-line title has room to spare.
+  const chat = { x: top.rules.x - GAP - topH, y: PAD, w: topH, h: topH };
+  title.w = chat.x - GAP - title.x;
   const felt = { x: PAD, y: midY - 2, w: W - PAD * 2, h: midBottom + 1 - (midY - 2) };
   return {
     width: W,
