@@ -44,7 +44,8 @@ function seatRect(game: Phaser.Game, id: string): Rect | null {
 
 export function seatAnchor(game: Phaser.Game, id: string): EmoteAnchor {
   const canvas = game.canvas.getBoundingClientRect();
-  const scale = game.canvas.width > 0 ? canvas.width / game.canvas.width : 1;
+  // Snapshot rectangles are in world units, which are CSS pixels (display.ts): no backing-store ratio here.
+  const scale = 1;
   const r = seatRect(game, id);
   if (r) {
     const size = Math.max(16, Math.min(EMOTE_SIZE, r.w * scale, r.h * scale));

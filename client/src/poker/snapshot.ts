@@ -67,7 +67,8 @@ function places(p: PokerSnapshotParts): ScenePlaces | undefined {
   return {
     toastArea: p.toastArea ?? null,
     resultSheet: p.result.panelRect,
-    rulesButton: p.menu.rules.visible ? { ...p.menu.rules.rect } : null,
+    // Drawn on the canvas, it lies under a result sheet rather than over it.
+    rulesButton: p.menu.rules.visible && !p.result.panelRect ? { ...p.menu.rules.rect } : null,
     solids,
     seatIds,
   };

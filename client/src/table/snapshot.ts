@@ -64,7 +64,8 @@ function places(p: SnapshotParts): ScenePlaces | undefined {
   return {
     toastArea: p.toastArea ?? null,
     resultSheet: p.result.panelRect,
-    rulesButton: p.buttons.rules?.visible ? { ...p.buttons.rules.rect } : null,
+    // Drawn on the canvas, it lies under a result sheet rather than over it.
+    rulesButton: p.buttons.rules?.visible && !p.result.panelRect ? { ...p.buttons.rules.rect } : null,
     solids,
     seatIds,
   };
