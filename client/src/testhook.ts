@@ -10,6 +10,7 @@ import type { ChatState } from './chat/chat-overlay.ts';
 import { sound, type SoundState } from './sound/player.ts';
 import { shownLabels, type ShownLabel } from './table/labels.ts';
 import type { RenderPace } from './render-pace.ts';
+import { overlayReport, type ScenePlaces } from './table/overlay-report.ts';
 /** What a table scene (원카드, 포커 or 훌라) offers the hook. */
 interface HookedTable {
   snapshot(): Record<string, unknown>;
@@ -17,7 +18,10 @@ interface HookedTable {
 }
 
 export interface JokeHook {
-  /** Active scene and, on the table, every control's rectangle in page CSS pixels. */
+  /**
+   * Active scene and, on the table, every control's rectangle in page CSS pixels; `overlayCheck` lists the
+   * overlays (chat, toasts, emotes, result sheet, rules) and what they must not cover (overlay-report.ts).
+   */
   layout(): Record<string, unknown>;
   /** Raw view frames the open table received (for secrecy checks). */
   frames(): string[];
@@ -54,7 +58,9 @@ export function installTestHook(game: Phaser.Game, pace: RenderPace): void {
       const t = table();
       const base = { canvas: { left: canvas.left, top: canvas.top, width: canvas.width, height: canvas.height } };
       if (!t) return { ...base, scene: game.scene.isActive('lobby') ? 'lobby' : 'boot' };
-      return { ...base, ...t.snapshot() };
+      const snap = t.snapshot();
+      // Issue 41 §1: every overlay's rectangle and what it must not cover (overlay-report.ts).
+      return { ...base, ...snap, overlayCheck: overlayReport(game, snap.places as ScenePlaces | undefined) };
     },
     frames() {
       return table()?.receivedFrames() ?? [];

@@ -16,6 +16,9 @@ const SCREENS = [
   { name: 'phone landscape 844×390', width: 844, height: 390 },
   { name: 'phone landscape 932×430', width: 932, height: 430 },
   { name: 'tablet 820×1180', width: 820, height: 1180 },
+  // What is left beside the open chat panel (styles.css --chat-band / --chat-side, issue 41 §1).
+  { name: 'portrait beside the chat 390×644', width: 390, height: 644 },
+  { name: 'desktop beside the chat 980×800', width: 980, height: 800 },
 ];
 
 const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;

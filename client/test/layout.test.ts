@@ -22,6 +22,9 @@ const SCREENS: [number, number][] = [
   [844, 390],
   [932, 430],
   [1024, 768],
+  // What is left beside the open chat panel (styles.css --chat-band / --chat-side, issue 41 §1).
+  [390, 644],
+  [980, 800],
 ];
 
 function named(l: TableLayout, spectator: boolean): [string, Rect][] {
@@ -29,6 +32,7 @@ function named(l: TableLayout, spectator: boolean): [string, Rect][] {
     ['rules', l.menu.rules],
     ['settings', l.menu.settings],
     ['leave', l.menu.leave],
+    ['chat', l.menu.chat],
     ['title', l.title],
     ...l.opponents.map((o, i) => [`opponent${i}`, o] as [string, Rect]),
     ['drawPile', l.drawPile],

@@ -10,6 +10,9 @@ const SCREENS: [number, number][] = [
   [844, 390],
   [932, 430],
   [820, 1180],
+  // What is left beside the open chat panel (styles.css --chat-band / --chat-side, issue 41 §1).
+  [390, 644],
+  [980, 800],
   [1180, 820],
 ];
 

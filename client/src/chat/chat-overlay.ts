@@ -6,13 +6,17 @@
  * the server (too long, control characters, too fast, spectators in a
  * player-only room) are shown as they come, in Korean.
  *
- * DOM over the canvas rather than Phaser objects, so it stays out of the
- * table scenes' layouts.
+ * DOM over the canvas rather than Phaser objects; the table scenes reserve
+ * its places all the same (issue 41 §1): the button and the floating lines go
+ * where the table's layout publishes them (chat-place.ts), and the open panel
+ * takes a band of the page of its own — `chat-open` on the body shrinks the
+ * game (styles.css), so the table lays itself out beside it instead of under it.
  */
 import { CHAT_EMOTES, CHAT_PHRASES, chatBodyText, type ChatBody, type ChatMessage, type EmoteId } from '@joke/protocol';
 import { el } from '../ui/dom.ts';
 import { chatIcon } from '../ui/icons.ts';
 import { chatBodyNode, emoteImage } from './emote-art.ts';
+import { followChatPlace, type ChatPlace } from './chat-place.ts';
 
 export interface ChatLine {
   from: string;
@@ -40,7 +44,8 @@ export interface ChatOverlayOptions {
   me: () => string | null;
   canSend: boolean;
   canSendText: boolean;
-  anchor: (userId: string) => { x: number; y: number };
+  /** Where a bubble from this sender stands: its bottom centre (page px) and its side. */
+  anchor: (userId: string) => { x: number; y: number; size?: number };
 }
 
 /** Muted senders, for this tab. */
@@ -48,6 +53,9 @@ const muted = new Set<string>();
 const LOG_MAX = 30;
 const FEED_MS = 6000;
 const EMOTE_MS = 2500;
+/** Screens with no room for the panel's band beside the table (styles.css --chat-band / --chat-side). */
+export const MODAL_QUERY =
+  '(orientation: portrait) and (max-height: 789px), (orientation: landscape) and (max-width: 1279px)';
 
 export class ChatOverlay {
   private readonly root: HTMLDivElement;
@@ -58,6 +66,8 @@ export class ChatOverlay {
   private readonly received: ChatMessage[] = [];
   private readonly emotes: { from: string; emote: string }[] = [];
   private notice: string | null = null;
+  private readonly toggle: HTMLButtonElement;
+  private readonly offPlace: () => void;
   private timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
@@ -68,6 +78,7 @@ export class ChatOverlay {
     const toggle = el('button', { class: 'chat-toggle', 'data-testid': 'chat-toggle', 'aria-label': '채팅' }, [
       chatIcon(),
     ]);
+    this.toggle = toggle as HTMLButtonElement;
     toggle.addEventListener('click', () => this.setOpen(this.panel.hidden));
     this.feed = el('ul', { class: 'chat-feed', 'data-testid': 'chat-feed' });
     this.panel = el('div', { class: 'chat-panel', 'data-testid': 'chat-panel' });
@@ -78,6 +89,22 @@ export class ChatOverlay {
     this.panel.append(this.log, this.noticeEl, ...this.senders());
     this.root.append(this.feed, toggle, this.panel);
     parent.append(this.root);
+    this.offPlace = followChatPlace((p) => this.place(p));
+  }
+
+  /** Puts the button and the lines where the table reserved them (page px; null: the stylesheet's place). */
+  private place(p: ChatPlace | null): void {
+    const t = this.toggle.style;
+    const f = this.feed.style;
+    t.left = p ? `${p.button.x}px` : '';
+    t.top = p ? `${p.button.y}px` : '';
+    t.width = p ? `${p.button.w}px` : '';
+    t.height = p ? `${p.button.h}px` : '';
+    f.left = p ? `${p.feed.x}px` : '';
+    f.top = p ? `${p.feed.y}px` : '';
+    f.width = p ? `${p.feed.w}px` : '';
+    f.maxWidth = p ? 'none' : '';
+    f.maxHeight = p ? `${p.feed.h}px` : '';
   }
 
   private senders(): HTMLElement[] {
@@ -121,6 +148,11 @@ export class ChatOverlay {
 
   setOpen(open: boolean): void {
     this.panel.hidden = !open;
+    // The panel's own band: the game shrinks beside it and the table relayouts (styles.css) — unless
+    // the phone has no height to spare, where the panel is a sheet over the dimmed table.
+    const modal = open && !!globalThis.matchMedia?.(MODAL_QUERY).matches;
+    this.panel.classList.toggle('modal', modal);
+    document.body.classList.toggle('chat-open', open && !modal);
   }
 
   /** Shows a relayed message; false when its sender is muted here. */
@@ -185,6 +217,11 @@ export class ChatOverlay {
     const bubble = el('div', { class: 'chat-bubble', 'data-testid': `emote-${from}` }, [emoteImage(emote)]);
     bubble.style.left = `${at.x}px`;
     bubble.style.top = `${at.y}px`;
+    const img = bubble.querySelector<HTMLElement>('.emote');
+    if (img && at.size) {
+      img.style.width = `${at.size}px`;
+      img.style.height = `${at.size}px`;
+    }
     this.root.append(bubble);
     this.later(() => bubble.remove(), EMOTE_MS);
   }
@@ -212,6 +249,8 @@ export class ChatOverlay {
   destroy(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    this.offPlace();
+    document.body.classList.remove('chat-open');
     this.root.remove();
   }
 }

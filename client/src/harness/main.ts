@@ -1,7 +1,7 @@
 /**
  * Dev harness: harness.html?mode=classic&players=4&seed=x&viewer=0&bots=600&warmup=10&hand=7
  * renders the real TableScene over a GameLocalSource (engine in the page).
- * `viewer=spectator` watches; `bots=0` freezes the table after `warmup` moves.
+ * `viewer=spectator` watches; `bots=0` freezes the table after `warmup` moves; `chat=1` adds the chat overlay.
  *
  * `game=poker` / `game=hula` render the 포커 / 훌라 table the same way (`mode=holdem`, `o.<option>=value`, `autoplay=1` lets the
  * bot play my seat too, `prepare=rebuy` opens the rebuy prompt, `pause=showdown`
@@ -14,8 +14,25 @@ import { poker } from '@joke/engine/games/poker/index';
 import { hula } from '@joke/engine/games/hula/index';
 import { oneCard } from '@joke/engine/games/one-card/index';
 import { GameLocalSource } from '../tutorial/game-source.ts';
+import { ChatOverlay } from '../chat/chat-overlay.ts';
+import { seatAnchor } from '../chat/seat-anchor.ts';
 import { ONE_CARD_SCENARIOS } from './one-card-scenarios.ts';
 import { PAUSES, PREPARED } from './prepared.ts';
+
+/**
+ * `chat=1`: the table's chat overlay as a player has it (button, panel, emote bubbles), sending into
+ * the void — what the overlay-layout test measures against the table (issue 41 §1).
+ */
+function harnessChat(game: Phaser.Game): void {
+  // Lives as long as the page: the harness reloads on leaving the table.
+  new ChatOverlay(document.getElementById('ui') ?? document.body, {
+    send: () => undefined,
+    me: () => null,
+    canSend: true,
+    canSendText: false,
+    anchor: (id) => seatAnchor(game, id),
+  });
+}
 
 class HarnessBoot extends Phaser.Scene {
   constructor() {
@@ -48,6 +65,7 @@ class HarnessBoot extends Phaser.Scene {
         names: q.get('names')?.split(','),
       });
       this.scene.start(game, { source, title: `${def.name} (로컬)`, onExit: () => location.reload() });
+      if (q.get('chat') === '1') harnessChat(this.game);
       return;
     }
     options.mode = q.get('mode') === 'uno-style' ? 'uno-style' : 'classic';
@@ -59,7 +77,7 @@ class HarnessBoot extends Phaser.Scene {
       seed: q.get('seed') ?? 'harness',
       viewer,
       botDelayMs: num('bots', 700),
-      autoplay: false,
+      autoplay: q.get('autoplay') === '1',
       warmup: num('warmup', 0),
       prepare: ONE_CARD_SCENARIOS[q.get('scenario') ?? ''],
       offline: (q.get('offline') ?? '').split(',').filter(Boolean).map(Number),
@@ -71,6 +89,7 @@ class HarnessBoot extends Phaser.Scene {
       onExit: () => location.reload(),
     };
     this.scene.start('table', data);
+    if (q.get('chat') === '1') harnessChat(this.game);
   }
 }
 

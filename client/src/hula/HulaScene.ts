@@ -26,6 +26,8 @@ import {
   type HulaControls,
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
+import { hulaPlaces } from './places.ts';
+import { clearChatPlace, setChatPlace } from '../chat/chat-place.ts';
 import { addRulesButton, placeRulesButton, rulesButtonRect, roomOptions } from '../ui/rules-button.ts';
 import { sortCards, type HulaAction, type HulaSort, type HulaView } from './model.ts';
 import { ActionBar } from './action-bar.ts';
@@ -122,6 +124,7 @@ export class HulaScene extends Phaser.Scene {
     // 4-colour deck and large text apply to an open table too (§9 접근성).
     followTableSettings(this, () => this.render());
     this.events.once('shutdown', () => {
+      clearChatPlace();
       this.scale.off('resize', this.onResize, this);
       this.source.stop();
       this.result.close();
@@ -202,8 +205,10 @@ export class HulaScene extends Phaser.Scene {
       .setVisible(!!meSeat && !v?.finished && !this.data_.replay)
       .setText(meSeat?.leaveReserved ? '예약 취소' : '나가기 예약');
     this.top.sort.setVisible(hand.length > 0);
-    // Toasts sit on the melds, below the status line, never over it.
-    this.toasts.setArea({ x: l.melds.x, y: l.melds.y, w: l.melds.w, h: Math.min(100, l.melds.h) });
+    // Toasts and chat lines in their band above the melds, below the status line, never over either;
+    // the chat button left of the piles (issue 41 §1).
+    this.toasts.setArea(l.toasts);
+    setChatPlace(this.game.canvas, l.chat, l.toasts);
     if (!v) {
       this.statusText.setPosition(W / 2, l.status.y);
       return;
@@ -376,6 +381,8 @@ export class HulaScene extends Phaser.Scene {
         h: this.statusText.height,
       },
       opponents: this.table.opponents,
+      // The viewer has no badge (their points are in the title): their emote pops on the title (seat-anchor.ts).
+      selfSeat: f?.view.viewer && this.layout_ ? { id: f.view.viewer, rect: this.layout_.title } : null,
       stock: this.layout_?.stock ?? null,
       discard: this.layout_?.discard ?? null,
       buttons: Object.fromEntries([
@@ -384,6 +391,19 @@ export class HulaScene extends Phaser.Scene {
       ]),
       result: this.result.data ? { ...this.result.data, buttons: this.result.buttonRects } : null,
       toasts: this.toasts.log,
+      places: hulaPlaces({
+        layout: this.layout_,
+        viewer: f?.view.viewer ?? null,
+        handCount: this.table.cards.length,
+        melds: this.table.melds,
+        opponents: this.table.opponents,
+        buttons: {
+          ...this.bar.buttons,
+          ...this.top,
+        },
+        toastArea: this.toasts.place,
+        resultSheet: this.result.panelRect,
+      }),
     };
   }
 

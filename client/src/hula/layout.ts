@@ -37,6 +37,10 @@ export interface HulaLayout {
   melds: Rect;
   /** The table's felt: piles, status and melds sit on it. */
   felt: Rect;
+  /** The round chat button's own square, left of the piles (a DOM button, chat-place.ts). */
+  chat: Rect;
+  /** Where toasts and chat lines stand: a band above the melds, clear of cards, piles and the status line. */
+  toasts: Rect;
   hand: { cardW: number; cardH: number; lift: number; slots: HandSlot[]; area: Rect };
   actions: Rect[];
 }
@@ -51,6 +55,10 @@ export interface TopBar {
 export const ACTION_SLOTS = 10;
 const PAD = 8;
 const GAP = 6;
+/** One toast line (overlays.ts Toasts: 14 px text, 7 px padding). */
+const TOAST_H = 34;
+/** One small toast line (12 px text, 2 px padding), for thin bands. */
+const TOAST_SMALL_H = 22;
 
 export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
   const { width: W, height: H } = input;
@@ -120,10 +128,15 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
   });
   const handArea = { x: x0, y: handY - lift, w: total, h: cardH + lift + arc };
 
-  const meldsY = status.y + status.h + 4;
+  const toastsY = status.y + status.h + 4;
   // Desktop: the melds keep to a table-sized middle instead of the whole width.
   const meldsW = Math.min(W - PAD * 2, portrait ? W : 1100);
+  // A small phone's band takes the small notices (overlays.ts), so five players' melds keep their room.
+  const toastH = compact ? TOAST_SMALL_H : TOAST_H;
+  const toasts = { x: (W - meldsW) / 2, y: toastsY, w: meldsW, h: toastH };
+  const meldsY = toastsY + toastH + 2;
   const melds = { x: (W - meldsW) / 2, y: meldsY, w: meldsW, h: handArea.y - 6 - meldsY };
+  const chat = { x: PAD + 4, y: stock.y, w: 40, h: 40 };
   const felt = { x: PAD, y: pileY - 4, w: W - PAD * 2, h: melds.y + melds.h + 2 - (pileY - 4) };
   return {
     width: W,
@@ -137,6 +150,8 @@ export function computeHulaLayout(input: HulaLayoutInput): HulaLayout {
     status,
     melds,
     felt,
+    chat,
+    toasts,
     hand: { cardW, cardH, lift, slots, area: handArea },
     actions,
   };
@@ -211,7 +226,12 @@ function shortLandscape(input: HulaLayoutInput): HulaLayout {
   const discard = { x: stock.x + pileW + 10, y: midY + 2, w: pileW, h: pileH };
   const leftW = discard.x + pileW + 84;
   const status = { x: PAD, y: stock.y + pileH + 4, w: leftW - PAD, h: Math.min(42, midBottom - (stock.y + pileH + 4)) };
-  const melds = { x: leftW + 6, y: midY, w: W - PAD - leftW - 6, h: midBottom - midY };
+  const toasts = { x: leftW + 6, y: midY, w: W - PAD - leftW - 6, h: 30 };
+  const melds = { x: leftW + 6, y: midY + 34, w: W - PAD - leftW - 6, h: midBottom - midY - 34 };
+  // The stock's count stands left of it here: the chat button takes a square of the top bar instead,
+  // where the one-line title has room to spare.
+  const chat = { x: top.rules.x - GAP - topH, y: PAD, w: topH, h: topH };
+  title.w = chat.x - GAP - title.x;
   const felt = { x: PAD, y: midY - 2, w: W - PAD * 2, h: midBottom + 1 - (midY - 2) };
   return {
     width: W,
@@ -225,6 +245,8 @@ function shortLandscape(input: HulaLayoutInput): HulaLayout {
     status,
     melds,
     felt,
+    chat,
+    toasts,
     hand: { cardW, cardH, lift, slots, area: handArea },
     actions,
   };

@@ -35,6 +35,7 @@ import { whyDisabled } from './why.ts';
 import { pokerSnapshot } from './snapshot.ts';
 import { openTableRules, roomOptions } from '../ui/rules-button.ts';
 import { clockDecided } from './clock-notice.ts';
+import { clearChatPlace, setChatPlace } from '../chat/chat-place.ts';
 
 export class PokerScene extends Phaser.Scene {
   private data_!: TableSceneData<PokerAction, PokerView>;
@@ -122,6 +123,7 @@ export class PokerScene extends Phaser.Scene {
     this.result = new ResultPanel(this);
     this.scale.on('resize', this.onResize, this);
     this.events.once('shutdown', () => {
+      clearChatPlace();
       this.scale.off('resize', this.onResize, this);
       this.data_.source.stop();
       this.result.close();
@@ -219,7 +221,9 @@ export class PokerScene extends Phaser.Scene {
     this.waiting.setPosition(W / 2, H / 2);
     this.menu.rules.setRect(l.menu.rules);
     this.menu.leave.setRect(l.menu.leave);
-    this.toasts.setArea({ x: l.pot.x, y: l.pot.y + l.pot.h, w: l.pot.w, h: 100 });
+    // Toasts and chat lines on the status line, the chat button in the top bar: places of their own (issue 41 §1).
+    this.toasts.setArea(l.status);
+    setChatPlace(this.game.canvas, l.menu.chat, l.status);
     if (this.result.open) this.showResult();
     if (renderAfter) this.render();
   }
@@ -372,6 +376,7 @@ export class PokerScene extends Phaser.Scene {
       clockShown: this.clockLabel.visible ? this.clockLabel.text : this.ringLabel.visible ? this.ringLabel.text : null,
       chipMoves: this.chipFx.log,
       flips: this.flips,
+      toastArea: this.toasts.place,
     });
   }
 

@@ -32,7 +32,8 @@ export interface PokerLayout {
   height: number;
   topBar: Rect;
   title: Rect;
-  menu: { rules: Rect; leave: Rect };
+  /** The top bar's buttons; `chat` is the round chat button's own square (a DOM button, chat-place.ts). */
+  menu: { rules: Rect; leave: Rect; chat: Rect };
   seats: Rect[];
   /** Pot total and side pots. */
   pot: Rect;
@@ -137,7 +138,8 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
   const mb = { w: landscape ? 84 : 64, h: barH - 12 };
   const leave = { x: W - PAD - mb.w, y: 6, w: mb.w, h: mb.h };
   const rules = { x: leave.x - 6 - mb.w, y: 6, w: mb.w, h: mb.h };
-  const title = { x: PAD, y: 0, w: rules.x - 2 * PAD, h: barH };
+  const chat = { x: rules.x - 6 - mb.h, y: 6, w: mb.h, h: mb.h };
+  const title = { x: PAD, y: 0, w: chat.x - 2 * PAD, h: barH };
 
   if (!landscape) {
     // Small phones (360×640): shorter buttons, cards and seats so the middle keeps its pot and board.
@@ -196,7 +198,7 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
       height: H,
       topBar,
       title,
-      menu: { rules, leave },
+      menu: { rules, leave, chat },
       seats,
       pot,
       board: grid(boardArea, 5, 5, 1, 6),
@@ -271,7 +273,7 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     height: H,
     topBar,
     title,
-    menu: { rules, leave },
+    menu: { rules, leave, chat },
     seats,
     pot,
     board: grid(boardArea, 5, 5, 1, 10),
@@ -324,7 +326,8 @@ function shortLandscape(input: PokerLayoutInput, W: number, H: number, n: number
   const mb = { w: 68, h: barH - 10 };
   const leave = { x: W - PAD - mb.w, y: 5, w: mb.w, h: mb.h };
   const rules = { x: leave.x - 6 - mb.w, y: 5, w: mb.w, h: mb.h };
-  const title = { x: PAD, y: 0, w: rules.x - 2 * PAD, h: barH };
+  const chat = { x: rules.x - 6 - mb.h, y: 5, w: mb.h, h: mb.h };
+  const title = { x: PAD, y: 0, w: chat.x - 2 * PAD, h: barH };
   const actionRows = 3;
   const rowH = 42;
   const aw = Math.min(380, Math.round(W * 0.4));
@@ -364,7 +367,7 @@ function shortLandscape(input: PokerLayoutInput, W: number, H: number, n: number
     height: H,
     topBar,
     title,
-    menu: { rules, leave },
+    menu: { rules, leave, chat },
     seats,
     pot,
     board: grid(boardArea, 5, 5, 1, 6),
@@ -391,6 +394,7 @@ export function namedRects(l: PokerLayout, spectator: boolean): [string, Rect][]
     ['title', l.title],
     ['rules', l.menu.rules],
     ['leave', l.menu.leave],
+    ['chat', l.menu.chat],
     ...l.seats.map((s, i) => [`seat${i}`, s] as [string, Rect]),
     ['pot', l.pot],
     ['board', l.boardArea],

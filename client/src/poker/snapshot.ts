@@ -7,6 +7,8 @@ import type { TableFrame } from '../table/source.ts';
 import type { Button } from '../table/widgets.ts';
 import type { ActionButton, BarState } from './actions.ts';
 import type { PokerLayout } from './layout.ts';
+import type { Rect } from '../table/layout.ts';
+import type { Named, ScenePlaces } from '../table/overlay-report.ts';
 import { potPlaces } from './pot-places.ts';
 import { chipsOnTable, opponentsOf, potTotal, type PokerView } from './model.ts';
 import type { MyCard } from './table-parts.ts';
@@ -35,6 +37,42 @@ export interface PokerSnapshotParts {
   clockShown: string | null;
   chipMoves: unknown[];
   flips: unknown[];
+  /** Where the toasts stand (overlays.ts Toasts.place). */
+  toastArea?: Rect | null;
+}
+
+/** Issue 41 §1: the overlays' places and what they must not cover (overlay-report.ts). */
+function places(p: PokerSnapshotParts): ScenePlaces | undefined {
+  const l = p.layout;
+  const v = p.view;
+  if (!l || !v) return undefined;
+  const solids: Named[] = [];
+  const add = (name: string, rect: Rect | null | undefined) => {
+    if (rect && rect.w > 0 && rect.h > 0) solids.push({ name, rect: { ...rect } });
+  };
+  p.mine.forEach((_, i) => add(`card:${i}`, l.cards[i]?.rect));
+  const seatIds: string[] = [];
+  opponentsOf(v).forEach((s, i) => {
+    seatIds.push(s.id);
+    add(`seat:${s.id}`, l.seats[i]);
+  });
+  if (v.viewer !== null) {
+    seatIds.push(v.viewer);
+    add(`seat:${v.viewer}`, l.me);
+  }
+  add('pile:pot', l.pot);
+  l.board.forEach((r, i) => add(`community:${i}`, r));
+  for (const { b, a } of p.buttons) add(`button:${a.key}`, b.rect);
+  add('button:rules', p.menu.rules.visible ? p.menu.rules.rect : null);
+  add('button:leave', p.menu.leave.visible ? p.menu.leave.rect : null);
+  return {
+    toastArea: p.toastArea ?? null,
+    resultSheet: p.result.panelRect,
+    // Drawn on the canvas, it lies under a result sheet rather than over it.
+    rulesButton: p.menu.rules.visible && !p.result.panelRect ? { ...p.menu.rules.rect } : null,
+    solids,
+    seatIds,
+  };
 }
 
 export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
@@ -78,9 +116,14 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
       ? opponentsOf(v).map((s, i) => ({ id: s.id, name: s.name, stack: s.stack, rect: l?.seats[i] ?? null }))
       : [],
     layoutRects: l,
+<<<<<<< HEAD
     // The §9 side panels as drawn: the 족보표's title and rows (PC), 인디언's used-card boxes.
     ranks: l?.ranks && v ? rankTable(v) : null,
     used: l?.used && v?.mode === 'indian' ? usedColumns(v) : null,
+=======
+    // My own strip: where my emote pops (chat/seat-anchor.ts).
+    selfSeat: v?.viewer && l ? { id: v.viewer, rect: l.me } : null,
+>>>>>>> i41-overlay
     // Where bets fly to and wins leave from: the pot row's chip spot, apart from its words.
     potChips: l ? potPlaces(l).chips : null,
     result: p.result.data ? { ...p.result.data, buttons: p.result.buttonRects } : null,
@@ -91,5 +134,6 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
     clockShown: p.clockShown,
     chipMoves: p.chipMoves,
     flips: p.flips,
+    places: places(p),
   };
 }

@@ -51,7 +51,8 @@ function text(
   t.setOrigin(0.5);
   // A headline stays one line and gets smaller to fit; other text wraps, then gets smaller.
   if (oneLine) while (t.width > r.w && size > 10) t.setFontSize(--size);
-  else t.setWordWrapWidth(r.w, true);
+  // At least one glyph wide: Phaser throws on a narrower wrap (인디언 seats on a phone on its side did).
+  else t.setWordWrapWidth(Math.max(r.w, size * 1.5), true);
   while (t.height > r.h && size > 10) t.setFontSize(--size);
   into.add(t);
   return t;

@@ -37,6 +37,7 @@ import { confirmDialog, openSettings } from '../ui/sheets.ts';
 import { openTableRules, roomOptions } from '../ui/rules-button.ts';
 import { cardRefusal } from '../table/card-reason.ts';
 import { titleVariants } from '../table/title.ts';
+import { clearChatPlace, setChatPlace } from '../chat/chat-place.ts';
 
 /** What the lobby hands a table scene; each game's scene reads it with its own action and view types. */
 export interface TableSceneData<A = OneCardAction, V = OneCardView> {
@@ -165,6 +166,7 @@ export class TableScene extends Phaser.Scene {
 
     this.scale.on('resize', this.onResize, this);
     this.events.once('shutdown', () => this.teardown());
+    this.events.once('shutdown', clearChatPlace);
     this.relayout();
     this.source.start({
       frame: (f) => this.onFrame(f),
@@ -274,7 +276,9 @@ export class TableScene extends Phaser.Scene {
     this.hintText.setWordWrapWidth(l.hint.w, true);
     this.titleText.setFontSize(tx(wide ? 18 : 15));
     this.waitingText.setPosition(w / 2, h / 2);
-    this.toasts.setArea({ x: l.center.x, y: l.center.y + 4, w: l.center.w, h: 100 });
+    // Toasts and chat lines on the status band, the chat button in the top bar: places of their own (issue 41 §1).
+    this.toasts.setArea(l.toasts);
+    setChatPlace(this.game.canvas, l.menu.chat, l.toasts);
     const b = this.buttons;
     b.play.setRect(l.play);
     b.draw.setRect(l.draw);
@@ -606,6 +610,7 @@ export class TableScene extends Phaser.Scene {
       picker: this.picker,
       result: this.result,
       toasts: this.toasts.log,
+      toastArea: this.toasts.place,
     });
   }
 

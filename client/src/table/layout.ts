@@ -40,7 +40,8 @@ export interface TableLayout {
   width: number;
   height: number;
   topBar: Rect;
-  menu: { rules: Rect; settings: Rect; leave: Rect };
+  /** The top bar's buttons; `chat` is the round chat button's own square (a DOM button, chat-place.ts). */
+  menu: { rules: Rect; settings: Rect; leave: Rect; chat: Rect };
   title: Rect;
   opponents: Rect[];
   opponentRows: number;
@@ -52,6 +53,8 @@ export interface TableLayout {
   attack: Rect;
   status: Rect;
   hint: Rect;
+  /** Where toasts and chat lines stand: the status and hint band, clear of piles, cards and buttons. */
+  toasts: Rect;
   me: Rect;
   sortSuit: Rect;
   sortRank: Rect;
@@ -105,7 +108,15 @@ function placeOpponents(n: number, area: Rect, badgeW: number, badgeH: number, g
  * step no wider than 78% of a card, tilt a little towards the edges, and the
  * front row (drawn last) sits lower than the back row.
  */
-function placeHand(n: number, area: Rect, cardW: number, cardH: number, rows: number, raise: number): CardSlot[] {
+function placeHand(
+  n: number,
+  area: Rect,
+  cardW: number,
+  cardH: number,
+  rows: number,
+  raise: number,
+  maxStep = cardW * 0.78,
+): CardSlot[] {
   if (n === 0) return [];
   const out: CardSlot[] = [];
   const perRow = [Math.ceil(n / rows)];
@@ -116,7 +127,7 @@ function placeHand(n: number, area: Rect, cardW: number, cardH: number, rows: nu
   const rowsOut: { left: number; step: number; count: number; y: number }[] = [];
   for (let row = 0; row < perRow.length; row++) {
     const count = perRow[row];
-    const step = count > 1 ? Math.min(cardW * 0.78, (area.w - cardW) / (count - 1)) : 0;
+    const step = count > 1 ? Math.min(maxStep, (area.w - cardW) / (count - 1)) : 0;
     const total = cardW + step * (count - 1);
     const left = area.x + (area.w - total) / 2;
     spans.push([left, left + total]);
@@ -185,8 +196,9 @@ export function computeLayout(input: LayoutInput): TableLayout {
     leave: r(W - m - btn * 1.5, (topH - 36) / 2, btn * 1.5, 36),
     settings: r(W - m - btn * 1.5 - 6 - btn, (topH - 36) / 2, btn, 36),
     rules: r(W - m - btn * 1.5 - 12 - btn * 2, (topH - 36) / 2, btn, 36),
+    chat: r(W - m - btn * 1.5 - 18 - btn * 2 - 36, (topH - 36) / 2, 36, 36),
   };
-  const title = r(m, 4, menu.rules.x - m - 8, topH - 8);
+  const title = r(m, 4, menu.chat.x - m - 8, topH - 8);
 
   const handCount = input.spectator ? 0 : input.handCount;
 
@@ -247,6 +259,7 @@ export function computeLayout(input: LayoutInput): TableLayout {
       ...piles,
       status,
       hint,
+      toasts: band(status, hint),
       me,
       sortSuit,
       sortRank,
@@ -299,7 +312,9 @@ export function computeLayout(input: LayoutInput): TableLayout {
   const centerBottom = Math.min(statusTop, input.spectator ? H - m : sortSuit.y) - 8;
   const center = r(m, oppBottom + 4, W - 2 * m, centerBottom - oppBottom - 4);
   const piles = centerPiles(center, Math.round(240 * scale), Math.round(60 * scale));
-  const cards = placeHand(handCount, hand, cardW, cardH, 1, raise);
+  // The hand takes the width it has (issue 41 §1): a short hand lies side by side, whole cards,
+  // rather than a tight fan in the middle of an empty row; a long one overlaps as before.
+  const cards = placeHand(handCount, hand, cardW, cardH, 1, raise, cardW + 6);
   return {
     orientation: 'landscape',
     width: W,
@@ -313,6 +328,7 @@ export function computeLayout(input: LayoutInput): TableLayout {
     ...piles,
     status,
     hint,
+    toasts: band(status, hint),
     me,
     sortSuit,
     sortRank,
@@ -370,7 +386,9 @@ function shortLandscape(
   const draw = r(panelX, top + 124, panelW, 40);
   const oneD = 64;
   const oneCard = r(W - m - oneD, H - m - oneD, oneD, oneD);
-  const cards = placeHand(handCount, hand, cardW, cardH, 1, raise);
+  // The hand takes the width it has (issue 41 §1): a short hand lies side by side, whole cards,
+  // rather than a tight fan in the middle of an empty row; a long one overlaps as before.
+  const cards = placeHand(handCount, hand, cardW, cardH, 1, raise, cardW + 6);
   return {
     orientation: 'landscape',
     width: W,
@@ -384,6 +402,7 @@ function shortLandscape(
     ...piles,
     status,
     hint,
+    toasts: band(status, hint),
     me,
     sortSuit,
     sortRank,
@@ -397,6 +416,13 @@ function shortLandscape(
     cards,
     raise,
   };
+}
+
+/** The smallest rect holding both (the status line and the hint under it). */
+function band(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return r(x, y, Math.max(a.x + a.w, b.x + b.w) - x, Math.max(a.y + a.h, b.y + b.h) - y);
 }
 
 export function overlaps(a: Rect, b: Rect): boolean {

@@ -20,6 +20,30 @@ export class Toasts {
 
   constructor(private readonly scene: Phaser.Scene) {}
 
+  /**
+   * Where toasts stand (issue 41 §1): the area the scene's layout reserves, grown to the toasts shown
+   * should one ever stand out of it, so the test hook reports what really covers the table.
+   */
+  get place(): Rect {
+    let { x, y, w, h } = this.area;
+    for (const { handle: t } of this.queue.shown) {
+      if (!t.visible) continue;
+      const b = t.getBounds();
+      const r = Math.max(x + w, b.right);
+      const d = Math.max(y + h, b.bottom);
+      x = Math.min(x, b.left);
+      y = Math.min(y, b.top);
+      w = r - x;
+      h = d - y;
+    }
+    return { x, y, w, h };
+  }
+
+  /** A thin band (a phone on its side) gets smaller notices so one fits in it. */
+  private get small(): boolean {
+    return this.area.h < 34;
+  }
+
   setArea(r: Rect): void {
     this.area = r;
     this.reflow();
@@ -37,11 +61,15 @@ export class Toasts {
           0,
           0,
           text,
-          textStyle(14, '#ffffff', 700, { backgroundColor: bg, padding: { x: 12, y: 7 }, align: 'center' }),
+          textStyle(this.small ? 12 : 14, '#ffffff', 700, {
+            backgroundColor: bg,
+            padding: { x: 12, y: this.small ? 2 : 7 },
+            align: 'center',
+          }),
         )
         .setOrigin(0.5, 0)
         .setDepth(700)
-        .setWordWrapWidth(Math.max(200, this.area.w - 24), true),
+        .setWordWrapWidth(Math.max(120, this.area.w - 24), true),
     );
     for (const t of dropped) t.destroy();
     if (repeated) toast.handle.setText(toastLabel(toast.text, toast.count));
@@ -62,12 +90,19 @@ export class Toasts {
     this.reflow();
   }
 
+  /** Stacks the notices from the area's top; the oldest give way when they would run past its bottom. */
   private reflow(): void {
+    const shown = this.queue.shown.map((q) => q.handle);
+    let keep = shown.length;
+    const height = (from: number) => shown.slice(from).reduce((sum, t) => sum + t.height + 4, -4);
+    while (keep > 1 && height(shown.length - keep) > this.area.h) keep--;
     let y = this.area.y;
-    for (const { handle: t } of this.queue.shown) {
+    shown.forEach((t, i) => {
+      t.setVisible(i >= shown.length - keep);
+      if (!t.visible) return;
       t.setPosition(this.area.x + this.area.w / 2, y);
       y += t.height + 4;
-    }
+    });
   }
 }
 
@@ -236,6 +271,8 @@ export class ResultPanel {
   private verifyText: Phaser.GameObjects.Text | null = null;
   data: ResultData | null = null;
   buttonRects: Record<string, Rect> = {};
+  /** The sheet as drawn (canvas px), for the test hook. */
+  panelRect: Rect | null = null;
 
   constructor(private readonly scene: Phaser.Scene) {}
 
@@ -333,6 +370,7 @@ export class ResultPanel {
     });
     y += 62;
     const top = Math.max(16, height * 0.06);
+    this.panelRect = { x: px, y: top, w: pw, h: Math.min(height - top - 8, y - top) };
     panel.fillStyle(0x10281c, 0.98).fillRoundedRect(px, top, pw, Math.min(height - top - 8, y - top), 20);
     panel.lineStyle(3, C.gold, 1).strokeRoundedRect(px, top, pw, Math.min(height - top - 8, y - top), 20);
     if (motionMs(250) > 0) {
@@ -362,5 +400,6 @@ export class ResultPanel {
     this.verifyText = null;
     this.data = null;
     this.buttonRects = {};
+    this.panelRect = null;
   }
 }

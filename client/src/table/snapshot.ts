@@ -7,7 +7,8 @@ import { reducedMotion } from '../settings.ts';
 import type { CenterView } from './center-view.ts';
 import type { Controls } from './controller.ts';
 import type { HandView } from './hand-view.ts';
-import type { TableLayout } from './layout.ts';
+import { slotBounds, type Rect, type TableLayout } from './layout.ts';
+import type { Named, ScenePlaces } from './overlay-report.ts';
 import type { Picker, ResultPanel } from './overlays.ts';
 import type { SeatBadge } from './seat-badge.ts';
 import type { TableFrame } from './source.ts';
@@ -33,6 +34,41 @@ export interface SnapshotParts {
   picker: Picker;
   result: ResultPanel;
   toasts: string[];
+  /** Where the toasts stand (overlays.ts Toasts.place). */
+  toastArea?: Rect | null;
+}
+
+/** Issue 41 §1: the overlays' places and what they must not cover (overlay-report.ts). */
+function places(p: SnapshotParts): ScenePlaces | undefined {
+  const l = p.layout;
+  if (!l) return undefined;
+  const solids: Named[] = [];
+  const add = (name: string, rect: Rect | null | undefined) => {
+    if (rect && rect.w > 0 && rect.h > 0) solids.push({ name, rect: { ...rect } });
+  };
+  l.cards.forEach((c, i) => add(`card:${i}`, slotBounds(c, l.cardW, l.cardH)));
+  const seatIds: string[] = [];
+  for (const b of [...p.seats, ...(p.me ? [p.me] : [])]) {
+    if (!b.info) continue;
+    seatIds.push(b.info.id);
+    add(`seat:${b.info.id}`, b.rect);
+  }
+  if (p.frame) {
+    add('pile:draw', l.drawPile);
+    add('pile:discard', l.discard);
+    add('pile:direction', l.direction);
+    if (p.center.declaredLabel()) add('pile:declared', l.declared);
+    if (p.center.attackLabel()) add('pile:attack', l.attack);
+  }
+  for (const [k, b] of Object.entries(p.buttons)) if (b.visible) add(`button:${k}`, b.rect);
+  return {
+    toastArea: p.toastArea ?? null,
+    resultSheet: p.result.panelRect,
+    // Drawn on the canvas, it lies under a result sheet rather than over it.
+    rulesButton: p.buttons.rules?.visible && !p.result.panelRect ? { ...p.buttons.rules.rect } : null,
+    solids,
+    seatIds,
+  };
 }
 
 export function tableSnapshot(p: SnapshotParts): Record<string, unknown> {
@@ -80,5 +116,6 @@ export function tableSnapshot(p: SnapshotParts): Record<string, unknown> {
     picker: p.picker.open ? { kind: p.picker.kind, options: p.picker.options, cancel: p.picker.cancelRect } : null,
     result: p.result.data ? { ...p.result.data, buttons: p.result.buttonRects } : null,
     toasts: p.toasts.slice(-10),
+    places: places(p),
   };
 }
