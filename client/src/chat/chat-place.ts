@@ -19,6 +19,8 @@ export interface ChatPlace {
 type Listener = (p: ChatPlace | null) => void;
 
 let place: ChatPlace | null = null;
+/** The button as the table laid it out (canvas px), for sheets that must keep clear of it. */
+let canvasButton: Rect | null = null;
 const listeners = new Set<Listener>();
 
 /** Publishes the table's places, given in canvas (world = CSS) pixels of `canvas` as it sits on the page. */
@@ -26,12 +28,14 @@ export function setChatPlace(canvas: HTMLCanvasElement, button: Rect, feed: Rect
   const c = canvas.getBoundingClientRect();
   const shift = (r: Rect): Rect => ({ x: c.left + r.x, y: c.top + r.y, w: r.w, h: r.h });
   place = { button: shift(button), feed: shift(feed) };
+  canvasButton = { ...button };
   for (const l of listeners) l(place);
 }
 
 /** The table has gone: the overlay goes back to its stylesheet place. */
 export function clearChatPlace(): void {
   place = null;
+  canvasButton = null;
   for (const l of listeners) l(null);
 }
 
@@ -45,4 +49,15 @@ export function followChatPlace(fn: Listener): () => void {
 /** The places the open table published (page px), or null. */
 export function currentChatPlace(): ChatPlace | null {
   return place;
+}
+
+/**
+ * Where a sheet spanning the columns [x, x + w] of a canvas `height` tall may start (canvas px), at `top` or
+ * lower: below the chat button when the button sits in those columns in the upper half (a top bar's square,
+ * or 훌라's spot beside the piles), so a result sheet never covers it — players still chat after a game.
+ */
+export function clearOfChatButton(x: number, w: number, top: number, height: number): number {
+  const b = canvasButton;
+  if (!b || b.x >= x + w || b.x + b.w <= x || b.y > height / 2) return top;
+  return Math.max(top, b.y + b.h + 8);
 }

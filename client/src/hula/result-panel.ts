@@ -10,6 +10,7 @@ import type { Rect } from '../table/layout.ts';
 import { C, textStyle } from '../table/theme.ts';
 import { Button } from '../table/widgets.ts';
 import type { HulaResultData } from './result-rows.ts';
+import { clearOfChatButton } from '../chat/chat-place.ts';
 
 export interface PanelAction {
   key: string;
@@ -61,7 +62,7 @@ export class HulaResultPanel {
       : { title: 24, name: 16, small: 12, line: 22, rowMin: 52, button: 46, gap: 10 };
     const pw = Math.min(width - 20, compact && width > 600 ? 720 : 560);
     const px = (width - pw) / 2;
-    const top = compact ? 8 : Math.max(12, Math.min(height * 0.08, 80));
+    const top = clearOfChatButton(px, pw, compact ? 8 : Math.max(12, Math.min(height * 0.08, 80)), height);
     const dim = s.add.rectangle(0, 0, width, height, 0x000000, 0.55).setOrigin(0).setDepth(960).setInteractive();
     const panel = s.add.graphics().setDepth(961);
     this.objects.push(dim, panel);

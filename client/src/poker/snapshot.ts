@@ -116,14 +116,11 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
       ? opponentsOf(v).map((s, i) => ({ id: s.id, name: s.name, stack: s.stack, rect: l?.seats[i] ?? null }))
       : [],
     layoutRects: l,
-<<<<<<< HEAD
     // The §9 side panels as drawn: the 족보표's title and rows (PC), 인디언's used-card boxes.
     ranks: l?.ranks && v ? rankTable(v) : null,
     used: l?.used && v?.mode === 'indian' ? usedColumns(v) : null,
-=======
     // My own strip: where my emote pops (chat/seat-anchor.ts).
     selfSeat: v?.viewer && l ? { id: v.viewer, rect: l.me } : null,
->>>>>>> i41-overlay
     // Where bets fly to and wins leave from: the pot row's chip spot, apart from its words.
     potChips: l ? potPlaces(l).chips : null,
     result: p.result.data ? { ...p.result.data, buttons: p.result.buttonRects } : null,

@@ -11,6 +11,7 @@ import { ToastQueue, toastLabel } from './toast-queue.ts';
 import { C, FONT as FONT_FAMILY, textStyle } from './theme.ts';
 import { choiceTexture } from './textures.ts';
 import { Button } from './widgets.ts';
+import { clearOfChatButton } from '../chat/chat-place.ts';
 
 export class Toasts {
   private readonly queue = new ToastQueue<Phaser.GameObjects.Text>(3);
@@ -294,7 +295,8 @@ export class ResultPanel {
     const dim = s.add.rectangle(0, 0, width, height, 0x000000, 0.6).setOrigin(0).setDepth(960).setInteractive();
     const panel = s.add.graphics().setDepth(961);
     this.objects.push(dim, panel);
-    let y = Math.max(16, height * 0.06);
+    const top = clearOfChatButton(px, pw, Math.max(16, height * 0.06), height);
+    let y = top;
     const add = (t: Phaser.GameObjects.Text) => {
       t.setDepth(962);
       this.objects.push(t);
@@ -369,7 +371,6 @@ export class ResultPanel {
       this.buttonRects[a.key] = rect;
     });
     y += 62;
-    const top = Math.max(16, height * 0.06);
     this.panelRect = { x: px, y: top, w: pw, h: Math.min(height - top - 8, y - top) };
     panel.fillStyle(0x10281c, 0.98).fillRoundedRect(px, top, pw, Math.min(height - top - 8, y - top), 20);
     panel.lineStyle(3, C.gold, 1).strokeRoundedRect(px, top, pw, Math.min(height - top - 8, y - top), 20);
