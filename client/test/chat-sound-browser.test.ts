@@ -128,7 +128,7 @@ describe('table chat and sound (issue 17)', () => {
     await signIn(d, stack.url, '비밀방');
     await createRoom(d, { private: true, bot: true, botLevel: '어려움' });
     await expect
-      .poll(() => d.locator('.option-summary li', { hasText: '봇 난이도' }).textContent())
+      .poll(() => d.locator('[data-testid="rules-in-force"] li', { hasText: '봇 난이도' }).textContent())
       .toContain('어려움');
     await d.getByTestId('start').click();
     await atTable(d, 'player');
