@@ -41,6 +41,8 @@ export interface MovingRoom {
   readonly game: AnyGame;
   readonly data: RoomData;
   readonly seq: number;
+  /** The seq of the last accepted state (room.ts): what a move's view seq is compared with. */
+  readonly stateSeq: number;
   readonly finished: boolean;
   isConnected(userId: string): boolean;
   accept(out: Transition[], state: unknown, events: GameEvent[], step: StepRec): void;
@@ -74,7 +76,8 @@ export class RoomMoves {
     // Chosen on an older view than the current one: someone moved first. Refused as the race it is,
     // without asking the game (which might even accept it, against a state its sender never saw) — but
     // for the game's view-free actions (answers several players give at once, which the game orders).
-    else if (cmd.viewSeq !== undefined && cmd.viewSeq < room.seq && !viewFree(room.game, cmd.action)) code = 'stale';
+    else if (cmd.viewSeq !== undefined && cmd.viewSeq < room.stateSeq && !viewFree(room.game, cmd.action))
+      code = 'stale';
     else if (hasRuntimeOnlyField(room.game, cmd.action)) [code, reason] = ['malformed', COMMON_REASONS.malformed];
     if (code === null) {
       const now = this.host.clock.now();

@@ -49,6 +49,12 @@ export class Room implements QueueOwner, MovingRoom {
   epoch: number;
   seq: number;
   /**
+   * The seq of the last state the game accepted (or the seq the room was opened or restored at): a move
+   * chosen on an older view is stale. Not `seq`, which a viewer joining or leaving also advances without
+   * a view to anyone, so every player's next move would have been refused `stale` until something moved.
+   */
+  stateSeq: number;
+  /**
    * The game's record so far, one step's JSON text each (the very text written to the store),
    * parsed only when the record is built. As objects a step was 4–5 heap objects — the step, its
    * action, the action's arrays — each kept for the rest of the game; as one flat string it is one,
@@ -91,6 +97,7 @@ export class Room implements QueueOwner, MovingRoom {
     this.data = data;
     this.epoch = epoch;
     this.seq = seq;
+    this.stateSeq = seq;
     this.writtenSeq = seq;
     this.snapshot = new SnapshotEncoder(host.cfg.snapshotBaseSteps);
     this.stepTexts = steps.map((step) => JSON.stringify(step));
@@ -324,6 +331,7 @@ export class Room implements QueueOwner, MovingRoom {
   accept(out: Transition[], state: unknown, events: GameEvent[], step: StepRec): void {
     this.data.state = state;
     this.seq++;
+    this.stateSeq = this.seq;
     step.s = this.seq;
     const text = JSON.stringify(step);
     this.stepTexts.push(text);

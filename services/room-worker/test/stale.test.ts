@@ -90,4 +90,37 @@ describe('stale commands', () => {
     expect(refused).not.toMatchObject({ code: 'stale' });
     expect((await storedRoom(store, 'r'))?.data.state.total).toBe(2);
   });
+
+  it('a viewer joining moves no one on: a move made on the last view sent stays good', async () => {
+    // A join or leave advances the room's seq without a view to the players; a player waiting on their
+    // turn has no newer view to act on, so their move must not be refused stale (a 홀덤 table with a
+    // spectator refused every raise of the human it waited on).
+    const { bus, store } = setup();
+    const w = await worker(bus, store);
+    cleanup.push(
+      () => bus.close(),
+      () => w.close(),
+    );
+    await openRoom(bus, w.id, 'r', [seat('a'), seat('b')]);
+    const gw = new FakeGateway(bus, 'gw1');
+    const joined = await gw.join('r', 'a');
+    const first: string = joined.view.view.current;
+    const seen: number = joined.seq;
+    await gw.join('r', 'watcher', true);
+    const moved = await call(
+      bus,
+      contract.roomCommand.at('r'),
+      {
+        v: PROTOCOL_VERSION,
+        userId: first,
+        actionId: 'j1',
+        action: { type: 'add', n: 1 },
+        gatewayId: gw.id,
+        at: 0,
+        viewSeq: seen,
+      },
+      REPLY_MS,
+    );
+    expect(moved).toMatchObject({ ok: true });
+  });
 });
