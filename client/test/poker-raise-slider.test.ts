@@ -2,15 +2,14 @@
  * poker §9 NL/PL: the raise slider. The mapping from a point on the track to
  * a raise-to amount (exact ends, base-unit snapping, never outside the legal
  * range), the pot-limit cap taken from a real engine view (the engine accepts
- * every amount the slider can give and refuses one unit above its end), and
- * the panel's rectangles on the reference screens.
+ * every amount the slider can give and refuses one unit above its end). The
+ * panel's rectangles on every screen are checked in poker-layout.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { poker } from '@joke/engine/games/poker/index';
 import { simPlayers } from '@joke/engine/sim/runner';
 import { actionBar, emptyBarState, pressUi } from '../src/poker/actions.ts';
-import { computePokerLayout, inside, namedRects, overlaps } from '../src/poker/layout.ts';
-import { amountAtX, raisePanelRects, sliderAmount, sliderFrac, trackSpan } from '../src/poker/raise-slider.ts';
+import { amountAtX, sliderAmount, sliderFrac, trackSpan } from '../src/poker/raise-slider.ts';
 import type { PokerView } from '../src/poker/model.ts';
 
 const FRACS = Array.from({ length: 101 }, (_, i) => i / 100);
@@ -124,35 +123,4 @@ describe('poker §9 NL/PL 슬라이더: position ↔ amount', () => {
       // The pot-limit case did meet a cap below the stack (the check above is not vacuous).
       if (betting === 'potLimit') expect(capped).toBeGreaterThan(0);
     });
-});
-
-describe('poker §9 NL/PL 슬라이더: the panel on screen', () => {
-  for (const [width, height] of [
-    [360, 640],
-    [390, 844],
-    [844, 390],
-    [1440, 900],
-    [390, 644],
-  ] as const)
-    for (const opponents of [1, 5, 9])
-      it(`${width}×${height}, ${opponents + 1} seats: slider and buttons inside the bar, clear of each other and the table`, () => {
-        const l = computePokerLayout({ width, height, opponents, myCards: 2, board: true });
-        const p = raisePanelRects(l.actions, l.actionRows, 4);
-        expect(p.cells).toHaveLength(8);
-        const parts: [string, typeof p.slider][] = [
-          ['slider', p.slider],
-          ...p.cells.map((c, i): [string, typeof c] => [`cell${i}`, c]),
-        ];
-        for (const [name, r] of parts) {
-          expect(inside(r, l.actions), `${name} inside the bar`).toBe(true);
-          expect(r.h, `${name} tall enough to touch`).toBeGreaterThanOrEqual(40);
-        }
-        for (let i = 0; i < parts.length; i++)
-          for (let j = i + 1; j < parts.length; j++)
-            expect(overlaps(parts[i][1], parts[j][1]), `${parts[i][0]} overlaps ${parts[j][0]}`).toBe(false);
-        for (const [name, r] of namedRects(l, false))
-          if (name !== 'actions') expect(overlaps(p.slider, r), `slider overlaps ${name}`).toBe(false);
-        // Room to drag: a track long enough for fine steps on the smallest phone.
-        expect(p.slider.w).toBeGreaterThanOrEqual(130);
-      });
 });

@@ -95,6 +95,9 @@ export class RaiseSliderView {
   private onKey(e: KeyboardEvent): void {
     const s = this.slider;
     if (!s || !this.live()) return;
+    // Keys typed into a DOM field (the chat box) are that field's, not the slider's.
+    const t = e.target as HTMLElement | null;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
     const to =
       e.key === 'ArrowLeft' || e.key === 'ArrowDown'
         ? Math.max(s.min, s.value - s.unit)
