@@ -1,10 +1,11 @@
 /**
  * poker §9 NL/PL raise slider in Chromium, on a 홀덤 table run from the engine
- * in the page (harness, bots on the other seats): open the raise panel, drag
- * the thumb with the mouse, read the amount from the test hook (and on the
- * confirm button), confirm, and find the engine's next view showing my bet at
- * exactly that raise-to. The slider sits clear of every other control.
- * Screenshot: test-results/screenshots/poker-raise-slider-390x844.png.
+ * in the page (harness, bots on the other seats): open the raise panel, check
+ * it at four screen sizes, drag the thumb with the mouse, read the amount from
+ * the test hook (and on the confirm button), tap the track, step with −, →
+ * and Home, drag back, confirm, and find the engine's next view showing my
+ * bet at exactly that raise-to. The slider sits clear of every button.
+ * Screenshots: test-results/screenshots/poker-raise-slider-*.png.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -86,20 +87,36 @@ describe('poker §9 NL/PL 슬라이더 in the browser', () => {
       const s = await snap(page);
       return s.slider && s.buttons.some((b) => b.key === 'confirmRaise') ? s : null;
     });
-    const sl = open.slider!;
-    expect(sl.value).toBe(sl.min);
-    expect(sl.max).toBeGreaterThan(sl.min);
-    // Clear of every other control on the bar and the table.
-    for (const b of open.buttons) expect(overlaps(sl.rect, b), `slider overlaps ${b.key}`).toBe(false);
+    expect(open.slider!.value).toBe(open.slider!.min);
+    expect(open.slider!.max).toBeGreaterThan(open.slider!.min);
+    // The open panel on the other screens: the slider clear of every button (screenshots to look at).
+    for (const vp of [
+      { width: 844, height: 390 },
+      { width: 360, height: 640 },
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(vp);
+      const s = await waitFor(`panel at ${vp.width}×${vp.height}`, async () => {
+        const x = await snap(page);
+        return x.width === vp.width && x.slider ? x : null;
+      });
+      for (const b of s.buttons)
+        expect(overlaps(s.slider!.rect, b), `slider overlaps ${b.key} at ${vp.width}`).toBe(false);
+      expect(s.slider!.rect.w).toBeGreaterThanOrEqual(130);
+      if (vp.width !== 390) await page.screenshot({ path: `${SHOTS}poker-raise-slider-${vp.width}x${vp.height}.png` });
+    }
+    const back = await snap(page);
+    const sl = back.slider!;
 
     // Drag the thumb from its place (the left end) to about 60 % of the track.
     const x0 = sl.rect.x + 18;
     const x1 = sl.rect.x + sl.rect.w - 18;
     const target = sl.thumb.x + (x1 - sl.thumb.x) * 0.6;
-    await page.mouse.move(...at(open, sl.thumb.x, sl.thumb.y));
+    await page.mouse.move(...at(back, sl.thumb.x, sl.thumb.y));
     await page.mouse.down();
     for (let i = 1; i <= 8; i++)
-      await page.mouse.move(...at(open, sl.thumb.x + ((target - sl.thumb.x) * i) / 8, sl.thumb.y));
+      await page.mouse.move(...at(back, sl.thumb.x + ((target - sl.thumb.x) * i) / 8, sl.thumb.y));
     await page.mouse.up();
     const dragged = await waitFor('thumb moved', async () => {
       const s = await snap(page);
@@ -127,13 +144,19 @@ describe('poker §9 NL/PL 슬라이더 in the browser', () => {
     });
     expect(stepped.slider!.value).toBe(Math.max(sl.min, sl.max - sl.unit));
     expect(stepped.slider!.thumb.x).toBeLessThan(dragged.slider!.rect.x + dragged.slider!.rect.w);
+    // The keyboard: → steps one unit up, Home goes to the minimum.
+    await page.keyboard.press('ArrowRight');
+    await waitFor('→ steps up', async () => ((await snap(page)).slider?.value === sl.max ? true : null));
+    await page.keyboard.press('Home');
+    const home = await waitFor('Home', async () => {
+      const s = await snap(page);
+      return s.slider?.value === sl.min ? s : null;
+    });
     // Back to the dragged amount with a second drag, then the screenshot a player would see.
-    await page.mouse.move(...at(open, stepped.slider!.thumb.x, sl.thumb.y));
+    const from = home.slider!.thumb.x;
+    await page.mouse.move(...at(back, from, sl.thumb.y));
     await page.mouse.down();
-    for (let i = 1; i <= 8; i++)
-      await page.mouse.move(
-        ...at(open, stepped.slider!.thumb.x + ((target - stepped.slider!.thumb.x) * i) / 8, sl.thumb.y),
-      );
+    for (let i = 1; i <= 8; i++) await page.mouse.move(...at(back, from + ((target - from) * i) / 8, sl.thumb.y));
     await page.mouse.up();
     const ready = await waitFor('dragged back', async () => {
       const s = await snap(page);
