@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computePokerLayout, grid, inside, namedRects, overlaps } from '../src/poker/layout.ts';
+import { raisePanelRects } from '../src/poker/raise-slider.ts';
+import type { Rect } from '../src/table/layout.ts';
 
 const SCREENS: [number, number][] = [
   [390, 844],
@@ -87,6 +89,25 @@ describe('poker table layout', () => {
             const rowH = (l.actions.h - (l.actionRows - 1) * 8) / l.actionRows;
             expect(rowH).toBeGreaterThanOrEqual(short ? 40 : 56);
             expect(l.boardArea.h).toBeGreaterThanOrEqual(short ? 36 : 56);
+            // poker §9 NL/PL 슬라이더: the open raise panel's track and buttons stay in the bar, apart, and
+            // off the table; the track is long enough to drag.
+            if (!spectator) {
+              const p = raisePanelRects(l.actions, l.actionRows, 4);
+              const parts: [string, Rect][] = [
+                ['slider', p.slider],
+                ...p.cells.map((c, i): [string, Rect] => [`cell${i}`, c]),
+              ];
+              for (const [name, r] of parts) {
+                expect(inside(r, l.actions), `${name} inside the bar`).toBe(true);
+                expect(r.h).toBeGreaterThanOrEqual(short ? 40 : 56);
+              }
+              for (let i = 0; i < parts.length; i++)
+                for (let j = i + 1; j < parts.length; j++)
+                  expect(overlaps(parts[i][1], parts[j][1]), `${parts[i][0]} overlaps ${parts[j][0]}`).toBe(false);
+              for (const [name, r] of rects)
+                if (name !== 'actions') expect(overlaps(p.slider, r), `slider overlaps ${name}`).toBe(false);
+              expect(p.slider.w).toBeGreaterThanOrEqual(130);
+            }
           }
         });
 

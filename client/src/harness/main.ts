@@ -63,6 +63,8 @@ class HarnessBoot extends Phaser.Scene {
         prepare: PREPARED[q.get('prepare') ?? ''],
         pauseWhen: PAUSES[q.get('pause') ?? ''],
         names: q.get('names')?.split(','),
+        // `timeouts=0`: no turn clock expires (a test that takes its time on a loaded box).
+        timeouts: q.get('timeouts') !== '0',
       });
       this.scene.start(game, { source, title: `${def.name} (로컬)`, onExit: () => location.reload() });
       if (q.get('chat') === '1') harnessChat(this.game);

@@ -118,6 +118,12 @@ export class PokerScene extends Phaser.Scene {
         if (why) this.toasts.show(why, 'warn');
         if (why) this.data_.onRefused?.(why);
       },
+      // The raise slider (§9 NL/PL): a drag or a key sets the raise-to, the bar redraws with it.
+      (to) => {
+        if (!this.view || this.busy || !this.ui.raiseOpen) return;
+        this.ui = { ...this.ui, raiseTo: to };
+        this.render();
+      },
     );
     this.toasts = new Toasts(this);
     this.result = new ResultPanel(this);
@@ -362,6 +368,7 @@ export class PokerScene extends Phaser.Scene {
       frame: this.frame,
       view: this.view,
       buttons: this.barView.visible(),
+      slider: this.barView.sliderShown(),
       mine: this.mine,
       ui: this.ui,
       busy: this.busy,

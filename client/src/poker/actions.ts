@@ -6,6 +6,7 @@
 import { KOREAN_LABEL } from '@joke/engine/games/poker/betting-korean';
 import type { ButtonKind } from '../table/widgets.ts';
 import { chips, handPlayer, potTotal, type LegalAction, type PokerAction, type PokerView } from './model.ts';
+import type { RaiseSlider } from './raise-slider.ts';
 
 export interface ActionButton {
   key: string;
@@ -33,6 +34,8 @@ export interface Bar {
   perRow: number;
   /** What to do now, shown above my cards. */
   prompt: string;
+  /** The open NL/PL raise panel's slider (raise-slider.ts); the buttons then follow its panel order. */
+  slider?: RaiseSlider;
 }
 
 export const KOREAN_ORDER = [
@@ -104,11 +107,11 @@ function noLimit(v: PokerView, ui: BarState): Bar {
     return {
       perRow: 4,
       prompt: `${word} 금액: ${chips(raise.min)} ~ ${chips(raise.max)}`,
+      slider: { min: raise.min, max: raise.max, unit: Math.max(1, step), value: to },
+      // Panel order (raise-slider.ts raisePanelRects): −, +, the quick buttons, 취소, confirm with the amount.
       buttons: [
         { key: 'minus', label: `− ${step}`, enabled: to > raise.min, kind: 'secondary', ui: 'minus' },
-        { key: 'amount', label: `${word} ${to.toLocaleString('ko-KR')}`, enabled: false, kind: 'ghost' },
         { key: 'plus', label: `+ ${step}`, enabled: to < raise.max, kind: 'secondary', ui: 'plus' },
-        { key: 'cancel', label: '취소', enabled: true, kind: 'ghost', ui: 'closeRaise' },
         ...raisePresets(v, raise.min, raise.max).map((p, i): ActionButton => ({
           key: `preset${i}`,
           label: p.label,
@@ -116,6 +119,7 @@ function noLimit(v: PokerView, ui: BarState): Bar {
           kind: p.to === to ? 'toggle' : 'secondary',
           ui: { raiseTo: p.to },
         })),
+        { key: 'cancel', label: '취소', enabled: true, kind: 'ghost', ui: 'closeRaise' },
         {
           key: 'confirmRaise',
           label: `${word} 확인 (${to.toLocaleString('ko-KR')})`,

@@ -9,6 +9,8 @@ import type { ActionButton, Bar } from './actions.ts';
 import { statusLine } from './status.ts';
 import { barCells, type PokerLayout } from './layout.ts';
 import type { PokerView } from './model.ts';
+import { raisePanelRects, type RaiseSlider } from './raise-slider.ts';
+import { RaiseSliderView } from './raise-slider-view.ts';
 
 const MAX_BUTTONS = 12;
 
@@ -16,12 +18,15 @@ export class ActionBarView {
   private readonly pool: Button[] = [];
   private shown: ActionButton[] = [];
   private readonly prompt: Phaser.GameObjects.Text;
+  private readonly slider: RaiseSliderView;
 
   constructor(
     scene: Phaser.Scene,
     onPress: (a: ActionButton) => void,
     onRefused: (a: ActionButton) => void = () => undefined,
+    onSlide: (raiseTo: number) => void = () => undefined,
   ) {
+    this.slider = new RaiseSliderView(scene, onSlide);
     this.prompt = scene.add
       .text(0, 0, '', textStyle(15, '#ffe7a3', 700))
       .setOrigin(0.5)
@@ -51,7 +56,11 @@ export class ActionBarView {
       y: l.actions.y + l.actions.h - used * rowH - (used - 1) * 8,
       h: used * rowH + (used - 1) * 8,
     };
-    const cells = barCells(area, this.shown.length, bar.perRow);
+    // The NL/PL raise panel has its own shape: − [slider] + over the quick buttons and the confirm.
+    const panel = bar.slider ? raisePanelRects(l.actions, l.actionRows, this.shown.length - 4) : null;
+    if (panel) Object.assign(area, { y: l.actions.y, h: l.actions.h });
+    const cells = panel ? panel.cells : barCells(area, this.shown.length, bar.perRow);
+    this.slider.update(panel?.slider ?? null, bar.slider ?? null, !busy);
     this.pool.forEach((b, i) => {
       const a = this.shown[i];
       b.setVisible(!!a);
@@ -70,6 +79,14 @@ export class ActionBarView {
       .setText(prompt)
       .setWordWrapWidth(l.actions.w, true)
       .setVisible(v.viewer !== null && free > 20);
+  }
+
+  /** The raise slider as drawn (for the test hook), or null when the raise panel is closed. */
+  sliderShown():
+    (RaiseSlider & { rect: { x: number; y: number; w: number; h: number }; thumb: { x: number; y: number } }) | null {
+    const s = this.slider.shown();
+    const thumb = this.slider.thumb();
+    return s && thumb ? { ...s, rect: { ...this.slider.rect }, thumb } : null;
   }
 
   /** Visible buttons with what they do (for the test hook). */

@@ -39,6 +39,15 @@ export interface PokerSnapshotParts {
   flips: unknown[];
   /** Where the toasts stand (overlays.ts Toasts.place). */
   toastArea?: Rect | null;
+  /** The open NL/PL raise slider: its rect, thumb centre and amounts (bar-view.ts). */
+  slider?: {
+    rect: Rect;
+    thumb: { x: number; y: number };
+    min: number;
+    max: number;
+    unit: number;
+    value: number;
+  } | null;
 }
 
 /** Issue 41 §1: the overlays' places and what they must not cover (overlay-report.ts). */
@@ -63,6 +72,7 @@ function places(p: PokerSnapshotParts): ScenePlaces | undefined {
   add('pile:pot', l.pot);
   l.board.forEach((r, i) => add(`community:${i}`, r));
   for (const { b, a } of p.buttons) add(`button:${a.key}`, b.rect);
+  add('slider:raise', p.slider?.rect);
   add('button:rules', p.menu.rules.visible ? p.menu.rules.rect : null);
   add('button:leave', p.menu.leave.visible ? p.menu.leave.rect : null);
   return {
@@ -101,6 +111,7 @@ export function pokerSnapshot(p: PokerSnapshotParts): Record<string, unknown> {
     pot: v ? potTotal(v) : 0,
     chips: v ? chipsOnTable(v) : null,
     buttons: p.buttons.map(({ b, a }) => ({ ...b.rect, key: a.key, label: b.label_, enabled: b.enabled })),
+    slider: p.slider ?? null,
     menu: { rules: { ...p.menu.rules.rect }, leave: { ...p.menu.leave.rect } },
     cards: p.mine.map((c, i) => {
       const slot = l?.cards[i];
