@@ -114,4 +114,19 @@ describe('poker §9 규칙 보기: 족보표 그림 예시 in the browser', () =
     expect(two).toMatch(/^data:image\/png/);
     expect(four).not.toBe(two);
   }, 180_000);
+
+  it('the 원카드 sheet keeps its special-card pictures (same picture code, full size)', async () => {
+    const page = await openPokerRules({ width: 360, height: 640 }, {}, '족보원카');
+    await page.getByTestId('rules-tab-one-card').click();
+    const imgs = page.locator('[data-testid="rules-body-one-card"] .rule-pics img');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="rules-body-one-card"] .rule-pics img')].every(
+        (i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0,
+      ),
+    );
+    expect(await page.locator('[data-testid="rules-body-one-card"] .rule-row').count()).toBe(13);
+    expect((await imgs.first().boundingBox())?.width).toBe(48);
+    await page.screenshot({ path: '../test-results/screenshots/rules-pictures-one-card-360.png' });
+    await page.close();
+  }, 180_000);
 });
