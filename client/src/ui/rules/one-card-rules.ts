@@ -2,20 +2,9 @@
  * 원카드 rules sheet (§9 "규칙 보기"): both modes, with the special-card
  * table drawn from the same card art as the table.
  */
-import { drawCardFace } from '../../cards/art.ts';
 import type { Card } from '../../cards/model.ts';
 import { el } from '../dom.ts';
-
-const pictures = new Map<string, string>();
-function picture(card: Card): string {
-  const key = JSON.stringify(card);
-  let url = pictures.get(key);
-  if (!url) {
-    url = drawCardFace(card).toDataURL('image/png');
-    pictures.set(key, url);
-  }
-  return url;
-}
+import { pictureRows } from './rule-cards.ts';
 
 interface SpecialRow {
   cards: Card[];
@@ -23,17 +12,7 @@ interface SpecialRow {
   effect: string;
 }
 
-function specialTable(rows: SpecialRow[]): HTMLElement {
-  const table = el('div', { class: 'rule-cards' });
-  for (const row of rows) {
-    const pics = el('div', { class: 'rule-pics' });
-    for (const c of row.cards) pics.append(el('img', { src: picture(c), alt: row.name, width: '48', height: '67' }));
-    table.append(
-      el('div', { class: 'rule-row' }, [pics, el('div', {}, [el('b', {}, [row.name]), el('p', {}, [row.effect])])]),
-    );
-  }
-  return table;
-}
+const specialTable = (rows: SpecialRow[]): HTMLElement => pictureRows(rows);
 
 /** Rule text written for this app; amounts follow the room's options. */
 export function oneCardRulesBody(options?: Record<string, unknown>): HTMLElement {

@@ -2,8 +2,13 @@
  * 포커 rules sheet, written for this app from the poker spec (clarifications
  * win): how each mode runs, which 족보 it uses, and the betting words the
  * buttons and the hand log use. Amounts are described, never computed here.
+ * Each mode's 족보 comes with picture examples (§9 족보표 그림 예시): one real
+ * hand per category, taken from poker/rank-examples.ts and drawn small.
  */
+import { artCard } from '../../poker/model.ts';
+import { rankExamples, type ExampleTable } from '../../poker/rank-examples.ts';
 import { el } from '../dom.ts';
+import { pictureRows } from './rule-cards.ts';
 
 type Section = [title: string, ...lines: string[]];
 
@@ -125,6 +130,17 @@ function section([title, ...lines]: Section): HTMLElement[] {
   return [el('h3', {}, [title]), ...lines.map((l) => el('p', {}, [l]))];
 }
 
+/** A picture table of the 족보, marked for the browser test (data-ranking, one row per category). */
+function pictures(table: ExampleTable, kind: string): HTMLElement {
+  const rows = pictureRows(
+    table.rows.map((r) => ({ name: r.name, effect: r.note, cards: r.cards.map(artCard) })),
+    true,
+  );
+  rows.dataset.ranking = kind;
+  rows.dataset.testid = 'rank-pictures';
+  return el('div', {}, [el('h4', {}, [table.title]), rows]);
+}
+
 /** The 포커 rules: `mode` first when given (the table's), then every other mode, then betting. */
 export function pokerRulesBody(mode?: string): HTMLElement {
   const body = el('div', { class: 'rules-game', 'data-testid': 'rules-body-poker' });
@@ -134,6 +150,7 @@ export function pokerRulesBody(mode?: string): HTMLElement {
     const part = el('details', { class: 'rules-mode', 'data-mode': id });
     if (id === mode || (!mode && id === order[0])) part.open = true;
     part.append(el('summary', {}, [m.name]), ...m.flow.map((l) => el('p', {}, [l])), ...section(RANKINGS[m.ranking]));
+    for (const t of rankExamples(m.ranking, id === 'sevenHiLo')) part.append(pictures(t, m.ranking));
     body.append(part);
   }
   for (const s of BETTING) body.append(...section(s));
