@@ -14,7 +14,12 @@ const samples: Record<string, Record<string, unknown>> = {
     rebuy: { type: 'rebuy', accept: true },
     leave: { type: 'leave' },
   },
-  hula: { thankYou: { type: 'thankYou', cardIds: ['c1', 'c2'] }, pass: { type: 'pass' }, ready: { type: 'ready' } },
+  hula: {
+    thankYou: { type: 'thankYou', cardIds: ['c1', 'c2'] },
+    pass: { type: 'pass' },
+    ready: { type: 'ready' },
+    reserveLeave: { type: 'reserveLeave', on: true },
+  },
 };
 
 describe('view-free actions', () => {

@@ -30,8 +30,9 @@ export const hula: GameDefinition<HulaState, HulaAction, HulaView, HulaOptions, 
   optionsSchema,
   optionFields,
   actionSchema,
-  // 땡큐 claims and passes answer one discard at once (thank-you.ts orders the claims); ready is everyone's.
-  viewFreeActions: ['thankYou', 'pass', 'ready'],
+  // 땡큐 claims and passes answer one discard at once (thank-you.ts orders the claims); ready and a leave
+  // reservation do not depend on the table.
+  viewFreeActions: ['thankYou', 'pass', 'ready', 'reserveLeave'],
   playerRange: () => ({ min: 2, max: 5 }),
   setup,
   apply,
