@@ -108,7 +108,10 @@ export class RoomMoves {
         metrics.transitions.inc({ kind: 'action' });
         return;
       }
-      code = 'crashed' in r ? 'internal' : 'illegal';
+      // A view-free answer the game refused, chosen on an older view: someone answered first (another
+      // player's 외치기 or 땡큐 claim closed the window) — the race it is, with the game's own reason.
+      const lost = cmd.viewSeq !== undefined && cmd.viewSeq < room.stateSeq;
+      code = 'crashed' in r ? 'internal' : lost ? 'stale' : 'illegal';
       reason = r.reason;
     }
     metrics.rejected.inc();

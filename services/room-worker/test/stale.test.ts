@@ -84,10 +84,13 @@ describe('stale commands', () => {
     expect(await act(first, 'v1', seen)).toMatchObject({ ok: true });
     // Chosen on the older view, legal now: applied, not refused stale.
     expect(await act(second, 'v2', seen)).toMatchObject({ ok: true });
-    // Chosen on the older view and not legal now (not its turn): the game's own refusal, not `stale`.
+    // Chosen on the older view and not legal now (not its turn): a race lost, `stale` with the game's reason.
     const refused = await act(second, 'v3', seen);
-    expect(refused.ok).toBe(false);
-    expect(refused).not.toMatchObject({ code: 'stale' });
+    expect(refused).toMatchObject({ ok: false, code: 'stale' });
+    expect(refused.ok ? '' : refused.reason).not.toBe(REFUSALS.stale);
+    // The same move on the current view is the game's plain refusal.
+    const current = await act(second, 'v4', seen + 2);
+    expect(current).toMatchObject({ ok: false, code: 'illegal' });
     expect((await storedRoom(store, 'r'))?.data.state.total).toBe(2);
   });
 
