@@ -20,6 +20,8 @@ import { snapshot, waitFor } from './table-driver.ts';
 const SHOTS = fileURLToPath(new URL('../../../test-results/screenshots/', import.meta.url));
 export const FULL = '지금은 테이블이 가득 찼어요. 자리가 나면 바로 시작해요';
 
+/** A queue line shows within this on a box loaded by the suite's other lanes (30 s was once not enough). */
+const LONG_MS = 90_000;
 const text = async (p: Page, id: string) => (await p.getByTestId(id).textContent()) ?? '';
 
 /** 원카드 · 기본 · 2명, humans only (bots would never decide a seat here), then the waiting screen. */
@@ -59,7 +61,7 @@ export async function quickMatchWhileFull(fleet: FullFleet): Promise<void> {
 
     // Alone, A waits for a partner: no table was tried yet, so no full-fleet line.
     await quickMatch(a);
-    await waitFor('A counted in the queue', async () => (await text(a, 'queue-size')).includes('1/2명'), 30_000);
+    await waitFor('A counted in the queue', async () => (await text(a, 'queue-size')).includes('1/2명'), LONG_MS);
     expect(await a.getByTestId('queue-full').isVisible()).toBe(false);
 
     // B completes the table; no worker has room, so both stay queued and are told why.
@@ -74,7 +76,7 @@ export async function quickMatchWhileFull(fleet: FullFleet): Promise<void> {
     // 대기 취소 takes B out of the queue (A is told the queue shrank) and back to the lobby.
     await b.getByTestId('queue-cancel').click();
     await b.getByTestId('room-list').waitFor();
-    await waitFor('A alone again', async () => (await text(a, 'queue-size')).includes('1/2명'), 30_000);
+    await waitFor('A alone again', async () => (await text(a, 'queue-size')).includes('1/2명'), LONG_MS);
     // Alone, A waits for a partner again, not for room: the full-fleet line is gone.
     expect(await a.getByTestId('queue-full').isVisible()).toBe(false);
     await a.screenshot({ path: `${SHOTS}${shots}-after-cancel.png` });
