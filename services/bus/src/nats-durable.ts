@@ -278,10 +278,12 @@ export class JetStreamEvents {
     // The message id makes a second parking of the same event (term lost, redelivered) a duplicate.
     const id = `${durable}:${m.info.streamSequence}`;
     retryingTimeouts(() => this.js.publish(deadLetterSubject(fullSubject), data, { msgID: id, headers: h })).then(
-      () => {
+      (ack) => {
         // No reason text: nats-server 2.9 does not read `+TERM <reason>` (2.10 does).
         m.term();
-        options.onParked?.(parked);
+        // Heard once per event: a redelivery parked again (its first term came after the ack wait, on a
+        // loaded box) is the stream's duplicate and was already reported.
+        if (!ack.duplicate) options.onParked?.(parked);
       },
       (e: unknown) => {
         this.opts.onHandlerError(e, deadLetterSubject(fullSubject));
