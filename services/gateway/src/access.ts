@@ -11,38 +11,38 @@
  * answers means the join is refused as `unavailable`: failing open would let
  * anyone watch private rooms while the lobby is down.
  */
-import { contract } from '@joke/protocol';
-import { v, type Core } from './core.ts';
+import type { Logger } from 'pino';
+import { contract, PROTOCOL_VERSION } from '@joke/protocol';
 import type { Requester } from './requests.ts';
 
 const ALLOWED_TTL_MS = 30_000;
 const MAX_REMEMBERED = 10_000;
 
-export interface AccessCheck {
+export class AccessCheck {
+  /** When each (user, room) was last allowed, performance.now() ms; oldest first. */
+  private readonly allowedAt = new Map<string, number>();
+
+  constructor(private readonly o: { requests: Requester; log: Logger }) {}
+
   /** true / false from the lobby; null = the lobby did not answer. */
-  allowed(userId: string, roomId: string, wanted: () => boolean): Promise<boolean | null>;
-}
-
-export function createAccessCheck(core: Core, requests: Requester): AccessCheck {
-  const { log } = core;
-  const allowedAt = new Map<string, number>();
-
-  return {
-    async allowed(userId, roomId, wanted) {
-      const key = `${userId}\u0000${roomId}`;
-      const at = allowedAt.get(key);
-      if (at !== undefined && performance.now() - at < ALLOWED_TTL_MS) return true;
-      const res = await requests.request(contract.roomAccess, { v, userId, roomId }, 'access', undefined, wanted);
-      if (!res || !res.reply.ok) {
-        if (wanted()) log.warn({ roomId, reason: res?.reply }, 'room access check: no answer from the lobby');
-        return null;
-      }
-      if (res.reply.allowed) {
-        allowedAt.delete(key);
-        allowedAt.set(key, performance.now());
-        if (allowedAt.size > MAX_REMEMBERED) allowedAt.delete(allowedAt.keys().next().value!);
-      }
-      return res.reply.allowed;
-    },
-  };
+  async allowed(userId: string, roomId: string, wanted: () => boolean): Promise<boolean | null> {
+    const key = `${userId}\u0000${roomId}`;
+    const at = this.allowedAt.get(key);
+    if (at !== undefined && performance.now() - at < ALLOWED_TTL_MS) return true;
+    const res = await this.o.requests.request(
+      contract.roomAccess,
+      { v: PROTOCOL_VERSION, userId, roomId },
+      { op: 'access', wanted },
+    );
+    if (!res || !res.reply.ok) {
+      if (wanted()) this.o.log.warn({ roomId, reason: res?.reply }, 'room access check: no answer from the lobby');
+      return null;
+    }
+    if (res.reply.allowed) {
+      this.allowedAt.delete(key);
+      this.allowedAt.set(key, performance.now());
+      if (this.allowedAt.size > MAX_REMEMBERED) this.allowedAt.delete(this.allowedAt.keys().next().value!);
+    }
+    return res.reply.allowed;
+  }
 }

@@ -26,39 +26,40 @@ import {
   type ChatSend,
 } from '@joke/protocol';
 import { encodeError, isWireErrorCode } from '@joke/protocol/wire';
-import type { Core } from './core.ts';
-import type { Sock } from './rooms.ts';
+import type { Logger } from 'pino';
+import type { Bus } from '@joke/bus';
+import type { GatewayConfig } from './config.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import type { Registry } from './rooms.ts';
+import type { Session } from './session.ts';
 
-export interface GatewayChat {
-  onChat(ws: Sock, msg: ChatSend): Promise<void>;
-  onChatDelivery(del: ChatDelivery): void;
+export interface ChatOptions {
+  cfg: GatewayConfig;
+  bus: Bus;
+  log: Logger;
+  metrics: GatewayMetrics;
+  registry: Registry;
 }
 
-export function createChat(core: Core): GatewayChat {
-  const { cfg, bus, log, metrics, reg, send, protoError } = core;
+export class GatewayChat {
+  constructor(private readonly o: ChatOptions) {}
 
-  const refuse = (ws: Sock, roomId: string, code: string, message: string): void => {
-    metrics.rejects.inc({ reason: code });
-    // The worker's chat refusals are CHAT_ERRORS (or `malformed`); one this gateway does not know is
-    // passed on as `unavailable` with the worker's Korean reason rather than as an undeclared code.
-    send(ws, encodeError(isWireErrorCode(code) ? code : 'unavailable', message, { roomId }));
-  };
-
-  const onChat = async (ws: Sock, msg: ChatSend): Promise<void> => {
-    const d = ws.getUserData();
-    let m = d.rooms.get(msg.roomId);
+  /** A `chat` message from a session: refused here, or sent once to the room's owner. */
+  async onChat(s: Session, msg: ChatSend): Promise<void> {
+    const { cfg, bus, log, metrics } = this.o;
+    let m = s.rooms.get(msg.roomId);
     if (m?.joined) {
       await m.joined;
-      if (d.closed) return;
-      m = d.rooms.get(msg.roomId);
+      if (s.closed) return;
+      m = s.rooms.get(msg.roomId);
     }
-    if (!m || m.role === null) return refuse(ws, msg.roomId, 'chatNotInRoom', CHAT_ERRORS.chatNotInRoom);
+    if (!m || m.role === null) return this.refuse(s, msg.roomId, 'chatNotInRoom', CHAT_ERRORS.chatNotInRoom);
     const clean = cleanChatBody(msg.body);
-    if (!clean.ok) return refuse(ws, msg.roomId, clean.code, CHAT_ERRORS[clean.code]);
+    if (!clean.ok) return this.refuse(s, msg.roomId, clean.code, CHAT_ERRORS[clean.code]);
     const req: ChatRequest = {
       v: PROTOCOL_VERSION,
-      userId: d.user!.sub,
-      name: d.user!.name.slice(0, 32),
+      userId: s.user!.sub,
+      name: s.user!.name.slice(0, 32),
       gatewayId: cfg.gatewayId,
       body: clean.body,
     };
@@ -68,20 +69,26 @@ export function createChat(core: Core): GatewayChat {
     } catch (err) {
       if (err instanceof ProtocolError) metrics.busErrors.inc({ op: 'chat' });
       else log.debug({ roomId: msg.roomId, err: String(err) }, 'chat request failed');
-      if (!d.closed) protoError(ws, 'unavailable');
+      if (!s.closed) s.protoError('unavailable');
       return;
     }
-    if (d.closed) return;
+    if (s.closed) return;
     // Accepted: the sender sees their line when the owner's relay comes back, like everyone else.
-    if (!reply.ok) refuse(ws, msg.roomId, reply.code, reply.reason);
-  };
+    if (!reply.ok) this.refuse(s, msg.roomId, reply.code, reply.reason);
+  }
 
-  const onChatDelivery = (del: ChatDelivery): void => {
-    const r = reg.rooms.get(del.roomId);
+  /** The owner's relay of an accepted line: to every socket of the room here, players and spectators. */
+  readonly onChatDelivery = (del: ChatDelivery): void => {
+    const r = this.o.registry.rooms.get(del.roomId);
     if (!r) return;
-    for (const socks of r.players.values()) for (const ws of socks) send(ws, del.frame);
-    for (const ws of r.spectators) send(ws, del.frame);
+    for (const socks of r.players.values()) for (const s of socks) s.send(del.frame);
+    for (const s of r.spectators) s.send(del.frame);
   };
 
-  return { onChat, onChatDelivery };
+  private refuse(s: Session, roomId: string, code: string, message: string): void {
+    this.o.metrics.rejects.inc({ reason: code });
+    // The worker's chat refusals are CHAT_ERRORS (or `malformed`); one this gateway does not know is
+    // passed on as `unavailable` with the worker's Korean reason rather than as an undeclared code.
+    s.send(encodeError(isWireErrorCode(code) ? code : 'unavailable', message, { roomId }));
+  }
 }

@@ -1,9 +1,14 @@
 /**
- * Client messages after the frame checks: parse and validate, sign-in, and
- * turning join/leave/action/queue into bus requests as the token's user.
+ * Client messages after the frame checks: parse and validate, sign-in, and turning
+ * join/leave/action/queue/chat into bus requests as the token's user (never an id the client chose).
+ * State: none of its own; a session's sign-in, rooms and pending count are on its Session.
+ * Failure modes: a message that is not JSON, not an object, of another protocol version or of an
+ * unknown type is answered `error malformed`/`versionMismatch` and dropped; anything before a good
+ * `hello` is `unauthenticated`; a request nobody answers within the retry budget is `unavailable`.
  */
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import {
   ClientMessage,
   contract,
@@ -15,56 +20,71 @@ import {
 } from '@joke/protocol';
 import { encodeAck, encodeError, encodePong, encodeQueued, encodeRejected, encodeWelcome } from '@joke/protocol/wire';
 import { verifyPlayerToken } from '@joke/protocol/auth';
-import { v, type Core } from './core.ts';
-import type { Requester } from './requests.ts';
-import type { Memberships } from './membership.ts';
-import type { QueueParams, Sock, SocketData } from './rooms.ts';
-import type { GatewayChat } from './chat.ts';
-import type { SocketLimits } from './limits.ts';
 import type { Clock } from '@joke/bus/clock';
 import { headersOf, SpanKind, startSpan, tracingOn, type Span } from '@joke/bus/tracing';
-import type { Deliver } from './inbound.ts';
+import type { GatewayConfig } from './config.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import type { Requester } from './requests.ts';
+import type { Memberships } from './membership.ts';
+import type { QueueParams, Registry } from './rooms.ts';
+import type { Session } from './session.ts';
+import type { GatewayChat } from './chat.ts';
+import type { SocketLimits } from './limits.ts';
+import type { Inbound } from './inbound.ts';
 
-const KNOWN_TYPES = new Set(['hello', 'join', 'leave', 'action', 'queue', 'unqueue', 'ping', 'chat']);
+const KNOWN_TYPES: ReadonlySet<unknown> = new Set([
+  'hello',
+  'join',
+  'leave',
+  'action',
+  'queue',
+  'unqueue',
+  'ping',
+  'chat',
+]);
 
-export interface ClientHandlers {
-  handleText(ws: Sock, text: string): void;
-  /** Token bucket: refilled continuously at ratePerSecond up to rateBurst. */
-  takeToken(d: SocketData): boolean;
-  cancelQueue(user: { sub: string; name: string }, q: QueueParams): void;
+/**
+ * A client message as JSON.parse gives it, before any check: a boundary type, its fields unknown until
+ * the checks below and ClientMessage (zod, @joke/protocol) have read them.
+ */
+type RawMessage = { readonly [field: string]: unknown };
+const isRawMessage = (x: unknown): x is RawMessage => x !== null && typeof x === 'object' && !Array.isArray(x);
+
+export interface ClientOptions {
+  cfg: GatewayConfig;
+  log: Logger;
+  metrics: GatewayMetrics;
+  registry: Registry;
+  requests: Requester;
+  memberships: Memberships;
+  chat: GatewayChat;
+  limits: SocketLimits;
+  clock: Clock;
+  /** The one delivery path (inbound.ts): the frames that ride on a command's reply go out through it. */
+  inbound: Inbound;
+  detach(p: Promise<void>): void;
 }
 
-export function createClientHandlers(
-  core: Core,
-  requests: Requester,
-  rooms: Memberships,
-  chat: GatewayChat,
-  limits: SocketLimits,
-  clock: Clock,
-  deliver: Deliver,
-): ClientHandlers {
-  const { cfg, log, metrics, reg, detach, send, protoError } = core;
-  const requestWithRetry = requests.request;
-  const { refreshRoom, leave } = rooms;
-  const onJoin = rooms.join;
+export class ClientHandlers {
+  constructor(private readonly o: ClientOptions) {}
 
-  const onAction = async (
-    ws: Sock,
+  private async onAction(
+    s: Session,
     roomId: string,
     actionId: string,
     action: unknown,
     viewSeq: number | undefined,
-  ): Promise<void> => {
-    const d = ws.getUserData();
-    let m = d.rooms.get(roomId);
+  ): Promise<void> {
+    const { cfg, clock, metrics } = this.o;
+    let m = s.rooms.get(roomId);
     if (m?.joined) {
       await m.joined;
-      if (d.closed) return;
-      m = d.rooms.get(roomId);
+      if (s.closed) return;
+      m = s.rooms.get(roomId);
     }
     if (!m || m.role === null) {
       metrics.rejects.inc({ reason: 'notJoined' });
-      send(ws, encodeRejected(roomId, actionId, ERRORS.notJoined));
+      s.send(encodeRejected(roomId, actionId, ERRORS.notJoined));
       return;
     }
     const t0 = performance.now();
@@ -76,7 +96,7 @@ export function createClientHandlers(
       // validated once, by the game where it is applied.
       const cmd: wire.RoomCommand = {
         v: PROTOCOL_VERSION,
-        userId: d.user!.sub,
+        userId: s.user!.sub,
         actionId,
         action,
         gatewayId: cfg.gatewayId,
@@ -92,160 +112,171 @@ export function createClientHandlers(
         if (!('delivery' in reply)) return;
         // The view frames that ride on the reply, written to the sockets: the end of the action's trace.
         const view = span && startSpan('gateway.view', viewAttributes(roomId, reply.seq, reply.delivery), span);
-        ackSent = deliver(reply.delivery, { ws, text: encodeAck(roomId, actionId, reply.seq) }) || ackSent;
+        ackSent =
+          this.o.inbound.deliver(reply.delivery, { session: s, text: encodeAck(roomId, actionId, reply.seq) }) ||
+          ackSent;
         view?.end();
       };
       // A closed socket's action is not retried: the client resends it (same actionId) after reconnecting.
       const route = contract.roomCommand.at(roomId);
       const headers = span?.isRecording() ? headersOf(span) : undefined;
-      const res = await requestWithRetry(route, cmd, 'command', roomId, () => !d.closed, arrived, undefined, headers);
+      const res = await this.o.requests.request(route, cmd, {
+        op: 'command',
+        roomId,
+        wanted: () => !s.closed,
+        arrived,
+        ...(headers ? { headers } : {}),
+      });
       span?.setAttribute('joke.outcome', res === null ? 'unavailable' : res.reply.ok ? 'ok' : res.reply.code);
-      if (d.closed) return;
+      if (s.closed) return;
       if (!res) {
-        protoError(ws, 'unavailable', undefined, { roomId, actionId });
+        s.protoError('unavailable', undefined, { roomId, actionId });
         return;
       }
       span?.setAttribute('joke.tries', res.tries);
       const reply = res.reply;
       if (reply.ok) {
-        if (!ackSent) send(ws, encodeAck(roomId, actionId, reply.seq));
+        if (!ackSent) s.send(encodeAck(roomId, actionId, reply.seq));
       }
       // A full room queue is not a refusal of the move: nothing was applied, the same actionId may come again.
-      else if (reply.code === 'busy') protoError(ws, 'busy', undefined, { roomId, actionId });
+      else if (reply.code === 'busy') s.protoError('busy', undefined, { roomId, actionId });
       else {
         metrics.rejects.inc({ reason: 'game' });
-        send(ws, encodeRejected(roomId, actionId, reply.reason, reply.code));
+        s.send(encodeRejected(roomId, actionId, reply.reason, reply.code));
       }
       metrics.actionLatency.observe((performance.now() - t0) / 1000);
-      if (res.tries > 1) detach(refreshRoom(roomId));
+      if (res.tries > 1) this.o.detach(this.o.memberships.refreshRoom(roomId));
     } finally {
       span?.end();
     }
-  };
+  }
 
   // Every try of one request carries one requestId, so a retry of a try that was served after all (its
   // reply late on a slow box) does not queue the player again (services/matchmaker/src/queues.ts).
   // `addr` is the address this socket counts against (limits.ts: the TCP peer, or the trusted
   // X-Forwarded-For entry): the matchmaker's per-address budgets (services/matchmaker/src/budgets.ts).
-  const queueRequest = (
-    user: { sub: string; name: string },
-    q: QueueParams,
-    how: { cancel: true } | { addr: string },
-  ) =>
-    requestWithRetry(
+  private queueRequest(user: { sub: string; name: string }, q: QueueParams, how: { cancel: true } | { addr: string }) {
+    return this.o.requests.request(
       contract.queue,
       {
-        v,
+        v: PROTOCOL_VERSION,
         userId: user.sub,
         name: user.name,
-        gatewayId: cfg.gatewayId,
+        gatewayId: this.o.cfg.gatewayId,
         ...q,
         ...('cancel' in how ? how : { requestId: randomUUID(), addr: how.addr }),
       },
-      'queue',
+      { op: 'queue' },
     );
+  }
 
-  const onQueue = async (ws: Sock, q: QueueParams): Promise<void> => {
-    const d = ws.getUserData();
-    const user = d.user!;
-    reg.queued.set(user.sub, q);
-    const res = await queueRequest(user, q, { addr: d.ip });
+  private async onQueue(s: Session, q: QueueParams): Promise<void> {
+    const { registry, metrics } = this.o;
+    const user = s.user!;
+    registry.queued.set(user.sub, q);
+    const res = await this.queueRequest(user, q, { addr: s.ip });
     const reply = res ? res.reply : null;
-    if (!reply?.ok && reg.queued.get(user.sub) === q) reg.queued.delete(user.sub);
-    if (d.closed) return;
-    if (reply?.ok) send(ws, encodeQueued(q));
+    if (!reply?.ok && registry.queued.get(user.sub) === q) registry.queued.delete(user.sub);
+    if (s.closed) return;
+    if (reply?.ok) s.send(encodeQueued(q));
     else if (reply && !reply.ok) {
       metrics.rejects.inc({ reason: 'queue' });
-      send(ws, encodeError('queueRejected', reply.reason, { refusal: reply.code }));
-    } else protoError(ws, 'unavailable');
-  };
+      s.send(encodeError('queueRejected', reply.reason, { refusal: reply.code }));
+    } else s.protoError('unavailable');
+  }
 
-  const cancelQueue = (user: { sub: string; name: string }, q: QueueParams): void => {
-    detach(queueRequest(user, q, { cancel: true }).then(() => undefined));
-  };
+  /** The user no longer waits for a table (unqueue, or their last socket here closed). */
+  cancelQueue(user: { sub: string; name: string }, q: QueueParams): void {
+    this.o.detach(this.queueRequest(user, q, { cancel: true }).then(() => undefined));
+  }
 
-  const onHello = async (ws: Sock, token: string): Promise<void> => {
-    const d = ws.getUserData();
-    d.authing = true;
+  private async onHello(s: Session, token: string): Promise<void> {
+    const { cfg, clock, log, limits, registry } = this.o;
+    s.authing = true;
     let claims: { sub: string; name: string } | null = null;
     try {
       claims = await verifyPlayerToken(cfg.jwtSecret, token);
     } catch (err) {
-      log.debug({ socket: d.id, err: String(err) }, 'bad token');
+      log.debug({ socket: s.id, err: String(err) }, 'bad token');
     }
-    d.authing = false;
-    if (d.closed) return;
-    if (!claims || (d.user && d.user.sub !== claims.sub)) protoError(ws, 'badToken');
+    s.authing = false;
+    if (s.closed) return;
+    if (!claims || (s.user && s.user.sub !== claims.sub)) s.protoError('badToken');
     else {
-      if (!d.user) {
-        if (!limits.admitUser(ws, claims.sub)) return;
-        d.user = claims;
-        reg.addUserSocket(claims.sub, ws);
-        clock.clearTimeout(d.helloTimer);
-        d.helloTimer = null;
+      if (!s.user) {
+        if (!limits.admitUser(s, claims.sub)) return;
+        s.user = claims;
+        registry.addUserSession(claims.sub, s);
+        clock.clearTimeout(s.helloTimer);
+        s.helloTimer = null;
       }
-      send(ws, encodeWelcome(claims.sub, claims.name, clock.now()));
+      s.send(encodeWelcome(claims.sub, claims.name, clock.now()));
     }
-    const held = d.held;
-    d.held = [];
-    for (const text of held) if (!d.closed) handleText(ws, text);
-  };
+    const held = s.held;
+    s.held = [];
+    for (const text of held) if (!s.closed) this.handleText(s, text);
+  }
 
-  const handleText = (ws: Sock, text: string): void => {
-    const d = ws.getUserData();
-    let raw: any;
+  /** One text message of a session, after the frame checks (size, rate) of gateway.ts. */
+  handleText(s: Session, text: string): void {
+    const { clock, limits, memberships, metrics, registry } = this.o;
+    let parsed: unknown;
     try {
-      raw = JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       metrics.messagesIn.inc({ type: 'invalid' });
-      return protoError(ws, 'malformed', 'JSON이 아니에요');
+      return s.protoError('malformed', 'JSON이 아니에요');
     }
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    if (!isRawMessage(parsed)) {
       metrics.messagesIn.inc({ type: 'invalid' });
-      return protoError(ws, 'malformed', '객체가 아니에요');
+      return s.protoError('malformed', '객체가 아니에요');
     }
+    const raw = parsed;
     if (raw.v !== PROTOCOL_VERSION) {
       metrics.messagesIn.inc({ type: 'invalid' });
-      return protoError(ws, 'versionMismatch');
+      return s.protoError('versionMismatch');
     }
     if (!KNOWN_TYPES.has(raw.t)) {
       metrics.messagesIn.inc({ type: 'invalid' });
-      return protoError(ws, 'malformed', `알 수 없는 종류: ${String(raw.t).slice(0, 24)}`);
+      return s.protoError('malformed', `알 수 없는 종류: ${String(raw.t).slice(0, 24)}`);
     }
     let msg: ClientMessage;
     // An action in its plain shape skips the zod union (one per action); anything else, and every
     // refusal's reason, comes from the schema. The action itself is validated where it is applied.
     if (isClientAction(raw)) msg = raw;
     else {
-      const parsed = ClientMessage.safeParse(raw);
-      if (!parsed.success) {
+      const checked = ClientMessage.safeParse(raw);
+      if (!checked.success) {
         metrics.messagesIn.inc({ type: 'invalid' });
-        const issue = parsed.error.issues[0];
-        return protoError(ws, 'malformed', `${raw.t}: ${issue ? issue.path.join('.') || '형식' : '형식'} 확인 필요`);
+        const issue = checked.error.issues[0];
+        return s.protoError(
+          'malformed',
+          `${String(raw.t)}: ${issue ? issue.path.join('.') || '형식' : '형식'} 확인 필요`,
+        );
       }
-      msg = parsed.data;
+      msg = checked.data;
     }
     metrics.messagesIn.inc({ type: msg.t });
     if (msg.t === 'hello') {
       // A bundle older than the views this platform sends (a tab open across a deploy) must reload.
-      if ((msg.revision ?? 1) < MIN_CLIENT_REVISION) return protoError(ws, 'versionMismatch');
-      return detach(onHello(ws, msg.token));
+      if ((msg.revision ?? 1) < MIN_CLIENT_REVISION) return s.protoError('versionMismatch');
+      return this.o.detach(this.onHello(s, msg.token));
     }
-    if (!d.user) return protoError(ws, 'unauthenticated');
-    if (msg.t === 'ping') return send(ws, encodePong(msg.at, clock.now()));
+    if (!s.user) return s.protoError('unauthenticated');
+    if (msg.t === 'ping') return s.send(encodePong(msg.at, clock.now()));
     switch (msg.t) {
       case 'join':
-        return limits.pending(ws, d, () => onJoin(ws, msg.roomId, msg.spectate ?? false), { roomId: msg.roomId });
+        return limits.pending(s, () => memberships.join(s, msg.roomId, msg.spectate ?? false), { roomId: msg.roomId });
       case 'leave':
-        return leave(ws, msg.roomId, true);
+        return memberships.leave(s, msg.roomId, true);
       case 'action':
-        return limits.pending(ws, d, () => onAction(ws, msg.roomId, msg.actionId, msg.action, msg.seq), {
+        return limits.pending(s, () => this.onAction(s, msg.roomId, msg.actionId, msg.action, msg.seq), {
           roomId: msg.roomId,
           actionId: msg.actionId,
         });
       case 'queue':
-        return limits.pending(ws, d, () =>
-          onQueue(ws, {
+        return limits.pending(s, () =>
+          this.onQueue(s, {
             game: msg.game,
             mode: msg.mode,
             players: msg.players,
@@ -253,29 +284,15 @@ export function createClientHandlers(
           }),
         );
       case 'chat':
-        return limits.pending(ws, d, () => chat.onChat(ws, msg), { roomId: msg.roomId });
+        return limits.pending(s, () => this.o.chat.onChat(s, msg), { roomId: msg.roomId });
       case 'unqueue': {
-        const q = reg.queued.get(d.user.sub);
-        reg.queued.delete(d.user.sub);
-        if (q) cancelQueue(d.user, q);
+        const q = registry.queued.get(s.user.sub);
+        registry.queued.delete(s.user.sub);
+        if (q) this.cancelQueue(s.user, q);
         return;
       }
     }
-  };
-
-  /** Token bucket: refilled continuously at ratePerSecond up to rateBurst. */
-  const takeToken = (d: SocketData): boolean => {
-    const now = clock.now();
-    // A wall clock set back must not drain the bucket.
-    const elapsed = Math.max(0, now - d.refilledAt);
-    d.tokens = Math.min(cfg.rateBurst, d.tokens + (elapsed / 1000) * cfg.ratePerSecond);
-    d.refilledAt = now;
-    if (d.tokens < 1) return false;
-    d.tokens -= 1;
-    return true;
-  };
-
-  return { handleText, takeToken, cancelQueue };
+  }
 }
 
 /** The action's span: the room and the action's type only (never its cards: they may be hidden ones). */

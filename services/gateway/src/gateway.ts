@@ -2,11 +2,14 @@
  * The WebSocket gateway: authenticates sockets, turns client messages into bus
  * requests to the room's owner, and forwards each Delivery's pre-encoded frames
  * to the sockets of the viewers it hosts without touching the views inside.
+ * Wiring: one Session per socket, one RoomRoute per room (in the Registry), one
+ * Requester for bus requests, built here in dependency order from the parsed config.
+ * State: the open/accepting flags, the heartbeat timer, the bus subscriptions.
  * A socket handler that throws closes only that socket (1011, logged); an
  * upgrade that throws is answered 500; neither reaches the event loop.
  */
 import { pino, type Logger } from 'pino';
-import { contract, emit, listen } from '@joke/protocol';
+import { contract, emit, listen, PROTOCOL_VERSION } from '@joke/protocol';
 import { encodeError } from '@joke/protocol/wire';
 import type { Bus, BusSubscription } from '@joke/bus';
 import { systemClock, type Clock } from '@joke/bus/clock';
@@ -21,15 +24,17 @@ import uws, {
 } from './uws.ts';
 import { GatewayConfig, type GatewayConfigInput } from './config.ts';
 import { createMetrics, type GatewayMetrics } from './metrics.ts';
-import { Registry, type Sock, type SocketData } from './rooms.ts';
+import { Registry } from './rooms.ts';
+import { Session, type SessionShared, type Sock, type UpgradeData } from './session.ts';
+import { Shedder } from './shed.ts';
 import { mountHttp } from './http.ts';
-import { createCore, v } from './core.ts';
-import { createRequester } from './requests.ts';
-import { createMemberships } from './membership.ts';
-import { createClientHandlers } from './client.ts';
-import { createDeliver, subscribeInbound } from './inbound.ts';
-import { createChat } from './chat.ts';
-import { createSocketLimits } from './limits.ts';
+import { Requester } from './requests.ts';
+import { AccessCheck } from './access.ts';
+import { Memberships } from './membership.ts';
+import { ClientHandlers } from './client.ts';
+import { Inbound } from './inbound.ts';
+import { GatewayChat } from './chat.ts';
+import { SocketLimits } from './limits.ts';
 
 export interface GatewayDeps {
   bus: Bus;
@@ -64,42 +69,88 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   else log.warn({ uwsNative, binary: uwsBinary }, 'uWebSockets.js fell back to its slow JS implementation');
 
   const metrics = createMetrics(cfg.gatewayId, deps.defaultMetrics ?? false);
-  const reg = new Registry();
   const subs: BusSubscription[] = [];
   let closing = false;
   let accepting = true;
   let nextSocketId = 1;
-  const core = createCore(cfg, bus, log, metrics, reg, () => closing, clock.real);
-  const { protoError, send } = core;
-  const requests = createRequester(core, clock);
-  const rooms = createMemberships(core, requests);
-  const chat = createChat(core);
-  const limits = createSocketLimits(core);
-  const deliver = createDeliver(core, requests, rooms);
-  const { handleText, takeToken, cancelQueue } = createClientHandlers(
-    core,
+  const isClosing = (): boolean => closing;
+  // Handlers run detached from uWS callbacks; a bug in one must be logged, never crash the process.
+  const detach = (p: Promise<void>): void => {
+    p.catch((err) => log.error({ err: String(err) }, 'message handler failed'));
+  };
+
+  // Built in dependency order, each with what it uses, nothing patched in afterwards: the uWS app comes
+  // first because the rooms publish their spectator frames on it.
+  const app = uws.App();
+  // The process's loop delay is measured for shedding on a real clock only (a fake clock's test is not this box).
+  const shed = new Shedder(
+    { shedLoopLagMs: cfg.shedLoopLagMs, shedBufferedBytes: cfg.shedBufferedBytes },
+    { shed: (kind) => metrics.framesShed.inc({ kind }), resync: () => metrics.spectatorResyncs.inc() },
+    clock.real,
+  );
+  const registry = new Registry({
+    publish: (topic, frame) => void app.publish(topic, frame, false, false),
+    shed,
+    metrics,
+  });
+  const sessionShared: SessionShared = { cfg, log, metrics, shed };
+  const requests = new Requester({
+    bus,
+    cfg,
+    metrics,
+    log,
+    clock,
+    ownerOf: (roomId) => registry.ownerOf(roomId),
+    closing: isClosing,
+  });
+  const access = new AccessCheck({ requests, log });
+  const memberships = new Memberships({
+    cfg,
+    bus,
+    log,
+    metrics,
+    registry,
     requests,
-    rooms,
+    access,
+    closing: isClosing,
+    detach,
+  });
+  const chat = new GatewayChat({ cfg, bus, log, metrics, registry });
+  const limits = new SocketLimits({ cfg, metrics, log, registry, detach });
+  const inbound = new Inbound({ cfg, bus, log, metrics, registry, requests, memberships, detach });
+  const client = new ClientHandlers({
+    cfg,
+    log,
+    metrics,
+    registry,
+    requests,
+    memberships,
     chat,
     limits,
     clock,
-    deliver,
-  );
-  const { publishPresence } = rooms;
+    inbound,
+    detach,
+  });
   subs.push(
     listen(bus, contract.gatewayChat.at(cfg.gatewayId), chat.onChatDelivery, () =>
       metrics.busErrors.inc({ op: 'chat' }),
     ),
+    ...inbound.subscribe(),
   );
 
   let busHealthy = true;
   const heartbeat = (): void => {
     requests.prune();
     // Topic publishes do not report a full socket: spectators past the bound are found here.
-    for (const ws of reg.sockets) core.dropSlow(ws);
-    core.shed.tick(reg, core.flushPresence, rooms.resyncSpectators);
+    for (const s of registry.sessions.values()) s.dropSlow();
+    shed.tick(registry.sessions.values(), memberships.resyncSpectators);
     try {
-      emit(bus, contract.gatewayHeartbeat, { v, gatewayId: cfg.gatewayId, sockets: reg.sockets.size, at: clock.now() });
+      emit(bus, contract.gatewayHeartbeat, {
+        v: PROTOCOL_VERSION,
+        gatewayId: cfg.gatewayId,
+        sockets: registry.sessions.size,
+        at: clock.now(),
+      });
       busHealthy = true;
     } catch (err) {
       busHealthy = false;
@@ -107,11 +158,6 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       log.warn({ err: String(err) }, 'heartbeat publish failed');
     }
   };
-  // ---- uWS app -------------------------------------------------------------------------------
-
-  const app = uws.App();
-  core.publishTopic = (topic, frame) => void app.publish(topic, frame, false, false);
-  subs.push(...subscribeInbound(core, requests, deliver));
   heartbeat();
   const heartbeatTimer = clock.setInterval(heartbeat, cfg.heartbeatMs);
 
@@ -120,19 +166,20 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
    * with 1011 and is logged; the process and every other socket go on.
    */
   const guarded =
-    <A extends unknown[]>(fn: (ws: Sock, ...rest: A) => void) =>
+    <A extends unknown[]>(fn: (s: Session, ...rest: A) => void) =>
     (ws: Sock, ...rest: A): void => {
+      const s = registry.sessions.get(ws);
+      if (!s) return;
       try {
-        fn(ws, ...rest);
+        fn(s, ...rest);
       } catch (err) {
-        const d = ws.getUserData();
-        log.error({ err, socket: d.id }, 'socket handler failed');
+        log.error({ err, socket: s.id }, 'socket handler failed');
         metrics.rejects.inc({ reason: 'internal' });
-        if (!d.closed) ws.end(1011, 'internal error');
+        s.end(1011, 'internal error');
       }
     };
 
-  /** A new socket's HTTP upgrade: refused (503, 429) or accepted with its per-socket state. */
+  /** A new socket's HTTP upgrade: refused (503, 429) or accepted with the address it counts against. */
   const upgrade = (res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void => {
     if (closing || !accepting) {
       res.writeStatus('503 Service Unavailable').end('closing');
@@ -143,21 +190,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
       res.writeStatus('429 Too Many Requests').end('too many sockets from this address');
       return;
     }
-    const data: SocketData = {
-      id: nextSocketId++,
-      user: null,
-      authing: false,
-      held: [],
-      tokens: cfg.rateBurst,
-      refilledAt: clock.now(),
-      rateErrorAt: -Infinity, // so the first flood is told even in a process younger than a second
-      rooms: new Map(),
-      closed: false,
-      dropping: false,
-      helloTimer: null,
-      ip,
-      pending: 0,
-    };
+    const data: UpgradeData = { ip };
     res.upgrade(
       data,
       req.getHeader('sec-websocket-key'),
@@ -167,7 +200,39 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     );
   };
 
-  app.ws<SocketData>('/ws', {
+  /** The open socket's Session, built with everything it needs, and its hello deadline. */
+  const open = (ws: Sock): void => {
+    const { ip } = ws.getUserData();
+    const s = new Session({ id: nextSocketId++, ws, ip, now: clock.now(), shared: sessionShared });
+    registry.sessions.set(ws, s);
+    metrics.sockets.set(registry.sessions.size);
+    limits.opened(ip);
+    s.helloTimer = clock.setTimeout(() => {
+      if (s.closed || s.user) return;
+      s.protoError('unauthenticated', '시간 초과');
+      s.ws.end(4401, 'no hello');
+    }, cfg.helloTimeoutMs);
+  };
+
+  const close = (s: Session): void => {
+    s.closed = true;
+    clock.clearTimeout(s.helloTimer);
+    registry.sessions.delete(s.ws);
+    metrics.sockets.set(registry.sessions.size);
+    limits.closed(s.ip);
+    if (!s.user) return;
+    const user = s.user;
+    for (const roomId of [...s.rooms.keys()]) memberships.leave(s, roomId, false);
+    registry.removeUserSession(user.sub, s);
+    // A user who closed every socket here is no longer waiting for a table.
+    const q = registry.queued.get(user.sub);
+    if (q && !registry.users.has(user.sub)) {
+      registry.queued.delete(user.sub);
+      client.cancelQueue(user, q);
+    }
+  };
+
+  app.ws<UpgradeData>('/ws', {
     // Above the soft limit (answered with `error tooLarge`) uWS closes the socket itself.
     maxPayloadLength: cfg.hardMaxFrameBytes,
     maxBackpressure: cfg.maxBackpressureBytes,
@@ -188,60 +253,37 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
         }
       }
     },
-    open: guarded((ws) => {
-      reg.sockets.add(ws);
-      metrics.sockets.set(reg.sockets.size);
-      const d = ws.getUserData();
-      limits.opened(d.ip);
-      d.helloTimer = clock.setTimeout(() => {
-        if (d.closed || d.user) return;
-        protoError(ws, 'unauthenticated', '시간 초과');
-        ws.end(4401, 'no hello');
-      }, cfg.helloTimeoutMs);
-    }),
-    message: guarded((ws, message: ArrayBuffer) => {
-      const d = ws.getUserData();
-      if (!takeToken(d)) {
+    open: (ws) => {
+      try {
+        open(ws);
+      } catch (err) {
+        log.error({ err }, 'socket handler failed');
+        metrics.rejects.inc({ reason: 'internal' });
+        ws.end(1011, 'internal error');
+      }
+    },
+    message: guarded((s, message: ArrayBuffer) => {
+      if (!s.takeToken(clock.now())) {
         const now = clock.now();
         metrics.rejects.inc({ reason: 'rateLimited' });
         // One error per second at most, so a flood cannot turn the gateway into an amplifier.
-        if (now - d.rateErrorAt >= 1000) {
-          d.rateErrorAt = now;
-          send(ws, encodeError('rateLimited'));
+        if (now - s.rateErrorAt >= 1000) {
+          s.rateErrorAt = now;
+          s.send(encodeError('rateLimited'));
         }
         return;
       }
-      if (message.byteLength > cfg.maxFrameBytes) return protoError(ws, 'tooLarge', `최대 ${cfg.maxFrameBytes}바이트`);
+      if (message.byteLength > cfg.maxFrameBytes) return s.protoError('tooLarge', `최대 ${cfg.maxFrameBytes}바이트`);
       // The ArrayBuffer is neutered when this callback returns: decode now.
       const text = Buffer.from(message).toString('utf8');
-      if (d.authing) {
-        if (d.held.length >= cfg.maxPendingBeforeAuth) return protoError(ws, 'rateLimited');
-        d.held.push(text);
+      if (s.authing) {
+        if (s.held.length >= cfg.maxPendingBeforeAuth) return s.protoError('rateLimited');
+        s.held.push(text);
         return;
       }
-      handleText(ws, text);
+      client.handleText(s, text);
     }),
-    close: guarded((ws) => {
-      const d = ws.getUserData();
-      d.closed = true;
-      clock.clearTimeout(d.helloTimer);
-      reg.sockets.delete(ws);
-      metrics.sockets.set(reg.sockets.size);
-      limits.closed(d.ip);
-      if (!d.user) return;
-      for (const roomId of [...d.rooms.keys()]) {
-        const m = d.rooms.get(roomId)!;
-        d.rooms.delete(roomId);
-        if (reg.leaveRoom(roomId, d.user.sub, ws, m.role)) publishPresence(roomId, d.user.sub, false, m.role);
-      }
-      reg.removeUserSocket(d.user.sub, ws);
-      // A user who closed every socket here is no longer waiting for a table.
-      const q = reg.queued.get(d.user.sub);
-      if (q && !reg.users.has(d.user.sub)) {
-        reg.queued.delete(d.user.sub);
-        cancelQueue(d.user, q);
-      }
-    }),
+    close: guarded(close),
   });
   const ready = (): boolean => !closing && accepting && busHealthy && (bus.connected?.() ?? true);
   mountHttp(app, { ready });
@@ -260,25 +302,21 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     port,
     gatewayId: cfg.gatewayId,
     metrics,
-    sockets: () => reg.sockets.size,
+    sockets: () => registry.sessions.size,
     ready,
     stopAccepting: () => {
       accepting = false;
     },
     openSockets: () =>
-      [...reg.sockets].map((ws) => ({
-        end: (code: number, reason: string) => {
-          if (!ws.getUserData().closed) ws.end(code, reason);
-        },
-      })),
+      [...registry.sessions.values()].map((s) => ({ end: (code: number, reason: string) => s.end(code, reason) })),
     close: async () => {
       if (closing) return;
       closing = true;
       clock.clearInterval(heartbeatTimer);
-      core.shed.close();
+      shed.close();
       for (const s of subs) s.unsubscribe();
       uws.us_listen_socket_close(listenSocket);
-      for (const ws of [...reg.sockets]) if (!ws.getUserData().closed) ws.end(1001, 'server shutting down');
+      for (const s of [...registry.sessions.values()]) s.end(1001, 'server shutting down');
       log.info('gateway closed');
     },
   };

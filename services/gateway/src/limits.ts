@@ -15,72 +15,84 @@
  * A limit of 0 turns that limit off (load tests sign thousands of bots in from one address).
  */
 import { Buffer } from 'node:buffer';
+import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse } from './uws.ts';
-import type { Core } from './core.ts';
-import type { Sock, SocketData } from './rooms.ts';
+import type { GatewayConfig } from './config.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import type { Registry } from './rooms.ts';
+import type { Session } from './session.ts';
 
 export const CLOSE_TOO_MANY_SOCKETS = 4429;
 
-export interface SocketLimits {
-  /** The address a socket counts against; read during the upgrade (uWS requests die after it). */
-  addressOf(res: HttpResponse, req: HttpRequest): string;
-  /** false = refuse this upgrade: the address holds maxSocketsPerIp sockets already. */
-  admitAddress(ip: string): boolean;
-  opened(ip: string): void;
-  closed(ip: string): void;
-  /** After a good hello: false = this socket was refused (told, and closing) because its user has enough. */
-  admitUser(ws: Sock, userId: string): boolean;
-  /** Runs a request handler unless the socket has maxPendingPerSocket of them outstanding already. */
-  pending(ws: Sock, d: SocketData, run: () => Promise<void>, extra?: { roomId: string; actionId?: string }): void;
+export interface LimitsOptions {
+  cfg: GatewayConfig;
+  metrics: GatewayMetrics;
+  log: Logger;
+  registry: Registry;
+  /** Runs a handler detached from the uWS callback (gateway.ts: its failure is logged). */
+  detach(p: Promise<void>): void;
 }
 
-export function createSocketLimits(core: Core): SocketLimits {
-  const { cfg, metrics, reg, log } = core;
-  const perAddress = new Map<string, number>();
+export class SocketLimits {
+  /** Open sockets per address (from the upgrade on). */
+  private readonly perAddress = new Map<string, number>();
 
-  const addressOf = (res: HttpResponse, req: HttpRequest): string => {
+  constructor(private readonly o: LimitsOptions) {}
+
+  /** The address a socket counts against; read during the upgrade (uWS requests die after it). */
+  addressOf(res: HttpResponse, req: HttpRequest): string {
     const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
-    if (cfg.trustProxyHops === 0) return peer;
+    const hops = this.o.cfg.trustProxyHops;
+    if (hops === 0) return peer;
     const list = req
       .getHeader('x-forwarded-for')
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s.length > 0 && s.length <= 64);
-    return list[list.length - cfg.trustProxyHops] ?? peer;
-  };
+    return list[list.length - hops] ?? peer;
+  }
 
-  return {
-    addressOf,
-    admitAddress: (ip) => {
-      if (cfg.maxSocketsPerIp === 0 || (perAddress.get(ip) ?? 0) < cfg.maxSocketsPerIp) return true;
-      metrics.socketsRefused.inc({ scope: 'ip' });
-      return false;
-    },
-    opened: (ip) => perAddress.set(ip, (perAddress.get(ip) ?? 0) + 1),
-    closed: (ip) => {
-      const n = (perAddress.get(ip) ?? 1) - 1;
-      if (n <= 0) perAddress.delete(ip);
-      else perAddress.set(ip, n);
-    },
-    admitUser: (ws, userId) => {
-      if (cfg.maxSocketsPerUser === 0 || (reg.users.get(userId)?.size ?? 0) < cfg.maxSocketsPerUser) return true;
-      metrics.socketsRefused.inc({ scope: 'user' });
-      log.info({ user: userId, max: cfg.maxSocketsPerUser }, 'socket refused: too many sockets for one user');
-      core.protoError(ws, 'tooManySockets');
-      ws.end(CLOSE_TOO_MANY_SOCKETS, 'too many sockets');
-      return false;
-    },
-    pending: (ws, d, run, extra) => {
-      if (cfg.maxPendingPerSocket !== 0 && d.pending >= cfg.maxPendingPerSocket) {
-        core.protoError(ws, 'tooManyPending', undefined, extra);
-        return;
-      }
-      d.pending++;
-      core.detach(
-        run().finally(() => {
-          d.pending--;
-        }),
-      );
-    },
-  };
+  /** false = refuse this upgrade: the address holds maxSocketsPerIp sockets already. */
+  admitAddress(ip: string): boolean {
+    const max = this.o.cfg.maxSocketsPerIp;
+    if (max === 0 || (this.perAddress.get(ip) ?? 0) < max) return true;
+    this.o.metrics.socketsRefused.inc({ scope: 'ip' });
+    return false;
+  }
+
+  opened(ip: string): void {
+    this.perAddress.set(ip, (this.perAddress.get(ip) ?? 0) + 1);
+  }
+
+  closed(ip: string): void {
+    const n = (this.perAddress.get(ip) ?? 1) - 1;
+    if (n <= 0) this.perAddress.delete(ip);
+    else this.perAddress.set(ip, n);
+  }
+
+  /** After a good hello: false = this socket was refused (told, and closing) because its user has enough. */
+  admitUser(s: Session, userId: string): boolean {
+    const max = this.o.cfg.maxSocketsPerUser;
+    if (max === 0 || (this.o.registry.users.get(userId)?.size ?? 0) < max) return true;
+    this.o.metrics.socketsRefused.inc({ scope: 'user' });
+    this.o.log.info({ user: userId, max }, 'socket refused: too many sockets for one user');
+    s.protoError('tooManySockets');
+    s.ws.end(CLOSE_TOO_MANY_SOCKETS, 'too many sockets');
+    return false;
+  }
+
+  /** Runs a request handler unless the session has maxPendingPerSocket of them outstanding already. */
+  pending(s: Session, run: () => Promise<void>, extra?: { roomId: string; actionId?: string }): void {
+    const max = this.o.cfg.maxPendingPerSocket;
+    if (max !== 0 && s.pending >= max) {
+      s.protoError('tooManyPending', undefined, extra);
+      return;
+    }
+    s.pending++;
+    this.o.detach(
+      run().finally(() => {
+        s.pending--;
+      }),
+    );
+  }
 }

@@ -17,41 +17,44 @@ import {
   type TraceHeaders,
   type Wire,
 } from '@joke/bus';
-import { systemClock, type Clock, type Timer } from '@joke/bus/clock';
-import type { Core } from './core.ts';
+import type { Clock, Timer } from '@joke/bus/clock';
+import type { Logger } from 'pino';
+import type { Bus } from '@joke/bus';
+import type { GatewayConfig } from './config.ts';
+import type { GatewayMetrics } from './metrics.ts';
 
-export interface Requester {
+export interface RequesterOptions {
+  bus: Bus;
+  cfg: Pick<GatewayConfig, 'commandTimeoutMs' | 'retryBudgetMs' | 'retryRatio' | 'retryFloor' | 'ownerSilentMs'>;
+  metrics: GatewayMetrics;
+  log: Logger;
+  clock: Clock;
+  /** The room's owner as this gateway last saw it (Registry.ownerOf): where an attempt is going. */
+  ownerOf(roomId: string): string | null;
+  /** The gateway is closing: no more retries. */
+  closing(): boolean;
+}
+
+/** One request's options beyond its route and payload. */
+export interface RequestOptions<R> {
+  /** The metrics' `op` label. */
+  op: string;
+  /** A room request: an attempt is abandoned when the room's owner dies or the room moves. */
+  roomId?: string;
+  /** Whether anyone still waits for the answer, checked before every attempt (default: always). */
+  wanted?: () => boolean;
   /**
-   * The decoded reply; null = gave up after retryBudgetMs (or the reply did not decode), or
-   * `wanted()` turned false. `roomId` lets an attempt be abandoned when the room's owner dies.
-   * `arrived` sees the decoded reply synchronously as it comes off the bus (Bus.request), before
-   * anything that came in after it; an error it throws is logged, the request still resolves.
-   * `heard.someone` is set when an attempt failed other than by "no responders": something served the
-   * subject but did not answer in time (a slow or dying worker), so a room request that gave up does not
-   * mean there is no such room.
-   * `headers` go with every attempt: a traced action's trace context (@joke/bus tracing.ts).
+   * Sees the decoded reply synchronously as it comes off the bus (Bus.request), before anything that came
+   * in after it; an error it throws is logged, the request still resolves.
    */
-  request<Q, R>(
-    route: RequestRoute<Q, R>,
-    req: Q,
-    op: string,
-    roomId?: string,
-    wanted?: () => boolean,
-    arrived?: (reply: R) => void,
-    heard?: { someone: boolean },
-    headers?: TraceHeaders,
-  ): Promise<{ reply: R; tries: number } | null>;
-  /** A heartbeat from `owner` (`workerId/incarnation`) arrived. */
-  workerSeen(owner: string): void;
+  arrived?: (reply: R) => void;
   /**
-   * The room was just seen at a new owner (`reg.rooms`' owner already updated): attempts in flight
-   * to its previous owner are abandoned and sent again at once.
+   * Set when an attempt failed other than by "no responders": something served the subject but did not
+   * answer in time (a slow or dying worker), so a room request that gave up does not mean there is no such room.
    */
-  roomMoved(roomId: string): void;
-  /** Forgets workers gone for a minute (their rooms have long moved). */
-  prune(): void;
-  /** This process's retry budget (metrics, tests). */
-  readonly budget: RetryBudget;
+  heard?: { someone: boolean };
+  /** Go with every attempt: a traced action's trace context (@joke/bus tracing.ts). */
+  headers?: TraceHeaders;
 }
 
 /** A room request's attempt in flight, until its reply, the room showing up at another owner, or its owner's silence. */
@@ -72,33 +75,54 @@ const always = (): boolean => true;
 const FIRST_CHECK_MS = 250;
 const SWEEP_MS = 50;
 
-export function createRequester(core: Core, clock: Clock = systemClock): Requester {
-  const { bus, cfg, metrics, log, reg } = core;
-  const budget = new RetryBudget({ ratio: cfg.retryRatio, floor: cfg.retryFloor });
+export class Requester {
+  /** This process's retry budget (metrics, tests). */
+  readonly budget: RetryBudget;
+  /** Last heartbeat of each worker incarnation (`workerId/incarnation`), clock ms. */
+  private readonly workerSeenAt = new Map<string, number>();
+  /**
+   * A request in flight to a worker that has just died would otherwise wait out the whole
+   * commandTimeoutMs (2 s). The attempt is abandoned — its late answer, if any, is ignored: the
+   * retry carries the same bytes, so the same actionId, which the worker applies at most once —
+   * the moment the room is seen at another owner (its restored copy delivers, or answers a join:
+   * `roomMoved`), and retried at once. Fallback when no such sign arrives: the owner it was sent to
+   * misses its heartbeats for ownerSilentMs (checked from FIRST_CHECK_MS after sending, by one sweep
+   * of every attempt each SWEEP_MS rather than a timer per attempt). Checking the CURRENT owner's
+   * heartbeats instead missed every failover found sooner than that (the matchmaker's ping finds a
+   * death in ≈ 0.1 s): the restored room's first delivery had already made a live worker the owner.
+   */
+  // Not a Set: its rehashed tables would chain every attempt's promise to the next ones (@joke/bus slots.ts).
+  private readonly attempts = new SlotSet<Attempt>();
+  private sweeper: Timer | null = null;
+  /** Per room, the backoffs to cut short when the room is seen at a new owner. */
+  private readonly backingOff = new Map<string, Set<() => void>>();
+
+  constructor(private readonly o: RequesterOptions) {
+    this.budget = new RetryBudget({ ratio: o.cfg.retryRatio, floor: o.cfg.retryFloor });
+  }
 
   /**
    * A request that survives a room worker crash: each attempt waits commandTimeoutMs; a timeout
    * or "no responders" (the room is being restored elsewhere) is retried with the same payload,
-   * so the same actionId, with a short backoff until retryBudgetMs. null = gave up.
+   * so the same actionId, with a short backoff until retryBudgetMs. null = gave up (or the reply
+   * did not decode), or `wanted()` turned false.
    *
    * `wanted` says whether anyone still waits for the answer (the socket is open and still in the
    * room): checked before every attempt, so a join to a room nobody serves stops being retried the
    * moment its socket leaves or closes instead of running out its budget (issue 10: 55–60 failed
    * requests per abandoned join, 150 such sockets took a gateway to 85 % CPU).
    *
-   * One async function, no closure of its own: this runs once per player action (issue 9: the
+   * One async method, no closure of its own: this runs once per player action (issue 9: the
    * layers of promises, closures and a timer per attempt were ≈ 8 % of the gateway's busy samples).
    */
-  const requestWithRetry = async <Q, R>(
+  async request<Q, R>(
     route: RequestRoute<Q, R>,
     req: Q,
-    op: string,
-    roomId?: string,
-    wanted: () => boolean = always,
-    arrived?: (reply: R) => void,
-    heard?: { someone: boolean },
-    headers?: TraceHeaders,
-  ): Promise<{ reply: R; tries: number } | null> => {
+    opts: RequestOptions<R>,
+  ): Promise<{ reply: R; tries: number } | null> {
+    const { bus, cfg, clock, log, metrics } = this.o;
+    const { op, roomId, arrived, heard, headers } = opts;
+    const wanted = opts.wanted ?? always;
     const deadline = clock.now() + cfg.retryBudgetMs;
     // Encoded once: every retry carries the same bytes, so the same actionId.
     const data = route.request.encode(req);
@@ -126,7 +150,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
           metrics.requestsAbandoned.inc({ op });
           return null;
         }
-        if (tries === 1) budget.first();
+        if (tries === 1) this.budget.first();
         try {
           metrics.requests.inc({ op });
           // Per attempt: a late reply to an earlier one is shown to `arrived` but never taken for this one's.
@@ -134,7 +158,7 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
           const seen = arrived && ((raw: Wire) => onArrival(raw, got));
           const raw = await (roomId === undefined
             ? bus.request(subject, data, cfg.commandTimeoutMs, seen, headers)
-            : roomAttempt(subject, data, roomId, seen, headers));
+            : this.roomAttempt(subject, data, roomId, seen, headers));
           return { reply: got.reply ?? route.reply.decode(raw), tries };
         } catch (err) {
           metrics.busErrors.inc({ op });
@@ -145,12 +169,12 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
           }
           if (tries === 1) log.debug({ subject, err: String(err) }, 'bus request failed, retrying');
           // The new owner has the room restored already (it just delivered from it): no backoff.
-          if (err instanceof RoomMoved && !core.closing() && clock.now() < deadline) continue;
+          if (err instanceof RoomMoved && !this.o.closing() && clock.now() < deadline) continue;
           // Capped low: the room usually reappears on another worker within DEAD_AFTER_MS, and every
           // ms of backoff past that moment adds to the resume pause (a "no responders" retry is cheap).
           // Jittered, so the requests of one stalled worker do not all come back at the same moment.
           const wait = backoffMs(tries, 50, 150);
-          if (core.closing() || clock.now() + wait >= deadline) {
+          if (this.o.closing() || clock.now() + wait >= deadline) {
             log.warn({ subject, tries }, 'bus request gave up');
             return null;
           }
@@ -158,134 +182,121 @@ export function createRequester(core: Core, clock: Clock = systemClock): Request
           // slow to answer. "No responders" comes from the NATS server (the room is being restored elsewhere)
           // and a room that moved (above) is a redirect: retrying those loads no worker, and budgeting them
           // would turn a failover into `unavailable` for the players of the moved tables.
-          if (err instanceof BusTimeoutError && !(err instanceof BusNoRespondersError) && !budget.tryRetry()) {
+          if (err instanceof BusTimeoutError && !(err instanceof BusNoRespondersError) && !this.budget.tryRetry()) {
             metrics.retriesRefused.inc({ op });
             log.warn({ subject, tries }, 'bus request gave up: the retry budget is spent');
             return null;
           }
-          await (roomId === undefined ? clock.sleep(wait) : backoff(wait, roomId));
+          await (roomId === undefined ? clock.sleep(wait) : this.backoff(wait, roomId));
         }
       }
     } finally {
       metrics.requestsInFlight.dec({ op });
     }
-  };
+  }
 
-  /** Last heartbeat of each worker incarnation (`workerId/incarnation`), clock ms. */
-  const workerSeenAt = new Map<string, number>();
-  const silent = (owner: string | null | undefined): boolean => {
-    const seen = owner ? workerSeenAt.get(owner) : undefined;
-    return seen !== undefined && clock.now() - seen > cfg.ownerSilentMs;
-  };
+  /** A heartbeat from `owner` (`workerId/incarnation`) arrived. */
+  workerSeen(owner: string): void {
+    this.workerSeenAt.set(owner, this.o.clock.now());
+  }
 
   /**
-   * A request in flight to a worker that has just died would otherwise wait out the whole
-   * commandTimeoutMs (2 s). The attempt is abandoned — its late answer, if any, is ignored: the
-   * retry carries the same bytes, so the same actionId, which the worker applies at most once —
-   * the moment the room is seen at another owner (its restored copy delivers, or answers a join:
-   * `roomMoved`), and retried at once. Fallback when no such sign arrives: the owner it was sent to
-   * misses its heartbeats for ownerSilentMs (checked from FIRST_CHECK_MS after sending, by one sweep
-   * of every attempt each SWEEP_MS rather than a timer per attempt). Checking the CURRENT owner's
-   * heartbeats instead missed every failover found sooner than that (the matchmaker's ping finds a
-   * death in ≈ 0.1 s): the restored room's first delivery had already made a live worker the owner.
+   * The room was just seen at a new owner (its route's owner already updated): attempts in flight
+   * to its previous owner are abandoned and sent again at once.
    */
-  // Not a Set: its rehashed tables would chain every attempt's promise to the next ones (@joke/bus slots.ts).
-  const attempts = new SlotSet<Attempt>();
-  let sweeper: Timer | null = null;
-  const sweep = (): void => {
-    if (attempts.size === 0) {
-      clock.clearInterval(sweeper);
-      sweeper = null;
+  roomMoved(roomId: string): void {
+    const now = this.o.ownerOf(roomId);
+    const moved: Attempt[] = [];
+    for (const a of this.attempts.members())
+      if (a.roomId === roomId && a.sentTo !== null && now !== null && now !== a.sentTo) moved.push(a);
+    const waking = this.backingOff.get(roomId);
+    if (moved.length === 0 && !waking) return;
+    this.o.log.info(
+      { roomId, waiting: moved.length + (waking?.size ?? 0) },
+      'room moved: its requests in flight or backing off go to the new owner now',
+    );
+    for (const a of moved) {
+      this.attempts.delete(a);
+      a.abandoned = true;
+      a.fail(new RoomMoved(roomId, a.sentTo!, now!));
+    }
+    if (waking) for (const wake of [...waking]) wake();
+  }
+
+  /** Forgets workers gone for a minute (their rooms have long moved). */
+  prune(): void {
+    const cutoff = this.o.clock.now() - 60_000;
+    for (const [w, at] of this.workerSeenAt) if (at < cutoff) this.workerSeenAt.delete(w);
+  }
+
+  private silent(owner: string | null): boolean {
+    const seen = owner ? this.workerSeenAt.get(owner) : undefined;
+    return seen !== undefined && this.o.clock.now() - seen > this.o.cfg.ownerSilentMs;
+  }
+
+  private readonly sweep = (): void => {
+    if (this.attempts.size === 0) {
+      this.o.clock.clearInterval(this.sweeper);
+      this.sweeper = null;
       return;
     }
-    const now = clock.now();
-    for (const a of attempts.members())
-      if (now - a.sentAt >= FIRST_CHECK_MS && silent(a.sentTo ?? reg.rooms.get(a.roomId)?.owner)) {
-        attempts.delete(a);
+    const now = this.o.clock.now();
+    for (const a of this.attempts.members())
+      if (now - a.sentAt >= FIRST_CHECK_MS && this.silent(a.sentTo ?? this.o.ownerOf(a.roomId))) {
+        this.attempts.delete(a);
         a.abandoned = true;
         a.fail(new Error('room owner stopped sending heartbeats'));
       }
   };
-  const roomAttempt = (
+
+  private roomAttempt(
     subject: string,
     data: Wire,
     roomId: string,
     arrived: ((raw: Wire) => void) | undefined,
     headers: TraceHeaders | undefined,
-  ): Promise<Wire> =>
-    new Promise<Wire>((resolve, reject) => {
-      const a: Attempt = {
-        roomId,
-        sentTo: reg.rooms.get(roomId)?.owner ?? null,
-        sentAt: clock.now(),
-        fail: reject,
-        slot: -1,
-      };
-      attempts.add(a);
-      sweeper ??= clock.setInterval(sweep, SWEEP_MS);
+  ): Promise<Wire> {
+    return new Promise<Wire>((resolve, reject) => {
+      const { bus, cfg, clock } = this.o;
+      const a: Attempt = { roomId, sentTo: this.o.ownerOf(roomId), sentAt: clock.now(), fail: reject, slot: -1 };
+      this.attempts.add(a);
+      this.sweeper ??= clock.setInterval(this.sweep, SWEEP_MS);
       // An attempt abandoned because the room moved or its owner went silent must not hand the old owner's
       // late reply on (its owner would pass for the room's); one that merely timed out may.
       const seen = arrived && ((raw: Wire) => !a.abandoned && arrived(raw));
       bus.request(subject, data, cfg.commandTimeoutMs, seen, headers).then(
         (v) => {
-          attempts.delete(a);
+          this.attempts.delete(a);
           resolve(v);
         },
         (e) => {
-          attempts.delete(a);
+          this.attempts.delete(a);
           reject(e);
         },
       );
     });
+  }
 
-  /** Per room, the backoffs to cut short when the room is seen at a new owner. */
-  const backingOff = new Map<string, Set<() => void>>();
   /**
    * The pause between attempts of a room request ("no responders" while the room is restored):
    * cut short when the room shows up at its new owner, which is the moment it can answer.
    */
-  const backoff = (ms: number, roomId: string): Promise<void> =>
-    new Promise<void>((resolve) => {
-      let room = backingOff.get(roomId);
-      if (!room) backingOff.set(roomId, (room = new Set()));
+  private backoff(ms: number, roomId: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const { clock } = this.o;
+      let room = this.backingOff.get(roomId);
+      if (!room) this.backingOff.set(roomId, (room = new Set()));
       const waiting = room;
       const wake = () => {
         clock.clearTimeout(timer);
         waiting.delete(wake);
-        if (waiting.size === 0 && backingOff.get(roomId) === waiting) backingOff.delete(roomId);
+        if (waiting.size === 0 && this.backingOff.get(roomId) === waiting) this.backingOff.delete(roomId);
         resolve();
       };
       const timer = clock.setTimeout(wake, ms);
       waiting.add(wake);
     });
-
-  return {
-    budget,
-    request: requestWithRetry,
-    workerSeen: (owner) => workerSeenAt.set(owner, clock.now()),
-    roomMoved: (roomId) => {
-      const now = reg.rooms.get(roomId)?.owner ?? null;
-      const moved: Attempt[] = [];
-      for (const a of attempts.members())
-        if (a.roomId === roomId && a.sentTo !== null && now !== null && now !== a.sentTo) moved.push(a);
-      const waking = backingOff.get(roomId);
-      if (moved.length === 0 && !waking) return;
-      log.info(
-        { roomId, waiting: moved.length + (waking?.size ?? 0) },
-        'room moved: its requests in flight or backing off go to the new owner now',
-      );
-      for (const a of moved) {
-        attempts.delete(a);
-        a.abandoned = true;
-        a.fail(new RoomMoved(roomId, a.sentTo!, now!));
-      }
-      if (waking) for (const wake of [...waking]) wake();
-    },
-    prune: () => {
-      const cutoff = clock.now() - 60_000;
-      for (const [w, at] of workerSeenAt) if (at < cutoff) workerSeenAt.delete(w);
-    },
-  };
+  }
 }
 
 /** The attempt's room was seen at another owner than the one it was sent to. */

@@ -22,7 +22,7 @@
  * joke_gateway_frames_shed_total{kind} and joke_gateway_spectator_resyncs_total.
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import type { Membership, Registry, Sock } from './rooms.ts';
+import type { Membership, Session, Sock } from './session.ts';
 import { spectatorTopic } from './topics.ts';
 
 export interface ShedOptions {
@@ -93,33 +93,32 @@ export class Shedder {
   }
 
   /**
-   * At each heartbeat: measures, then — when the pressure is gone — hands back what was held: presence
-   * notices to `flush`, the rooms whose spectators must join again to `resync`. Spectator sockets past the
-   * byte bound leave their topics (`paused`) until a heartbeat finds them drained.
+   * At each heartbeat: measures, then — when the pressure is gone — writes the held presence notices and
+   * hands the rooms whose spectators must join again to `resync`. Spectator sockets past the byte bound
+   * leave their topics (`paused`) until a heartbeat finds them drained.
    */
-  tick(reg: Registry, flush: (ws: Sock, m: Membership) => void, resync: (roomId: string, only?: Sock) => void): void {
+  tick(sessions: Iterable<Session>, resync: (roomId: string, only?: Session) => void): void {
     if (this.lag) {
       this.measured(this.lag.percentile(99) / 1e6);
       this.lag.reset();
     }
     const limit = this.opts.shedBufferedBytes;
-    for (const ws of reg.sockets) {
-      const d = ws.getUserData();
-      if (d.closed || d.dropping) continue;
-      const full = limit > 0 && ws.getBufferedAmount() > limit;
-      for (const [roomId, m] of d.rooms) {
+    for (const s of sessions) {
+      if (s.closed || s.dropping) continue;
+      const full = limit > 0 && s.ws.getBufferedAmount() > limit;
+      for (const [roomId, m] of s.rooms) {
         if (m.role === 'spectator') {
           if (full && !m.paused) {
             m.paused = true;
-            ws.unsubscribe(spectatorTopic(roomId));
+            s.ws.unsubscribe(spectatorTopic(roomId));
             this.counters.shed('spectatorPaused');
           } else if (!full && m.paused && !this.behind) {
             m.paused = false;
-            ws.subscribe(spectatorTopic(roomId));
+            s.ws.subscribe(spectatorTopic(roomId));
             this.counters.resync();
-            resync(roomId, ws);
+            resync(roomId, s);
           }
-        } else if (m.heldPresence && !full && !this.behind) flush(ws, m);
+        } else if (m.heldPresence && !full && !this.behind) s.flushPresence(m);
       }
     }
     if (this.behind) return;

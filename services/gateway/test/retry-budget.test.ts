@@ -8,10 +8,9 @@ import { pino } from 'pino';
 import { InProcessBus } from '@joke/bus';
 import { contract, type bus as wire } from '@joke/protocol';
 import { GatewayConfig, type GatewayConfigInput } from '../src/config.ts';
-import { createCore } from '../src/core.ts';
+import { systemClock } from '@joke/bus/clock';
 import { createMetrics } from '../src/metrics.ts';
-import { createRequester } from '../src/requests.ts';
-import { Registry } from '../src/rooms.ts';
+import { Requester } from '../src/requests.ts';
 
 const buses: InProcessBus[] = [];
 afterEach(async () => {
@@ -26,19 +25,19 @@ async function stalled(n: number, cfg: Partial<GatewayConfigInput>) {
   // The worker's subscriptions are there (no "no responders"), its answers never come: every attempt times out.
   for (let i = 0; i < n; i++) bus.subscribe(contract.roomCommand.at(`room${i}`).subject, () => received++);
   const config = GatewayConfig.parse({ jwtSecret: 'x'.repeat(16), commandTimeoutMs: 20, retryBudgetMs: 600, ...cfg });
-  const core = createCore(
-    config,
+  const requester = new Requester({
     bus,
-    pino({ level: 'silent' }),
-    createMetrics('gw-test', false),
-    new Registry(),
-    () => false,
-  );
-  const requester = createRequester(core);
+    cfg: config,
+    metrics: createMetrics('gw-test', false),
+    log: pino({ level: 'silent' }),
+    clock: systemClock,
+    ownerOf: () => null,
+    closing: () => false,
+  });
   const replies = await Promise.all(
     Array.from({ length: n }, (_, i) => {
       const cmd: wire.RoomCommand = { v: 1, userId: `u${i}`, actionId: `a${i}`, action: {}, gatewayId: 'gw', at: 0 };
-      return requester.request(contract.roomCommand.at(`room${i}`), cmd, 'action');
+      return requester.request(contract.roomCommand.at(`room${i}`), cmd, { op: 'action' });
     }),
   );
   return { received, replies, budget: requester.budget };

@@ -284,6 +284,8 @@ describe('every error code sent is declared', () => {
     // refusal that becomes a `rejected` frame (refuse, `code = '…'`, `code: '…'`).
     const patterns = [
       /protoError\([^,]+,\s*'([A-Za-z]+)'/g,
+      // A Session's own method (services/gateway/src/session.ts): session.protoError('code', …).
+      /\.protoError\(\s*'([A-Za-z]+)'/g,
       /encodeError\(\s*'([A-Za-z]+)'/g,
       /\brefuse\(\s*(?:[^,()]+,\s*[^,()]+,\s*)?'([A-Za-z]+)'/g,
       /\bcode\s*=\s*'([A-Za-z]+)';/g,
@@ -299,7 +301,16 @@ describe('every error code sent is declared', () => {
         for (const re of patterns) for (const m of src.matchAll(re)) found.set(m[1], file);
       }
     // The scan must see the codes it is meant to see, or it proves nothing.
-    for (const known of ['tableLost', 'stale', 'illegal', 'tooManyRooms', 'queueRejected', 'chatNotInRoom', 'capacity'])
+    for (const known of [
+      'tableLost',
+      'stale',
+      'illegal',
+      'tooManyRooms',
+      'queueRejected',
+      'chatNotInRoom',
+      'capacity',
+      'tooManyPending',
+    ])
       expect(found.has(known), known).toBe(true);
     for (const [code, file] of found) expect(declared.has(code), `${code} (${file})`).toBe(true);
   });
