@@ -48,6 +48,7 @@ const KNOWN_TYPES: ReadonlySet<unknown> = new Set([
  * the checks below and ClientMessage (zod, @joke/protocol) have read them.
  */
 type RawMessage = { readonly [field: string]: unknown };
+type ActionMessage = Extract<ClientMessage, { t: 'action' }>;
 const isRawMessage = (x: unknown): x is RawMessage => x !== null && typeof x === 'object' && !Array.isArray(x);
 
 export interface ClientOptions {
@@ -68,14 +69,9 @@ export interface ClientOptions {
 export class ClientHandlers {
   constructor(private readonly o: ClientOptions) {}
 
-  private async onAction(
-    s: Session,
-    roomId: string,
-    actionId: string,
-    action: unknown,
-    viewSeq: number | undefined,
-  ): Promise<void> {
+  private async onAction(s: Session, msg: ActionMessage): Promise<void> {
     const { cfg, clock, metrics } = this.o;
+    const { roomId, actionId, action, seq: viewSeq } = msg;
     let m = s.rooms.get(roomId);
     if (m?.joined) {
       await m.joined;
@@ -125,7 +121,7 @@ export class ClientHandlers {
         roomId,
         wanted: () => !s.closed,
         arrived,
-        ...(headers ? { headers } : {}),
+        headers,
       });
       span?.setAttribute('joke.outcome', res === null ? 'unavailable' : res.reply.ok ? 'ok' : res.reply.code);
       if (s.closed) return;
@@ -270,7 +266,7 @@ export class ClientHandlers {
       case 'leave':
         return memberships.leave(s, msg.roomId, true);
       case 'action':
-        return limits.pending(s, () => this.onAction(s, msg.roomId, msg.actionId, msg.action, msg.seq), {
+        return limits.pending(s, () => this.onAction(s, msg), {
           roomId: msg.roomId,
           actionId: msg.actionId,
         });

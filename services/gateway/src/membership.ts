@@ -44,7 +44,7 @@ export class Memberships {
     const res = await requests.request(
       contract.roomJoin.at(roomId),
       { v, userId: ask.userId, spectate: ask.spectate, gatewayId: cfg.gatewayId },
-      { op: 'join', wanted, ...(heard ? { heard } : {}) },
+      { op: 'join', wanted, heard },
     );
     if (res?.reply.ok) {
       const r = registry.rooms.get(roomId);
@@ -59,7 +59,6 @@ export class Memberships {
   }
 
   async join(s: Session, roomId: string, spectate: boolean): Promise<void> {
-    const user = s.user!;
     let m = s.rooms.get(roomId);
     if (!m && s.rooms.size >= this.o.cfg.maxRoomsPerSocket) {
       this.o.metrics.rejects.inc({ reason: 'tooManyRooms' });
@@ -76,21 +75,17 @@ export class Memberships {
     const joined = new Promise<void>((r) => (settle = r));
     m.joined = joined;
     try {
-      await this.joinAnswered(s, m, roomId, user.sub, spectate);
+      await this.joinAnswered(s, m, { roomId, spectate });
     } finally {
       if (m.joined === joined) m.joined = null;
       settle();
     }
   }
 
-  private async joinAnswered(
-    s: Session,
-    m: Membership,
-    roomId: string,
-    userId: string,
-    spectate: boolean,
-  ): Promise<void> {
+  private async joinAnswered(s: Session, m: Membership, ask: { roomId: string; spectate: boolean }): Promise<void> {
     const { cfg, metrics, registry } = this.o;
+    const { roomId, spectate } = ask;
+    const userId = s.user!.sub;
     const stillHere = () => !s.closed && s.rooms.get(roomId) === m;
     if (cfg.roomAccess === 'lobby') {
       const allowed = await this.o.access.allowed(userId, roomId, stillHere);

@@ -158,7 +158,7 @@ export class Requester {
           const seen = arrived && ((raw: Wire) => onArrival(raw, got));
           const raw = await (roomId === undefined
             ? bus.request(subject, data, cfg.commandTimeoutMs, seen, headers)
-            : this.roomAttempt(subject, data, roomId, seen, headers));
+            : this.roomAttempt(subject, data, seen, opts));
           return { reply: got.reply ?? route.reply.decode(raw), tries };
         } catch (err) {
           metrics.busErrors.inc({ op });
@@ -249,13 +249,15 @@ export class Requester {
       }
   };
 
-  private roomAttempt(
+  /** One attempt of a room request (`opts.roomId` set), tracked until its reply or its owner's death. */
+  private roomAttempt<R>(
     subject: string,
     data: Wire,
-    roomId: string,
     arrived: ((raw: Wire) => void) | undefined,
-    headers: TraceHeaders | undefined,
+    opts: RequestOptions<R>,
   ): Promise<Wire> {
+    const roomId = opts.roomId!;
+    const headers = opts.headers;
     return new Promise<Wire>((resolve, reject) => {
       const { bus, cfg, clock } = this.o;
       const a: Attempt = { roomId, sentTo: this.o.ownerOf(roomId), sentAt: clock.now(), fail: reject, slot: -1 };
