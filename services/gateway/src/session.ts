@@ -16,7 +16,6 @@ import type { PlayerClaims } from '@joke/protocol/auth';
 import { encodeError, wireErrorText, type ErrorPlace, type WireErrorCode } from '@joke/protocol/wire';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import type { Shedder } from './shed.ts';
 import type { WebSocket } from './uws.ts';
 
 export type Role = 'player' | 'spectator';
@@ -45,12 +44,20 @@ export interface Membership {
   paused?: boolean;
 }
 
+/** The part of the shedder (shed.ts Shedder) a session asks before writing a presence notice. */
+export interface PresenceShedding {
+  /** Whether a presence notice for this socket is held back instead of written now. */
+  holdPresence(ws: Sock): boolean;
+  /** Keeps `frame` (copied) as the membership's one held presence notice. */
+  hold(m: Membership, seq: number, frame: string | Uint8Array): void;
+}
+
 /** What every session of one gateway shares (one object, built once in gateway.ts). */
 export interface SessionShared {
   cfg: GatewayConfig;
   log: Logger;
   metrics: GatewayMetrics;
-  shed: Shedder;
+  shed: PresenceShedding;
 }
 
 export interface SessionInit {

@@ -22,7 +22,7 @@
  * joke_gateway_frames_shed_total{kind} and joke_gateway_spectator_resyncs_total.
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import type { Membership, Session, Sock } from './session.ts';
+import type { Membership, PresenceShedding, Session, Sock } from './session.ts';
 import { spectatorTopic } from './topics.ts';
 
 export interface ShedOptions {
@@ -38,7 +38,7 @@ export interface ShedCounters {
   resync(): void;
 }
 
-export class Shedder {
+export class Shedder implements PresenceShedding {
   private behind = false;
   private readonly recentLagMs: number[] = [];
   private readonly lag: IntervalHistogram | null;
