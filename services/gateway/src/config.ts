@@ -1,12 +1,24 @@
 /**
- * Gateway configuration: one zod schema gives every option its default, and
- * `configFromEnv` maps the documented environment variables onto it.
+ * Gateway configuration, defined once: GatewayConfig (one zod schema) gives every option its range and
+ * default, and `gatewayEnv` only names the environment variable of each (`fromConfig`), with the few
+ * defaults a standalone process has of its own (its id, the lobby access check). startGateway parses it
+ * once and passes the parsed object to every part. A bad value stops a standalone gateway with the
+ * variable's name (ConfigError); a bad programmatic value throws from startGateway.
  */
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { LIMITS } from '@joke/protocol';
 import { DEV_JWT_SECRET } from '@joke/protocol/auth';
-import { bool, ConfigError, connectionOptions, defineConfig, int, livenessOptions, opt } from '@joke/ops';
+import {
+  bool,
+  ConfigError,
+  connectionOptions,
+  defineConfig,
+  int,
+  livenessOptions,
+  opt,
+  type EnvOption,
+} from '@joke/ops';
 import { games, socketIdleTimeoutSec } from '@joke/engine';
 import { tracingOptions } from '@joke/bus/tracing';
 import { shutdownEnv } from './shutdown-config.ts';
@@ -55,13 +67,13 @@ export const GatewayConfig = z.object({
    * Off: plain replies and a separate delivery (what an older gateway gets).
    */
   framesInReply: z.boolean().default(true),
-  heartbeatMs: z.number().int().positive().default(2_000),
+  heartbeatMs: z.number().int().min(100).default(2_000),
   /**
    * A room's worker silent for this long (no heartbeat; workers beat every 500 ms by default)
    * is presumed dead: requests in flight to it are retried at once instead of waiting out
    * commandTimeoutMs, which shortens the pause after a crash.
    */
-  ownerSilentMs: z.number().int().positive().default(1_000),
+  ownerSilentMs: z.number().int().min(100).default(1_000),
   /**
    * Per-socket send buffer bound. A viewer whose unsent bytes pass this is a slow
    * consumer and is disconnected (it resumes by reconnecting) instead of making the
@@ -73,7 +85,7 @@ export const GatewayConfig = z.object({
     .min(16 * 1024)
     .default(256 * 1024),
   /** Event-loop delay (ms, p99 over a heartbeat) past which spectator frames and presence notices are shed (shed.ts); 0 = never. */
-  shedLoopLagMs: z.number().int().min(0).default(500),
+  shedLoopLagMs: z.number().int().min(0).max(600_000).default(500),
   /** Unsent bytes of one socket past which its presence notices wait and its spectating pauses (shed.ts); 0 = never. */
   shedBufferedBytes: z
     .number()
@@ -111,6 +123,29 @@ export const GatewayConfig = z.object({
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
 export type GatewayConfigInput = z.input<typeof GatewayConfig>;
 
+type Shape = typeof GatewayConfig.shape;
+/** The options GatewayConfig gives a default (all but the secret). */
+type Defaulted = { [K in keyof Shape]: Shape[K] extends z.ZodDefault ? K : never }[keyof Shape];
+
+/**
+ * The variable of GatewayConfig's option `key`, read with that option's own range and default: an option
+ * is defined once, in GatewayConfig, and the environment only names it (numbers and booleans come as text).
+ * `standalone`: the default of a process started on its own, where it differs from an embedded gateway's.
+ */
+function fromConfig<K extends Defaulted>(
+  key: K,
+  env: string,
+  doc: string,
+  standalone?: GatewayConfig[K],
+): EnvOption<GatewayConfig[K]> {
+  const field: z.ZodDefault<z.ZodType> = GatewayConfig.shape[key];
+  const inner = field.unwrap();
+  const fromText =
+    inner instanceof z.ZodNumber ? z.coerce.number().pipe(inner) : inner instanceof z.ZodBoolean ? bool() : inner;
+  const def = standalone ?? field.def.defaultValue;
+  return opt(env, fromText as z.ZodType<GatewayConfig[K]>, def as GatewayConfig[K], doc);
+}
+
 /**
  * Environment of the standalone gateway (`npm start -w services/gateway`), one
  * variable per option with its default and meaning (`describe()` prints the table
@@ -128,8 +163,8 @@ const {
 export const gatewayEnv = defineConfig({
   ...connection,
   gatewayId: opt('GATEWAY_ID', z.string(), '', 'Unique gateway id (default gw-<host>-<pid>); names its NATS subjects.'),
-  host: opt('HOST', z.string(), '127.0.0.1', 'Interface to listen on (0.0.0.0 behind a load balancer).'),
-  port: opt('PORT', int(0, 65535), 8081, 'Public port: WebSocket /ws (and GET /healthz /readyz, never /metrics).'),
+  host: fromConfig('host', 'HOST', 'Interface to listen on (0.0.0.0 behind a load balancer).'),
+  port: fromConfig('port', 'PORT', 'Public port: WebSocket /ws (and GET /healthz /readyz, never /metrics).'),
   opsHost: opt('OPS_HOST', z.string(), '127.0.0.1', 'Bind address of the ops HTTP server (/healthz /readyz /metrics).'),
   opsPort: opt(
     'OPS_PORT',
@@ -145,116 +180,96 @@ export const gatewayEnv = defineConfig({
     '',
     'HS256 secret shared with the lobby. Required unless NODE_ENV=development (which alone falls back to the published development secret).',
   ),
-  maxFrameBytes: opt(
-    'GATEWAY_MAX_FRAME_BYTES',
-    int(256),
-    LIMITS.maxClientFrameBytes,
-    'Larger client frames get error tooLarge.',
-  ),
-  hardMaxFrameBytes: opt(
+  maxFrameBytes: fromConfig('maxFrameBytes', 'GATEWAY_MAX_FRAME_BYTES', 'Larger client frames get error tooLarge.'),
+  hardMaxFrameBytes: fromConfig(
+    'hardMaxFrameBytes',
     'GATEWAY_HARD_MAX_FRAME_BYTES',
-    int(1024),
-    LIMITS.maxClientFrameBytes * 16,
     'Larger frames close the socket (1009) inside uWS.',
   ),
-  ratePerSecond: opt(
-    'GATEWAY_RATE_PER_SECOND',
-    z.coerce.number().positive(),
-    LIMITS.ratePerSecond,
-    'Token bucket refill, messages/s per socket.',
-  ),
-  rateBurst: opt('GATEWAY_RATE_BURST', int(1), LIMITS.rateBurst, 'Token bucket size per socket.'),
-  commandTimeoutMs: opt(
-    'GATEWAY_COMMAND_TIMEOUT_MS',
-    int(1),
-    LIMITS.commandTimeoutMs,
-    'Wait for a room worker per attempt.',
-  ),
-  retryBudgetMs: opt(
+  ratePerSecond: fromConfig('ratePerSecond', 'GATEWAY_RATE_PER_SECOND', 'Token bucket refill, messages/s per socket.'),
+  rateBurst: fromConfig('rateBurst', 'GATEWAY_RATE_BURST', 'Token bucket size per socket.'),
+  commandTimeoutMs: fromConfig('commandTimeoutMs', 'GATEWAY_COMMAND_TIMEOUT_MS', 'Wait for a room worker per attempt.'),
+  retryBudgetMs: fromConfig(
+    'retryBudgetMs',
     'GATEWAY_RETRY_BUDGET_MS',
-    int(1),
-    10_000,
     'Total retry time of an action/join (same actionId) before error unavailable.',
   ),
-  retryRatio: opt(
+  retryRatio: fromConfig(
+    'retryRatio',
     'GATEWAY_RETRY_RATIO',
-    z.coerce.number().min(0).max(10),
-    0.1,
     'Retries of actions/joins per first try, over the whole gateway; past it a failed attempt gives up at once (unavailable).',
   ),
-  retryFloor: opt(
+  retryFloor: fromConfig(
+    'retryFloor',
     'GATEWAY_RETRY_FLOOR',
-    int(0),
-    50,
     'Retries a quiet gateway may always make (the retry budget floor).',
   ),
-  framesInReply: opt(
+  framesInReply: fromConfig(
+    'framesInReply',
     'GATEWAY_FRAMES_IN_REPLY',
-    bool(),
-    true,
     "An accepted action's frames for this gateway come in the command's reply (off: as a separate delivery).",
   ),
-  heartbeatMs: opt('GATEWAY_HEARTBEAT_MS', int(100), 2_000, 'Gateway heartbeat period.'),
-  ownerSilentMs: opt(
+  heartbeatMs: fromConfig('heartbeatMs', 'GATEWAY_HEARTBEAT_MS', 'Gateway heartbeat period.'),
+  ownerSilentMs: fromConfig(
+    'ownerSilentMs',
     'GATEWAY_OWNER_SILENT_MS',
-    int(100),
-    1_000,
     'Worker heartbeat silence after which in-flight requests to its rooms are retried at once.',
   ),
-  maxBackpressureBytes: opt(
+  maxBackpressureBytes: fromConfig(
+    'maxBackpressureBytes',
     'GATEWAY_MAX_BACKPRESSURE_BYTES',
-    int(16 * 1024),
-    256 * 1024,
     'Unsent bytes per socket before it is dropped as a slow consumer.',
   ),
-  shedLoopLagMs: opt(
+  shedLoopLagMs: fromConfig(
+    'shedLoopLagMs',
     'GATEWAY_SHED_LOOP_LAG_MS',
-    int(0, 600_000),
-    500,
     "Event-loop delay (p99 over a heartbeat) past which the gateway sheds first: spectator frames are dropped (spectators join again once it passed) and players' presence notices wait for their next view; players' views still go. 0 = never.",
   ),
-  shedBufferedBytes: opt(
+  shedBufferedBytes: fromConfig(
+    'shedBufferedBytes',
     'GATEWAY_SHED_BUFFERED_BYTES',
-    int(0),
-    64 * 1024,
     "Unsent bytes of one socket past which its presence notices wait for its next view and, if it spectates, it leaves the room's frames until it drained (then joins again). Below GATEWAY_MAX_BACKPRESSURE_BYTES, so shedding comes before dropping the socket. 0 = never.",
   ),
-  idleTimeoutSec: opt(
+  idleTimeoutSec: fromConfig(
+    'idleTimeoutSec',
     'GATEWAY_IDLE_TIMEOUT_SEC',
-    int(8),
-    GAME_IDLE_TIMEOUT_SEC,
     "Idle seconds before uWS closes a socket (it pings in between); default from the games' disconnection rules.",
   ),
-  maxRoomsPerSocket: opt('GATEWAY_MAX_ROOMS_PER_SOCKET', int(1), 8, 'Rooms one socket may be in at once.'),
-  helloTimeoutMs: opt('GATEWAY_HELLO_TIMEOUT_MS', int(1), 10_000, 'Time a new socket has to send a valid hello.'),
-  maxSocketsPerUser: opt(
+  maxRoomsPerSocket: fromConfig(
+    'maxRoomsPerSocket',
+    'GATEWAY_MAX_ROOMS_PER_SOCKET',
+    'Rooms one socket may be in at once.',
+  ),
+  helloTimeoutMs: fromConfig(
+    'helloTimeoutMs',
+    'GATEWAY_HELLO_TIMEOUT_MS',
+    'Time a new socket has to send a valid hello.',
+  ),
+  maxSocketsPerUser: fromConfig(
+    'maxSocketsPerUser',
     'GATEWAY_MAX_SOCKETS_PER_USER',
-    int(0),
-    8,
     'Sockets one user may hold on this gateway; more get error tooManySockets and close 4429. 0 = no limit.',
   ),
-  maxSocketsPerIp: opt(
+  maxSocketsPerIp: fromConfig(
+    'maxSocketsPerIp',
     'GATEWAY_MAX_SOCKETS_PER_IP',
-    int(0),
-    256,
     'Sockets one client address may hold on this gateway; more are refused at the upgrade (429). 0 = no limit.',
   ),
-  maxPendingPerSocket: opt(
+  maxPendingPerSocket: fromConfig(
+    'maxPendingPerSocket',
     'GATEWAY_MAX_PENDING_PER_SOCKET',
-    int(0),
-    16,
     'Requests of one socket still waiting for an answer; more get error tooManyPending. 0 = no limit.',
   ),
-  roomAccess: opt(
+  // A process started on its own runs next to a lobby (private rooms); an embedded or test stack may not.
+  roomAccess: fromConfig(
+    'roomAccess',
     'GATEWAY_ROOM_ACCESS',
-    z.enum(['lobby', 'open']),
-    'lobby',
     'lobby = ask the lobby before a join (private rooms: members only); open = no check (stacks without a lobby).',
+    'lobby',
   ),
-  trustProxyHops: opt(
+  trustProxyHops: fromConfig(
+    'trustProxyHops',
     'GATEWAY_TRUST_PROXY_HOPS',
-    int(0, 10),
-    0,
     'Which address a socket counts against: 0 = the TCP peer; n = the n-th X-Forwarded-For entry from the end.',
   ),
 });
