@@ -119,7 +119,7 @@ export class ClientHandlers {
       const res = await this.o.requests.request(route, cmd, {
         op: 'command',
         roomId,
-        wanted: () => !s.closed,
+        wanted: s.stillOpen,
         arrived,
         headers,
       });

@@ -90,6 +90,12 @@ export class Session {
   rateErrorAt = -Infinity;
   private readonly shared: SessionShared;
 
+  /**
+   * Whether anyone still waits on this socket's requests (Requester `wanted`): made once per socket, so an
+   * action passes it without a closure of its own (tsx names every closure made in an object literal).
+   */
+  readonly stillOpen = (): boolean => !this.closed;
+
   constructor(init: SessionInit) {
     this.id = init.id;
     this.ws = init.ws;
