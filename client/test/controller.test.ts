@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { oneCard } from '@joke/engine/games/one-card/index';
 import type { Card, OneCardOptions, OneCardState, OneCardView } from '@joke/engine/games/one-card/types';
 import { sortHand } from '../src/cards/model.ts';
-import { buildPlay, deriveControls, explainLegal, initialOf, timerFraction } from '../src/table/controller.ts';
+import { buildPlay, deriveControls, explainLegal, initialOf, timerFraction } from '../src/games/one-card/controls.ts';
 
 const players = ['a', 'b', 'c'].map((id) => ({ id, name: { a: '민수', b: '지영', c: '현우' }[id]! }));
 

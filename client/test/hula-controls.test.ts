@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { hula } from '@joke/engine/games/hula/index';
 import type { Card, HulaOptions, HulaState, HulaView } from '@joke/engine/games/hula/types';
-import { buildAction, deriveControls } from '../src/hula/controls.ts';
-import { resultRows } from '../src/hula/result-rows.ts';
-import { eventToast } from '../src/hula/events.ts';
+import { buildAction, deriveControls } from '../src/games/hula/controls.ts';
+import { resultRows } from '../src/games/hula/result-rows.ts';
+import { eventToast } from '../src/games/hula/events.ts';
 
 const players = ['a', 'b', 'c'].map((id) => ({ id, name: { a: '민수', b: '지영', c: '현우' }[id]! }));
 const c = (suit: Card['suit'], rank: number): Card => ({ id: `${suit}${rank}`, suit, rank });

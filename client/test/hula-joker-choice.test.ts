@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { hula } from '@joke/engine/games/hula/index';
 import type { Card, HulaOptions, HulaState, HulaView } from '@joke/engine/games/hula/types';
-import { buildAction, deriveControls } from '../src/hula/controls.ts';
-import { jokerChoices } from '../src/hula/joker-choice.ts';
+import { buildAction, deriveControls } from '../src/games/hula/controls.ts';
+import { jokerChoices } from '../src/games/hula/joker-choice.ts';
 
 const players = ['a', 'b'].map((id) => ({ id, name: id === 'a' ? '민수' : '지영' }));
 const c = (suit: Card['suit'], rank: number): Card => ({

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '@joke/engine/core/rng';
 import { oneCard } from '@joke/engine/games/one-card/index';
 import type { Card, OneCardOptions, OneCardState, OneCardView } from '@joke/engine/games/one-card/types';
-import { oneCardCall, openWindow } from '../src/table/one-card-call.ts';
+import { oneCardCall, openWindow } from '../src/games/one-card/one-card-call.ts';
 
 const players = ['a', 'b', 'c'].map((id) => ({ id, name: id }));
 const std = (id: string, suit: 'S' | 'H' | 'D' | 'C', rank: number): Card => ({ id, kind: 'std', suit, rank });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { poker } from '@joke/engine/games/poker/index';
 import { Rng } from '@joke/engine/core/rng';
 import type { PokerState, PokerView } from '@joke/engine/games/poker/types';
-import { clockDecided } from '../src/poker/clock-notice.ts';
+import { clockDecided } from '../src/games/poker/clock-notice.ts';
 import { PREPARED } from '../src/harness/prepared.ts';
 
 const players = ['p0', 'p1', 'p2'].map((id) => ({ id, name: id }));

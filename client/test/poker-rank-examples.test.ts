@@ -15,7 +15,7 @@ import {
   koreanCategory,
 } from '@joke/engine/games/poker/eval/high';
 import { indianScore } from '@joke/engine/games/poker/eval/indian';
-import { rankExamples, type ExampleRow } from '../src/poker/rank-examples.ts';
+import { rankExamples, type ExampleRow } from '../src/games/poker/rank-examples.ts';
 
 /** Strictly decreasing: the table is best first and no two rows tie. */
 function expectDescending(scores: number[]): void {

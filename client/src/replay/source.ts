@@ -8,7 +8,7 @@
 import type { GameAction, GameViewBase } from '@joke/engine/core/types';
 import type { GameRecord } from '@joke/engine/record/record';
 import type { ActResult } from '../net/gateway.ts';
-import type { ResultOf, TableHandlers, TableSource } from '../table/source.ts';
+import type { ResultOf, TableHandlers, TableSource } from '../table-kit/source.ts';
 import type { Timeline } from './timeline.ts';
 
 export class ReplaySource implements TableSource<GameAction, GameViewBase> {

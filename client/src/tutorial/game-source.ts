@@ -8,7 +8,7 @@
 import { Rng } from '@joke/engine/core/rng';
 import type { AnyGame, GameAction, GameEvent, GameStateBase, GameViewBase, PlayerInfo } from '@joke/engine/core/types';
 import type { ActResult } from '../net/gateway.ts';
-import type { ResultOf, TableHandlers, TableSource } from '../table/source.ts';
+import type { ResultOf, TableHandlers, TableSource } from '../table-kit/source.ts';
 import { TurnBuzz } from '../sound/turn-buzz.ts';
 
 export interface GameLocalConfig {

@@ -7,7 +7,7 @@
 import type Phaser from 'phaser';
 import type { GameAction, GameViewBase } from '@joke/engine/core/types';
 import type { ActResult } from '../net/gateway.ts';
-import type { TableFrame, TableHandlers, TableSource } from '../table/source.ts';
+import type { TableFrame, TableHandlers, TableSource } from '../table-kit/source.ts';
 import { reducedMotion } from '../settings.ts';
 import { openGameRules } from '../ui/rules/game-rules.ts';
 import { el } from '../ui/dom.ts';
