@@ -9,7 +9,7 @@
  */
 import Phaser from 'phaser';
 import { startGame } from '../main.ts';
-import type { TableSceneData } from '../games/one-card/OneCardScene.ts';
+import type { OneCardSceneData } from '../games/one-card/OneCardScene.ts';
 import { poker } from '@joke/engine/games/poker/index';
 import { hula } from '@joke/engine/games/hula/index';
 import { oneCard } from '@joke/engine/games/one-card/index';
@@ -85,7 +85,7 @@ class HarnessBoot extends Phaser.Scene {
       offline: (q.get('offline') ?? '').split(',').filter(Boolean).map(Number),
       away: (q.get('away') ?? '').split(',').filter(Boolean).map(Number),
     });
-    const data: TableSceneData = {
+    const data: OneCardSceneData = {
       source,
       title: '원카드 (로컬)',
       onExit: () => location.reload(),

@@ -16,7 +16,7 @@ import { lively } from '../table-kit/lively-source.ts';
 import { C } from '../table-kit/theme.ts';
 import { backTexture, faceTexture } from '../table-kit/textures.ts';
 import { LobbyApp, type LobbyScreen } from '../ui/lobby.ts';
-import type { TableSceneData } from '../games/one-card/OneCardScene.ts';
+import type { TableSceneData } from '../table-kit/table-scene.ts';
 import { TutorialSession } from '../tutorial/session.ts';
 import { ReplaySession } from '../replay/session.ts';
 import { clearReplayFromUrl, replayIdFromUrl, showReplayInUrl } from '../replay/route.ts';

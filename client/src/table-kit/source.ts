@@ -1,18 +1,17 @@
 /**
  * Where a table's frames come from and where its actions go. The product
  * uses the gateway; the dev harness plugs in the engine running in the page.
- * Every game's table uses it with its own action and view types (원카드 by default).
+ * Every game's table uses it with its own action and view types.
  */
 import type { PresenceEntry } from '@joke/protocol';
 import type { GameEvent, GameResult } from '@joke/engine/core/types';
 import type { GameTypes } from '@joke/engine/games/index';
-import type { OneCardAction, OneCardView } from '../cards/model.ts';
 import type { ActResult, ConnStatus, GatewayClient } from '../net/gateway.ts';
 
 /** The result type of the game a view belongs to (OneCardResult, PokerResult, HulaResult). */
 export type ResultOf<V> = V extends { game: infer G extends keyof GameTypes } ? GameTypes[G]['result'] : GameResult;
 
-export interface TableFrame<V = OneCardView> {
+export interface TableFrame<V> {
   seq: number;
   role: 'player' | 'spectator';
   view: V;
@@ -21,7 +20,7 @@ export interface TableFrame<V = OneCardView> {
   result: ResultOf<V> | null;
 }
 
-export interface TableHandlers<V = OneCardView> {
+export interface TableHandlers<V> {
   frame: (f: TableFrame<V>) => void;
   presence: (p: PresenceEntry[]) => void;
   connection: (s: ConnStatus) => void;
@@ -29,7 +28,7 @@ export interface TableHandlers<V = OneCardView> {
   error: (message: string, fatal: boolean, code?: string) => void;
 }
 
-export interface TableSource<A = OneCardAction, V = OneCardView> {
+export interface TableSource<A, V> {
   /** Game room id (the gateway's), shown in the title. */
   readonly roomId: string;
   readonly spectate: boolean;
@@ -41,7 +40,7 @@ export interface TableSource<A = OneCardAction, V = OneCardView> {
   frames(): string[];
 }
 
-export class NetworkSource<A = OneCardAction, V = OneCardView> implements TableSource<A, V> {
+export class NetworkSource<A, V> implements TableSource<A, V> {
   private offs: (() => void)[] = [];
   private readonly received: string[] = [];
 

@@ -4,18 +4,17 @@
  * keeps only the card selection, the chosen meld and the sort — and turns
  * taps into actions. Buttons come from deriveControls (what the view says is
  * legal); layout from the pure computeHulaLayout, redone on every resize.
+ * Source wiring, busy/send, leave and exit come from the kit's TableSceneBase.
  */
 import Phaser from 'phaser';
 import { fitView } from '../../display.ts';
 import type { ConnStatus } from '../../net/gateway.ts';
-import type { TableSceneData } from '../one-card/OneCardScene.ts';
-import type { TableFrame, TableSource } from '../../table-kit/source.ts';
+import { TableSceneBase, type TableSceneData } from '../../table-kit/table-scene.ts';
+import type { TableFrame } from '../../table-kit/source.ts';
 import { Banner, Toasts } from '../../table-kit/overlays.ts';
 import { boundsRect, type Rect } from '../../table-kit/rect.ts';
 import { C, textStyle } from '../../table-kit/theme.ts';
-import { followTableSettings } from '../../table-kit/live-settings.ts';
 import { Button } from '../../table-kit/widgets.ts';
-import { confirmDialog } from '../../ui/sheets.ts';
 import { reducedMotion } from '../../settings.ts';
 import {
   ACTION_KEYS,
@@ -27,13 +26,12 @@ import {
 } from './controls.ts';
 import { computeHulaLayout, type HulaLayout } from './layout.ts';
 import { hulaPlaces } from './places.ts';
-import { clearChatPlace, setChatPlace } from '../../chat/chat-place.ts';
+import { setChatPlace } from '../../chat/chat-place.ts';
 import { addRulesButton, placeRulesButton, rulesButtonRect, roomOptions } from '../../ui/rules-button.ts';
 import { sortCards, type HulaAction, type HulaSort, type HulaView } from './model.ts';
 import { ActionBar } from './action-bar.ts';
 import { eventToast } from './events.ts';
 import { HulaResultPanel } from './result-panel.ts';
-import { resultActions, type TableExit } from '../../table-kit/result-actions.ts';
 import { resultRows } from './result-rows.ts';
 import { HulaTableView } from './table-view.ts';
 import { arrivals } from './arrivals.ts';
@@ -44,9 +42,7 @@ type HulaFrame = TableFrame<HulaView>;
 
 type TopKey = 'sort' | 'leave' | 'exit';
 
-export class HulaScene extends Phaser.Scene {
-  private data_!: HulaSceneData;
-  private source!: TableSource<HulaAction, HulaView>;
+export class HulaScene extends TableSceneBase<HulaAction, HulaView> {
   private table!: HulaTableView;
   private bar!: ActionBar;
   private top!: Record<TopKey, Button>;
@@ -54,10 +50,9 @@ export class HulaScene extends Phaser.Scene {
   private statusText!: Phaser.GameObjects.Text;
   private hintText!: Phaser.GameObjects.Text;
   private timerG!: Phaser.GameObjects.Graphics;
-  private toasts!: Toasts;
+  protected toasts!: Toasts;
   private banner!: Banner;
   private result!: HulaResultPanel;
-  private frame: HulaFrame | null = null;
   private layout_: HulaLayout | null = null;
   private controls: HulaControls | null = null;
   /** Presses of the 조커 toggle: which joker reading the meld / lay-off sends (joker-choice.ts). */
@@ -65,8 +60,6 @@ export class HulaScene extends Phaser.Scene {
   private selected: string[] = [];
   private chosenMeld: number | null = null;
   private sort: HulaSort = 'suit';
-  private busy = false;
-  private connection: ConnStatus = 'idle';
   private deadlineSeen: number | null = null;
   private timerTotal = 1;
   private resultKey = '';
@@ -76,13 +69,10 @@ export class HulaScene extends Phaser.Scene {
     super('hula');
   }
 
-  init(data: HulaSceneData): void {
-    this.data_ = data;
-    this.source = data.source;
-    this.frame = null;
+  override init(data: HulaSceneData): void {
+    super.init(data);
     this.selected = [];
     this.chosenMeld = null;
-    this.busy = false;
     this.resultKey = '';
     this.deadlineSeen = null;
   }
@@ -97,7 +87,7 @@ export class HulaScene extends Phaser.Scene {
     this.statusText = this.add.text(0, 0, '테이블에 연결하는 중…', textStyle(16, '#ffffff', 800)).setOrigin(0.5, 0);
     this.hintText = this.add.text(0, 0, '', textStyle(13, '#ffe7a3', 600)).setOrigin(0.5, 0);
     this.timerG = this.add.graphics().setDepth(25);
-    this.bar = new ActionBar(this, (k) => void this.press(k));
+    this.bar = new ActionBar(this, (k) => this.press(k));
     // A tap on a greyed button hands what it would send to the table's owner (the tutorial asks the engine why).
     for (const k of ACTION_KEYS)
       this.bar.buttons[k].onRefused = () => {
@@ -110,7 +100,7 @@ export class HulaScene extends Phaser.Scene {
         this.render();
       }),
       leave: new Button(this, '나가기 예약', 'secondary', () => void this.toggleLeave()),
-      exit: new Button(this, '로비', 'secondary', () => this.onExit()),
+      exit: new Button(this, '로비', 'secondary', () => this.leave()),
     };
     this.rulesButton = addRulesButton(this, 'hula', () => ({
       mode: this.frame?.view.mode,
@@ -120,40 +110,30 @@ export class HulaScene extends Phaser.Scene {
     this.banner = new Banner(this);
     this.result = new HulaResultPanel(this);
     this.input.on('pointerup', (p: Phaser.Input.Pointer) => this.onTap(p.worldX, p.worldY));
-    this.scale.on('resize', this.onResize, this);
-    // 4-colour deck and large text apply to an open table too (§9 접근성).
-    followTableSettings(this, () => this.render());
-    this.events.once('shutdown', () => {
-      clearChatPlace();
-      this.scale.off('resize', this.onResize, this);
-      this.source.stop();
-      this.result.close();
-    });
-    this.source.start({
-      frame: (f) => this.onFrame(f),
-      presence: () => undefined,
-      connection: (s) => {
-        this.connection = s;
-        const msg = s === 'reconnecting' ? '다시 연결 중…' : s === 'closed' ? '연결이 끊겼어요' : null;
-        this.banner.show(msg, fitView(this).width, 52);
-      },
-      error: (message, fatal) => {
-        this.toasts.show(message, 'warn');
-        if (fatal) this.time.delayedCall(1500, () => this.exit('lobby'));
-      },
-    });
+    this.openTable();
+  }
+
+  protected override onConnection(s: ConnStatus): void {
+    const msg = s === 'reconnecting' ? '다시 연결 중…' : s === 'closed' ? '연결이 끊겼어요' : null;
+    this.banner.show(msg, fitView(this).width, 52);
+  }
+
+  protected onClose(): void {
+    this.result.close();
+  }
+
+  /** The layout is recomputed on every draw (it follows the hand's size). */
+  protected relayout(): void {
     this.render();
   }
 
-  private onResize(size: Phaser.Structs.Size): void {
-    this.cameras.resize(size.width, size.height);
+  protected redraw(): void {
     this.render();
   }
 
-  private onFrame(f: HulaFrame): void {
+  protected onFrame(f: HulaFrame, prev: HulaFrame | null): void {
     // The pile's top before this frame is the card a 땡큐 in it takes.
-    const claimedTop = this.frame?.view.discardTop?.id ?? null;
-    this.frame = f;
+    const claimedTop = prev?.view.discardTop?.id ?? null;
     this.table.expect(arrivals(f.events, claimedTop));
     for (const e of f.events) {
       const t = eventToast(f.view, e);
@@ -243,9 +223,9 @@ export class HulaScene extends Phaser.Scene {
     if (!data) return this.result.close();
     const actions =
       data.final || this.data_.replay
-        ? resultActions(this.data_.replay, this.result, (to) => this.exit(to), this.data_.again)
+        ? this.resultButtons(this.result)
         : v!.me && !waiting
-          ? [{ key: 'ready', label: '다음 판 준비', onTap: () => void this.press('ready') }]
+          ? [{ key: 'ready', label: '다음 판 준비', onTap: () => this.press('ready') }]
           : [];
     if (waiting) data.summary += '\n다른 사람을 기다리는 중…';
     this.result.show(data, fitView(this).width, fitView(this).height, actions);
@@ -272,11 +252,11 @@ export class HulaScene extends Phaser.Scene {
       this.chosenMeld = this.chosenMeld === meld.id ? null : meld.id;
       return this.render();
     }
-    if (hit(l.stock) && this.controls?.buttons.draw.enabled) void this.press('draw');
-    else if (hit(l.discard) && this.controls?.buttons.take.enabled) void this.press('take');
+    if (hit(l.stock) && this.controls?.buttons.draw.enabled) this.press('draw');
+    else if (hit(l.discard) && this.controls?.buttons.take.enabled) this.press('take');
   }
 
-  private async press(key: ActionKey): Promise<void> {
+  private press(key: ActionKey): void {
     const v = this.frame?.view;
     if (!v || this.busy) return;
     if (key === 'joker') {
@@ -286,16 +266,13 @@ export class HulaScene extends Phaser.Scene {
     }
     const action = buildAction(key, v, this.selected, this.chosenMeld, this.jokerPick);
     if (!action) return;
-    this.busy = true;
-    this.render();
-    const r = await this.source.act(action);
-    this.busy = false;
-    if (r.ok) {
-      if (key !== 'thankYou' && key !== 'pass' && key !== 'ready') this.selected = [];
-      if (key === 'layOff') this.chosenMeld = null;
-      this.jokerPick = 0;
-    } else this.toasts.show(r.reason, 'warn');
-    this.render();
+    this.send(action, {
+      accepted: () => {
+        if (key !== 'thankYou' && key !== 'pass' && key !== 'ready') this.selected = [];
+        if (key === 'layOff') this.chosenMeld = null;
+        this.jokerPick = 0;
+      },
+    });
   }
 
   private async toggleLeave(): Promise<void> {
@@ -307,19 +284,9 @@ export class HulaScene extends Phaser.Scene {
     else this.toasts.show(r.reason, 'warn');
   }
 
-  private onExit(): void {
+  protected playing(): boolean {
     const v = this.frame?.view;
-    const playing = v && !v.finished && v.seats.some((s) => s.id === v.viewer && s.status === 'playing');
-    if (playing)
-      confirmDialog('게임 중에 나가면 내 차례는 시간이 지나 자동으로 진행돼요. 나갈까요?', '나가기', () =>
-        this.exit('lobby'),
-      );
-    else this.exit('lobby');
-  }
-
-  private exit(to: TableExit): void {
-    const finished = this.frame?.view.finished ?? false;
-    this.data_.onExit(to, { finished });
+    return !!v && !v.finished && v.seats.some((s) => s.id === v.viewer && s.status === 'playing');
   }
 
   override update(): void {
@@ -405,9 +372,5 @@ export class HulaScene extends Phaser.Scene {
         resultSheet: this.result.panelRect,
       }),
     };
-  }
-
-  receivedFrames(): string[] {
-    return this.source.frames();
   }
 }

@@ -2,67 +2,43 @@
  * The 원카드 table for both modes (§9). Renders whatever frame the source
  * delivers — the server's view is the truth; the scene only keeps the local
  * card selection — and turns taps into actions. Layout comes from the pure
- * computeLayout and is redone on every resize.
+ * computeLayout and is redone on every resize. Scene key `table` (the lobby,
+ * harness, replay, tutorial and browser tests open it by that name). Source
+ * wiring, busy/send, leave and exit come from the kit's TableSceneBase.
  */
 import Phaser from 'phaser';
 import { fitView } from '../../display.ts';
 import type { PresenceEntry } from '@joke/protocol';
 import type { GameEvent } from '@joke/engine/core/types';
 import { sortHand, type OneCardAction, type OneCardView } from '../../cards/model.ts';
-import type { ConnStatus } from '../../net/gateway.ts';
 import { getSettings, motionMs, reducedMotion, updateSettings } from '../../settings.ts';
 import { buildPlay, deriveControls, seatInfoOf, timerFraction, type Controls, type SeatInfo } from './controls.ts';
 import { CenterView } from './center-view.ts';
 import { Effects } from './effects.ts';
 import { HandView, type HandCardState } from './hand-view.ts';
 import { computeLayout, type TableLayout } from './layout.ts';
-import { type Rect } from '../../table-kit/rect.ts';
 import { Banner, ResultPanel, Toasts } from '../../table-kit/overlays.ts';
 import { Picker, type PickerChoice } from './picker.ts';
 import { resultData } from './result-rows.ts';
 import { verifySeed } from '../../table-kit/seed-check.ts';
-import { resultActions, type TableExit } from '../../table-kit/result-actions.ts';
 import { SeatBadge } from './seat-badge.ts';
-import type { TableFrame, TableSource } from '../../table-kit/source.ts';
+import type { TableFrame } from '../../table-kit/source.ts';
+import { TableSceneBase, type SendOptions, type TableSceneData } from '../../table-kit/table-scene.ts';
 import { C, textStyle, tx } from '../../table-kit/theme.ts';
-import { followTableSettings } from '../../table-kit/live-settings.ts';
 import { tableSnapshot } from './snapshot.ts';
 import { Button } from '../../table-kit/widgets.ts';
 import { openWindow } from './one-card-call.ts';
-import { confirmDialog, openSettings } from '../../ui/sheets.ts';
+import { openSettings } from '../../ui/sheets.ts';
 import { openTableRules, roomOptions } from '../../ui/rules-button.ts';
 import { cardRefusal } from './card-reason.ts';
 import { titleVariants } from './title.ts';
-import { clearChatPlace, setChatPlace } from '../../chat/chat-place.ts';
+import { setChatPlace } from '../../chat/chat-place.ts';
 
-/** What the lobby hands a table scene; each game's scene reads it with its own action and view types. */
-export interface TableSceneData<A = OneCardAction, V = OneCardView> {
-  source: TableSource<A, V>;
-  title: string;
-  /**
-   * Words the table's title starts with, when the table is not a live game ("복기 · 포커"): each game's
-   * title.ts keeps them in every variant it falls back to. Live tables leave it out.
-   */
-  lead?: string;
-  /**
-   * A 복기 (replay/session.ts): nothing can be played, so no live action button is drawn, and the result
-   * panel offers only 닫기 (the replay's own bar is the way out, not 대기실로 / 로비로).
-   */
-  replay?: boolean;
-  /** Called after the table closed itself: 한 판 더, back to the waiting room, or to the lobby list. */
-  onExit: (to: TableExit, info: { finished: boolean }) => void;
-  /** The table belongs to a lobby room the players can play on in: the result offers 한 판 더. */
-  again?: boolean;
-  /** A tap the table refused, with its reason (the tutorial's coach repeats it). */
-  onRefused?: (reason: string) => void;
-  /** A greyed button was tapped: the action it would send (null: nothing chosen yet). */
-  onRefusedAction?: (action: A | null) => void;
-}
+/** What the lobby hands the 원카드 table. */
+export type OneCardSceneData = TableSceneData<OneCardAction, OneCardView>;
 
-export class OneCardScene extends Phaser.Scene {
-  private source!: TableSource;
+export class OneCardScene extends TableSceneBase<OneCardAction, OneCardView> {
   private titleText!: Phaser.GameObjects.Text;
-  private data_!: TableSceneData;
   private bg!: Phaser.GameObjects.Graphics;
   private center!: CenterView;
   private hand!: HandView;
@@ -75,41 +51,32 @@ export class OneCardScene extends Phaser.Scene {
   private statusText!: Phaser.GameObjects.Text;
   private hintText!: Phaser.GameObjects.Text;
   private waitingText!: Phaser.GameObjects.Text;
-  private toasts!: Toasts;
+  protected toasts!: Toasts;
   private banner!: Banner;
   private picker!: Picker;
   private result!: ResultPanel;
   private effects!: Effects;
   private layout_: TableLayout | null = null;
-  private frame: TableFrame | null = null;
   private presence: PresenceEntry[] = [];
   private selected: string[] = [];
   private declareOnPlay = true;
-  private busy = false;
   /** `openedSeq` of the one-card window our 원카드 press is on its way for. */
   private pressedFor: number | null = null;
-  private connection: ConnStatus = 'idle';
   private shakeTween: Phaser.Tweens.Tween | null = null;
   private controls: Controls | null = null;
-  private offSettings: (() => void) | null = null;
-  private framesSeen = 0;
   private resultShownSeq = -1;
 
   constructor() {
     super('table');
   }
 
-  init(data: TableSceneData): void {
-    this.data_ = data;
-    this.source = data.source;
-    this.frame = null;
+  override init(data: OneCardSceneData): void {
+    super.init(data);
     this.presence = [];
     this.selected = [];
     this.badges = new Map();
     this.layout_ = null;
-    this.framesSeen = 0;
     this.resultShownSeq = -1;
-    this.busy = false;
   }
 
   create(): void {
@@ -151,64 +118,38 @@ export class OneCardScene extends Phaser.Scene {
         openTableRules('one-card', { options: roomOptions(this.frame?.view.options) }),
       ),
       settings: new Button(this, '설정', 'ghost', () => openSettings(() => this.render(false))),
-      leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),
+      leave: new Button(this, '나가기', 'ghost', () => this.leave()),
     };
     this.toasts = new Toasts(this);
     this.banner = new Banner(this);
     this.picker = new Picker(this);
     this.result = new ResultPanel(this);
     this.effects = new Effects(this, this.center, this.toasts, (id) => this.badges.get(id)?.anchor ?? null);
-    this.offSettings = followTableSettings(this, () => this.relayout());
-
-    this.scale.on('resize', this.onResize, this);
-    this.events.once('shutdown', () => this.teardown());
-    this.events.once('shutdown', clearChatPlace);
-    this.relayout();
-    this.source.start({
-      frame: (f) => this.onFrame(f),
-      presence: (p) => {
-        this.presence = p;
-        this.render(false);
-      },
-      connection: (s) => {
-        this.connection = s;
-        this.showBanner();
-      },
-      error: (message, fatal, code) => {
-        this.toasts.show(message, 'warn');
-        // A signed-out socket cannot play on; a table that no longer exists has nothing to show.
-        if (fatal || (code === 'noRoom' && !this.frame)) this.time.delayedCall(1500, () => this.exit('lobby'));
-      },
-    });
+    this.openTable();
   }
 
-  private teardown(): void {
-    this.scale.off('resize', this.onResize, this);
-    this.offSettings?.();
-    this.source.stop();
+  protected override onPresence(p: PresenceEntry[]): void {
+    this.presence = p;
+    this.render(false);
+  }
+
+  protected override onConnection(): void {
+    this.showBanner();
+  }
+
+  protected onClose(): void {
     this.hand.destroy();
     this.picker.close();
     this.result.close();
   }
 
-  private onResize(size: Phaser.Structs.Size): void {
-    this.cameras.resize(size.width, size.height);
-    this.relayout();
-  }
-
-  private exit(to: TableExit): void {
-    const cb = this.data_.onExit;
-    const finished = this.frame?.view.finished ?? false;
-    this.scene.stop();
-    cb(to, { finished });
+  protected redraw(): void {
+    this.render(false);
   }
 
   // ── frames ──────────────────────────────────────────────────────────
 
-  private onFrame(f: TableFrame): void {
-    const prev = this.frame;
-    this.frame = f;
-    this.framesSeen++;
+  protected onFrame(f: TableFrame<OneCardView>, prev: TableFrame<OneCardView> | null): void {
     this.presence = f.presence;
     const v = f.view;
     const handIds = new Set((v.hand ?? []).map((c) => c.id));
@@ -248,7 +189,7 @@ export class OneCardScene extends Phaser.Scene {
     return [...seats.slice(me + 1), ...seats.slice(0, me)];
   }
 
-  private relayout(renderAfter = true): void {
+  protected relayout(renderAfter = true): void {
     const w = fitView(this).width;
     const h = fitView(this).height;
     const v = this.frame?.view;
@@ -534,22 +475,26 @@ export class OneCardScene extends Phaser.Scene {
     const w = this.frame ? openWindow(this.frame.view) : null;
     if (!w || this.pressedFor === w.openedSeq) return;
     this.pressedFor = w.openedSeq;
-    this.send({ type: 'declareOneCard' }, true, () => {
-      if (this.pressedFor === w.openedSeq) this.pressedFor = null;
-    });
+    this.send(
+      { type: 'declareOneCard' },
+      {
+        concurrent: true,
+        answered: () => {
+          if (this.pressedFor === w.openedSeq) this.pressedFor = null;
+        },
+      },
+    );
   }
 
-  private send(action: OneCardAction, concurrent = false, answered?: () => void): void {
-    if (this.busy && !concurrent) return;
-    if (!concurrent) this.busy = true;
-    this.render(false);
-    void this.source.act(action).then((r) => {
-      if (!concurrent) this.busy = false;
-      answered?.();
-      if (!this.sys.isActive()) return;
-      if (!r.ok) this.toasts.show(r.reason, 'warn');
-      else if (action.type === 'play' || action.type === 'draw') this.selected = [];
-      this.render(false);
+  /** A played or drawn hand leaves nothing selected; other answers keep the selection. */
+  protected override send(action: OneCardAction, opts: SendOptions = {}): void {
+    const played = action.type === 'play' || action.type === 'draw';
+    super.send(action, {
+      ...opts,
+      accepted: () => {
+        if (played) this.selected = [];
+        opts.accepted?.();
+      },
     });
   }
 
@@ -557,14 +502,9 @@ export class OneCardScene extends Phaser.Scene {
     updateSettings({ sort: getSettings().sort === mode ? 'none' : mode });
   }
 
-  private onLeave(): void {
+  protected playing(): boolean {
     const v = this.frame?.view;
-    const playing = v && !v.finished && v.viewer !== null && v.status[v.viewer] === 'playing';
-    if (playing)
-      confirmDialog('게임 중에 나가면 내 차례는 시간이 지나 자동으로 진행돼요. 나갈까요?', '나가기', () =>
-        this.exit('lobby'),
-      );
-    else this.exit('lobby');
+    return !!v && !v.finished && v.viewer !== null && v.status[v.viewer] === 'playing';
   }
 
   // ── result ──────────────────────────────────────────────────────────
@@ -573,12 +513,7 @@ export class OneCardScene extends Phaser.Scene {
     const f = this.frame;
     if (!f) return;
     const data = resultData(f.view, f.result);
-    this.result.show(
-      data,
-      fitView(this).width,
-      fitView(this).height,
-      resultActions(this.data_.replay, this.result, (to) => this.exit(to), this.data_.again),
-    );
+    this.result.show(data, fitView(this).width, fitView(this).height, this.resultButtons(this.result));
     this.result.setVerified(verifySeed(data.seed, data.seedCommit));
   }
 
@@ -614,11 +549,6 @@ export class OneCardScene extends Phaser.Scene {
     return this.layout_;
   }
 
-  /** Frame-level inspection for tests (what this table received). */
-  receivedFrames(): string[] {
-    return this.source.frames();
-  }
-
   override update(): void {
     const f = this.frame;
     if (!f || !this.controls) return;
@@ -627,5 +557,3 @@ export class OneCardScene extends Phaser.Scene {
     this.meBadge.setTimer(this.controls.myTurn ? frac : null);
   }
 }
-
-export type { Rect };

@@ -2,13 +2,13 @@
  * What the test hook reports about the table: every control's rectangle in
  * canvas pixels plus the facts a player reads off the screen. Read-only.
  */
-import { cardLabel } from '../../cards/model.ts';
+import { cardLabel, type OneCardView } from '../../cards/model.ts';
 import { reducedMotion } from '../../settings.ts';
 import type { CenterView } from './center-view.ts';
 import type { Controls } from './controls.ts';
 import type { HandView } from './hand-view.ts';
 import { slotBounds, type TableLayout } from './layout.ts';
-import { type Rect } from '../../table-kit/rect.ts';
+import type { Rect } from '../../table-kit/rect.ts';
 import type { Named, ScenePlaces } from '../../table-kit/overlay-report.ts';
 import type { ResultPanel } from '../../table-kit/overlays.ts';
 import type { Picker } from './picker.ts';
@@ -18,7 +18,7 @@ import type { Button } from '../../table-kit/widgets.ts';
 
 export interface SnapshotParts {
   layout: TableLayout | null;
-  frame: TableFrame | null;
+  frame: TableFrame<OneCardView> | null;
   controls: Controls | null;
   connection: string;
   banner: string | null;

@@ -3,17 +3,16 @@
  * delivers — the per-viewer view is the truth — and turns taps into actions
  * from the view's legal actions (actions.ts). The only local state is the
  * action bar's: raise panel, cards picked for a draw, the 7-poker choice.
+ * Source wiring, busy/send, leave and exit come from the kit's TableSceneBase.
  */
 import Phaser from 'phaser';
 import { fitView } from '../../display.ts';
 import type { ConnStatus } from '../../net/gateway.ts';
-import type { TableSceneData } from '../one-card/OneCardScene.ts';
+import { TableSceneBase, type TableSceneData } from '../../table-kit/table-scene.ts';
 import { verifySeed } from '../../table-kit/seed-check.ts';
 import { ResultPanel, Toasts } from '../../table-kit/overlays.ts';
-import { resultActions, type TableExit } from '../../table-kit/result-actions.ts';
 import type { TableFrame } from '../../table-kit/source.ts';
 import { C, textStyle, tx } from '../../table-kit/theme.ts';
-import { followTableSettings } from '../../table-kit/live-settings.ts';
 import { Button } from '../../table-kit/widgets.ts';
 import { confirmDialog } from '../../ui/sheets.ts';
 import { actionBar, emptyBarState, pressUi, type ActionButton, type Bar, type BarState } from './actions.ts';
@@ -35,11 +34,9 @@ import { whyDisabled } from './why.ts';
 import { pokerSnapshot } from './snapshot.ts';
 import { openTableRules, roomOptions } from '../../ui/rules-button.ts';
 import { clockDecided } from './clock-notice.ts';
-import { clearChatPlace, setChatPlace } from '../../chat/chat-place.ts';
+import { setChatPlace } from '../../chat/chat-place.ts';
 
-export class PokerScene extends Phaser.Scene {
-  private data_!: TableSceneData<PokerAction, PokerView>;
-  private frame: TableFrame<PokerView> | null = null;
+export class PokerScene extends TableSceneBase<PokerAction, PokerView> {
   private layout_: PokerLayout | null = null;
   private bg!: Phaser.GameObjects.Graphics;
   private dyn!: Phaser.GameObjects.Container;
@@ -58,11 +55,8 @@ export class PokerScene extends Phaser.Scene {
   private bar: Bar | null = null;
   private ui: BarState = emptyBarState();
   private mine: MyCard[] = [];
-  private toasts!: Toasts;
+  protected toasts!: Toasts;
   private result!: ResultPanel;
-  private busy = false;
-  private connection: ConnStatus = 'idle';
-  private framesSeen = 0;
   private resultShownSeq = -1;
   private barKey = '';
 
@@ -70,13 +64,10 @@ export class PokerScene extends Phaser.Scene {
     super('poker');
   }
 
-  init(data: TableSceneData<PokerAction, PokerView>): void {
-    this.data_ = data;
-    this.frame = null;
+  override init(data: TableSceneData<PokerAction, PokerView>): void {
+    super.init(data);
     this.layout_ = null;
     this.ui = emptyBarState();
-    this.busy = false;
-    this.framesSeen = 0;
     this.resultShownSeq = -1;
     this.barKey = '';
   }
@@ -107,7 +98,7 @@ export class PokerScene extends Phaser.Scene {
       rules: new Button(this, '규칙', 'ghost', () =>
         openTableRules('poker', { mode: this.view?.mode, options: roomOptions(this.view?.options) }),
       ),
-      leave: new Button(this, '나가기', 'ghost', () => this.onLeave()),
+      leave: new Button(this, '나가기', 'ghost', () => this.leave()),
     };
     this.barView = new ActionBarView(
       this,
@@ -127,40 +118,24 @@ export class PokerScene extends Phaser.Scene {
     );
     this.toasts = new Toasts(this);
     this.result = new ResultPanel(this);
-    this.scale.on('resize', this.onResize, this);
-    this.events.once('shutdown', () => {
-      clearChatPlace();
-      this.scale.off('resize', this.onResize, this);
-      this.data_.source.stop();
-      this.result.close();
-    });
-    // 4-colour deck and large text apply to an open table too (§9 접근성).
-    followTableSettings(this, () => this.relayout());
-    this.relayout();
-    this.data_.source.start({
-      frame: (f) => this.onFrame(f),
-      presence: () => undefined,
-      connection: (s) => {
-        this.connection = s;
-        if (s === 'reconnecting') this.toasts.show('다시 연결 중…', 'warn');
-      },
-      error: (message, fatal, code) => {
-        this.toasts.show(message, 'warn');
-        if (fatal || (code === 'noRoom' && !this.frame)) this.time.delayedCall(1500, () => this.exit('lobby'));
-      },
-    });
+    this.openTable();
   }
 
-  private onResize(size: Phaser.Structs.Size): void {
-    this.cameras.resize(size.width, size.height);
-    this.relayout();
+  protected override onConnection(s: ConnStatus): void {
+    if (s === 'reconnecting') this.toasts.show('다시 연결 중…', 'warn');
   }
 
-  private onFrame(f: TableFrame<PokerView>): void {
-    const prev = this.view;
-    this.frame = f;
-    this.framesSeen++;
-    const v = this.view!;
+  protected onClose(): void {
+    this.result.close();
+  }
+
+  protected redraw(): void {
+    this.render();
+  }
+
+  protected onFrame(f: TableFrame<PokerView>, prevFrame: TableFrame<PokerView> | null): void {
+    const prev = prevFrame?.view ?? null;
+    const v = f.view;
     // A new decision (another phase, street or hand) starts with a clean bar.
     const key = `${v.hand?.handNo}:${v.hand?.phase}:${v.hand?.street}:${v.legalActions.map((a) => a.type).join()}`;
     if (key !== this.barKey) {
@@ -202,7 +177,7 @@ export class PokerScene extends Phaser.Scene {
     return i >= 0 ? (l.seats[i] ?? null) : null;
   }
 
-  private relayout(renderAfter = true): void {
+  protected relayout(renderAfter = true): void {
     const v = this.view;
     const W = fitView(this).width;
     const H = fitView(this).height;
@@ -285,52 +260,32 @@ export class PokerScene extends Phaser.Scene {
     if (a.ui) this.ui = pressUi(v, this.ui, a);
     else if (a.action) {
       const action = a.action;
-      if (a.confirm) confirmDialog(a.confirm, a.label.split(' ')[0], () => this.send(action));
-      else this.send(action);
+      if (a.confirm) confirmDialog(a.confirm, a.label.split(' ')[0], () => this.sendAction(action));
+      else this.sendAction(action);
       return;
     }
     this.render();
   }
 
-  private send(action: PokerAction): void {
-    if (this.busy) return;
-    this.busy = true;
-    this.render();
-    void this.data_.source.act(action).then((r) => {
-      this.busy = false;
-      if (!this.sys.isActive()) return;
-      if (!r.ok) this.toasts.show(r.reason, 'warn');
-      else this.ui = emptyBarState();
-      this.render();
+  /** An accepted action starts the next decision with a clean bar. */
+  private sendAction(action: PokerAction): void {
+    this.send(action, {
+      accepted: () => {
+        this.ui = emptyBarState();
+      },
     });
   }
 
-  private onLeave(): void {
+  protected playing(): boolean {
     const v = this.view;
-    if (v && !v.finished && v.viewer !== null)
-      confirmDialog('게임 중에 나가면 내 차례는 시간이 지나 자동으로 진행돼요. 나갈까요?', '나가기', () =>
-        this.exit('lobby'),
-      );
-    else this.exit('lobby');
-  }
-
-  private exit(to: TableExit): void {
-    const cb = this.data_.onExit;
-    const finished = this.view?.finished ?? false;
-    this.scene.stop();
-    cb(to, { finished });
+    return !!v && !v.finished && v.viewer !== null;
   }
 
   private showResult(): void {
     const v = this.view;
     if (!v) return;
     const data = pokerResult(v, this.frame?.result ?? null);
-    this.result.show(
-      data,
-      fitView(this).width,
-      fitView(this).height,
-      resultActions(this.data_.replay, this.result, (to) => this.exit(to), this.data_.again),
-    );
+    this.result.show(data, fitView(this).width, fitView(this).height, this.resultButtons(this.result));
     this.result.setVerified(verifySeed(data.seed, data.seedCommit));
   }
 
@@ -340,7 +295,7 @@ export class PokerScene extends Phaser.Scene {
     this.ring.clear();
     this.ringLabel.setVisible(false);
     this.clockLabel.setVisible(false);
-    const c = v && l ? countdown(v, this.data_.source.serverNow()) : null;
+    const c = v && l ? countdown(v, this.source.serverNow()) : null;
     if (!v || !l || !c) return;
     if (c.seat) {
       // Betting: a ring with the seconds on the seat whose turn it is.
@@ -379,15 +334,11 @@ export class PokerScene extends Phaser.Scene {
       toasts: this.toasts.log,
       menu: this.menu,
       story: this.view ? this.view.seats.map((x) => ({ ...seatStory(this.view!, x.id), name: x.name })) : [],
-      clock: this.view ? countdown(this.view, this.data_.source.serverNow()) : null,
+      clock: this.view ? countdown(this.view, this.source.serverNow()) : null,
       clockShown: this.clockLabel.visible ? this.clockLabel.text : this.ringLabel.visible ? this.ringLabel.text : null,
       chipMoves: this.chipFx.log,
       flips: this.flips,
       toastArea: this.toasts.place,
     });
-  }
-
-  receivedFrames(): string[] {
-    return this.data_.source.frames();
   }
 }
