@@ -6,7 +6,7 @@
  * Plus the shared motion helpers' bookkeeping (MotionLog, Flights).
  */
 import { describe, expect, it } from 'vitest';
-import type { GameEvent } from '@joke/engine/core/types';
+import type { GameEvent } from '@joke/engine/client';
 import { arrivalStart, arrivals, type Arrival } from '../src/games/hula/arrivals.ts';
 import type { Card, Meld } from '../src/games/hula/model.ts';
 import { Flights, MotionLog } from '../src/table-kit/motion.ts';

@@ -4,8 +4,7 @@
  * checked against what the server really sends.
  */
 import { describe, expect, it } from 'vitest';
-import { hula } from '@joke/engine/games/hula/index';
-import type { Card, HulaOptions, HulaState, HulaView } from '@joke/engine/games/hula/types';
+import { hula, type HulaCard as Card, type HulaOptions, type HulaState, type HulaView } from '@joke/engine/client';
 import { buildAction, deriveControls } from '../src/games/hula/controls.ts';
 import { resultRows } from '../src/games/hula/result-rows.ts';
 import { eventToast } from '../src/games/hula/events.ts';

@@ -1,7 +1,6 @@
 /** docs/games/hula.md §5.3 in the client: the 조커 toggle names the joker's role and the action carries it. */
 import { describe, expect, it } from 'vitest';
-import { hula } from '@joke/engine/games/hula/index';
-import type { Card, HulaOptions, HulaState, HulaView } from '@joke/engine/games/hula/types';
+import { hula, type HulaCard as Card, type HulaOptions, type HulaState, type HulaView } from '@joke/engine/client';
 import { buildAction, deriveControls } from '../src/games/hula/controls.ts';
 import { jokerChoices } from '../src/games/hula/joker-choice.ts';
 

@@ -3,7 +3,7 @@
  * must read "1" with its own texture, while poker's ace (rank 14) stays "A".
  */
 import { describe, expect, it } from 'vitest';
-import { CARDS20, CARDS52 } from '@joke/engine/games/poker/cards';
+import { CARDS20, CARDS52 } from '@joke/engine/client';
 import { faceKey, indexLabel } from '../src/cards/model.ts';
 import { artCard } from '../src/games/poker/model.ts';
 

@@ -5,9 +5,14 @@
  * a viewer exactly when the engine would accept that viewer's press.
  */
 import { describe, expect, it } from 'vitest';
-import { Rng } from '@joke/engine/core/rng';
-import { oneCard } from '@joke/engine/games/one-card/index';
-import type { Card, OneCardOptions, OneCardState, OneCardView } from '@joke/engine/games/one-card/types';
+import {
+  Rng,
+  oneCard,
+  type OneCardCard as Card,
+  type OneCardOptions,
+  type OneCardState,
+  type OneCardView,
+} from '@joke/engine/client';
 import { oneCardCall, openWindow } from '../src/games/one-card/one-card-call.ts';
 
 const players = ['a', 'b', 'c'].map((id) => ({ id, name: id }));

@@ -5,9 +5,7 @@
  * before and after — the same inputs PokerScene gets.
  */
 import { describe, expect, it } from 'vitest';
-import { poker } from '@joke/engine/games/poker/index';
-import { Rng } from '@joke/engine/core/rng';
-import type { PokerState, PokerView } from '@joke/engine/games/poker/types';
+import { poker, Rng, type PokerState, type PokerView } from '@joke/engine/client';
 import { clockDecided } from '../src/games/poker/clock-notice.ts';
 import { PREPARED } from '../src/harness/prepared.ts';
 

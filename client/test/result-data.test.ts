@@ -4,9 +4,7 @@
  * it shows from the final view and result.
  */
 import { describe, expect, it } from 'vitest';
-import { Rng } from '@joke/engine/core/rng';
-import { oneCard } from '@joke/engine/games/one-card/index';
-import type { OneCardOptions, OneCardState, OneCardView } from '@joke/engine/games/one-card/types';
+import { Rng, oneCard, type OneCardOptions, type OneCardState, type OneCardView } from '@joke/engine/client';
 import { resultData } from '../src/games/one-card/result-rows.ts';
 import { verifySeed } from '../src/table-kit/seed-check.ts';
 

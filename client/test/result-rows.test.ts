@@ -4,7 +4,7 @@
  * order; the winner's summary figure is the profit.
  */
 import { describe, expect, it } from 'vitest';
-import type { PokerResult } from '@joke/engine/games/poker/scoring';
+import type { PokerResult } from '@joke/engine/client';
 import type { PokerView } from '../src/games/poker/model.ts';
 import { pokerResult, profitOf, signedChips } from '../src/games/poker/result-rows.ts';
 

@@ -10,9 +10,7 @@
 import Phaser from 'phaser';
 import { startGame } from '../main.ts';
 import type { OneCardSceneData } from '../games/one-card/OneCardScene.ts';
-import { poker } from '@joke/engine/games/poker/index';
-import { hula } from '@joke/engine/games/hula/index';
-import { oneCard } from '@joke/engine/games/one-card/index';
+import { poker, hula, oneCard } from '@joke/engine/client';
 import { GameLocalSource } from '../tutorial/game-source.ts';
 import { ChatOverlay } from '../chat/chat-overlay.ts';
 import { seatAnchor } from '../chat/seat-anchor.ts';

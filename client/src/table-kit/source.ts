@@ -4,8 +4,7 @@
  * Every game's table uses it with its own action and view types.
  */
 import type { PresenceEntry } from '@joke/protocol';
-import type { GameEvent, GameResult } from '@joke/engine/core/types';
-import type { GameTypes } from '@joke/engine/games/index';
+import type { GameEvent, GameResult, GameTypes } from '@joke/engine/client';
 import type { ActResult, ConnStatus, GatewayClient } from '../net/gateway.ts';
 
 /** The result type of the game a view belongs to (OneCardResult, PokerResult, HulaResult). */

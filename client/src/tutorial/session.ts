@@ -5,7 +5,7 @@
  * is refused, and a summary with 다시 하기 / 로비로 / 규칙 보기 at the end.
  */
 import type Phaser from 'phaser';
-import type { GameAction, GameViewBase } from '@joke/engine/core/types';
+import type { GameAction, GameViewBase } from '@joke/engine/client';
 import type { ActResult } from '../net/gateway.ts';
 import type { TableFrame, TableHandlers, TableSource } from '../table-kit/source.ts';
 import { reducedMotion } from '../settings.ts';

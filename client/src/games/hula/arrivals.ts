@@ -5,7 +5,7 @@
  * and a 땡큐 meld from the claimer's hand — except the claimed card, which
  * comes off the discard pile (the card moving to the claimer).
  */
-import type { GameEvent } from '@joke/engine/core/types';
+import type { GameEvent } from '@joke/engine/client';
 import type { Rect } from '../../table-kit/rect.ts';
 import type { Point } from '../../table-kit/motion.ts';
 import type { HulaLayout } from './layout.ts';

@@ -5,7 +5,7 @@
  * the engine's own pure meld helpers answer, so the client never re-derives
  * a rule. Pure: unit-tested without Phaser.
  */
-import { classifyMeld, layOffMany } from '@joke/engine/games/hula/melds';
+import { classifyMeld, layOffMany } from '@joke/engine/client';
 import { cardName, nameOf, points, type Card, type HulaAction, type HulaView } from './model.ts';
 import { jokerChoices, withJokerChoice } from './joker-choice.ts';
 import { clockStep } from '../../table-kit/clock-steps.ts';

@@ -2,7 +2,7 @@
  * The table's short announcements for the moments everyone should notice
  * (스톱, 훌라, 특수 승리, 땡큐, 덱 소진), from the frame's public events.
  */
-import type { GameEvent } from '@joke/engine/core/types';
+import type { GameEvent } from '@joke/engine/client';
 import { nameOf, type HulaView } from './model.ts';
 
 const SPECIAL = { daeka: '대카', soka: '소카', sevens: '7777' } as Record<string, string>;

@@ -6,8 +6,15 @@
  * this module only names them in Korean and puts the chosen one on the action.
  * Pure: unit-tested without Phaser.
  */
-import { RANK_LABEL, SUIT_SYMBOL } from '@joke/engine/core/cards';
-import { classifyMeld, isJoker, layOffMany, meldForms, type MeldForm } from '@joke/engine/games/hula/melds';
+import {
+  RANK_LABEL,
+  SUIT_SYMBOL,
+  classifyMeld,
+  isJoker,
+  layOffMany,
+  meldForms,
+  type MeldForm,
+} from '@joke/engine/client';
 import type { Card, HulaAction, HulaView, Meld } from './model.ts';
 
 export interface JokerChoice {

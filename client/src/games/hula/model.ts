@@ -3,9 +3,16 @@
  * the two purely visual helpers the table needs: the card art's shape for a
  * 훌라 card and the hand order (by suit or by rank; never sent anywhere).
  */
-import { RANK_LABEL, SUIT_SYMBOL, type Suit } from '@joke/engine/core/cards';
+import {
+  RANK_LABEL,
+  SUIT_SYMBOL,
+  type Suit,
+  type HulaCard as Card,
+  type HulaAction,
+  type HulaView,
+  type Meld,
+} from '@joke/engine/client';
 import type { Card as ArtCard } from '../../cards/model.ts';
-import type { Card, HulaAction, HulaView, Meld } from '@joke/engine/games/hula/types';
 
 export type { Card, HulaAction, HulaView, Meld };
 

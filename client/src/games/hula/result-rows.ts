@@ -3,8 +3,7 @@
  * round just played — rank, hand points, 박 with factors, points moved — and,
  * when the game is over, the final ranking by room points.
  */
-import type { HulaResult } from '@joke/engine/games/hula/result';
-import type { BakCode, WinType } from '@joke/engine/games/hula/types';
+import type { HulaResult, BakCode, WinType } from '@joke/engine/client';
 import { cardName, nameOf, points, type HulaView } from './model.ts';
 
 export const BAK_NAME: Record<BakCode, string> = {

@@ -9,7 +9,7 @@
 import Phaser from 'phaser';
 import { fitView } from '../../display.ts';
 import type { PresenceEntry } from '@joke/protocol';
-import type { GameEvent } from '@joke/engine/core/types';
+import type { GameEvent } from '@joke/engine/client';
 import { sortHand, type OneCardAction, type OneCardView } from '../../cards/model.ts';
 import { getSettings, motionMs, reducedMotion, updateSettings } from '../../settings.ts';
 import { buildPlay, deriveControls, seatInfoOf, timerFraction, type Controls, type SeatInfo } from './controls.ts';

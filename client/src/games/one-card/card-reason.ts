@@ -3,8 +3,13 @@
  * words (the judgement of one-card/legal.ts over the player's view), so a tap
  * on a dimmed card explains itself instead of a generic "낼 수 없는 카드".
  */
-import { cardReason, lastCardReason, type PlayCtx } from '@joke/engine/games/one-card/legal';
-import type { Card, OneCardView } from '@joke/engine/games/one-card/types';
+import {
+  cardReason,
+  lastCardReason,
+  type PlayCtx,
+  type OneCardCard as Card,
+  type OneCardView,
+} from '@joke/engine/client';
 
 export function cardRefusal(v: OneCardView, card: Card): string | null {
   if (!v.hand) return null;

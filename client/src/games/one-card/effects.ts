@@ -4,7 +4,7 @@
  * commentary (toasts) for events that are easy to miss.
  */
 import type Phaser from 'phaser';
-import type { GameEvent } from '@joke/engine/core/types';
+import type { GameEvent } from '@joke/engine/client';
 import { cardLabel, type Card, type OneCardView } from '../../cards/model.ts';
 import { motionMs } from '../../settings.ts';
 import type { CenterView } from './center-view.ts';

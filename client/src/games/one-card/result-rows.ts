@@ -4,7 +4,7 @@
  * round), the summary, and the seed and commitment the panel's provably-fair
  * check compares (table-kit/seed-check.ts).
  */
-import type { OneCardResult } from '@joke/engine/games/one-card/scoring';
+import type { OneCardResult } from '@joke/engine/client';
 import type { OneCardView, PlayerStatus } from '../../cards/model.ts';
 import { nameOf } from './controls.ts';
 import type { ResultData } from '../../table-kit/overlays.ts';

@@ -3,7 +3,7 @@
  * the bar's local state (raise panel, selected cards, the 7-poker choice).
  * Nothing here knows a betting rule: amounts and limits come from the view.
  */
-import { KOREAN_LABEL } from '@joke/engine/games/poker/betting-korean';
+import { KOREAN_LABEL } from '@joke/engine/client';
 import type { ButtonKind } from '../../table-kit/widgets.ts';
 import { chips, handPlayer, potTotal, type LegalAction, type PokerAction, type PokerView } from './model.ts';
 import type { RaiseSlider } from './raise-slider.ts';

@@ -6,7 +6,7 @@
  * the view before and after the frame that carries the engine's `timeout`
  * event, so nothing here guesses at hidden state.
  */
-import type { GameEvent } from '@joke/engine/core/types';
+import type { GameEvent } from '@joke/engine/client';
 import { handPlayer, type PokerView } from './model.ts';
 
 const LEAD = '시간이 다 되어';

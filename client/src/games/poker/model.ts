@@ -5,7 +5,7 @@
  */
 import type { Card as ArtCard } from '../../cards/model.ts';
 import type {
-  Card,
+  PokerCard as Card,
   CardSlot,
   HandPlayerView,
   LegalAction,
@@ -13,7 +13,7 @@ import type {
   PokerMode,
   PokerView,
   SeatView,
-} from '@joke/engine/games/poker/types';
+} from '@joke/engine/client';
 
 export type { Card, CardSlot, HandPlayerView, LegalAction, PokerAction, PokerMode, PokerView, SeatView };
 

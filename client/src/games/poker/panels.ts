@@ -8,12 +8,7 @@
  * the default ranking's names (never throws); a used card whose rank is not in
  * the deck (cannot happen with the engine's decks) is ignored.
  */
-import {
-  CATEGORY_NAME_KO,
-  INTL_CATEGORIES,
-  KOREAN_CATEGORIES,
-  type Category,
-} from '@joke/engine/games/poker/eval/high';
+import { CATEGORY_NAME_KO, INTL_CATEGORIES, KOREAN_CATEGORIES, type Category } from '@joke/engine/client';
 import type { Card, PokerView } from './model.ts';
 
 export interface RankTable {

@@ -8,15 +8,17 @@
  * Every example is checked against the engine's evaluator by
  * test/poker-rank-examples.test.ts (a wrong example fails there, not here).
  */
-import { CARDS20, parseCards } from '@joke/engine/games/poker/cards';
-import { badugiHand, badugiName } from '@joke/engine/games/poker/eval/badugi';
-import { bestLowHand } from '@joke/engine/games/poker/eval/hands';
 import {
+  CARDS20,
+  parseCards,
+  badugiHand,
+  badugiName,
+  bestLowHand,
   CATEGORY_NAME_KO,
   INTL_CATEGORIES,
   KOREAN_CATEGORIES,
   type Category,
-} from '@joke/engine/games/poker/eval/high';
+} from '@joke/engine/client';
 import type { Card } from './model.ts';
 
 export type RankingKind = 'world' | 'korean' | 'badugi' | 'indian';

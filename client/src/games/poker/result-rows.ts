@@ -4,7 +4,7 @@
  * the state column, since the ranking counts chips minus rebought chips and
  * a player with fewer chips may rightly rank above one who rebought.
  */
-import type { PokerResult } from '@joke/engine/games/poker/scoring';
+import type { PokerResult } from '@joke/engine/client';
 import type { ResultData } from '../../table-kit/overlays.ts';
 import { nameOf, type PokerView } from './model.ts';
 
