@@ -1,3 +1,4 @@
-export { computeLayout, type TableLayout, type Rect } from './table/layout.ts';
-export { deriveControls, explainLegal } from './table/controller.ts';
+export { computeLayout, type TableLayout } from './games/one-card/layout.ts';
+export { type Rect } from './table-kit/rect.ts';
+export { deriveControls, explainLegal } from './games/one-card/controls.ts';
 export { GatewayClient } from './net/gateway.ts';

@@ -4,9 +4,9 @@ import Phaser from 'phaser';
 import { loadFonts } from './fonts.ts';
 import { BootScene } from './scenes/BootScene.ts';
 import { LobbyScene } from './scenes/LobbyScene.ts';
-import { TableScene } from './scenes/TableScene.ts';
-import { PokerScene } from './poker/PokerScene.ts';
-import { HulaScene } from './hula/HulaScene.ts';
+import { OneCardScene } from './games/one-card/OneCardScene.ts';
+import { PokerScene } from './games/poker/PokerScene.ts';
+import { HulaScene } from './games/hula/HulaScene.ts';
 import { installTestHook } from './testhook.ts';
 import { sound } from './sound/player.ts';
 import { followResolution, scaleConfig } from './display.ts';
@@ -36,7 +36,7 @@ export async function startGame(
     backgroundColor: '#175c3c',
     // Backing store at devicePixelRatio (display.ts): crisp cards and text on phones.
     scale: scaleConfig('game'),
-    scene: [BootScene, LobbyScene, TableScene, PokerScene, HulaScene, ...extraScenes],
+    scene: [BootScene, LobbyScene, OneCardScene, PokerScene, HulaScene, ...extraScenes],
     input: { activePointers: 2 },
     banner: false,
     callbacks: { preBoot: (g) => g.registry.set('firstScene', first) },

@@ -5,12 +5,12 @@
  */
 import type Phaser from 'phaser';
 import { currentGateway } from './app.ts';
-import { currentChat } from './table/lively-source.ts';
+import { currentChat } from './table-kit/lively-source.ts';
 import type { ChatState } from './chat/chat-overlay.ts';
 import { sound, type SoundState } from './sound/player.ts';
-import { shownLabels, type ShownLabel } from './table/labels.ts';
+import { shownLabels, type ShownLabel } from './table-kit/labels.ts';
 import type { RenderPace } from './render-pace.ts';
-import { overlayReport, type ScenePlaces } from './table/overlay-report.ts';
+import { overlayReport, type ScenePlaces } from './table-kit/overlay-report.ts';
 /** What a table scene (원카드, 포커 or 훌라) offers the hook. */
 interface HookedTable {
   snapshot(): Record<string, unknown>;

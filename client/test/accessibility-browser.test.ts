@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../src/settings.ts';
-import type { ShownLabel } from '../src/table/labels.ts';
+import type { ShownLabel } from '../src/table-kit/labels.ts';
 import { launchBrowser } from './support/browser.ts';
 import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
 import { labelProblems } from './support/label-check.ts';

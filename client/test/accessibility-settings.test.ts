@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BLUE, GREEN, INK, RED, paletteKey, suitInk } from '../src/cards/art-common.ts';
 import { LARGE_TEXT_SCALE, getSettings, textScale, updateSettings } from '../src/settings.ts';
 import { TURN_BUZZ, TurnBuzz } from '../src/sound/turn-buzz.ts';
-import { tx } from '../src/table/theme.ts';
+import { tx } from '../src/table-kit/theme.ts';
 
 afterEach(() => {
   updateSettings({ fourColorDeck: false, largeText: false, vibrate: true });

@@ -3,7 +3,7 @@
  * only motion is its turn clock draws at most once a second), and never more than CLOCK_STEPS times.
  */
 import { describe, expect, it } from 'vitest';
-import { CLOCK_STEPS, clockStep } from '../src/table/clock-steps.ts';
+import { CLOCK_STEPS, clockStep } from '../src/table-kit/clock-steps.ts';
 
 /** How many different values the clock shows over its whole time, sampled every 10 ms. */
 function distinct(totalMs: number | undefined, wholeMs: number): number {

@@ -4,10 +4,15 @@
  * view() — so the client is checked against what the server really sends.
  */
 import { describe, expect, it } from 'vitest';
-import { oneCard } from '@joke/engine/games/one-card/index';
-import type { Card, OneCardOptions, OneCardState, OneCardView } from '@joke/engine/games/one-card/types';
+import {
+  oneCard,
+  type OneCardCard as Card,
+  type OneCardOptions,
+  type OneCardState,
+  type OneCardView,
+} from '@joke/engine/client';
 import { sortHand } from '../src/cards/model.ts';
-import { buildPlay, deriveControls, explainLegal, initialOf, timerFraction } from '../src/table/controller.ts';
+import { buildPlay, deriveControls, explainLegal, initialOf, timerFraction } from '../src/games/one-card/controls.ts';
 
 const players = ['a', 'b', 'c'].map((id) => ({ id, name: { a: '민수', b: '지영', c: '현우' }[id]! }));
 

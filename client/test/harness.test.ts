@@ -1,6 +1,6 @@
 /**
  * The table in situations a random game rarely reaches, rendered by the real
- * TableScene in headless Chromium from engine views computed in the page
+ * OneCardScene in headless Chromium from engine views computed in the page
  * (harness.html). Everything is driven by clicks and drags on the canvas.
  * Screenshots go to test-results/screenshots/.
  */
@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHandler } from '@joke/web';
-import { computeLayout, inside, overlaps } from '../src/table/layout.ts';
+import { computeLayout } from '../src/games/one-card/layout.ts';
+import { inside, overlaps } from '../src/table-kit/rect.ts';
 import { launchBrowser } from './support/browser.ts';
 import { builtClient } from './support/stack.ts';
 import { clickAt, clickBox, snapshot, waitFor, type TableSnapshot } from './support/table-driver.ts';

@@ -6,10 +6,10 @@
  * Plus the shared motion helpers' bookkeeping (MotionLog, Flights).
  */
 import { describe, expect, it } from 'vitest';
-import type { GameEvent } from '@joke/engine/core/types';
-import { arrivalStart, arrivals, type Arrival } from '../src/hula/arrivals.ts';
-import type { Card, Meld } from '../src/hula/model.ts';
-import { Flights, MotionLog } from '../src/table/motion.ts';
+import type { GameEvent } from '@joke/engine/client';
+import { arrivalStart, arrivals, type Arrival } from '../src/games/hula/arrivals.ts';
+import type { Card, Meld } from '../src/games/hula/model.ts';
+import { Flights, MotionLog } from '../src/table-kit/motion.ts';
 
 const c = (id: string, suit: Card['suit'], rank: number) => ({ id, suit, rank }) as Card;
 const meld = (id: number, owner: string, cards: Card[]): Meld =>

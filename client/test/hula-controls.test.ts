@@ -4,11 +4,10 @@
  * checked against what the server really sends.
  */
 import { describe, expect, it } from 'vitest';
-import { hula } from '@joke/engine/games/hula/index';
-import type { Card, HulaOptions, HulaState, HulaView } from '@joke/engine/games/hula/types';
-import { buildAction, deriveControls } from '../src/hula/controls.ts';
-import { resultRows } from '../src/hula/result-rows.ts';
-import { eventToast } from '../src/hula/events.ts';
+import { hula, type HulaCard as Card, type HulaOptions, type HulaState, type HulaView } from '@joke/engine/client';
+import { buildAction, deriveControls } from '../src/games/hula/controls.ts';
+import { resultRows } from '../src/games/hula/result-rows.ts';
+import { eventToast } from '../src/games/hula/events.ts';
 
 const players = ['a', 'b', 'c'].map((id) => ({ id, name: { a: '민수', b: '지영', c: '현우' }[id]! }));
 const c = (suit: Card['suit'], rank: number): Card => ({ id: `${suit}${rank}`, suit, rank });

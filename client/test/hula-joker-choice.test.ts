@@ -1,9 +1,8 @@
 /** docs/games/hula.md §5.3 in the client: the 조커 toggle names the joker's role and the action carries it. */
 import { describe, expect, it } from 'vitest';
-import { hula } from '@joke/engine/games/hula/index';
-import type { Card, HulaOptions, HulaState, HulaView } from '@joke/engine/games/hula/types';
-import { buildAction, deriveControls } from '../src/hula/controls.ts';
-import { jokerChoices } from '../src/hula/joker-choice.ts';
+import { hula, type HulaCard as Card, type HulaOptions, type HulaState, type HulaView } from '@joke/engine/client';
+import { buildAction, deriveControls } from '../src/games/hula/controls.ts';
+import { jokerChoices } from '../src/games/hula/joker-choice.ts';
 
 const players = ['a', 'b'].map((id) => ({ id, name: id === 'a' ? '민수' : '지영' }));
 const c = (suit: Card['suit'], rank: number): Card => ({

@@ -6,7 +6,7 @@
  * busy table still fit their area.
  */
 import { describe, expect, it } from 'vitest';
-import { ACTION_SLOTS, barRects, computeHulaLayout, placeMelds, type Rect } from '../src/hula/layout.ts';
+import { ACTION_SLOTS, barRects, computeHulaLayout, placeMelds, type Rect } from '../src/games/hula/layout.ts';
 
 const SCREENS = [
   { name: 'portrait 390×844', width: 390, height: 844 },

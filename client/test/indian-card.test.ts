@@ -3,9 +3,9 @@
  * must read "1" with its own texture, while poker's ace (rank 14) stays "A".
  */
 import { describe, expect, it } from 'vitest';
-import { CARDS20, CARDS52 } from '@joke/engine/games/poker/cards';
+import { CARDS20, CARDS52 } from '@joke/engine/client';
 import { faceKey, indexLabel } from '../src/cards/model.ts';
-import { artCard } from '../src/poker/model.ts';
+import { artCard } from '../src/games/poker/model.ts';
 
 describe('인디언 1 on the card face', () => {
   it('draws the d20 1 as "1" and the ace as "A", on different textures', () => {

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MIN_CARD_H,
-  MIN_CARD_W,
-  computeLayout,
-  inside,
-  overlaps,
-  slotBounds,
-  type Rect,
-  type TableLayout,
-} from '../src/table/layout.ts';
+import { MIN_CARD_H, MIN_CARD_W, computeLayout, slotBounds, type TableLayout } from '../src/games/one-card/layout.ts';
+import { inside, overlaps, type Rect } from '../src/table-kit/rect.ts';
 
 const SCREENS: [number, number][] = [
   [390, 844],

@@ -5,10 +5,15 @@
  * a viewer exactly when the engine would accept that viewer's press.
  */
 import { describe, expect, it } from 'vitest';
-import { Rng } from '@joke/engine/core/rng';
-import { oneCard } from '@joke/engine/games/one-card/index';
-import type { Card, OneCardOptions, OneCardState, OneCardView } from '@joke/engine/games/one-card/types';
-import { oneCardCall, openWindow } from '../src/table/one-card-call.ts';
+import {
+  Rng,
+  oneCard,
+  type OneCardCard as Card,
+  type OneCardOptions,
+  type OneCardState,
+  type OneCardView,
+} from '@joke/engine/client';
+import { oneCardCall, openWindow } from '../src/games/one-card/one-card-call.ts';
 
 const players = ['a', 'b', 'c'].map((id) => ({ id, name: id }));
 const std = (id: string, suit: 'S' | 'H' | 'D' | 'C', rank: number): Card => ({ id, kind: 'std', suit, rank });

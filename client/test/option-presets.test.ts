@@ -4,9 +4,7 @@
  * off their mode's default. Fed the engine's own fields and presets, as games.list sends them.
  */
 import { describe, expect, it } from 'vitest';
-import { oneCard } from '@joke/engine/games/one-card/index';
-import { poker } from '@joke/engine/games/poker/index';
-import { presetValues } from '@joke/engine/core/presets';
+import { oneCard, poker, presetValues } from '@joke/engine/client';
 import { CUSTOM, chooserState, rulesInForce } from '../src/ui/option-presets.ts';
 
 const fields = oneCard.optionFields;

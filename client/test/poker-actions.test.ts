@@ -4,13 +4,10 @@
  * the view lists legal actions, and the view's chips always add up.
  */
 import { describe, expect, it } from 'vitest';
-import { poker } from '@joke/engine/games/poker/index';
-import { Rng } from '@joke/engine/core/rng';
-import { simPlayers } from '@joke/engine/sim/runner';
-import type { PokerState } from '@joke/engine/games/poker/types';
-import { actionBar, emptyBarState, pressUi, type BarState } from '../src/poker/actions.ts';
-import { handEndLines, statusLine } from '../src/poker/status.ts';
-import { chipsOnTable, type PokerView } from '../src/poker/model.ts';
+import { poker, Rng, simPlayers, type PokerState } from '@joke/engine/client';
+import { actionBar, emptyBarState, pressUi, type BarState } from '../src/games/poker/actions.ts';
+import { handEndLines, statusLine } from '../src/games/poker/status.ts';
+import { chipsOnTable, type PokerView } from '../src/games/poker/model.ts';
 
 const MODES = ['holdem', 'omaha', 'sevenPoker', 'sevenHiLo', 'badugi', 'fiveDraw', 'indian'] as const;
 

@@ -5,10 +5,8 @@
  * before and after — the same inputs PokerScene gets.
  */
 import { describe, expect, it } from 'vitest';
-import { poker } from '@joke/engine/games/poker/index';
-import { Rng } from '@joke/engine/core/rng';
-import type { PokerState, PokerView } from '@joke/engine/games/poker/types';
-import { clockDecided } from '../src/poker/clock-notice.ts';
+import { poker, Rng, type PokerState, type PokerView } from '@joke/engine/client';
+import { clockDecided } from '../src/games/poker/clock-notice.ts';
 import { PREPARED } from '../src/harness/prepared.ts';
 
 const players = ['p0', 'p1', 'p2'].map((id) => ({ id, name: id }));

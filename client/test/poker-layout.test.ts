@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { computePokerLayout, grid, inside, namedRects, overlaps } from '../src/poker/layout.ts';
-import { raisePanelRects } from '../src/poker/raise-slider.ts';
-import type { Rect } from '../src/table/layout.ts';
+import { computePokerLayout, grid, inside, namedRects, overlaps } from '../src/games/poker/layout.ts';
+import { raisePanelRects } from '../src/games/poker/raise-slider.ts';
+import type { Rect } from '../src/table-kit/rect.ts';
 
 const SCREENS: [number, number][] = [
   [390, 844],
@@ -123,7 +123,7 @@ describe('poker table layout', () => {
 
 describe('action bar cells', () => {
   it('a short last row spreads over the whole width', async () => {
-    const { barCells } = await import('../src/poker/layout.ts');
+    const { barCells } = await import('../src/games/poker/layout.ts');
     const area = { x: 8, y: 600, w: 374, h: 184 };
     const cells = barCells(area, 9, 4);
     expect(cells).toHaveLength(9);

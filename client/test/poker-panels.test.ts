@@ -7,10 +7,8 @@
  * every hand with `everyHand`.
  */
 import { describe, expect, it } from 'vitest';
-import { poker } from '@joke/engine/games/poker/index';
-import { Rng } from '@joke/engine/core/rng';
-import type { PokerState, PokerView } from '@joke/engine/games/poker/types';
-import { rankTable, usedColumns, type UsedColumn } from '../src/poker/panels.ts';
+import { poker, Rng, type PokerState, type PokerView } from '@joke/engine/client';
+import { rankTable, usedColumns, type UsedColumn } from '../src/games/poker/panels.ts';
 
 const players = ['p0', 'p1', 'p2'].map((id) => ({ id, name: id }));
 

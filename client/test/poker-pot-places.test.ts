@@ -3,8 +3,8 @@
  * covers, the chips sit inside the pot row, inside the felt oval, and clear of the words' rectangle.
  */
 import { describe, expect, it } from 'vitest';
-import { computePokerLayout, inside, overlaps } from '../src/poker/layout.ts';
-import { potPlaces } from '../src/poker/pot-places.ts';
+import { computePokerLayout, inside, overlaps } from '../src/games/poker/layout.ts';
+import { potPlaces } from '../src/games/poker/pot-places.ts';
 
 const SCREENS: [number, number][] = [
   [390, 844],

@@ -6,11 +6,10 @@
  * panel's rectangles on every screen are checked in poker-layout.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { poker } from '@joke/engine/games/poker/index';
-import { simPlayers } from '@joke/engine/sim/runner';
-import { actionBar, emptyBarState, pressUi } from '../src/poker/actions.ts';
-import { amountAtX, sliderAmount, sliderFrac, trackSpan } from '../src/poker/raise-slider.ts';
-import type { PokerView } from '../src/poker/model.ts';
+import { poker, simPlayers } from '@joke/engine/client';
+import { actionBar, emptyBarState, pressUi } from '../src/games/poker/actions.ts';
+import { amountAtX, sliderAmount, sliderFrac, trackSpan } from '../src/games/poker/raise-slider.ts';
+import type { PokerView } from '../src/games/poker/model.ts';
 
 const FRACS = Array.from({ length: 101 }, (_, i) => i / 100);
 

@@ -5,17 +5,19 @@
  * a wrong or misplaced picture fails here rather than teaching a wrong 족보.
  */
 import { describe, expect, it } from 'vitest';
-import { badugiHand, badugiName } from '@joke/engine/games/poker/eval/badugi';
-import { bestLowHand, scoreOf } from '@joke/engine/games/poker/eval/hands';
 import {
+  badugiHand,
+  badugiName,
+  bestLowHand,
+  scoreOf,
   CATEGORY_NAME_KO,
   INTL_CATEGORIES,
   KOREAN_CATEGORIES,
   intlCategory,
   koreanCategory,
-} from '@joke/engine/games/poker/eval/high';
-import { indianScore } from '@joke/engine/games/poker/eval/indian';
-import { rankExamples, type ExampleRow } from '../src/poker/rank-examples.ts';
+  indianScore,
+} from '@joke/engine/client';
+import { rankExamples, type ExampleRow } from '../src/games/poker/rank-examples.ts';
 
 /** Strictly decreasing: the table is best first and no two rows tie. */
 function expectDescending(scores: number[]): void {

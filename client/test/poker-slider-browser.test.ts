@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { overlaps, type Rect } from '../src/table/layout.ts';
+import { overlaps, type Rect } from '../src/table-kit/rect.ts';
 import { launchBrowser } from './support/browser.ts';
 import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
 import { waitFor } from './support/table-driver.ts';

@@ -1,7 +1,7 @@
 /** The poker screen model's words (issue 16 §3): ranked hand names, draw names, clocks. */
 import { describe, expect, it } from 'vitest';
-import { countdown, rankedHandName } from '../src/poker/story.ts';
-import type { Card, PokerView } from '../src/poker/model.ts';
+import { countdown, rankedHandName } from '../src/games/poker/story.ts';
+import type { Card, PokerView } from '../src/games/poker/model.ts';
 
 const c = (id: number, rank: number, suit: Card['suit'] = 'S'): Card => ({ id, rank, suit }) as Card;
 

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOCK_STEPS } from '../src/table/clock-steps.ts';
+import { CLOCK_STEPS } from '../src/table-kit/clock-steps.ts';
 import { launchBrowser } from './support/browser.ts';
 import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
 import { clickAt, snapshot, waitFor, type TableSnapshot } from './support/table-driver.ts';

@@ -4,7 +4,7 @@
  * the address parser, and poker's plain-text hand history.
  */
 import { describe, expect, it } from 'vitest';
-import { games } from '@joke/engine';
+import { games } from '@joke/engine/client';
 import { buildTimeline } from '../src/replay/timeline.ts';
 import { prove } from '../src/replay/proof.ts';
 import { pokerHandHistory } from '../src/replay/hand-history.ts';

@@ -4,10 +4,9 @@
  * it shows from the final view and result.
  */
 import { describe, expect, it } from 'vitest';
-import { Rng } from '@joke/engine/core/rng';
-import { oneCard } from '@joke/engine/games/one-card/index';
-import type { OneCardOptions, OneCardState, OneCardView } from '@joke/engine/games/one-card/types';
-import { resultData, verifySeed } from '../src/table/result-data.ts';
+import { Rng, oneCard, type OneCardOptions, type OneCardState, type OneCardView } from '@joke/engine/client';
+import { resultData } from '../src/games/one-card/result-rows.ts';
+import { verifySeed } from '../src/table-kit/seed-check.ts';
 
 const players = [
   { id: 'a', name: '민수' },

@@ -4,9 +4,9 @@
  * order; the winner's summary figure is the profit.
  */
 import { describe, expect, it } from 'vitest';
-import type { PokerResult } from '@joke/engine/games/poker/scoring';
-import type { PokerView } from '../src/poker/model.ts';
-import { pokerResult, profitOf, signedChips } from '../src/poker/result-rows.ts';
+import type { PokerResult } from '@joke/engine/client';
+import type { PokerView } from '../src/games/poker/model.ts';
+import { pokerResult, profitOf, signedChips } from '../src/games/poker/result-rows.ts';
 
 const view = {
   viewer: 'me',

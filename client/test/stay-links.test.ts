@@ -3,7 +3,7 @@
  * and the link a room is shared by and read back from.
  */
 import { describe, expect, it } from 'vitest';
-import { resultActions, type TableExit } from '../src/table/result-actions.ts';
+import { resultActions, type TableExit } from '../src/table-kit/result-actions.ts';
 import { inviteLink, roomLinkFromUrl } from '../src/ui/invite.ts';
 
 describe('result buttons', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToastQueue, toastLabel } from '../src/table/toast-queue.ts';
+import { ToastQueue, toastLabel } from '../src/table-kit/toast-queue.ts';
 
 describe('notices over the table (issue 41: repeated notices coalesce)', () => {
   it('three "시간 초과" in a row are one line with ×3, kept until the last one is due', () => {

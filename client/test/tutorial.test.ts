@@ -6,9 +6,7 @@
  * situation, and the hand reaches its end.
  */
 import { describe, expect, it } from 'vitest';
-import { Rng } from '@joke/engine/core/rng';
-import type { GameStateBase } from '@joke/engine/core/types';
-import type { OneCardView } from '@joke/engine/games/one-card/types';
+import { Rng, type GameStateBase, type OneCardView } from '@joke/engine/client';
 import { LESSONS, type TutorialGame } from '../src/tutorial/lessons.ts';
 import { learnerMoves } from '../src/tutorial/moves.ts';
 import { coachLine } from '../src/tutorial/coach.ts';

@@ -3,12 +3,21 @@
  * names the table shows. Suit symbols and names come from the engine's shared
  * card module so the client never disagrees with the server about them.
  */
-import { RANK_LABEL, SUIT_NAME_KO, SUIT_SYMBOL, isRed, type Suit } from '@joke/engine/core/cards';
-import { COLOR_NAME_KO, cardLabel } from '@joke/engine/games/one-card/cards';
-import type { Card, Color, UnoCard } from '@joke/engine/games/one-card/types';
+import {
+  RANK_LABEL,
+  SUIT_NAME_KO,
+  SUIT_SYMBOL,
+  isRed,
+  type Suit,
+  COLOR_NAME_KO,
+  cardLabel,
+  type OneCardCard as Card,
+  type Color,
+  type UnoCard,
+} from '@joke/engine/client';
 
 export type {
-  Card,
+  OneCardCard as Card,
   ClassicCard,
   Color,
   LegalActions,
@@ -16,7 +25,7 @@ export type {
   OneCardView,
   PlayAction,
   PlayerStatus,
-} from '@joke/engine/games/one-card/types';
+} from '@joke/engine/client';
 export type ColorCard = UnoCard;
 export { SUIT_SYMBOL, SUIT_NAME_KO, isRed, type Suit, COLOR_NAME_KO, cardLabel };
 export const SUITS: Suit[] = ['S', 'H', 'D', 'C'];

@@ -7,7 +7,7 @@
  * canvas draws. Before any table publishes — or after it has left — the
  * overlay keeps its stylesheet place.
  */
-import type { Rect } from '../table/layout.ts';
+import type { Rect } from '../table-kit/rect.ts';
 
 export interface ChatPlace {
   /** The round chat button (page px). */

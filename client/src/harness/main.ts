@@ -1,6 +1,6 @@
 /**
  * Dev harness: harness.html?mode=classic&players=4&seed=x&viewer=0&bots=600&warmup=10&hand=7
- * renders the real TableScene over a GameLocalSource (engine in the page).
+ * renders the real OneCardScene (scene key `table`) over a GameLocalSource (engine in the page).
  * `viewer=spectator` watches; `bots=0` freezes the table after `warmup` moves; `chat=1` adds the chat overlay.
  *
  * `game=poker` / `game=hula` render the 포커 / 훌라 table the same way (`mode=holdem`, `o.<option>=value`, `autoplay=1` lets the
@@ -9,10 +9,8 @@
  */
 import Phaser from 'phaser';
 import { startGame } from '../main.ts';
-import type { TableSceneData } from '../scenes/TableScene.ts';
-import { poker } from '@joke/engine/games/poker/index';
-import { hula } from '@joke/engine/games/hula/index';
-import { oneCard } from '@joke/engine/games/one-card/index';
+import type { OneCardSceneData } from '../games/one-card/OneCardScene.ts';
+import { poker, hula, oneCard } from '@joke/engine/client';
 import { GameLocalSource } from '../tutorial/game-source.ts';
 import { ChatOverlay } from '../chat/chat-overlay.ts';
 import { seatAnchor } from '../chat/seat-anchor.ts';
@@ -85,7 +83,7 @@ class HarnessBoot extends Phaser.Scene {
       offline: (q.get('offline') ?? '').split(',').filter(Boolean).map(Number),
       away: (q.get('away') ?? '').split(',').filter(Boolean).map(Number),
     });
-    const data: TableSceneData = {
+    const data: OneCardSceneData = {
       source,
       title: '원카드 (로컬)',
       onExit: () => location.reload(),

@@ -3,8 +3,7 @@
  * rare in a random game but they must look right, so the state is rearranged
  * (still a valid engine state) and the engine computes the views.
  */
-import type { GameStateBase } from '@joke/engine/core/types';
-import type { Card, OneCardState } from '@joke/engine/games/one-card/types';
+import type { GameStateBase, OneCardCard as Card, OneCardState } from '@joke/engine/client';
 
 const std = (id: string, suit: 'S' | 'H' | 'D' | 'C', rank: number): Card => ({ id, kind: 'std', suit, rank });
 

@@ -2,9 +2,7 @@
  * Prepared situations for the 포커/훌라 harness (`prepare=`): the fresh state
  * rearranged into one a random game reaches rarely, still one the engine reads.
  */
-import type { GameStateBase } from '@joke/engine/core/types';
-import type { HulaState } from '@joke/engine/games/hula/types';
-import type { PokerState } from '@joke/engine/games/poker/types';
+import type { GameStateBase, HulaState, PokerState } from '@joke/engine/client';
 
 /** The rebuy clock of §5.6 (15 s). */
 const REBUY_MS = 15_000;

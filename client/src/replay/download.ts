@@ -4,7 +4,7 @@
  * refuses downloads simply saves nothing; there is no other failure.
  */
 import type { ReplayDetail } from '@joke/lobby';
-import { games } from '@joke/engine';
+import { games } from '@joke/engine/client';
 import { buildTimeline } from './timeline.ts';
 import { pokerHandHistory } from './hand-history.ts';
 

@@ -4,10 +4,13 @@
  * pots with who took them. Pure: read from the replayed states (timeline.ts) and the record's steps, so
  * it shows every hole card (the game is over). Non-poker states give an empty string.
  */
-import type { GameStateBase } from '@joke/engine/core/types';
-import type { GameRecord } from '@joke/engine/record/record';
-import type { PokerState } from '@joke/engine/games/poker/types';
-import { KOREAN_LABEL, type KoreanType } from '@joke/engine/games/poker/betting-korean';
+import {
+  type GameStateBase,
+  type GameRecord,
+  type PokerState,
+  KOREAN_LABEL,
+  type KoreanType,
+} from '@joke/engine/client';
 import { naturalName } from './games/cards.ts';
 
 type Card = { suit: string; rank: number };

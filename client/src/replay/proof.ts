@@ -7,7 +7,7 @@
  * `prove` never throws: a missing Web Crypto (an insecure origin) is a failed line saying so. Its Korean
  * lines say what was compared; `failure` names the first step and card that did not match.
  */
-import type { GameRecord } from '@joke/engine/record/record';
+import type { GameRecord } from '@joke/engine/client';
 import { cardIdsOf, nameOf, type Timeline } from './timeline.ts';
 
 export interface ProofLine {

@@ -11,9 +11,9 @@
  */
 import type Phaser from 'phaser';
 import { TRPCClientError } from '@trpc/client';
-import { games } from '@joke/engine';
+import { games } from '@joke/engine/client';
 import type { ReplayDetail } from '@joke/lobby';
-import type { GameRecord } from '@joke/engine/record/record';
+import type { GameRecord } from '@joke/engine/client';
 import { lobby, errorMessage } from '../net/trpc.ts';
 import { el } from '../ui/dom.ts';
 import { buildTimeline, type Timeline } from './timeline.ts';

@@ -5,10 +5,9 @@
  * none on a jump or a step back. Nothing can be played: `act` refuses in Korean. The clock is the
  * record's: serverNow() is the time of the step shown, so turn timers read as they did then.
  */
-import type { GameAction, GameViewBase } from '@joke/engine/core/types';
-import type { GameRecord } from '@joke/engine/record/record';
+import type { GameAction, GameViewBase, GameRecord } from '@joke/engine/client';
 import type { ActResult } from '../net/gateway.ts';
-import type { ResultOf, TableHandlers, TableSource } from '../table/source.ts';
+import type { ResultOf, TableHandlers, TableSource } from '../table-kit/source.ts';
 import type { Timeline } from './timeline.ts';
 
 export class ReplaySource implements TableSource<GameAction, GameViewBase> {

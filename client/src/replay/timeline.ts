@@ -8,8 +8,16 @@
  * Korean names, as the game shows them) and the engine's Korean reason. Options that do not parse, or a
  * record from rules newer than this client, give an empty timeline with a failure at step 0.
  */
-import type { AnyGame, GameEvent, GameStateBase, PlayerId } from '@joke/engine/core/types';
-import { applyRecordedStep, setupFromRecord, type GameRecord, type RecordedStep } from '@joke/engine/record/record';
+import {
+  type AnyGame,
+  type GameEvent,
+  type GameStateBase,
+  type PlayerId,
+  applyRecordedStep,
+  setupFromRecord,
+  type GameRecord,
+  type RecordedStep,
+} from '@joke/engine/client';
 import { replayGames, type ReplayGame } from './games/index.ts';
 
 export interface ReplayFailure {

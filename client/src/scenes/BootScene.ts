@@ -1,6 +1,6 @@
 /** Prepares the shared textures (card backs) and hands over to the lobby (or the harness). */
 import Phaser from 'phaser';
-import { backTexture } from '../table/textures.ts';
+import { backTexture } from '../table-kit/textures.ts';
 
 export class BootScene extends Phaser.Scene {
   constructor() {

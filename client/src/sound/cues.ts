@@ -4,7 +4,7 @@
  * is unit-tested without audio; the same function serves 원카드, 포커 and 훌라
  * because their event names do not collide.
  */
-import { KOREAN_LABEL } from '@joke/engine/games/poker/betting-korean';
+import { KOREAN_LABEL } from '@joke/engine/client';
 import type { Effect } from './synth.ts';
 
 interface FrameLike {

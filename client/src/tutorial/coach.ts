@@ -3,9 +3,7 @@
  * the learner: what to do and why, read from the view and the legal moves
  * (never from a script of steps), so it stays right whatever the bots do.
  */
-import type { OneCardView } from '@joke/engine/games/one-card/types';
-import type { PokerView } from '@joke/engine/games/poker/types';
-import type { HulaView } from '@joke/engine/games/hula/types';
+import type { OneCardView, PokerView, HulaView } from '@joke/engine/client';
 import type { TutorialGame } from './lessons.ts';
 import { rankName, type Move } from './moves.ts';
 

@@ -5,10 +5,17 @@
  * tutorial plays on it (no server, no sign-in); the dev harness renders
  * every table over it for screenshot and story tests.
  */
-import { Rng } from '@joke/engine/core/rng';
-import type { AnyGame, GameAction, GameEvent, GameStateBase, GameViewBase, PlayerInfo } from '@joke/engine/core/types';
+import {
+  Rng,
+  type AnyGame,
+  type GameAction,
+  type GameEvent,
+  type GameStateBase,
+  type GameViewBase,
+  type PlayerInfo,
+} from '@joke/engine/client';
 import type { ActResult } from '../net/gateway.ts';
-import type { ResultOf, TableHandlers, TableSource } from '../table/source.ts';
+import type { ResultOf, TableHandlers, TableSource } from '../table-kit/source.ts';
 import { TurnBuzz } from '../sound/turn-buzz.ts';
 
 export interface GameLocalConfig {

@@ -6,13 +6,18 @@
  * 등록, 붙이기, 땡큐 or 스톱). The prepared state is still one the engine
  * reads; the engine judges every move and computes every view.
  */
-import type { AnyGame, GameStateBase } from '@joke/engine/core/types';
-import { oneCard } from '@joke/engine/games/one-card/index';
-import type { Card as OneCard, OneCardState } from '@joke/engine/games/one-card/types';
-import { poker } from '@joke/engine/games/poker/index';
-import type { PokerState } from '@joke/engine/games/poker/types';
-import { hula } from '@joke/engine/games/hula/index';
-import type { Card as HulaCard, HulaState } from '@joke/engine/games/hula/types';
+import {
+  type AnyGame,
+  type GameStateBase,
+  oneCard,
+  type OneCardCard as OneCard,
+  type OneCardState,
+  poker,
+  type PokerState,
+  hula,
+  type HulaCard,
+  type HulaState,
+} from '@joke/engine/client';
 
 export type TutorialGame = 'one-card' | 'poker' | 'hula';
 

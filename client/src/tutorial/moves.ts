@@ -5,10 +5,17 @@
  * tutorial highlights exactly these; nothing here knows which step of the
  * lesson it is.
  */
-import type { OneCardAction, OneCardView } from '@joke/engine/games/one-card/types';
-import type { PokerAction, PokerView } from '@joke/engine/games/poker/types';
-import type { HulaAction, HulaView, Card as HulaCard } from '@joke/engine/games/hula/types';
-import { classifyMeld, layOffOnto } from '@joke/engine/games/hula/melds';
+import {
+  type OneCardAction,
+  type OneCardView,
+  type PokerAction,
+  type PokerView,
+  type HulaAction,
+  type HulaView,
+  type HulaCard,
+  classifyMeld,
+  layOffOnto,
+} from '@joke/engine/client';
 import type { TutorialGame } from './lessons.ts';
 
 export interface Move {

@@ -1,7 +1,7 @@
 /** The lesson's table source: the engine in the page, its prepared deal, bots for the other seats. */
 import { GameLocalSource } from './game-source.ts';
 import type { Lesson } from './lessons.ts';
-import type { GameAction, GameStateBase, GameViewBase } from '@joke/engine/core/types';
+import type { GameAction, GameStateBase, GameViewBase } from '@joke/engine/client';
 
 export function lessonSource(
   lesson: Lesson,

@@ -5,9 +5,9 @@
  * is refused, and a summary with 다시 하기 / 로비로 / 규칙 보기 at the end.
  */
 import type Phaser from 'phaser';
-import type { GameAction, GameViewBase } from '@joke/engine/core/types';
+import type { GameAction, GameViewBase } from '@joke/engine/client';
 import type { ActResult } from '../net/gateway.ts';
-import type { TableFrame, TableHandlers, TableSource } from '../table/source.ts';
+import type { TableFrame, TableHandlers, TableSource } from '../table-kit/source.ts';
 import { reducedMotion } from '../settings.ts';
 import { openGameRules } from '../ui/rules/game-rules.ts';
 import { el } from '../ui/dom.ts';

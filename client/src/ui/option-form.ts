@@ -6,8 +6,7 @@
  * preset, chosen above the mode.
  */
 import type { GameInfo } from '@joke/lobby';
-import type { OptionField } from '@joke/engine/core/types';
-import { fieldsForMode, presetValues } from '@joke/engine/core/presets';
+import { type OptionField, fieldsForMode, presetValues } from '@joke/engine/client';
 import { clear, el } from './dom.ts';
 import { CUSTOM, chooserState } from './option-presets.ts';
 

@@ -4,15 +4,16 @@
  * and a set of option values. No DOM and no state: option-form.ts and rules-in-force.ts draw
  * what these return, and test/option-presets.test.ts checks them in Node.
  */
-import type { OptionField, OptionPreset } from '@joke/engine/core/types';
 import {
+  type OptionField,
+  type OptionPreset,
   changedKeys,
   closestPreset,
   fieldsForMode,
   isDefaultValue,
   presetLabel,
   presetValues,
-} from '@joke/engine/core/presets';
+} from '@joke/engine/client';
 
 /** The chooser's value for "none of the presets as they are" (a contract with other tests). */
 export const CUSTOM = 'custom';

@@ -6,7 +6,7 @@
  * no CSS offset has to agree with what the canvas draws.
  */
 import type Phaser from 'phaser';
-import { boundsRect, type Rect } from '../table/layout.ts';
+import { boundsRect, type Rect } from '../table-kit/rect.ts';
 import { el } from './dom.ts';
 import { openGameRules, type RulesContext, type RulesGame } from './rules/game-rules.ts';
 

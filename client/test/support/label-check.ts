@@ -3,8 +3,8 @@
  * text off the screen, two labels on top of each other, a word cut in two by
  * wrapping. Pure, so the large-text test reads the same rules as table-fit.
  */
-import { inside, overlaps } from '../../src/table/layout.ts';
-import type { ShownLabel } from '../../src/table/labels.ts';
+import { inside, overlaps } from '../../src/table-kit/rect.ts';
+import type { ShownLabel } from '../../src/table-kit/labels.ts';
 
 export function labelProblems(labels: ShownLabel[], width: number, height: number): string[] {
   // Half a pixel of font rounding is neither clipping nor an overlap.

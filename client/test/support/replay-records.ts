@@ -3,9 +3,8 @@
  * timeouts included), for the 복기 tests: unit tests replay them, the browser test stores them in the
  * stack's lobby through its bus as a finished game. Deterministic for a seed.
  */
-import { Rng } from '@joke/engine/core/rng';
-import { games } from '@joke/engine';
-import type { GameRecord, RecordedStep } from '@joke/engine/record/record';
+import { Rng, type GameRecord, type RecordedStep } from '@joke/engine/client';
+import { games } from '@joke/engine/client';
 
 export function botRecord(
   id: keyof typeof games,

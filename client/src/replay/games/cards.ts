@@ -2,8 +2,7 @@
  * Card helpers and the ReplayGame shape shared by the per-game 복기 files (pure reads of engine states;
  * a state of another shape gives empty hands and the raw id as a name, never an exception).
  */
-import type { GameStateBase } from '@joke/engine/core/types';
-import { SUIT_SYMBOL, RANK_LABEL, type Suit } from '@joke/engine/core/cards';
+import { type GameStateBase, SUIT_SYMBOL, RANK_LABEL, type Suit } from '@joke/engine/client';
 
 export interface HeldCards {
   /** Player name or a table place ("보드"). */

@@ -1,6 +1,5 @@
 /** 훌라 for the 복기 screen (ReplayGame): one mark per round, every seat's hand with Korean card names. */
-import type { GameStateBase } from '@joke/engine/core/types';
-import type { HulaState } from '@joke/engine/games/hula/types';
+import type { GameStateBase, HulaState } from '@joke/engine/client';
 import { findCard, naturalCards, naturalName, type ReplayGame } from './cards.ts';
 
 export const hulaReplay: ReplayGame = {

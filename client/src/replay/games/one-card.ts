@@ -1,7 +1,5 @@
 /** 원카드 for the 복기 screen (ReplayGame): one game, no rounds; every hand with its cards' Korean names. */
-import type { GameStateBase } from '@joke/engine/core/types';
-import { cardLabel } from '@joke/engine/games/one-card/cards';
-import type { OneCardState } from '@joke/engine/games/one-card/types';
+import { type GameStateBase, cardLabel, type OneCardState } from '@joke/engine/client';
 import { findCard, type ReplayGame } from './cards.ts';
 
 type Card = Parameters<typeof cardLabel>[0];

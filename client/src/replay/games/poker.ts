@@ -1,6 +1,5 @@
 /** 포커 for the 복기 screen (ReplayGame): one mark per hand, hole and open cards of every player, the board. */
-import type { GameStateBase } from '@joke/engine/core/types';
-import type { PokerState } from '@joke/engine/games/poker/types';
+import type { GameStateBase, PokerState } from '@joke/engine/client';
 import { findCard, naturalCards, naturalName, type ReplayGame } from './cards.ts';
 
 export const pokerReplay: ReplayGame = {

@@ -3,10 +3,10 @@
  * win): how each mode runs, which 족보 it uses, and the betting words the
  * buttons and the hand log use. Amounts are described, never computed here.
  * Each mode's 족보 comes with picture examples (§9 족보표 그림 예시): one real
- * hand per category, taken from poker/rank-examples.ts and drawn small.
+ * hand per category, taken from games/poker/rank-examples.ts and drawn small.
  */
-import { artCard } from '../../poker/model.ts';
-import { rankExamples, type ExampleTable } from '../../poker/rank-examples.ts';
+import { artCard } from '../../games/poker/model.ts';
+import { rankExamples, type ExampleTable } from '../../games/poker/rank-examples.ts';
 import { el } from '../dom.ts';
 import { pictureRows } from './rule-cards.ts';
 
