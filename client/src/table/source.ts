@@ -8,6 +8,7 @@ import type { GameEvent, GameResult } from '@joke/engine/core/types';
 import type { GameTypes } from '@joke/engine/games/index';
 import type { OneCardAction, OneCardView } from '../cards/model.ts';
 import type { ActResult, ConnStatus, GatewayClient } from '../net/gateway.ts';
+import { FrameLog } from '../frame-log.ts';
 
 /** The result type of the game a view belongs to (OneCardResult, PokerResult, HulaResult). */
 export type ResultOf<V> = V extends { game: infer G extends keyof GameTypes } ? GameTypes[G]['result'] : GameResult;
@@ -37,13 +38,13 @@ export interface TableSource<A = OneCardAction, V = OneCardView> {
   act(action: A): Promise<ActResult>;
   stop(): void;
   serverNow(): number;
-  /** Raw frames this table received (the test hook checks spectators never see hidden cards). */
+  /** Raw frames this table received, the last ones in test builds only (frame-log.ts): the test hook checks spectators never see hidden cards. */
   frames(): string[];
 }
 
 export class NetworkSource<A = OneCardAction, V = OneCardView> implements TableSource<A, V> {
   private offs: (() => void)[] = [];
-  private readonly received: string[] = [];
+  private readonly received = new FrameLog();
 
   constructor(
     private readonly gw: GatewayClient,
@@ -55,7 +56,7 @@ export class NetworkSource<A = OneCardAction, V = OneCardView> implements TableS
     this.offs.push(
       this.gw.on('view', (f, raw) => {
         if (f.roomId !== this.roomId) return;
-        this.received.push(raw);
+        this.received.record(raw);
         h.frame({
           seq: f.seq,
           role: f.role,
@@ -93,6 +94,6 @@ export class NetworkSource<A = OneCardAction, V = OneCardView> implements TableS
   }
 
   frames(): string[] {
-    return this.received;
+    return this.received.list();
   }
 }
