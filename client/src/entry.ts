@@ -23,7 +23,7 @@ import { lobbyRoutes, prefetchGame, showLobby } from './lobby-shell.ts';
 const FONT_WAIT_MS = 500;
 
 preparePage();
-if (import.meta.env.MODE === 'test' || import.meta.env.DEV) installTestHook();
+if (import.meta.env.MODE === 'test') installTestHook();
 const replay = replayIdFromUrl();
 if (replay) lobbyRoutes.openReplay(replay);
 else

@@ -1,7 +1,7 @@
 /**
  * The raw view frames a table received, kept for the test hook (`__joke.frames()`: the secrecy
  * checks read what a spectator's socket carried). Only a test build keeps them (`vite build --mode
- * test`, vitest, the dev server; see testhook.ts): a player's page never pays for the copies. Bounded: a ring of the last FRAME_LOG_SIZE frames, so a
+ * test`, vitest, `vite --mode test`; see testhook.ts): a player's page never pays for the copies. Bounded: a ring of the last FRAME_LOG_SIZE frames, so a
  * long session in a test build holds a few MB at most (the client kept 5,000 frames per socket and
  * every frame of each table before, issue 39 §6).
  *
@@ -17,7 +17,7 @@ export class FrameLog {
 
   constructor(
     private readonly size = FRAME_LOG_SIZE,
-    private readonly keep = import.meta.env.MODE === 'test' || import.meta.env.DEV,
+    private readonly keep = import.meta.env.MODE === 'test',
   ) {}
 
   /** Keeps one frame; `raw` is a function so a production page does not even build the text. */

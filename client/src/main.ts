@@ -47,7 +47,7 @@ export async function startGame(
   followResolution(game, 'game');
   // Frames are drawn only when the picture changed (render-pace.ts): a still table costs next to nothing.
   const pace = paceRendering(game);
-  if (import.meta.env.MODE === 'test' || import.meta.env.DEV) hookGame(game, pace);
+  if (import.meta.env.MODE === 'test') hookGame(game, pace);
   return game;
 }
 

@@ -3,17 +3,19 @@
  * browser tests. Tests use it to find where things are drawn on the canvas
  * and then click there like a player; nothing here sends actions.
  *
- * Only in test builds: entry.ts and main.ts install it behind `import.meta.env.MODE === 'test' ||
- * import.meta.env.DEV` — true in `vite build --mode test` (the browser tests' build, test/support/
- * build.ts), in vitest and in the dev server; Vite writes both as literals, so the production build
- * (`vite build`: `npm start`, the release) folds the test to false and drops the hook with its name
- * (test/production-bundle-browser.test.ts greps for it). Written out at each use: an imported constant
- * holding that expression is not folded across modules by the bundler, and the hook stayed in. Two halves, because the lobby paints before Phaser loads
- * (entry.ts): what the page has from the start (the gateway connection, sound) is installed with the
- * lobby; what needs the game (layout, frames, chat, labels, freeze, frame counts) is attached by
- * testhook-game.ts once the game chunk has booted. Until then `layout()` says `{ scene: 'lobby',
- * game: false }` (or 'boot' with no lobby shown), `frames()` and `labels()` are empty and
- * `renderCounts()` is zero: nothing is drawn without a canvas.
+ * Only in test builds: entry.ts and main.ts install it behind `import.meta.env.MODE === 'test'`, true
+ * in `vite build --mode test` (the browser tests' build, test/support/build.ts), in vitest and in
+ * `vite --mode test` (a dev server with the hook). Vite writes the mode as a literal, so the production
+ * build (`vite build`: `npm start`, the release) folds the test to false and drops the hook with its
+ * name (test/first-paint-browser.test.ts greps the bundle for it). Written out at each use: an imported
+ * constant holding that expression is not folded across modules by the bundler, and the hook stayed
+ * in. (Not `import.meta.env.DEV`: it follows NODE_ENV, which a build started from vitest inherits.)
+ *
+ * Two halves, because the lobby paints before Phaser loads (entry.ts): what the page has from the
+ * start (the gateway connection, sound) is installed with the lobby; what needs the game (layout,
+ * frames, chat, labels, freeze, frame counts) is attached by testhook-game.ts once the game chunk has
+ * booted. Until then `layout()` says `{ scene: 'lobby', game: false }` (or 'boot' with no lobby shown),
+ * `frames()` and `labels()` are empty and `renderCounts()` is zero: nothing is drawn without a canvas.
  */
 import { currentGateway } from './app.ts';
 import type { ChatState } from './chat/chat-overlay.ts';

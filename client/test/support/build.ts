@@ -19,6 +19,8 @@ export function buildClient(
   const args = ['build', '--mode', mode, '--logLevel', 'warn', '--outDir', outDir];
   const r = spawnSync(`${repoRoot}node_modules/.bin/vite`, args, {
     cwd: clientDir,
+    // A production-like build in both modes: vitest's NODE_ENV=test would make `import.meta.env.DEV` true.
+    env: { ...process.env, NODE_ENV: 'production' },
     stdio: 'inherit',
     timeout: 180_000,
   });
