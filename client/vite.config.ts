@@ -4,10 +4,10 @@
  * Chunks: the entry (the DOM lobby, entry.ts), the game (main.ts: scenes and tables, imported after the
  * lobby painted), Phaser on its own (so a game update does not re-download the engine) and the other
  * packages (vendor).
- * `vite build --mode test` is the browser tests' build (test/support/build.ts): it keeps the test hook
- * and frame capture (src/testhook.ts, src/frame-log.ts), adds the harness and writes TEST_BUILD_MARKER, by which
- * `npm start` (scripts/start.mjs) knows to rebuild client/dist for players. Plain `vite build` is the
- * production build.
+ * `vite build --mode test` is the browser tests' build (test/support/build.ts): it keeps the test
+ * hook and frame capture (src/testhook.ts, src/frame-log.ts), adds the harness and writes
+ * TEST_BUILD_MARKER, by which `npm start` (scripts/start.mjs) knows to rebuild client/dist for players.
+ * Plain `vite build` is the production build.
  * In `vite` dev mode, /trpc and /config.json go to the embedded platform.
  */
 import { defineConfig, type Plugin } from 'vite';

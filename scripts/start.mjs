@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm start`: builds the client when client/dist is missing, older than
- * its sources (a fresh clone has no build) or a test build (the browser tests
- * build client/dist with the test hook: client/vite.config.ts), then runs the whole product in
- * one process (services/platform/src/main.ts). Environment variables pass
+ * its sources (a fresh clone has no build) or a test build (the browser
+ * tests build client/dist with the test hook: client/vite.config.ts), then
+ * runs the whole product in one process (services/platform/src/main.ts). Environment variables pass
  * through: with NATS_URL / REDIS_URL / DATABASE_URL set, the real servers are used.
  */
 import { spawn, spawnSync } from 'node:child_process';
