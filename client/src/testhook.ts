@@ -2,19 +2,34 @@
  * `window.__joke`: a small read-only window into the running client for
  * browser tests. Tests use it to find where things are drawn on the canvas
  * and then click there like a player; nothing here sends actions.
+ *
+ * Only in test builds: entry.ts and main.ts install it behind `import.meta.env.MODE === 'test'`, true
+ * in `vite build --mode test` (the browser tests' build, test/support/build.ts), in vitest and in
+ * `vite --mode test` (a dev server with the hook). Vite writes the mode as a literal, so the production
+ * build (`vite build`: `npm start`, the release) folds the test to false and drops the hook with its
+ * name (test/first-paint-browser.test.ts greps the bundle for it). Written out at each use: an imported
+ * constant holding that expression is not folded across modules by the bundler, and the hook stayed
+ * in. (Not `import.meta.env.DEV`: it follows NODE_ENV, which a build started from vitest inherits.)
+ *
+ * Two halves, because the lobby paints before Phaser loads (entry.ts): what the page has from the
+ * start (the gateway connection, sound) is installed with the lobby; what needs the game (layout,
+ * frames, chat, labels, freeze, frame counts) is attached by testhook-game.ts once the game chunk has
+ * booted. Until then `layout()` says `{ scene: 'lobby', game: false }` (or 'boot' with no lobby shown),
+ * `frames()` and `labels()` are empty and `renderCounts()` is zero: nothing is drawn without a canvas.
  */
-import type Phaser from 'phaser';
 import { currentGateway } from './app.ts';
-import { currentChat } from './table-kit/lively-source.ts';
 import type { ChatState } from './chat/chat-overlay.ts';
 import { sound, type SoundState } from './sound/player.ts';
-import { shownLabels, type ShownLabel } from './table-kit/labels.ts';
-import type { RenderPace } from './render-pace.ts';
-import { overlayReport, type ScenePlaces } from './table-kit/overlay-report.ts';
-/** What a table scene (원카드, 포커 or 훌라) offers the hook. */
-interface HookedTable {
-  snapshot(): Record<string, unknown>;
-  receivedFrames(): string[];
+import type { ShownLabel } from './table-kit/labels.ts';
+
+/** The half of the hook that needs the Phaser game (testhook-game.ts). */
+export interface GameHook {
+  layout(): Record<string, unknown>;
+  frames(): string[];
+  chat(): ChatState | null;
+  labels(): ShownLabel[];
+  freeze(on: boolean): void;
+  renderCounts(): { drawn: number; skipped: number };
 }
 
 export interface JokeHook {
@@ -23,7 +38,7 @@ export interface JokeHook {
    * overlays (chat, toasts, emotes, result sheet, rules) and what they must not cover (overlay-report.ts).
    */
   layout(): Record<string, unknown>;
-  /** Raw view frames the open table received (for secrecy checks). */
+  /** Raw view frames the open table received (for secrecy checks; the last FRAME_LOG_SIZE, frame-log.ts). */
   frames(): string[];
   connection(): { status: string; pending: number } | null;
   /** Simulates a network drop; the client must reconnect and resume by itself. */
@@ -46,25 +61,18 @@ declare global {
   }
 }
 
-export function installTestHook(game: Phaser.Game, pace: RenderPace): void {
-  const tableScene = (): Phaser.Scene | null => {
-    for (const key of ['table', 'poker', 'hula']) if (game.scene.isActive(key)) return game.scene.getScene(key);
-    return null;
-  };
-  const table = (): HookedTable | null => tableScene() as unknown as HookedTable | null;
+let game: GameHook | null = null;
+
+/** The page's half; idempotent (the harness page installs it from main.ts, the game page from entry.ts). */
+export function installTestHook(): void {
+  if (window.__joke) return;
   window.__joke = {
     layout() {
-      const canvas = game.canvas.getBoundingClientRect();
-      const t = table();
-      const base = { canvas: { left: canvas.left, top: canvas.top, width: canvas.width, height: canvas.height } };
-      if (!t) return { ...base, scene: game.scene.isActive('lobby') ? 'lobby' : 'boot' };
-      const snap = t.snapshot();
-      // Issue 41 §1: every overlay's rectangle and what it must not cover (overlay-report.ts).
-      return { ...base, ...snap, overlayCheck: overlayReport(game, snap.places as ScenePlaces | undefined) };
+      if (game) return game.layout();
+      const lobbyShown = document.querySelector('[data-testid="lobby"]') !== null;
+      return { scene: lobbyShown ? 'lobby' : 'boot', game: false };
     },
-    frames() {
-      return table()?.receivedFrames() ?? [];
-    },
+    frames: () => game?.frames() ?? [],
     connection() {
       const gw = currentGateway();
       return gw ? { status: gw.status, pending: gw.pendingCount } : null;
@@ -72,22 +80,16 @@ export function installTestHook(game: Phaser.Game, pace: RenderPace): void {
     dropConnection() {
       currentGateway()?.dropConnection();
     },
-    chat() {
-      return currentChat()?.state() ?? null;
-    },
-    sound() {
-      return sound.state();
-    },
-    labels() {
-      const s = tableScene();
-      return s ? shownLabels(s) : [];
-    },
-    freeze(on) {
-      if (on) game.loop.sleep();
-      else game.loop.wake();
-    },
-    renderCounts() {
-      return pace.counts();
-    },
+    chat: () => game?.chat() ?? null,
+    sound: () => sound.state(),
+    labels: () => game?.labels() ?? [],
+    freeze: (on) => game?.freeze(on),
+    renderCounts: () => game?.renderCounts() ?? { drawn: 0, skipped: 0 },
   };
+}
+
+/** The game's half, once Phaser has booted. */
+export function attachGameHook(hook: GameHook): void {
+  installTestHook();
+  game = hook;
 }

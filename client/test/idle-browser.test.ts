@@ -148,8 +148,12 @@ describe('idle costs nothing', () => {
           () => page.evaluate(() => (window as unknown as { __fcp?: number }).__fcp ?? null),
           30_000,
         );
-        // The canvas behind the lobby may still be starting (Phaser loaded after the lobby): wait for the hook.
-        await waitFor('the canvas behind the lobby', () => page.evaluate(() => !!window.__joke) || null, 60_000);
+        // Phaser is loaded after the lobby (lobby-shell.ts): wait until it has drawn the backdrop behind it.
+        await waitFor(
+          'the canvas behind the lobby',
+          () => page.evaluate(() => (window.__joke?.renderCounts().drawn ?? 0) > 0) || null,
+          60_000,
+        );
         const bytes = await page.evaluate(() =>
           [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].reduce(
             (n, e) => n + (e as PerformanceResourceTiming).transferSize,

@@ -83,8 +83,6 @@ export interface GatewayOptions {
   silenceMs?: number;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
-  /** Raw frames kept for inspection (tests, debugging). */
-  keepFrames?: number;
 }
 
 interface Pending {
@@ -144,7 +142,6 @@ export class GatewayClient {
   /** serverTime − local time, from welcome/pong (half the round trip is assumed each way). */
   clockOffsetMs = 0;
   rttMs: number | null = null;
-  readonly frames: string[] = [];
 
   private ws: WebSocket | null = null;
   private readonly opts: Required<Omit<GatewayOptions, 'WebSocketImpl'>> & { WebSocketImpl?: typeof WebSocket };
@@ -177,7 +174,6 @@ export class GatewayClient {
       silenceMs: 30_000,
       backoffBaseMs: 400,
       backoffMaxMs: 8_000,
-      keepFrames: 5_000,
       ...opts,
     };
   }
@@ -364,8 +360,6 @@ export class GatewayClient {
     } catch {
       return;
     }
-    if (this.frames.length >= this.opts.keepFrames) this.frames.shift();
-    this.frames.push(text);
     const msg = parsed;
     switch (msg.t) {
       case 'welcome': {

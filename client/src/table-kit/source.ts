@@ -6,6 +6,7 @@
 import type { PresenceEntry } from '@joke/protocol';
 import type { GameEvent, GameResult, GameTypes } from '@joke/engine/client';
 import type { ActResult, ConnStatus, GatewayClient } from '../net/gateway.ts';
+import { FrameLog } from '../frame-log.ts';
 
 /** The result type of the game a view belongs to (OneCardResult, PokerResult, HulaResult). */
 export type ResultOf<V> = V extends { game: infer G extends keyof GameTypes } ? GameTypes[G]['result'] : GameResult;
@@ -35,13 +36,13 @@ export interface TableSource<A, V> {
   act(action: A): Promise<ActResult>;
   stop(): void;
   serverNow(): number;
-  /** Raw frames this table received (the test hook checks spectators never see hidden cards). */
+  /** Raw frames this table received, the last ones in test builds only (frame-log.ts): the test hook checks spectators never see hidden cards. */
   frames(): string[];
 }
 
 export class NetworkSource<A, V> implements TableSource<A, V> {
   private offs: (() => void)[] = [];
-  private readonly received: string[] = [];
+  private readonly received = new FrameLog();
 
   constructor(
     private readonly gw: GatewayClient,
@@ -53,7 +54,7 @@ export class NetworkSource<A, V> implements TableSource<A, V> {
     this.offs.push(
       this.gw.on('view', (f, raw) => {
         if (f.roomId !== this.roomId) return;
-        this.received.push(raw);
+        this.received.record(raw);
         h.frame({
           seq: f.seq,
           role: f.role,
@@ -91,6 +92,6 @@ export class NetworkSource<A, V> implements TableSource<A, V> {
   }
 
   frames(): string[] {
-    return this.received;
+    return this.received.list();
   }
 }

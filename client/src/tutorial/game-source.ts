@@ -17,6 +17,7 @@ import {
 import type { ActResult } from '../net/gateway.ts';
 import type { ResultOf, TableHandlers, TableSource } from '../table-kit/source.ts';
 import { TurnBuzz } from '../sound/turn-buzz.ts';
+import { FrameLog } from '../frame-log.ts';
 
 export interface GameLocalConfig {
   game: AnyGame;
@@ -56,7 +57,7 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
   /** §9: the harness and tutorial tables buzz on the viewer's turn like network tables. */
   private readonly buzz = new TurnBuzz();
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly sent: string[] = [];
+  private readonly sent = new FrameLog();
   private stopped = false;
 
   constructor(private readonly cfg: GameLocalConfig) {
@@ -105,7 +106,7 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
       }),
       result: g.result(this.state) as ResultOf<V> | null,
     };
-    this.sent.push(JSON.stringify({ t: 'view', ...frame }));
+    this.sent.record(() => JSON.stringify({ t: 'view', ...frame }));
     this.buzz.frame(frame.view);
     this.handlers.frame(frame);
   }
@@ -177,7 +178,7 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
   }
 
   frames(): string[] {
-    return this.sent;
+    return this.sent.list();
   }
 
   /** The engine state (for the tutorial's tests and its end check; never sent to a view). */

@@ -321,7 +321,7 @@ export class HulaScene extends TableSceneBase<HulaAction, HulaView> {
       height: fitView(this).height,
       orientation: this.layout_?.portrait ? 'portrait' : 'landscape',
       connection: this.connection,
-      frames: this.source.frames().length,
+      frames: this.framesSeen,
       seq: f?.seq ?? null,
       role: f?.role ?? null,
       phase: f?.view.phase.kind ?? null,
