@@ -59,16 +59,26 @@ export type ViewVerdict = 'whole' | 'old' | 'missingFixed' | 'missingPresence';
 export function takeView(room: Room, frame: WireView): ViewVerdict {
   // A re-join can replay a frame already shown; views are whole, so an older one is useless.
   if (frame.seq < room.lastSeq) return 'old';
+  if (frame.presence) room.presence = frame.presence;
+  if (!completeView(room, frame)) return 'missingFixed';
+  if (!room.presence) return 'missingPresence';
+  room.lastSeq = frame.seq;
+  return 'whole';
+}
+
+/**
+ * The fixed-members half of the rule alone (what a raw test client applies to every view it records):
+ * keeps the frame's `fixed` and puts the room's into `frame.view`; false when the room holds none and
+ * the view is not whole by itself.
+ */
+export function completeView(room: Pick<Room, 'fixed' | 'resyncAt'>, frame: Pick<WireView, 'view' | 'fixed'>): boolean {
   if (frame.fixed) {
     room.fixed = frame.fixed;
     room.resyncAt = -Infinity;
   }
-  if (frame.presence) room.presence = frame.presence;
-  if (!room.fixed && !hasGame(frame.view)) return 'missingFixed';
-  if (!room.presence) return 'missingPresence';
-  room.lastSeq = frame.seq;
+  if (!room.fixed) return hasGame(frame.view);
   // Into the parsed view, not spread into a new object: a ~30-member spread builds a dictionary-mode
   // object that every later read is slow on (the swarm's CPU per action rose by half with it).
-  if (room.fixed && typeof frame.view === 'object' && frame.view !== null) Object.assign(frame.view, room.fixed);
-  return 'whole';
+  if (typeof frame.view === 'object' && frame.view !== null) Object.assign(frame.view, room.fixed);
+  return true;
 }

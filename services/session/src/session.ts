@@ -23,6 +23,14 @@ const FATAL_CODES: ReadonlySet<string> = new Set(['badToken', 'unauthenticated',
 /** Join-level answers that mean "not now": the room is there (else `noRoom`), try again later. */
 const JOIN_AGAIN_CODES: ReadonlySet<string> = new Set(['unavailable', 'capacity', 'busy']);
 
+/** The first message on every socket (pipelined: the gateway holds what follows until it is verified). */
+export const helloMessage = (token: string): ClientMessage => ({
+  v: PROTOCOL_VERSION,
+  t: 'hello',
+  token,
+  revision: PROTOCOL_REVISION,
+});
+
 const backoff = (given: Partial<Backoff> | undefined, dflt: Backoff): Backoff => ({ ...dflt, ...given });
 
 export class Session {
@@ -243,7 +251,9 @@ export class Session {
       }
       return;
     }
+    // The room is subscribed again: a join retry still armed would only replay this view.
     room.joinTries = 0;
+    this.clearJoinRetry(room);
     this.handler.view?.(msg, room.presence!, raw);
   }
 
@@ -355,7 +365,7 @@ export class Session {
         if (this.transport !== t) return;
         this.opened = true;
         // Pipelined: the gateway holds what follows until the hello is verified.
-        this.send({ v: PROTOCOL_VERSION, t: 'hello', token, revision: PROTOCOL_REVISION });
+        this.send(helloMessage(token));
         this.armKeepalive();
       },
       message: (text) => {
