@@ -89,6 +89,9 @@ async function loadBot(path: string): Promise<BotModule> {
   return { Bot, gate: VIEW_GATES['one-card'] };
 }
 
+/** Each session Bot's socket events, as its socket factory got them. */
+const sockets = new Map<AnyBot, { open(): void }>();
+
 function runOnce({ Bot: BotClass, gate }: BotModule): number {
   const started = process.cpuUsage();
   for (const t of tables) {
@@ -107,13 +110,27 @@ function runOnce({ Bot: BotClass, gate }: BotModule): number {
           // Read by the new Bot only; the old one ignores them.
           gate,
           checkEvery: 16,
+          // Read by a Bot on the session library only: its socket, which sends nowhere.
+          socket: (on: { open(): void }) => {
+            sockets.set(b, on);
+            return { isOpen: true, send() {}, close() {}, terminate() {} };
+          },
         },
         sink,
       );
-      b.roomId = t.roomId;
-      // As if its join reply had brought the table's fixed view members (the new Bot needs them to parse a
-      // view; the frames here still carry them inside the view, so older Bots compare on the same bytes).
-      b.fixed = game.viewParts!.fixed(t.state0);
+      if (b.session !== undefined) {
+        // A Bot on the session library: signed in and matched through its own socket events, as the swarm's are.
+        b.start();
+        const message = (m: object) => feed(b, Buffer.from(JSON.stringify({ v: 1, ...m })));
+        sockets.get(b)!.open();
+        message({ t: 'welcome', userId, name: userId, serverTime: 0 });
+        message({ t: 'matched', roomId: t.roomId, game: 'one-card', mode: 'classic' });
+      } else {
+        b.roomId = t.roomId;
+        // As if its join reply had brought the table's fixed view members (the new Bot needs them to parse a
+        // view; the frames here still carry them inside the view, so older Bots compare on the same bytes).
+        b.fixed = game.viewParts!.fixed(t.state0);
+      }
       return b;
     });
     for (const step of t.log) {
@@ -122,6 +139,8 @@ function runOnce({ Bot: BotClass, gate }: BotModule): number {
       // The bot would act after its think time and clear its timer: do the latter now.
       for (const b of bots) b.clearTimers();
     }
+    for (const b of bots) if (b.session !== undefined) b.stop();
+    sockets.clear();
   }
   const used = process.cpuUsage(started);
   return (used.user + used.system) / transitions;

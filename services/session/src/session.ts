@@ -265,7 +265,8 @@ export class Session {
       this.clearJoinRetry(room);
       this.rooms.delete(room.roomId);
     }
-    if (room && JOIN_AGAIN_CODES.has(msg.code)) this.joinAgain(room);
+    // About the join, not about an action already answered (that one the gateway retried on its own).
+    if (room && msg.actionId === undefined && JOIN_AGAIN_CODES.has(msg.code)) this.joinAgain(room);
     const fatal = FATAL_CODES.has(msg.code);
     this.handler.error?.(msg, fatal);
     if (fatal) this.close();
@@ -294,6 +295,8 @@ export class Session {
   private sendAction(p: PendingAction): void {
     if (p.timer !== null) this.clock.clearTimeout(p.timer);
     p.timer = this.clock.setTimeout(() => this.onUnanswered(p), this.opts.actionResendMs ?? 12_000);
+    // Before the welcome it waits: the welcome sends every pending action.
+    if (!this.online) return;
     this.send({
       v: PROTOCOL_VERSION,
       t: 'action',
