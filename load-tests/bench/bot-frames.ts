@@ -93,9 +93,10 @@ async function loadBot(path: string): Promise<BotModule> {
 const sockets = new Map<AnyBot, { open(): void }>();
 
 function runOnce({ Bot: BotClass, gate }: BotModule): number {
-  const started = process.cpuUsage();
-  for (const t of tables) {
-    const bots = seats.map((userId) => {
+  // Every table's bots are made (and a session Bot signed in) before the clock starts: only frames are timed.
+  const seated = tables.map((t) => ({
+    t,
+    bots: seats.map((userId) => {
       const b = new BotClass(
         {
           url: 'ws://127.0.0.1:1/ws',
@@ -132,17 +133,20 @@ function runOnce({ Bot: BotClass, gate }: BotModule): number {
         b.fixed = game.viewParts!.fixed(t.state0);
       }
       return b;
-    });
+    }),
+  }));
+  const started = process.cpuUsage();
+  for (const { t, bots } of seated) {
     for (const step of t.log) {
       step.frames.forEach((f, i) => feed(bots[i], f));
       feed(bots[step.actor], step.ack);
       // The bot would act after its think time and clear its timer: do the latter now.
       for (const b of bots) b.clearTimers();
     }
-    for (const b of bots) if (b.session !== undefined) b.stop();
-    sockets.clear();
   }
   const used = process.cpuUsage(started);
+  for (const { bots } of seated) for (const b of bots) if (b.session !== undefined) b.stop();
+  sockets.clear();
   return (used.user + used.system) / transitions;
 }
 

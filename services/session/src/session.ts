@@ -180,7 +180,8 @@ export class Session {
 
   /** A frame its caller parsed itself (the bots' byte fast path); `raw` its text if kept. */
   receiveMessage(msg: ServerMessage, raw: string | null = null): void {
-    this.lastHeard = this.clock.now();
+    // Read only by the keepalive; a bot session has none and spares the clock read per frame.
+    if (this.keepaliveTimer !== null) this.lastHeard = this.clock.now();
     switch (msg.t) {
       case 'welcome':
         return this.onWelcome(msg);

@@ -221,6 +221,27 @@ describe('Session', () => {
     expect(seen.errors).toEqual(['unavailable', 'unavailable', 'unavailable', 'unavailable']);
   });
 
+  it('does not join again for an error about an action it no longer waits on', () => {
+    const { session, online, clock, seen } = setup();
+    session.join('r1');
+    session.connect();
+    const s = online();
+    s.feed({ t: 'error', code: 'unavailable', message: '바빠요', roomId: 'r1', actionId: 'answered-long-ago' });
+    clock.advance(20_000);
+    expect(s.of('join')).toHaveLength(1);
+    expect(seen.errors).toEqual(['unavailable']);
+  });
+
+  it('holds an action made before the welcome and sends it once, after the welcome', () => {
+    const { session, net, online } = setup();
+    session.connect();
+    net.sockets[0].events.open();
+    session.act('r1', 'x', () => {}, 'a1');
+    expect(net.sockets[0].of('action')).toHaveLength(0);
+    const s = online();
+    expect(s.of('action').map((m) => m.actionId)).toEqual(['a1']);
+  });
+
   it('forgets a room the gateway says is gone, and closes for good on a fatal error', () => {
     const { session, online } = setup();
     session.join('r1');
