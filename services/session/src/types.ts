@@ -54,7 +54,10 @@ export interface SessionOptions {
   validate?: boolean;
   /** Reconnect back-off; its budget counts reconnects without a welcome in between. */
   reconnect?: Partial<Backoff>;
-  /** Overrides the reconnect wait for one close (e.g. 0 for a gateway's 1012 "move"); null stops. */
+  /**
+   * Overrides the reconnect wait for one close (e.g. 0 for a gateway's 1012 "move"); null stops. `planned`:
+   * the back-off's own wait, or -1 when its budget ran out.
+   */
   reconnectDelay?: (code: number, attempt: number, planned: number) => number | null;
   /** Joins the gateway answered `unavailable`/`capacity`/`busy`: tried again on this back-off. */
   joinRetry?: Partial<Backoff>;
