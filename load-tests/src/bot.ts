@@ -170,6 +170,9 @@ export class Bot {
       // Three resends after silence, then `gaveUp` (as before the session library).
       actionGiveUpMs: 4 * ANSWER_WAIT_MS,
       actionRetry: { baseMs: 200, maxMs: 2_000, jitter: 0.25, budget: 3 },
+      // A join refused `unavailable`/`capacity` goes again every ~1.5 s for as long as the bot plays there,
+      // as before the library: an overload run measures the same retry pressure (a browser gives up).
+      joinRetry: { baseMs: 1_500, maxMs: 1_500, jitter: 0.25, budget: Infinity },
       reconnectDelay: (code) => this.reconnectDelay(code),
     });
   }
