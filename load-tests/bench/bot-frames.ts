@@ -89,10 +89,14 @@ async function loadBot(path: string): Promise<BotModule> {
   return { Bot, gate: VIEW_GATES['one-card'] };
 }
 
+/** Each session Bot's socket events, as its socket factory got them. */
+const sockets = new Map<AnyBot, { open(): void }>();
+
 function runOnce({ Bot: BotClass, gate }: BotModule): number {
-  const started = process.cpuUsage();
-  for (const t of tables) {
-    const bots = seats.map((userId) => {
+  // Every table's bots are made (and a session Bot signed in) before the clock starts: only frames are timed.
+  const seated = tables.map((t) => ({
+    t,
+    bots: seats.map((userId) => {
       const b = new BotClass(
         {
           url: 'ws://127.0.0.1:1/ws',
@@ -107,15 +111,32 @@ function runOnce({ Bot: BotClass, gate }: BotModule): number {
           // Read by the new Bot only; the old one ignores them.
           gate,
           checkEvery: 16,
+          // Read by a Bot on the session library only: its socket, which sends nowhere.
+          socket: (on: { open(): void }) => {
+            sockets.set(b, on);
+            return { isOpen: true, send() {}, close() {}, terminate() {} };
+          },
         },
         sink,
       );
-      b.roomId = t.roomId;
-      // As if its join reply had brought the table's fixed view members (the new Bot needs them to parse a
-      // view; the frames here still carry them inside the view, so older Bots compare on the same bytes).
-      b.fixed = game.viewParts!.fixed(t.state0);
+      if (b.session !== undefined) {
+        // A Bot on the session library: signed in and matched through its own socket events, as the swarm's are.
+        b.start();
+        const message = (m: object) => feed(b, Buffer.from(JSON.stringify({ v: 1, ...m })));
+        sockets.get(b)!.open();
+        message({ t: 'welcome', userId, name: userId, serverTime: 0 });
+        message({ t: 'matched', roomId: t.roomId, game: 'one-card', mode: 'classic' });
+      } else {
+        b.roomId = t.roomId;
+        // As if its join reply had brought the table's fixed view members (the new Bot needs them to parse a
+        // view; the frames here still carry them inside the view, so older Bots compare on the same bytes).
+        b.fixed = game.viewParts!.fixed(t.state0);
+      }
       return b;
-    });
+    }),
+  }));
+  const started = process.cpuUsage();
+  for (const { t, bots } of seated) {
     for (const step of t.log) {
       step.frames.forEach((f, i) => feed(bots[i], f));
       feed(bots[step.actor], step.ack);
@@ -124,6 +145,8 @@ function runOnce({ Bot: BotClass, gate }: BotModule): number {
     }
   }
   const used = process.cpuUsage(started);
+  for (const { bots } of seated) for (const b of bots) if (b.session !== undefined) b.stop();
+  sockets.clear();
   return (used.user + used.system) / transitions;
 }
 

@@ -5,6 +5,7 @@
 import type { AnyGame } from '@joke/engine';
 import type { ViewGate } from './frames.ts';
 import type { WsClient } from './options.ts';
+import type { BotSocket, BotSocketEvents } from './bot-socket.ts';
 
 /** What the bot reports to the swarm. */
 export interface BotSink {
@@ -33,7 +34,6 @@ export interface Pending {
   /** Views received since the send, until the ack names the seq to wait for. */
   views: { seq: number; at: number }[];
   ackSeq: number | null;
-  resends: number;
   /** seq of the view the action was chosen from. */
   decidedSeq: number;
 }
@@ -59,4 +59,6 @@ export interface BotConfig {
   checkEvery?: number;
   /** The WebSocket client (bot-socket.ts); lean unless told. */
   wsClient?: WsClient;
+  /** Tests and benches: the bot's socket, given its events, instead of one to `url`. */
+  socket?: (on: BotSocketEvents) => BotSocket;
 }

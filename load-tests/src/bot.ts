@@ -1,13 +1,29 @@
 /**
- * One bot player: a WebSocket connection (bot-socket.ts) that signs in, quick-matches, joins the
- * table it was matched to and plays with the game's own bot policy from its
- * own view, measuring each action from send to the first view that reflects it.
+ * One bot player: a client session (`@joke/session`: hello, join, fixed-members resync, actions under
+ * their id across reconnects, join retries) on a bot socket (bot-socket.ts), with the swarm's byte fast
+ * path plugged in front of it: a player view of its own table is read by its header (frames.ts), and
+ * only the views its gate cannot skip — and every `checkEvery`-th it could — are parsed and handed to
+ * the session. It signs in, quick-matches, joins the table it was matched to and plays with the
+ * game's own bot policy from its own view, measuring each action from send to the first view that
+ * reflects it. Failure modes go to the sink as error kinds (see BotSink).
  */
 import { Rng } from '@joke/engine';
-import { PROTOCOL_REVISION, PROTOCOL_VERSION } from '@joke/protocol';
+import { PROTOCOL_VERSION, type PresenceEntry } from '@joke/protocol';
+import {
+  Session,
+  type ActResult,
+  type ErrorMessage,
+  type OtherMessage,
+  type SessionHandler,
+  type Transport,
+  type TransportEvents,
+  type WireView,
+  type WelcomeMessage,
+} from '@joke/session';
 import type { BotConfig, BotSink, Pending } from './bot-types.ts';
 import { openBotSocket, type BotSocket, type BotSocketEvents } from './bot-socket.ts';
 import { askGate, frameText, headerRoom, isHeaderRoom, mayFinish, readViewHeader, type ViewHeader } from './frames.ts';
+import { WheelClock } from './session-clock.ts';
 import { TimerWheel, WheelTimer } from './timer-wheel.ts';
 
 export type { BotConfig, BotSink } from './bot-types.ts';
@@ -19,32 +35,35 @@ const header: ViewHeader = { roomAt: 0, roomEnd: 0, seq: 0, viewAt: 0 };
 let skippedViews = 0;
 /** The gate check runs the policy on a view it expects nothing from: a fixed generator keeps the bot's own untouched. */
 const checkRng = Rng.fromSeed('swarm-gate-check');
-/** Think and ack timers of every bot of this process. */
+/** Think and view timers of every bot of this process, and its sessions' timers. */
 const wheel = new TimerWheel();
+const clock = new WheelClock(wheel);
 /**
  * Every action carries the seq of the view it was chosen on, so the room worker itself tells a race
  * (someone else moved first, e.g. two players calling 원카드 at once: refused `stale`; or the game ended
  * under it: `finished`) from an illegal choice on the state the bot saw (any other refusal: an error).
  */
 const RACE_CODES: ReadonlySet<unknown> = new Set(['stale', 'finished']);
-/** At most one resync join this often while the table's fixed view members are missing. */
-const RESYNC_EVERY_MS = 3000;
-/** A join the gateway answered `unavailable` goes again this long after (the browser client's 1.5 s). */
-const JOIN_AGAIN_MS = 1500;
+/** The gateway retries for up to 10 s itself; past 15 s without an answer (or the view after it) something is lost. */
+const ANSWER_WAIT_MS = 15_000;
 
 /**
- * One socket's events for its bot, as methods of one object per connection rather than four closures and
- * the object holding them (a swarm process holds 20,000: see lean-ws.ts `ServerFrames`). `opened`: this
- * socket reached 'open', so its close counts in the open-sockets gauge; a reconnect's new socket is a new
- * connection, and an old one may still close after it.
+ * One socket's events for its bot and its session, as methods of one object per connection rather than
+ * closures (a swarm process holds 20,000: see lean-ws.ts `ServerFrames`). `opened`: this socket reached
+ * 'open', so its close counts in the open-sockets gauge; a reconnect's new socket is a new connection,
+ * and an old one may still close after it. Its frames go to the bot's fast path, not to `events.message`.
  */
 class BotConnection implements BotSocketEvents {
-  ws: BotSocket | null = null;
+  ws!: BotSocket;
   private opened = false;
-  constructor(private readonly bot: Bot) {}
+  constructor(
+    private readonly bot: Bot,
+    private readonly events: TransportEvents,
+  ) {}
   open(): void {
     this.opened = true;
     this.bot.onOpen();
+    this.events.open();
   }
   message(data: Buffer): void {
     this.bot.onFrame(data);
@@ -54,11 +73,50 @@ class BotConnection implements BotSocketEvents {
   }
   close(code: number): void {
     if (this.opened) this.bot.onOpenedClose();
-    this.bot.onClose(this.ws!, code);
+    this.events.close(code);
+  }
+}
+
+/** The session's side of a bot socket. */
+class BotTransport implements Transport {
+  constructor(readonly ws: BotSocket) {}
+  send(text: string): void {
+    if (this.ws.isOpen) this.ws.send(text);
+  }
+  close(): void {
+    this.ws.close();
+  }
+}
+
+/** The session's reports for its bot (one object per bot; methods, no closures). */
+class BotSessionEvents implements SessionHandler {
+  constructor(private readonly bot: Bot) {}
+  welcome(m: WelcomeMessage): void {
+    this.bot.onWelcome(m);
+  }
+  view(frame: WireView, _presence: PresenceEntry[]): void {
+    this.bot.onWholeView(frame);
+  }
+  resync(roomId: string, seq: number, missing: 'fixed' | 'presence'): void {
+    this.bot.onResync(roomId, seq, missing);
+  }
+  error(m: ErrorMessage): void {
+    this.bot.onError(m);
+  }
+  joinGaveUp(roomId: string): void {
+    this.bot.onJoinGaveUp(roomId);
+  }
+  unanswered(roomId: string, actionId: string, action: unknown): void {
+    this.bot.onUnanswered(roomId, actionId, action);
+  }
+  other(m: OtherMessage): void {
+    this.bot.onOther(m);
   }
 }
 
 export class Bot {
+  private readonly session: Session;
+  /** The current socket (storm drops terminate it). */
   private ws: BotSocket | null = null;
   private readonly rng: Rng;
   private roomId: string | null = null;
@@ -77,21 +135,21 @@ export class Bot {
    * copied each time and promoted, and the swarm spent a fifth of its CPU scavenging (perf, 2026-12-05).
    */
   private next: unknown = null;
-  /**
-   * The table's fixed view members (a view frame's `fixed`, protocol client.ts), put back into
-   * every view this bot parses; null until a frame of this table brought them.
-   */
-  private fixed: Record<string, unknown> | null = null;
-  private resyncAt = -Infinity;
   private pending: Pending | null = null;
   private readonly thinkTimer = new WheelTimer(() => this.act());
-  private readonly ackTimer = new WheelTimer(() => this.onAckTimeout());
+  /** After the ack: the view that shows the action must come within ANSWER_WAIT_MS. */
+  private readonly viewTimer = new WheelTimer(() => this.onViewTimeout());
   private actionCounter = 0;
   private reconnects = 0;
   private closedByUs = false;
   private url: string;
   private connectingSince = 0;
   private stormDropAt: number | null = null;
+  /** The frame being handed to the session: whether a gate sampled it, and when it came. */
+  private frameSampled = false;
+  private frameAt = 0;
+  /** This quick-match wait was already counted as refused `queueFull`. */
+  private queueFullSeen = false;
   done = false;
 
   constructor(
@@ -100,19 +158,42 @@ export class Bot {
   ) {
     this.rng = Rng.fromSeed(cfg.userId, 'swarm-bot');
     this.url = cfg.url;
+    this.session = new Session({
+      connect: (events) => this.openSocket(events),
+      token: () => cfg.token,
+      handler: new BotSessionEvents(this),
+      clock,
+      // Frames are parsed by the fast path below, by hand: the swarm does not pay for the schemas.
+      validate: false,
+      pingEveryMs: 0,
+      actionResendMs: ANSWER_WAIT_MS,
+      // Three resends after silence, then `gaveUp` (as before the session library).
+      actionGiveUpMs: 4 * ANSWER_WAIT_MS,
+      actionRetry: { baseMs: 200, maxMs: 2_000, jitter: 0.25, budget: 3 },
+      // A join refused `unavailable`/`capacity` goes again every ~1.5 s for as long as the bot plays there,
+      // as before the library: an overload run measures the same retry pressure (a browser gives up).
+      joinRetry: { baseMs: 1_500, maxMs: 1_500, jitter: 0.25, budget: Infinity },
+      reconnectDelay: (code) => this.reconnectDelay(code),
+    });
   }
 
   start(): void {
-    this.connectingSince = performance.now();
-    const conn = new BotConnection(this);
-    conn.ws = openBotSocket(this.cfg.wsClient ?? 'lean', this.url, this.cfg.localAddress, conn);
-    this.ws = conn.ws;
+    this.session.connect();
   }
 
-  /** @internal BotConnection: its socket opened. */
+  private openSocket(events: TransportEvents): Transport {
+    this.connectingSince = performance.now();
+    const conn = new BotConnection(this, events);
+    conn.ws = this.cfg.socket
+      ? this.cfg.socket(conn)
+      : openBotSocket(this.cfg.wsClient ?? 'lean', this.url, this.cfg.localAddress, conn);
+    this.ws = conn.ws;
+    return new BotTransport(conn.ws);
+  }
+
+  /** @internal BotConnection: its socket opened (the session says hello). */
   onOpen(): void {
     this.sink.socket(1);
-    this.send({ v, t: 'hello', token: this.cfg.token, revision: PROTOCOL_REVISION });
   }
 
   /** @internal BotConnection. */
@@ -140,37 +221,28 @@ export class Bot {
   stop(): void {
     this.closedByUs = true;
     this.clearTimers();
-    this.ws?.close();
+    this.session.close();
   }
 
   private clearTimers(): void {
     wheel.cancel(this.thinkTimer);
-    wheel.cancel(this.ackTimer);
+    wheel.cancel(this.viewTimer);
   }
 
-  /** @internal BotConnection. */
-  onClose(ws: BotSocket, code: number): void {
-    if (ws !== this.ws || this.closedByUs || this.sink.stopping()) return;
+  /** The session's wait before it reconnects after `code`, or null to stop. */
+  private reconnectDelay(code: number): number | null {
+    if (this.closedByUs || this.sink.stopping()) return null;
     this.clearTimers();
     if (code === 1012) {
       // The gateway is shutting down and asks us to move (services/gateway/src/shutdown.ts): not an error.
       const urls = this.cfg.urls ?? [this.url];
       this.url = urls[(urls.indexOf(this.url) + 1) % urls.length];
-      this.start();
-      return;
+      return 0;
     }
-    if (this.stormDropAt !== null) {
-      setTimeout(() => !this.sink.stopping() && !this.closedByUs && this.start(), Math.random() * 1000);
-      return;
-    }
+    if (this.stormDropAt !== null) return Math.random() * 1000;
     this.sink.error('disconnected');
-    // Reconnect-and-resume: a new socket, hello, and join again gives the latest view.
-    if (this.reconnects++ < 5) setTimeout(() => !this.sink.stopping() && this.start(), 250 * this.reconnects);
-  }
-
-  private send(msg: object): void {
-    if (this.closedByUs) return;
-    if (this.ws?.isOpen) this.ws.send(JSON.stringify(msg));
+    // Reconnect-and-resume: a new socket, hello, and the session's join again gives the latest view.
+    return this.reconnects++ < 5 ? 250 * this.reconnects : null;
   }
 
   /** @internal BotConnection. `buf` may be a slice of the socket's read buffer: nothing here keeps it past the call. */
@@ -185,7 +257,10 @@ export class Bot {
       const gate = this.cfg.gate;
       if (gate && !mayFinish(buf, header.viewAt) && askGate(buf, header.viewAt, gate) === 'nothingToDo') {
         sampled = ++skippedViews % (this.cfg.checkEvery ?? 1) === 0;
-        if (!sampled) return this.onViewSeq(header.seq, now);
+        if (!sampled) {
+          this.session.viewSeen(this.roomId!, header.seq);
+          return this.onViewSeq(header.seq, now);
+        }
       }
     }
     let m: any;
@@ -194,111 +269,80 @@ export class Bot {
     } catch {
       return this.sink.error('badFrame');
     }
-    if (m.t === 'view' && m.roomId === this.roomId && !this.withFixed(m, now)) return;
-    if (m.t === 'view' && !this.checkView(m, headed ? headerRoom(buf, header) : null, sampled)) return;
-    this.onMessage(m, now);
+    // What a full parse can show first: its header said the same as its body.
+    if (headed) {
+      const headerRoomId = headerRoom(buf, header);
+      if (m.roomId !== headerRoomId || m.seq !== header.seq)
+        return this.sink.error('frameHeader', `${headerRoomId}#${header.seq} vs ${m.roomId}#${m.seq}`);
+    }
+    this.frameSampled = sampled;
+    this.frameAt = now;
+    this.session.receiveMessage(m);
+  }
+
+  /** @internal The session: half a view (its join reply lost); it joins again. */
+  onResync(roomId: string, seq: number, missing: 'fixed' | 'presence'): void {
+    if (roomId === this.roomId) this.sink.error(`${missing}Missing`, `${roomId}#${seq} for ${this.cfg.userId}`);
   }
 
   /**
-   * A parsed view of this bot's table made whole: `{ ...fixed, ...view }`, with the fixed members
-   * of the last frame that carried them (a frame with `fixed` always goes to a full parse: it does
-   * not end in `]}`, see frames.ts `mayFinish`). A view without them while none is held means a
-   * frame that should have carried them did not arrive: it is ignored, counted, and the table
-   * joined again (the reply carries them). Header-only views need none.
+   * @internal The session: a whole view (the fixed members put back). What else a full parse can show
+   * about it: it is this bot's own view (a player's socket never gets another seat's), and — for a view
+   * the gate would have skipped — that the policy indeed has nothing to do on it and the game goes on.
    */
-  private withFixed(m: any, now: number): boolean {
-    if (m.fixed !== null && typeof m.fixed === 'object') {
-      this.fixed = m.fixed;
-      this.resyncAt = -Infinity;
-    } else if (this.fixed === null) {
-      this.sink.error('fixedMissing', `${m.roomId}#${m.seq} for ${this.cfg.userId}`);
-      if (now - this.resyncAt >= RESYNC_EVERY_MS) {
-        this.resyncAt = now;
-        this.send({ v, t: 'join', roomId: m.roomId });
-      }
-      return false;
-    }
-    // Into the parsed object, not a spread into a new one: a spread of ~30 members builds a
-    // dictionary-mode object that the policy then reads slowly (the swarm's CPU per action rose by
-    // half with it, measure-stack side by side, 2026-12-04).
-    if (m.view !== null && typeof m.view === 'object') Object.assign(m.view, this.fixed);
-    return true;
-  }
-
-  /**
-   * What a full parse can show about a view: its header said the same as its
-   * body, it is this bot's own view (a player's socket never gets another
-   * seat's), and — for a view the gate would have skipped — that the policy
-   * indeed has nothing to do on it and the game goes on.
-   */
-  private checkView(m: any, headerRoomId: string | null, sampled: boolean): boolean {
-    if (headerRoomId !== null && (m.roomId !== headerRoomId || m.seq !== header.seq)) {
-      this.sink.error('frameHeader', `${headerRoomId}#${header.seq} vs ${m.roomId}#${m.seq}`);
-      return false;
-    }
+  onWholeView(m: any): void {
     if (m.role === 'player' && m.view?.viewer !== this.cfg.userId) {
-      this.sink.error('foreignView', `${this.cfg.userId} got ${m.view?.viewer}'s view of ${m.roomId}`);
-      return false;
+      return this.sink.error('foreignView', `${this.cfg.userId} got ${m.view?.viewer}'s view of ${m.roomId}`);
     }
-    if (sampled && (m.result != null || m.view?.finished || this.cfg.game.bot(m.view, checkRng) !== null))
+    if (this.frameSampled && (m.result != null || m.view?.finished || this.cfg.game.bot(m.view, checkRng) !== null))
       this.sink.error('gateMissed', `${m.roomId}#${m.seq} for ${this.cfg.userId}`);
-    return true;
+    if (m.roomId !== this.roomId) return;
+    this.onViewSeq(m.seq, this.frameAt, m.view);
+    if (m.result !== undefined && m.result !== null) return this.finish(m.roomId);
+    if (m.view?.finished) return this.finish(m.roomId);
+    this.schedule();
   }
 
-  private onMessage(m: any, now: number): void {
+  /** @internal The session: a socket's welcome; its rooms and unanswered action already went again. */
+  onWelcome(_m: WelcomeMessage): void {
+    const now = performance.now();
+    if (this.stormDropAt !== null) {
+      this.sink.reconnected(now - this.stormDropAt);
+      this.stormDropAt = null;
+    } else this.sink.connected(now - this.connectingSince);
+    if (!this.roomId || this.done) this.queue();
+  }
+
+  /** @internal The session passes on every error it did not absorb (an action's `unavailable` it retries). */
+  onError(m: ErrorMessage): void {
+    // A join refused `capacity` (the worker behind on its playing tables) is counted as refused by the
+    // sink (REFUSED_CODES); the session joins again on its back-off, as for `unavailable`.
+    this.sink.error(m.code, m.message);
+  }
+
+  /** @internal The session's join retry budget for the table ran out: the table plays on without us. */
+  onJoinGaveUp(roomId: string): void {
+    this.sink.error('joinGaveUp', `${roomId} for ${this.cfg.userId}`);
+  }
+
+  /** @internal The session sends an action again after ANSWER_WAIT_MS without an answer. */
+  onUnanswered(roomId: string, actionId: string, action: unknown): void {
+    const p = this.pending;
+    if (!p || p.actionId !== actionId) return;
+    this.sink.error('ackTimeout', `${roomId} ${actionId} ${JSON.stringify(action)} (decided on seq ${p.decidedSeq})`);
+  }
+
+  /** @internal The session passes on what it does not act on itself. */
+  onOther(m: OtherMessage): void {
     switch (m.t) {
-      case 'welcome':
-        if (this.stormDropAt !== null) {
-          this.sink.reconnected(now - this.stormDropAt);
-          this.stormDropAt = null;
-        } else this.sink.connected(now - this.connectingSince);
-        if (this.roomId && !this.done) {
-          this.send({ v, t: 'join', roomId: this.roomId });
-          // An action whose answer was lost with the old socket goes again under its id.
-          if (this.pending) {
-            this.pending.resends--;
-            this.resend();
-          }
-        } else this.queue();
-        return;
       case 'matched':
         if (this.roomId && !this.done) return;
         this.roomId = m.roomId;
         this.done = false;
         this.lastSeq = -1;
         this.latest = this.next = null;
-        this.fixed = null;
         this.sink.matched(m.roomId, this.cfg.userId);
-        this.send({ v, t: 'join', roomId: m.roomId });
-        return;
-      case 'view':
-        return this.onView(m, now);
-      case 'ack':
-        return this.onAck(m);
-      case 'rejected': {
-        const p = this.pending;
-        if (!p || p.actionId !== m.actionId) return;
-        this.settle();
-        if (RACE_CODES.has(m.code)) {
-          // The newer view is here already (then decide on it) or on its way (it schedules).
-          this.sink.raced();
-          return this.schedule();
-        }
-        // An illegal choice on the very view it was made on. Act again only on a newer view: the same
-        // view would give the same choice.
-        this.sink.error('rejected', String(m.reason));
-        return;
-      }
-      case 'error':
-        if ((m.code === 'unavailable' || m.code === 'busy') && this.pending && m.actionId === this.pending.actionId)
-          return this.resend();
-        this.sink.error(m.code ?? 'error', m.message);
-        // Our join got no answer in the gateway's retry budget (its worker too slow): join again, as the
-        // browser client does, or the table plays on without us.
-        // A join refused `capacity` (the worker behind on its playing tables) is counted as refused by the
-        // sink (REFUSED_CODES) and goes again the same way.
-        if ((m.code === 'unavailable' || m.code === 'capacity') && !m.actionId && m.roomId === this.roomId)
-          this.joinAgainSoon(m.roomId);
+        this.session.join(m.roomId);
         return;
       case 'queueStatus':
         // The fleet refused this queue's table for capacity and the wait goes on (the client's 대기 screen):
@@ -308,28 +352,15 @@ export class Bot {
           this.sink.error('queueFull');
         }
         return;
-      case 'queued':
-      case 'pong':
-      case 'presence':
+      default:
         return;
     }
   }
 
-  /** This quick-match wait was already counted as refused `queueFull`. */
-  private queueFullSeen = false;
-
   private queue(): void {
     if (this.sink.stopping()) return;
     this.queueFullSeen = false;
-    this.send({ v, t: 'queue', game: this.cfg.gameId, mode: this.cfg.mode, players: this.cfg.players });
-  }
-
-  private onView(m: { roomId: string; seq: number; view: any; result?: unknown }, now: number): void {
-    if (m.roomId !== this.roomId) return;
-    this.onViewSeq(m.seq, now, m.view);
-    if (m.result !== undefined && m.result !== null) return this.finish(m.roomId);
-    if (m.view?.finished) return this.finish(m.roomId);
-    this.schedule();
+    this.session.send({ v, t: 'queue', game: this.cfg.gameId, mode: this.cfg.mode, players: this.cfg.players });
   }
 
   /**
@@ -359,31 +390,47 @@ export class Bot {
     this.latest = this.next = null;
     this.pending = null;
     this.sink.finished(roomId);
-    this.send({ v, t: 'leave', roomId });
+    this.session.leave(roomId);
     if (this.cfg.requeue && !this.sink.stopping()) {
       this.roomId = null;
       this.queue();
     }
   }
 
-  private onAck(m: { roomId: string; actionId: string; seq: number }): void {
-    const p = this.pending;
-    if (!p || p.actionId !== m.actionId) return;
-    this.sink.acked(m.roomId, this.cfg.userId, p.actionId, p.action, m.seq);
-    const seen = p.views.find((x) => x.seq >= m.seq);
+  /** The session's answer to the pending action `p`. */
+  private onAnswer(p: Pending, r: ActResult): void {
+    if (this.pending !== p || this.closedByUs) return;
+    if (r.ok) return this.onAck(p, r.seq);
+    this.settle();
+    if (r.code === 'closed') return;
+    if (r.code === 'gaveUp' || r.code === 'timeout') return this.sink.error('gaveUp');
+    if (RACE_CODES.has(r.code)) {
+      // The newer view is here already (then decide on it) or on its way (it schedules).
+      this.sink.raced();
+      return this.schedule();
+    }
+    // An illegal choice on the very view it was made on. Act again only on a newer view: the same
+    // view would give the same choice.
+    this.sink.error('rejected', r.reason);
+  }
+
+  private onAck(p: Pending, seq: number): void {
+    this.sink.acked(this.roomId!, this.cfg.userId, p.actionId, p.action, seq);
+    const seen = p.views.find((x) => x.seq >= seq);
     if (seen) {
       this.sink.latency(seen.at - p.sentAt);
       this.settle();
       this.schedule();
     } else {
-      p.ackSeq = m.seq;
+      p.ackSeq = seq;
       p.views = [];
+      wheel.arm(this.viewTimer, ANSWER_WAIT_MS);
     }
   }
 
   private settle(): void {
     this.pending = null;
-    wheel.cancel(this.ackTimer);
+    wheel.cancel(this.viewTimer);
   }
 
   /**
@@ -404,66 +451,34 @@ export class Bot {
     );
   }
 
+  /** Sends the decided action under a fresh id with the seq of the view it was chosen on (none before any). */
   private act(): void {
     if (this.pending || this.done || !this.roomId || this.sink.stopping()) return;
     const action = this.next;
     if (action === null) return;
     this.next = null;
-    const actionId = `${this.cfg.userId}.${++this.actionCounter}`;
-    this.pending = {
-      actionId,
+    const p: Pending = {
+      actionId: `${this.cfg.userId}.${++this.actionCounter}`,
       action,
       sentAt: performance.now(),
       views: [],
       ackSeq: null,
-      resends: 0,
       decidedSeq: this.lastSeq,
     };
-    this.sendAction(this.roomId, this.pending);
-    this.armAckTimer();
+    this.pending = p;
+    const seq = p.decidedSeq >= 0 ? p.decidedSeq : undefined;
+    this.session.act(this.roomId, action, (r) => this.onAnswer(p, r), p.actionId, seq);
   }
 
-  private armAckTimer(): void {
-    // The gateway retries for up to 10 s itself; past 15 s something is lost.
-    wheel.arm(this.ackTimer, 15_000);
-  }
-
-  private onAckTimeout(): void {
-    if (!this.pending || this.closedByUs) return;
+  /** Acked, but the view that shows it never came: counted, and the table joined again for the latest view. */
+  private onViewTimeout(): void {
     const p = this.pending;
+    if (!p || this.closedByUs) return;
     this.sink.error(
-      p.ackSeq === null ? 'ackTimeout' : 'viewTimeout',
+      'viewTimeout',
       `${this.roomId} ${p.actionId} ${JSON.stringify(p.action)} (decided on seq ${p.decidedSeq})`,
     );
-    this.resend();
-  }
-
-  /** One join again of `roomId` after JOIN_AGAIN_MS, if the bot still plays there then. */
-  private joinAgainSoon(roomId: string): void {
-    setTimeout(() => {
-      if (this.roomId === roomId && !this.closedByUs && !this.sink.stopping()) this.send({ v, t: 'join', roomId });
-    }, JOIN_AGAIN_MS);
-  }
-
-  /** Same actionId again: the room worker applies it at most once. */
-  private resend(): void {
-    const p = this.pending;
-    if (!p || !this.roomId) return;
-    if (p.resends++ >= 3) {
-      this.sink.error('gaveUp');
-      this.settle();
-      return;
-    }
-    setTimeout(() => {
-      if (this.pending !== p || this.sink.stopping()) return;
-      this.sendAction(this.roomId!, p);
-      this.armAckTimer();
-    }, 200);
-  }
-
-  /** Every try of one action carries the seq of the view it was chosen on (none before the first view). */
-  private sendAction(roomId: string, p: Pending): void {
-    const seq = p.decidedSeq >= 0 ? p.decidedSeq : undefined;
-    this.send({ v, t: 'action', roomId, actionId: p.actionId, action: p.action, seq });
+    this.settle();
+    if (this.roomId) this.session.rejoin(this.roomId);
   }
 }

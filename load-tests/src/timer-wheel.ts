@@ -15,7 +15,8 @@ export const RESOLUTION_MS = 10;
 export class WheelTimer {
   /** Slot the timer is due in, or -1 when not armed. */
   slot = -1;
-  constructor(readonly fire: () => void) {}
+  /** Settable, so a pooled timer (bot.ts's session clock) can be reused with another callback. */
+  constructor(public fire: () => void) {}
   get armed(): boolean {
     return this.slot >= 0;
   }

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { games, Rng } from '@joke/engine';
 import { Bot, type BotSink } from '../src/bot.ts';
 import { VIEW_GATES } from '../src/frames.ts';
+import type { BotSocket, BotSocketEvents } from '../src/bot-socket.ts';
 
 const game = games['one-card'];
 const players = ['u1', 'u2', 'u3', 'u4'].map((id, i) => ({ id, name: `봇00000${i}` }));
@@ -57,25 +58,38 @@ function botFor(userId: string, checkEvery: number, joined = true) {
   const policyViews: any[] = [];
   const policy = { ...game, bot: (view: any, rng: Rng) => (policyViews.push(view), game.bot(view, rng)) };
   const cfg = { url: 'ws://127.0.0.1:1/ws', token: 't', userId, game: policy, gameId: 'one-card', mode: 'classic' };
+  const sent: any[] = [];
+  let on!: BotSocketEvents;
+  const socket: BotSocket = {
+    isOpen: true,
+    send: (text: string) => void sent.push(JSON.parse(text)),
+    close() {},
+    terminate() {},
+  };
   const bot = new Bot(
-    { ...cfg, players: 4, think: () => 1000, requeue: false, gate: VIEW_GATES['one-card'], checkEvery },
+    {
+      ...cfg,
+      players: 4,
+      think: () => 1000,
+      requeue: false,
+      gate: VIEW_GATES['one-card'],
+      checkEvery,
+      socket: (events) => ((on = events), socket),
+    },
     sink,
   );
   bots.push(bot);
-  const b = bot as unknown as {
-    roomId: string;
-    fixed: unknown;
-    lastSeq: number;
-    ws: unknown;
-    onFrame(buf: Buffer): void;
-    act(): void;
-  };
-  b.roomId = 'room-1';
-  if (joined) b.fixed = JSON.parse(JSON.stringify(fixed));
-  const sent: any[] = [];
-  b.ws = { isOpen: true, send: (text: string) => void sent.push(JSON.parse(text)), close() {} };
+  // Signed in and matched to room-1, as its session would be.
+  const message = (m: object) => on.message(Buffer.from(JSON.stringify({ v: 1, ...m })));
+  bot.start();
+  on.open();
+  message({ t: 'welcome', userId, name: userId, serverTime: 0 });
+  message({ t: 'matched', roomId: 'room-1', game: 'one-card', mode: 'classic' });
+  if (joined) on.message(frame('room-1', 0, userId, 'room-1', true));
+  sent.length = policyViews.length = seen.views.length = 0;
+  const b = bot as unknown as { lastSeq: number; act(): void };
   return {
-    feed: (buf: Buffer) => b.onFrame(buf),
+    feed: (buf: Buffer) => on.message(buf),
     act: () => b.act(),
     seen,
     sent,
@@ -148,7 +162,7 @@ describe('a bot reading frames by their header', () => {
     expect(lastSeq()).toBe(-1);
     expect(policyViews).toEqual([]);
     expect(seen.errors).toEqual(['fixedMissing', 'fixedMissing']);
-    expect(sent).toEqual([{ v: 1, t: 'join', roomId: 'room-1' }]);
+    expect(sent).toEqual([{ v: 1, t: 'join', roomId: 'room-1', spectate: false }]);
     // The join's reply brings them.
     feed(frame('room-1', 8, actor, 'room-1', true));
     expect(seen.views).toEqual([['room-1', 8]]);
@@ -172,7 +186,7 @@ describe('a join the gateway could not get answered', () => {
     feed(unavailable('room-1', 'a-not-pending'));
     feed(unavailable('room-1'));
     for (let i = 0; i < 400 && !sent.some((m) => m.t === 'join'); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(sent.filter((m) => m.t === 'join')).toEqual([{ v: 1, t: 'join', roomId: 'room-1' }]);
+    expect(sent.filter((m) => m.t === 'join')).toEqual([{ v: 1, t: 'join', roomId: 'room-1', spectate: false }]);
     expect(seen.errors).toEqual(['unavailable', 'unavailable', 'unavailable']);
   });
 });

@@ -1,49 +1,62 @@
 /**
- * A test client over `ws` that records every server message and waits for the ones a test expects.
- * As a real client does, it keeps each room's fixed view members (a view frame's `fixed`) and puts
- * them back into every later view of that room; `fixedMissing` lists the views (room#seq) that
- * came without them while none were held.
+ * A test client on the client session library's `ws` transport (`@joke/session/ws`) that records every
+ * server message and waits for the ones a test expects. It sends what a test tells it, raw (the gateway
+ * tests also send what no real client would), and says hello with the library's hello. As a real
+ * client does, it keeps each room's fixed view members (a view frame's `fixed`) and puts them back
+ * into every later view of that room by the library's rule (`completeView`); `fixedMissing` lists the
+ * views (room#seq) that came without them while none were held.
  */
-import WebSocket from 'ws';
-import { FixedViewMembers, PROTOCOL_REVISION } from '@joke/protocol';
+import type WebSocket from 'ws';
+import { completeView, helloMessage, type Room } from '@joke/session';
+import { WsTransport } from '@joke/session/ws';
 
 export class TestClient {
   readonly messages: any[] = [];
   /** Every frame's text exactly as it arrived (a frame that is not JSON shows up as `{ t: 'unparsable' }`). */
   readonly texts: string[] = [];
   readonly fixedMissing: string[] = [];
-  private readonly fixed = new FixedViewMembers();
+  private readonly rooms = new Map<string, Pick<Room, 'fixed' | 'resyncAt'>>();
   private waiters: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   closed: { code: number; reason: string } | null = null;
+  private readonly transport: WsTransport;
   private readonly ws: WebSocket;
   private readonly opened: Promise<void>;
 
   constructor(url: string) {
-    this.ws = new WebSocket(url, { perMessageDeflate: false });
-    this.opened = new Promise((resolve, reject) => {
-      this.ws.once('open', () => resolve());
-      this.ws.once('error', reject);
+    let opened!: () => void;
+    let failed!: (err: Error) => void;
+    this.opened = new Promise((resolve, reject) => ((opened = resolve), (failed = reject)));
+    this.transport = new WsTransport(url, {
+      open: () => opened(),
+      message: (text) => this.record(text),
+      close: (code) => {
+        // A socket that closes before it opened never will: the test's open() fails, as ws's 'error' did.
+        failed(new Error(`socket closed (${code}) before it opened`));
+      },
     });
-    this.ws.on('message', (d) => {
-      const text = String(d);
-      this.texts.push(text);
-      let m: any;
-      try {
-        m = JSON.parse(text);
-      } catch {
-        m = { t: 'unparsable', text };
-      }
-      if (m.t === 'view') {
-        if (!this.fixed.complete(m)) this.fixedMissing.push(`${m.roomId}#${m.seq}`);
-      }
-      this.messages.push(m);
-      this.waiters = this.waiters.filter((w) => {
-        if (!w.pred(m)) return true;
-        w.resolve(m);
-        return false;
-      });
-    });
+    this.ws = this.transport.ws;
     this.ws.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
+  }
+
+  private record(text: string): void {
+    this.texts.push(text);
+    let m: any;
+    try {
+      m = JSON.parse(text);
+    } catch {
+      m = { t: 'unparsable', text };
+    }
+    if (m.t === 'view' && typeof m.roomId === 'string') {
+      let room = this.rooms.get(m.roomId);
+      if (!room) this.rooms.set(m.roomId, (room = { fixed: null, resyncAt: -Infinity }));
+      if (!completeView(room, m)) this.fixedMissing.push(`${m.roomId}#${m.seq}`);
+    }
+    this.messages.push(m);
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.pred(m)) return true;
+      w.resolve(m);
+      return false;
+    });
   }
 
   static async open(url: string): Promise<TestClient> {
@@ -81,7 +94,7 @@ export class TestClient {
 
   async hello(token: string): Promise<any> {
     const from = this.messages.length;
-    this.send({ v: 1, t: 'hello', token, revision: PROTOCOL_REVISION });
+    this.send(helloMessage(token));
     return this.next((m) => m.t === 'welcome' || m.t === 'error', 5000, from);
   }
 

@@ -1,0 +1,3 @@
+import { workspaceConfig } from '../../vitest.shared.ts';
+
+export default workspaceConfig('session');
