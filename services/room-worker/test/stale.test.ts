@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, contract, PROTOCOL_VERSION, REFUSALS } from '@joke/protocol';
-import { raceGame } from './fixtures/race-game.ts';
+import { raceGame, raceState } from './fixtures/race-game.ts';
 import { FakeGateway, openRoom, REPLY_MS, seat, setup, storedRoom, worker } from './harness.ts';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -56,7 +56,7 @@ describe('stale commands', () => {
     expect(await act(second, 'm3', now)).toMatchObject({ ok: true, seq: now + 1 });
     // Without a view seq (an older client): judged by the game alone, as before.
     expect(await act(first, 'm4')).toMatchObject({ ok: true, seq: now + 2 });
-    expect((await storedRoom(store, 'r'))?.data.state.total).toBe(3);
+    expect(raceState((await storedRoom(store, 'r'))!.data.state).total).toBe(3);
   });
 
   it("judges a game's view-free actions on the current state whatever view they were chosen on", async () => {
@@ -91,7 +91,7 @@ describe('stale commands', () => {
     // The same move on the current view is the game's plain refusal.
     const current = await act(second, 'v4', seen + 2);
     expect(current).toMatchObject({ ok: false, code: 'illegal' });
-    expect((await storedRoom(store, 'r'))?.data.state.total).toBe(2);
+    expect(raceState((await storedRoom(store, 'r'))!.data.state).total).toBe(2);
   });
 
   it('a viewer joining moves no one on: a move made on the last view sent stays good', async () => {
