@@ -72,13 +72,22 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
+      // No `any` outside declared boundary types (issue 39): the few that must stay are named aliases,
+      // disabled inline with their reason (AnyGame; bench/script modules loaded from another tree).
+      '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
       ],
       'no-constant-condition': ['error', { checkLoops: false }],
     },
+  },
+  {
+    // Tests may read untyped frames and fixtures as `any`. The two other files are another change's (the
+    // gateway's socket reader, the load-test bot: issue 39's session library replaces both): remove them
+    // from this list when it lands.
+    files: ['**/test/**', '**/*.test.ts', 'services/gateway/src/client.ts', 'load-tests/src/bot.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // The engine is pure and deterministic (core/types.ts): time comes in as `now`, randomness from the

@@ -284,4 +284,12 @@ export interface GameDefinition<
   runtimeOnlyFields?: readonly string[];
 }
 
+/**
+ * Any game, as the runtimes hold them (the registry `games`, the room worker, the simulator): a declared
+ * boundary. GameDefinition takes its state, action, view and options both in and out (`apply(state: S)`
+ * returns `S`), so a GameDefinition<PokerState> is not a GameDefinition<GameStateBase>; `any` here lets one
+ * registry hold the three games. Code behind it types what it keeps with the base types (GameStateBase,
+ * GameViewBase), never `any`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry boundary described above
 export type AnyGame = GameDefinition<any, any, any, any, any>;

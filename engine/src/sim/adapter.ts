@@ -3,7 +3,7 @@
  * where its cards are, which of them a viewer must not identify, and what
  * illegal input to throw at it. Each game ships one (`games/<id>/sim.ts`).
  */
-import type { AnyGame, PlayerId } from '../core/types.ts';
+import type { AnyGame, GameStateBase, GameViewBase, PlayerId } from '../core/types.ts';
 import type { Rng } from '../core/rng.ts';
 
 export interface IllegalProbe {
@@ -13,7 +13,8 @@ export interface IllegalProbe {
   label: 'wrongPlayer' | 'notInHand' | 'replay' | 'malformed' | 'forged' | 'other';
 }
 
-export interface SimAdapter<S = any> {
+/** `S`, `V`: the game's state and view; the simulator drives every game through the defaults (AnyGame). */
+export interface SimAdapter<S extends GameStateBase = GameStateBase, V extends GameViewBase = GameViewBase> {
   game: AnyGame;
   /** Every card in the state, wherever it lies. Used for conservation. */
   allCards(state: S): unknown[];
@@ -30,7 +31,7 @@ export interface SimAdapter<S = any> {
   /** True if card ids are strings worth searching for as tokens (numeric ids are checked by face only). */
   idsAreTokens: boolean;
   /** Game-specific invariants; each string returned is a violation. */
-  invariants(state: S, views: Map<PlayerId | null, any>): string[];
+  invariants(state: S, views: Map<PlayerId | null, V>): string[];
   /** Bad input to inject now; every probe must be rejected with state unchanged. */
   illegalProbes(state: S, rng: Rng, last: { actor: PlayerId; action: unknown } | null): IllegalProbe[];
   /** Extra conserved quantity (poker chips, hula points), checked after every apply. */

@@ -5,7 +5,7 @@
  * viewer must not see, and bad input is rejected without touching state.
  */
 import { Rng } from '../core/rng.ts';
-import type { AnyGame, GameEvent, PlayerId, PlayerInfo } from '../core/types.ts';
+import type { AnyGame, GameEvent, GameStateBase, GameViewBase, PlayerId, PlayerInfo } from '../core/types.ts';
 import type { GameRecord, RecordedStep } from '../record/record.ts';
 import type { SimAdapter } from './adapter.ts';
 import { findLeaks, findStateLeaks, hiddenSet } from './secrecy.ts';
@@ -82,7 +82,7 @@ export function runSim(cfg: SimConfig): SimReport {
   for (let g = 0; g < cfg.games; g++) {
     const startedAt = 1_800_000_000_000 + g * 10_000_000;
     const seed = `${cfg.seed}:${g}`;
-    let state = game.setup({ seed, players, options, now: startedAt });
+    let state: GameStateBase = game.setup({ seed, players, options, now: startedAt });
     let now = startedAt;
     const deck = idMultiset(adapter, state);
     const steps: RecordedStep[] = [];
@@ -178,7 +178,7 @@ export function runSim(cfg: SimConfig): SimReport {
   return report;
 }
 
-function idMultiset(adapter: SimAdapter, state: unknown): string {
+function idMultiset(adapter: SimAdapter, state: GameStateBase): string {
   const ids = adapter.allCards(state).map((c) => String(adapter.cardId(c)));
   ids.sort();
   for (let i = 1; i < ids.length; i++) if (ids[i] === ids[i - 1]) return `duplicate ${ids[i]}`;
@@ -187,14 +187,14 @@ function idMultiset(adapter: SimAdapter, state: unknown): string {
 
 function checkViews(
   adapter: SimAdapter,
-  state: any,
+  state: GameStateBase,
   viewers: (PlayerId | null)[],
   note: (kind: 'invariantViolations' | 'leaks', msg: string) => void,
-): Map<PlayerId | null, any> {
-  const views = new Map<PlayerId | null, any>();
+): Map<PlayerId | null, GameViewBase> {
+  const views = new Map<PlayerId | null, GameViewBase>();
   const finished = adapter.game.result(state) !== null;
   for (const viewer of viewers) {
-    const view = adapter.game.view(state, viewer);
+    const view: GameViewBase = adapter.game.view(state, viewer);
     views.set(viewer, view);
     const leaks = findLeaks(adapter, hiddenSet(adapter, state, viewer), view);
     for (const l of leaks) note('leaks', `view of ${viewer ?? 'spectator'}: ${l}`);
@@ -208,7 +208,7 @@ function checkViews(
 
 function checkEvents(
   adapter: SimAdapter,
-  state: any,
+  state: GameStateBase,
   viewers: (PlayerId | null)[],
   events: GameEvent[],
   note: (msg: string) => void,
@@ -230,7 +230,7 @@ function checkEvents(
 
 function probeIllegal(
   adapter: SimAdapter,
-  state: any,
+  state: GameStateBase,
   rng: Rng,
   last: { actor: PlayerId; action: unknown } | null,
   now: number,
@@ -239,7 +239,7 @@ function probeIllegal(
 ): void {
   const before = JSON.stringify(state);
   const probes = adapter.illegalProbes(state, rng, last);
-  const someone = state.players[rng.int(state.players.length)].id as PlayerId;
+  const someone = state.players[rng.int(state.players.length)].id;
   probes.push({ actor: someone, action: MALFORMED[rng.int(MALFORMED.length)], label: 'malformed' });
   probes.push({ actor: 'intruder', action: last?.action ?? { type: 'draw' }, label: 'forged' });
   for (const p of probes) {

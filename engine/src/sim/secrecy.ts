@@ -3,7 +3,7 @@
  * from field names: every object anywhere in a payload is asked "are you a
  * card, and which face?", and every string is compared with hidden card ids.
  */
-import type { PlayerId } from '../core/types.ts';
+import type { GameStateBase, PlayerId } from '../core/types.ts';
 import type { SimAdapter } from './adapter.ts';
 
 export interface HiddenSet {
@@ -11,7 +11,11 @@ export interface HiddenSet {
   faces: Set<string>;
 }
 
-export function hiddenSet<S>(adapter: SimAdapter<S>, state: S, viewer: PlayerId | null): HiddenSet {
+export function hiddenSet<S extends GameStateBase>(
+  adapter: SimAdapter<S>,
+  state: S,
+  viewer: PlayerId | null,
+): HiddenSet {
   const hidden = adapter.hiddenFrom(state, viewer);
   const hiddenIds = new Set(hidden.map((c) => String(adapter.cardId(c))));
   const faces = new Set<string>();
@@ -29,7 +33,11 @@ export function hiddenSet<S>(adapter: SimAdapter<S>, state: S, viewer: PlayerId 
 }
 
 /** Returns a description of each leak found in `payload` (a view or an event). */
-export function findLeaks<S>(adapter: SimAdapter<S>, hidden: HiddenSet, payload: unknown): string[] {
+export function findLeaks<S extends GameStateBase>(
+  adapter: SimAdapter<S>,
+  hidden: HiddenSet,
+  payload: unknown,
+): string[] {
   const leaks: string[] = [];
   const walk = (node: unknown, path: string): void => {
     if (typeof node === 'string') {

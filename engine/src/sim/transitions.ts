@@ -5,12 +5,12 @@
  * Deterministic for a given seed; pure like the engine.
  */
 import { Rng } from '../core/rng.ts';
-import type { AnyGame, GameEvent, PlayerInfo } from '../core/types.ts';
+import type { AnyGame, GameEvent, GameStateBase, PlayerInfo } from '../core/types.ts';
 
 export interface BotTransition {
   seq: number;
   /** The state after the transition. */
-  state: any;
+  state: GameStateBase;
   events: GameEvent[];
 }
 

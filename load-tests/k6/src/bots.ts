@@ -10,11 +10,16 @@
  * build (esbuild resolves it).
  */
 import type { Rng } from '@joke/engine/core/rng';
+import type { AnyGame } from '@joke/engine/core/types';
 import type { MixEntry } from '../../src/scenario.ts';
 
 declare const require: (id: string) => Record<string, unknown>;
 
-export type BotPolicy = (view: any, rng: Rng) => unknown;
+/**
+ * A game's bot, as the seat calls it: the view is the frame's (`{ ...fixed, ...view }`) of the game the
+ * policy was loaded for, not checked here (the policy reads its own game's view type).
+ */
+export type BotPolicy = (view: Readonly<Record<string, unknown>>, rng: Rng) => unknown;
 
 export const BOT_LOADERS: Record<string, () => BotPolicy> = {
   'one-card': () => require('@joke/engine/games/one-card/bot').bot as BotPolicy,
@@ -37,14 +42,12 @@ export function botOf(game: string): BotPolicy {
 
 /** Each game and mode of the mix checked against the engine's catalogue (what the matchmaker would refuse). */
 export function checkMix(mix: MixEntry[]): void {
-  const { games } = require('@joke/engine/games/index') as { games: Record<string, any> };
+  const { games } = require('@joke/engine/games/index') as { games: Record<string, AnyGame> };
   for (const m of mix) {
     const game = games[m.game];
     if (!game) throw new Error(`MIX: no game "${m.game}" (${Object.keys(games).join(', ')})`);
-    if (!game.modes.some((x: { id: string }) => x.id === m.mode))
-      throw new Error(
-        `MIX: ${m.game} has no mode "${m.mode}" (${game.modes.map((x: { id: string }) => x.id).join(', ')})`,
-      );
+    if (!game.modes.some((x) => x.id === m.mode))
+      throw new Error(`MIX: ${m.game} has no mode "${m.mode}" (${game.modes.map((x) => x.id).join(', ')})`);
     if (m.players < game.minPlayers || m.players > game.maxPlayers)
       throw new Error(`MIX: ${m.game} seats ${game.minPlayers}–${game.maxPlayers}, not ${m.players}`);
     if (!BOT_LOADERS[m.game]) throw new Error(`MIX: no bot policy for game "${m.game}"`);

@@ -26,6 +26,7 @@ import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { z } from 'zod';
 
 const arg = (name: string, def: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -99,7 +100,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: RATE > 0 ? 1024 : CLIENTS
 let base = '';
 
 /** One tRPC call without batching; resolves with `result.data` or rejects with the error's message. */
-function trpc(path: string, input: unknown, token: string | null, query: boolean): Promise<any> {
+function trpc(path: string, input: unknown, token: string | null, query: boolean): Promise<unknown> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const body = query ? undefined : JSON.stringify(input ?? {});
@@ -149,6 +150,13 @@ async function timed<T>(proc: Proc, fn: () => Promise<T>, due?: number): Promise
 
 let openRooms: string[] = [];
 
+/**
+ * The reply fields the mix reads, parsed rather than trusted (`--lobby-dir` runs another checkout, whose
+ * router types this file cannot name); parsed after `timed`, so the figures stay the lobby's.
+ */
+const SignedIn = z.object({ token: z.string() });
+const RoomRows = z.array(z.object({ roomId: z.string(), openSeats: z.number(), status: z.string() }));
+
 /** One guest's place in the mix: its token and how many calls it has made. */
 interface Guest {
   i: number;
@@ -159,7 +167,7 @@ interface Guest {
 async function signIn(i: number): Promise<Guest> {
   const me = await timed('auth.guest', () => trpc('auth.guest', { nickname: `벤치${i}` }, null, false));
   if (!me) throw new Error('sign-in failed');
-  return { i, token: me.token, n: 0 };
+  return { i, token: SignedIn.parse(me).token, n: 0 };
 }
 
 const cycle: Proc[] = ['rooms.create', 'rooms.list', 'rooms.list', 'rooms.join'];
@@ -175,7 +183,7 @@ async function step(g: Guest, t0?: number): Promise<void> {
       () => trpc('auth.guest', { nickname: `벤치${i}`, resumeToken: g.token }, null, false),
       t0,
     );
-    if (again) g.token = again.token;
+    if (again) g.token = SignedIn.parse(again).token;
     return;
   }
   const proc = (Math.floor(n / 4) % 2 === 0 ? cycle : cycle2)[n % 4];
@@ -185,7 +193,9 @@ async function step(g: Guest, t0?: number): Promise<void> {
   else if (proc === 'rooms.list') {
     const rooms = await timed(proc, () => trpc(proc, { limit: 30 }, token, true), t0);
     if (rooms)
-      openRooms = rooms.filter((r: any) => r.openSeats > 0 && r.status === 'waiting').map((r: any) => r.roomId);
+      openRooms = RoomRows.parse(rooms)
+        .filter((r) => r.openSeats > 0 && r.status === 'waiting')
+        .map((r) => r.roomId);
   } else if (proc === 'rooms.join') {
     const roomId = openRooms[(n * 7 + i) % Math.max(1, openRooms.length)];
     if (roomId) await timed(proc, () => trpc(proc, { roomId }, token, false), t0);

@@ -19,6 +19,7 @@ import { bus as wire, subjects, wireText } from '@joke/protocol';
 import { roomFromStore, startRoomWorker, type RoomWorker } from '@joke/room-worker';
 import { startMatchmaker, type Matchmaker } from '../src/index.ts';
 import { planRebalance } from '../src/rebalance.ts';
+import { raceState } from '../../room-worker/test/fixtures/race-game.ts';
 import { cleanupAfterEach, games, log, sleep, until } from './helpers.ts';
 
 const cleanup = cleanupAfterEach();
@@ -152,7 +153,7 @@ describe('live migration (in-process bus)', () => {
       expect(await c.snapshots.lease(id)).toEqual({ owner: moved ? 'w2' : 'w0', epoch: before[i] + (moved ? 1 : 0) });
       // The next action continues the same game on whichever worker holds it now.
       expect(await act(c.bus, id, `${id}-2`, 1)).toBe(2);
-      expect((c.workers[moved ? 2 : 0].room(id)!.data.state as { total: number }).total).toBe(3);
+      expect(raceState(c.workers[moved ? 2 : 0].room(id)!.data.state).total).toBe(3);
     }
     expect(await migrate(c.bus, 'w0', [ids[4]], 'w0')).toEqual({
       moved: [],
@@ -222,11 +223,11 @@ describe('live migration on the real NATS and Redis', () => {
     await until(() => c.workers[1].roomIds().length === 6, 20_000, 'moved tables on w1');
     for (const id of ids) {
       const holder = c.workers.find((w) => w.roomIds().includes(id))!;
-      const state = holder.room(id)!.data.state as { total: number };
+      const state = raceState(holder.room(id)!.data.state);
       expect(state.total).toBe(added.get(id));
       // The stored room as a restore builds it: its last whole snapshot may be steps behind (steps-only writes).
       const stored = roomFromStore((await snapshots.load(id))!, games);
-      expect(stored.ok && stored.data.state.total).toBe(added.get(id));
+      expect(stored.ok && raceState(stored.data.state).total).toBe(added.get(id));
     }
   });
 });

@@ -30,7 +30,7 @@ export const bool = () =>
     return v;
   }, z.boolean());
 
-type Spec = Record<string, EnvOption<any>>;
+type Spec = Record<string, EnvOption<unknown>>;
 export type ConfigOf<S extends Spec> = { [K in keyof S]: S[K] extends EnvOption<infer T> ? T : never };
 
 export interface ConfigDef<S extends Spec> {

@@ -63,18 +63,22 @@ const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * it (one per action; the union's walk showed in its profile). Anything this refuses still goes through
  * `ClientMessage`, which gives the reason; `contract.test.ts` checks it never accepts what that refuses.
  */
-export const isClientAction = (r: any): r is ClientAction =>
-  r !== null &&
-  typeof r === 'object' &&
-  r.v === PROTOCOL_VERSION &&
-  r.t === 'action' &&
-  typeof r.roomId === 'string' &&
-  ROOM_ID.test(r.roomId) &&
-  typeof r.actionId === 'string' &&
-  r.actionId.length >= 1 &&
-  r.actionId.length <= 64 &&
-  (r.seq === undefined || (Number.isSafeInteger(r.seq) && r.seq >= 0)) &&
-  'action' in r;
+export const isClientAction = (raw: unknown): raw is ClientAction => {
+  if (raw === null || typeof raw !== 'object') return false;
+  // The parsed JSON as a bag of fields, each narrowed where it is read.
+  const r = raw as Readonly<Record<string, unknown>>;
+  return (
+    r.v === PROTOCOL_VERSION &&
+    r.t === 'action' &&
+    typeof r.roomId === 'string' &&
+    ROOM_ID.test(r.roomId) &&
+    typeof r.actionId === 'string' &&
+    r.actionId.length >= 1 &&
+    r.actionId.length <= 64 &&
+    (r.seq === undefined || (Number.isSafeInteger(r.seq) && (r.seq as number) >= 0)) &&
+    'action' in r
+  );
+};
 
 export const PresenceEntry = z.object({
   id: z.string(),

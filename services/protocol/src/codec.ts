@@ -41,7 +41,7 @@ function parseJson(data: Wire): unknown {
  */
 export function jsonCodec<S extends z.ZodType>(
   schema: S,
-  fast?: (raw: any) => boolean,
+  fast?: (raw: unknown) => raw is z.output<S>,
   peek?: (data: Wire) => z.output<S> | undefined,
 ): Codec<z.output<S>> {
   return {
@@ -50,7 +50,7 @@ export function jsonCodec<S extends z.ZodType>(
       const seen = peek?.(data);
       if (seen !== undefined) return seen;
       const raw = parseJson(data);
-      if (fast?.(raw)) return raw as z.output<S>;
+      if (fast?.(raw)) return raw;
       const p = schema.safeParse(raw);
       if (!p.success) {
         const issue = p.error.issues[0];

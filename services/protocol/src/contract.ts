@@ -7,6 +7,7 @@
  * `contract.test.ts` walks these declarations and checks that production code
  * has a producer and a consumer for each.
  */
+import type { z } from 'zod';
 import * as wire from './bus.ts';
 import { binaryCodec, jsonCodec, ProtocolError, type Codec, type Wire } from './codec.ts';
 import { ACCEPTED_REPLY, decodeDelivery, encodeDelivery, isAcceptedReply } from './delivery.ts';
@@ -115,20 +116,29 @@ function keyedPublish<M>(name: string, subject: (k: string) => string, msg: Code
 }
 
 const str = (x: unknown): x is string => typeof x === 'string';
+/** A parsed JSON object before its fields are checked. */
+type Fields = Readonly<Record<string, unknown>>;
 const REFUSAL_CODES = new Set<string>(wire.Refused.shape.code.options);
 
-/** The per-action messages skip zod when this exact shape is present (see jsonCodec). */
-const isRoomCommand = (r: any): boolean =>
-  r !== null &&
-  typeof r === 'object' &&
-  r.v === 1 &&
-  str(r.userId) &&
-  str(r.actionId) &&
-  str(r.gatewayId) &&
-  typeof r.at === 'number' &&
-  (r.framesInReply === undefined || typeof r.framesInReply === 'boolean') &&
-  (r.viewSeq === undefined || (Number.isSafeInteger(r.viewSeq) && r.viewSeq >= 0)) &&
-  'action' in r;
+/**
+ * The per-action messages skip zod when this exact shape is present (see jsonCodec). The checks read the
+ * parsed JSON as a bag of fields (`Fields`); each field is narrowed where it is read, so the guard is the
+ * type's proof, not a cast.
+ */
+const isRoomCommand = (raw: unknown): raw is wire.RoomCommand => {
+  if (raw === null || typeof raw !== 'object') return false;
+  const r = raw as Fields;
+  return (
+    r.v === 1 &&
+    str(r.userId) &&
+    str(r.actionId) &&
+    str(r.gatewayId) &&
+    typeof r.at === 'number' &&
+    (r.framesInReply === undefined || typeof r.framesInReply === 'boolean') &&
+    (r.viewSeq === undefined || (Number.isSafeInteger(r.viewSeq) && (r.viewSeq as number) >= 0)) &&
+    'action' in r
+  );
+};
 const OK_REPLY = new TextEncoder().encode('{"ok":true,"seq":');
 /**
  * A command's ok-reply exactly as `JSON.stringify({ ok: true, seq })` writes it, read from the bytes: the
@@ -149,12 +159,13 @@ const peekCommandOk = (data: Wire): { ok: true; seq: number } | undefined => {
   }
   return { ok: true, seq };
 };
-const isCommandReply = (r: any): boolean =>
-  r !== null &&
-  typeof r === 'object' &&
-  (r.ok === true
+const isCommandReply = (raw: unknown): raw is z.output<typeof wire.CommandReply> => {
+  if (raw === null || typeof raw !== 'object') return false;
+  const r = raw as Fields;
+  return r.ok === true
     ? Number.isSafeInteger(r.seq) // zod 4 .int() means a safe integer
-    : r.ok === false && str(r.reason) && str(r.code) && REFUSAL_CODES.has(r.code));
+    : r.ok === false && str(r.reason) && str(r.code) && REFUSAL_CODES.has(r.code);
+};
 
 const commandReplyJson = jsonCodec(wire.CommandReply, isCommandReply, peekCommandOk);
 /**

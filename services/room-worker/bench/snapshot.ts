@@ -26,7 +26,7 @@ import { resolve } from 'node:path';
 import { games, Rng, type AnyGame, type GameEvent } from '@joke/engine';
 import * as mine from '../src/snapshot.ts';
 import { StateViews, viewFrameBytes } from '../src/frames.ts';
-import type { RoomData } from '../src/room-types.ts';
+import type { SnapshotData } from '../src/room-types.ts';
 
 const at = process.argv.indexOf('--tree');
 const other = resolve(at >= 0 ? process.argv[at + 1] : '/work/wt/base');
@@ -43,15 +43,16 @@ type SnapshotModule = typeof mine;
  * A new encoder of `mod`, as (data, seq) → the whole text: this tree's `whole`, or `encode` of a tree from
  * before steps-only writes (issue 9). Both encode the whole room, which is what is compared here.
  */
-function encoderOf(mod: SnapshotModule): (d: RoomData, seq: number) => string {
+function encoderOf(mod: SnapshotModule): (d: SnapshotData, seq: number) => string {
   const enc: object = new mod.SnapshotEncoder();
   if (hasWhole(enc)) return (d, seq) => enc.whole(d, seq);
   if (hasEncode(enc)) return (d) => enc.encode(d);
   throw new Error('this SnapshotEncoder has neither whole() nor encode()');
 }
-const hasWhole = (e: object): e is { whole(d: RoomData, seq: number): string } =>
+const hasWhole = (e: object): e is { whole(d: SnapshotData, seq: number): string } =>
   'whole' in e && typeof e.whole === 'function';
-const hasEncode = (e: object): e is { encode(d: RoomData): string } => 'encode' in e && typeof e.encode === 'function';
+const hasEncode = (e: object): e is { encode(d: SnapshotData): string } =>
+  'encode' in e && typeof e.encode === 'function';
 
 const seats = ['p1', 'p2', 'p3', 'p4'];
 interface Step {
@@ -97,7 +98,7 @@ for (const [name, raw] of [
 ] as const) {
   const game: AnyGame = games[name];
   const all = states(game, game.optionsSchema.parse(raw));
-  const data = (state: unknown): RoomData => ({
+  const data = (state: unknown): SnapshotData => ({
     v: 1,
     roomId: 'bench-room',
     game: name,

@@ -11,7 +11,7 @@
  * (guard in game-calls.ts), a refusal by the rules `illegal`; a timer that
  * fires early (someone acted first, the deadline moved on) does nothing.
  */
-import { COMMON_REASONS, type AnyGame, type GameEvent, type Rng } from '@joke/engine';
+import { COMMON_REASONS, type AnyGame, type GameEvent, type GameStateBase, type Rng } from '@joke/engine';
 import { refuse, type RefusalCode } from '@joke/protocol';
 import { dueSeats, hasRuntimeOnlyField, type Safely } from './game-calls.ts';
 import { okReply, type ActionMemory } from './idempotency.ts';
@@ -45,7 +45,7 @@ export interface MovingRoom {
   readonly stateSeq: number;
   readonly finished: boolean;
   isConnected(userId: string): boolean;
-  accept(out: Transition[], state: unknown, events: GameEvent[], step: StepRec): void;
+  accept(out: Transition[], state: GameStateBase, events: GameEvent[], step: StepRec): void;
 }
 
 export class RoomMoves {

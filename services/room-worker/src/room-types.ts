@@ -1,5 +1,5 @@
 /** The room's data shapes: what is snapshotted, what goes through its queue, and what it needs from its worker. */
-import type { GameEvent } from '@joke/engine';
+import type { GameEvent, GameStateBase } from '@joke/engine';
 import type { bus as wire, ChatPolicy } from '@joke/protocol';
 import type { Bus, TraceHeaders } from '@joke/bus';
 import type { Logger } from '@joke/ops';
@@ -42,7 +42,12 @@ export interface RoomData {
   /** Parsed options (the record replays with these). */
   options: Record<string, unknown>;
   startedAt: number;
-  state: any;
+  /**
+   * The game's state. The worker holds every game as AnyGame, so it knows only the fields all states
+   * share; the game reads the rest. In a decoded snapshot it is unchecked (`SnapshotData`) until
+   * the game's `restoreState` has seen it (stored-room.ts).
+   */
+  state: GameStateBase;
   seats: SeatMeta[];
   viewers: ViewerMeta[];
   finishedAt: number | null;
@@ -52,6 +57,12 @@ export interface RoomData {
   /** Departures not yet stored by the stream (departures.ts: the outbox); absent when none. */
   departures?: Departure[];
 }
+
+/**
+ * A room as a snapshot text holds it, whose state only the encoder and the game read: the metadata as
+ * written, the state not yet checked by the game (stored-room.ts has `restoreState` check it first).
+ */
+export type SnapshotData = Omit<RoomData, 'state'> & { state: unknown };
 
 /** A seated person who left a game in progress for good (departures.ts). */
 export interface Departure {
@@ -111,7 +122,7 @@ export interface Reply {
 
 export interface Transition {
   seq: number;
-  state: any;
+  state: GameStateBase;
   events: GameEvent[];
 }
 

@@ -15,7 +15,7 @@
  * tells every viewer (storeLost); a batch that throws drops the room here (the
  * stored snapshot stays, a sweep or a takeover restores it).
  */
-import { Rng, type AnyGame, type GameEvent, type GameRecord } from '@joke/engine';
+import { Rng, type AnyGame, type GameEvent, type GameRecord, type GameStateBase } from '@joke/engine';
 import { type bus as wire, type PresenceEntry } from '@joke/protocol';
 import { encodeError } from '@joke/protocol/wire';
 import { SubjectFamily, type BusSubscription } from '@joke/bus';
@@ -328,7 +328,7 @@ export class Room implements QueueOwner, MovingRoom {
   }
 
   /** A transition the game accepted: numbered, recorded, and queued for the next write. */
-  accept(out: Transition[], state: unknown, events: GameEvent[], step: StepRec): void {
+  accept(out: Transition[], state: GameStateBase, events: GameEvent[], step: StepRec): void {
     this.data.state = state;
     this.seq++;
     this.stateSeq = this.seq;

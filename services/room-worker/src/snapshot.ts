@@ -17,7 +17,7 @@
  *   v3: {"v":3,"at":SEQ,"meta":{roomId, game, mode, options, startedAt, seats, viewers, finishedAt, finishedPublished, departures},"state":…}
  *   v2: {"v":2,"meta":{…},"state":…}
  */
-import type { RoomData } from './room-types.ts';
+import type { RoomData, SnapshotData } from './room-types.ts';
 
 type Meta = Omit<RoomData, 'v' | 'state'>;
 
@@ -41,7 +41,7 @@ export class SnapshotEncoder {
    * The data of the write that brings the room to `seq` with `steps` more steps: the whole text, or null
    * when the steps alone carry it (the store keeps its snapshot and appends them).
    */
-  next(data: RoomData, seq: number, steps: number): string | null {
+  next(data: SnapshotData, seq: number, steps: number): string | null {
     if (!this.baseDue && steps > 0 && this.sinceBase + steps <= this.baseSteps) {
       this.sinceBase += steps;
       return null;
@@ -50,7 +50,7 @@ export class SnapshotEncoder {
   }
 
   /** The whole text at `seq`, counted as the room's new base (also when a steps-only write met a gap). */
-  whole(data: RoomData, seq: number): string {
+  whole(data: SnapshotData, seq: number): string {
     this.baseDue = false;
     this.sinceBase = 0;
     this.metaJson ??= metaJson(data);
@@ -61,7 +61,7 @@ export class SnapshotEncoder {
 
 const v3 = (seq: number, meta: string, state: string) => `{"v":3,"at":${seq},"meta":${meta},"state":${state}}`;
 
-function metaJson(data: RoomData): string {
+function metaJson(data: SnapshotData): string {
   const meta: Meta = {
     roomId: data.roomId,
     game: data.game,
@@ -80,29 +80,32 @@ function metaJson(data: RoomData): string {
 }
 
 /** One whole snapshot text of a room at `seq`, in the current layout (tests, benches, tools). */
-export function encodeSnapshot(data: RoomData, seq: number): string {
+export function encodeSnapshot(data: SnapshotData, seq: number): string {
   return v3(seq, metaJson(data), JSON.stringify(data.state));
 }
 
 /** A decoded snapshot: the room at `at` (null: a v1/v2 text, always written whole, so at the stored seq). */
 export interface DecodedSnapshot {
-  data: RoomData;
+  data: SnapshotData;
   at: number | null;
 }
 
 /** null when the text is not a room snapshot this worker can read. */
 export function decodeBase(text: string): DecodedSnapshot | null {
-  let raw: any;
+  let parsed: unknown;
   try {
-    raw = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     return null;
   }
-  const meta = raw?.meta && typeof raw.meta === 'object' && 'state' in raw ? (raw.meta as Meta) : null;
-  if (raw?.v === 3 && meta && Number.isSafeInteger(raw.at) && raw.at >= 0)
+  if (parsed === null || typeof parsed !== 'object') return null;
+  // The envelope's fields, each checked where it is read; the metadata is this worker's own writing.
+  const raw = parsed as Readonly<Record<string, unknown>>;
+  const meta = raw.meta && typeof raw.meta === 'object' && 'state' in raw ? (raw.meta as Meta) : null;
+  if (raw.v === 3 && meta && typeof raw.at === 'number' && Number.isSafeInteger(raw.at) && raw.at >= 0)
     return { data: { v: 1, ...meta, state: raw.state }, at: raw.at };
-  if (raw?.v === 2 && meta) return { data: { v: 1, ...meta, state: raw.state }, at: null };
-  if (raw?.v === 1 && typeof raw.roomId === 'string' && 'state' in raw) return { data: raw as RoomData, at: null };
+  if (raw.v === 2 && meta) return { data: { v: 1, ...meta, state: raw.state }, at: null };
+  if (raw.v === 1 && typeof raw.roomId === 'string' && 'state' in raw) return { data: raw as SnapshotData, at: null };
   return null;
 }
 
@@ -110,6 +113,6 @@ export function decodeBase(text: string): DecodedSnapshot | null {
  * The metadata and base state of a snapshot text, null when unreadable. Its metadata is the room's current
  * one (a change to it is always written whole); its state may be steps behind: `roomFromStore` has the room.
  */
-export function decodeSnapshot(text: string): RoomData | null {
+export function decodeSnapshot(text: string): SnapshotData | null {
   return decodeBase(text)?.data ?? null;
 }

@@ -3,23 +3,13 @@
  * travel as the command's reply (one bus message instead of a reply and a delivery); other gateways
  * get their deliveries as before, and every other reply stays the plain JSON an older gateway reads.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { contract, listen, type bus as wire } from '@joke/protocol';
-import { FakeGateway, openRoom, parseFrame, seat, setup, until, worker } from './harness.ts';
+import { FakeGateway, parseFrame, twoSeatRoom, until } from './harness.ts';
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function table() {
-  const { bus, store } = setup();
-  const w = await worker(bus, store);
-  cleanup.push(
-    () => bus.close(),
-    () => w.close(),
-  );
-  await openRoom(bus, w.id, 'r', [seat('a'), seat('b')]);
+/** The two-seat room with a and b joined through gateway g1 and a spectator s through g2. */
+async function table({ onTestFinished }: TestContext) {
+  const { bus } = await twoSeatRoom(onTestFinished);
   const g1 = new FakeGateway(bus, 'g1');
   const g2 = new FakeGateway(bus, 'g2');
   const first = (await g1.join('r', 'a')).view.view.current as string;
@@ -31,8 +21,8 @@ async function table() {
 const frameSeqs = (d: wire.Delivery) => d.frames.map((f) => [f.viewer, parseFrame(f).seq]);
 
 describe('frames in the reply', () => {
-  it("sends an accepted action's frames for the actor's gateway as its reply, and the rest as deliveries", async () => {
-    const { g1, g2, first } = await table();
+  it("sends an accepted action's frames for the actor's gateway as its reply, and the rest as deliveries", async (ctx) => {
+    const { g1, g2, first } = await table(ctx);
     const before = g1.deliveries.length;
     const reply = await g1.act('r', first, 'x1', { type: 'add', n: 1 }, true);
     expect(reply.ok).toBe(true);
@@ -51,8 +41,8 @@ describe('frames in the reply', () => {
     expect(g1.deliveries.slice(before).some((x) => x.seq === reply.seq)).toBe(false);
   });
 
-  it('answers refusals and repeats plainly, and a gateway that did not ask gets a plain reply and a delivery', async () => {
-    const { g1, first, second } = await table();
+  it('answers refusals and repeats plainly, and a gateway that did not ask gets a plain reply and a delivery', async (ctx) => {
+    const { g1, first, second } = await table(ctx);
     const refused = await g1.act('r', second, 'x0', { type: 'add', n: 1 }, true);
     expect(refused).toEqual({ ok: false, code: 'illegal', reason: '지금은 내 차례가 아니에요' });
     const ok = await g1.act('r', first, 'x1', { type: 'add', n: 1 }, true);
@@ -64,8 +54,8 @@ describe('frames in the reply', () => {
     await until(() => g1.deliveries.some((x) => x.seq === plain.seq!));
   });
 
-  it('sends the frames as a delivery when the actor has no viewer on its gateway', async () => {
-    const { bus, first } = await table();
+  it('sends the frames as a delivery when the actor has no viewer on its gateway', async (ctx) => {
+    const { bus, first } = await table(ctx);
     // A gateway with nobody of this room on it: nothing to carry, the reply is plain.
     const g3 = new FakeGateway(bus, 'g3');
     const seen: number[] = [];

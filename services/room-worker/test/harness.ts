@@ -25,6 +25,24 @@ export async function worker(
   );
 }
 
+/**
+ * Room 'r' of the race game with seats a and b, open on a fresh worker over `setup()`'s bus and store;
+ * the worker, then the bus, closed when the test ends (`onTestFinished` of its context).
+ */
+export async function twoSeatRoom(
+  onTestFinished: (fn: () => Promise<void>) => void,
+  g: Record<string, AnyGame> = games,
+) {
+  const { bus, store } = setup();
+  const w = await worker(bus, store, {}, g);
+  onTestFinished(async () => {
+    await w.close();
+    await bus.close();
+  });
+  await openRoom(bus, w.id, 'r', [seat('a'), seat('b')]);
+  return { bus, store, w };
+}
+
 export function setup() {
   const bus = new InProcessBus({ onHandlerError: (e) => console.error(e) });
   const store = new MemorySnapshotStore();

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { NatsBus } from '@joke/bus';
 import { connectRedis, RedisSnapshotStore, type RedisClient } from '@joke/stores';
 import { FakeGateway, openRoom, restoreRoom, seat, storedRoom, worker } from './harness.ts';
+import { raceState } from './fixtures/race-game.ts';
 import type { RoomWorker } from '../src/index.ts';
 
 const ns = `t-idem-${randomUUID().slice(0, 8)}`;
@@ -72,7 +73,7 @@ describe('idempotency per seated user (NATS + Redis)', () => {
     expect(await gw.act(roomId, first, 'mine-1', { type: 'add', n: 1 })).toEqual(acked);
     const stored = await store.load(roomId);
     expect(stored!.steps).toHaveLength(1);
-    expect((await storedRoom(store, roomId))!.data.state.total).toBe(1);
+    expect(raceState((await storedRoom(store, roomId))!.data.state).total).toBe(1);
 
     // The memory is rebuilt from the stored steps: a retry after a move to another worker is still known.
     await w1.close();
@@ -84,7 +85,7 @@ describe('idempotency per seated user (NATS + Redis)', () => {
     expect(await gw.act(roomId, second, 'theirs-1', { type: 'add', n: 2 })).toEqual({ ok: true, seq: acked.seq! + 1 });
     const after = await store.load(roomId);
     expect(after!.steps).toHaveLength(2);
-    expect((await storedRoom(store, roomId))!.data.state.total).toBe(3);
+    expect(raceState((await storedRoom(store, roomId))!.data.state).total).toBe(3);
     gw.close();
   }, 120_000);
 

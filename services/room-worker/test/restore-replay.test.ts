@@ -21,6 +21,7 @@ import { FakeClock } from '@joke/bus/clock';
 import { startRoomWorker } from '../src/index.ts';
 import { advanceUntil, FakeGateway, openRoom, restoreRoom, seat, storedRoom, until, worker } from './harness.ts';
 import { play, PLAYERS } from './fixtures/played.ts';
+import { raceState } from './fixtures/race-game.ts';
 
 const games = engineGames as unknown as Record<string, AnyGame>;
 const ns = `t-replay-${randomUUID().slice(0, 8)}`;
@@ -113,9 +114,9 @@ describe.each(STORES)('steps-only writes (%s)', (_, makeStore) => {
     const w2 = await worker(bus, store, { snapshotBaseSteps: K });
     ctx.onTestFinished(() => w2.close());
     expect(await restoreRoom(bus, w2.id, 'r0')).toMatchObject({ ok: true, epoch: 2 });
-    expect(w2.room('r0')!.data.state.total).toBe(10);
+    expect(raceState(w2.room('r0')!.data.state).total).toBe(10);
     expect((await gw.act('r0', turn, 'z', { type: 'add', n: 1 })).ok).toBe(true);
-    expect((await storedRoom(store, 'r0'))!.data.state.total).toBe(11);
+    expect(raceState((await storedRoom(store, 'r0'))!.data.state).total).toBe(11);
   });
 
   it.for(GAMES)(

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { games, type AnyGame } from '@joke/engine';
 import { decodeBase, decodeSnapshot, encodeSnapshot, SnapshotEncoder } from '../src/snapshot.ts';
 import { roomFromStore } from '../src/stored-room.ts';
-import type { RoomData } from '../src/room-types.ts';
+import type { SnapshotData } from '../src/room-types.ts';
 import { play } from './fixtures/played.ts';
 
-const room = (total: number): RoomData => ({
+const room = (total: number): SnapshotData => ({
   v: 1,
   roomId: 'r',
   game: 'one-card',
@@ -74,7 +74,7 @@ describe('SnapshotEncoder: whole or steps only', () => {
   });
 
   it("keeps the room's chat policy, which only its spec gave it", () => {
-    const d: RoomData = { ...room(3), chat: { freeText: true, spectators: false } };
+    const d: SnapshotData = { ...room(3), chat: { freeText: true, spectators: false } };
     expect(decodeSnapshot(new SnapshotEncoder(16).whole(d, 3))?.chat).toEqual({ freeText: true, spectators: false });
     expect(decodeSnapshot(new SnapshotEncoder(0).whole(d, 3))?.chat).toEqual({ freeText: true, spectators: false });
   });

@@ -3,25 +3,14 @@
  * refuses one chosen on an older view than the room's current one with its own code `stale` — a race, not an
  * `illegal` move — and changes nothing. A command without `viewSeq` (an older gateway or client) is judged as before.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, contract, PROTOCOL_VERSION, REFUSALS } from '@joke/protocol';
-import { raceGame } from './fixtures/race-game.ts';
-import { FakeGateway, openRoom, REPLY_MS, seat, setup, storedRoom, worker } from './harness.ts';
-
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
+import { raceGame, raceState } from './fixtures/race-game.ts';
+import { FakeGateway, REPLY_MS, storedRoom, twoSeatRoom } from './harness.ts';
 
 describe('stale commands', () => {
-  it('refuses a move chosen on an older view with `stale`, leaving the state unchanged', async () => {
-    const { bus, store } = setup();
-    const w = await worker(bus, store);
-    cleanup.push(
-      () => bus.close(),
-      () => w.close(),
-    );
-    await openRoom(bus, w.id, 'r', [seat('a'), seat('b')]);
+  it('refuses a move chosen on an older view with `stale`, leaving the state unchanged', async ({ onTestFinished }) => {
+    const { bus, store } = await twoSeatRoom(onTestFinished);
     const gw = new FakeGateway(bus, 'gw1');
     const joined = await gw.join('r', 'a');
     const first: string = joined.view.view.current;
@@ -56,19 +45,15 @@ describe('stale commands', () => {
     expect(await act(second, 'm3', now)).toMatchObject({ ok: true, seq: now + 1 });
     // Without a view seq (an older client): judged by the game alone, as before.
     expect(await act(first, 'm4')).toMatchObject({ ok: true, seq: now + 2 });
-    expect((await storedRoom(store, 'r'))?.data.state.total).toBe(3);
+    expect(raceState((await storedRoom(store, 'r'))!.data.state).total).toBe(3);
   });
 
-  it("judges a game's view-free actions on the current state whatever view they were chosen on", async () => {
+  it("judges a game's view-free actions on the current state whatever view they were chosen on", async ({
+    onTestFinished,
+  }) => {
     // Answers several players give at once (원카드 외치기, 훌라 땡큐/패스, 하이로우 선언): the second answer is
     // made on the view before the first one, and refusing it `stale` would break the game's own ordering.
-    const { bus, store } = setup();
-    const w = await worker(bus, store, {}, { race: { ...raceGame, viewFreeActions: ['add'] } });
-    cleanup.push(
-      () => bus.close(),
-      () => w.close(),
-    );
-    await openRoom(bus, w.id, 'r', [seat('a'), seat('b')]);
+    const { bus, store } = await twoSeatRoom(onTestFinished, { race: { ...raceGame, viewFreeActions: ['add'] } });
     const gw = new FakeGateway(bus, 'gw1');
     const joined = await gw.join('r', 'a');
     const first: string = joined.view.view.current;
@@ -91,20 +76,14 @@ describe('stale commands', () => {
     // The same move on the current view is the game's plain refusal.
     const current = await act(second, 'v4', seen + 2);
     expect(current).toMatchObject({ ok: false, code: 'illegal' });
-    expect((await storedRoom(store, 'r'))?.data.state.total).toBe(2);
+    expect(raceState((await storedRoom(store, 'r'))!.data.state).total).toBe(2);
   });
 
-  it('a viewer joining moves no one on: a move made on the last view sent stays good', async () => {
+  it('a viewer joining moves no one on: a move made on the last view sent stays good', async ({ onTestFinished }) => {
     // A join or leave advances the room's seq without a view to the players; a player waiting on their
     // turn has no newer view to act on, so their move must not be refused stale (a 홀덤 table with a
     // spectator refused every raise of the human it waited on).
-    const { bus, store } = setup();
-    const w = await worker(bus, store);
-    cleanup.push(
-      () => bus.close(),
-      () => w.close(),
-    );
-    await openRoom(bus, w.id, 'r', [seat('a'), seat('b')]);
+    const { bus } = await twoSeatRoom(onTestFinished);
     const gw = new FakeGateway(bus, 'gw1');
     const joined = await gw.join('r', 'a');
     const first: string = joined.view.view.current;

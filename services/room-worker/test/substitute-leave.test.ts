@@ -7,7 +7,7 @@
  * 61 s ago — exactly what a new owner sees when a player vanished long before.
  */
 import { describe, expect, it, type TestContext } from 'vitest';
-import { games as engineGames, verifyRecord, type AnyGame } from '@joke/engine';
+import { games as engineGames, verifyRecord, type AnyGame, type GameStateBase, type GameTypes } from '@joke/engine';
 import { contract, listen } from '@joke/protocol';
 import { encodeSnapshot } from '../src/snapshot.ts';
 import { roomFromStore } from '../src/stored-room.ts';
@@ -45,6 +45,9 @@ const load = async (store: SnapshotStore, roomId: string) => {
   if (!r) throw new Error(`no snapshot for ${roomId}`);
   return r;
 };
+
+/** A stored room's state (the fields every game shares) read as the hula game's it is. */
+const hulaState = (state: GameStateBase) => state as GameTypes['hula']['state'];
 
 const since = (data: any, id: string): number | null | undefined =>
   data.seats.find((s: { id: string }) => s.id === id)?.disconnectedSince;
@@ -146,7 +149,7 @@ describe.concurrent('hula §8.6 — disconnection clock and automatic leave in t
     expect(leaves[0].x).toEqual(AUTO_LEAVE);
     expect(leaves[0].i).toBeUndefined();
     expect(leaves[0].n).toBeGreaterThanOrEqual(t);
-    expect(saved.state.seats.find((s: { id: string }) => s.id === other).leave).toBe('disconnected');
+    expect(hulaState(saved.state).seats.find((s) => s.id === other)!.leave).toBe('disconnected');
     expect(since(saved, other)).toBe(longAgo);
     // The views went out after the write that holds the step.
     await until(() => order.includes(`view:${leaves[0].s}`), 2000, 'published');
@@ -176,6 +179,6 @@ describe.concurrent('hula §8.6 — disconnection clock and automatic leave in t
     expect((await gw.act('h', first, 'd1', { type: 'draw', from: 'stock' })).ok).toBe(true);
     const { steps, data } = await load(store, 'h');
     expect(steps.filter((s) => s.a === other)).toEqual([]);
-    expect(data.state.seats.find((s: { id: string }) => s.id === other).leave).toBeNull();
+    expect(hulaState(data.state).seats.find((s) => s.id === other)!.leave).toBeNull();
   });
 });

@@ -8,7 +8,7 @@ import { contract, listen } from '@joke/protocol';
 import { BusTimeoutError } from '@joke/bus';
 import { type SnapshotStore, type SnapshotWrite, type WriteResult } from '@joke/stores';
 import { FakeClock } from '@joke/bus/clock';
-import { raceGame } from './fixtures/race-game.ts';
+import { raceGame, raceState } from './fixtures/race-game.ts';
 import {
   advanceUntil,
   FakeGateway,
@@ -105,7 +105,7 @@ describe('room worker', () => {
     expect(order.indexOf(`view:${reply.seq}`)).toBeGreaterThan(i);
     expect(order.indexOf(`ack:${reply.seq}`)).toBeGreaterThan(i);
     const saved = await stateOf(store, 'r');
-    expect(saved?.data.state.total).toBe(2);
+    expect(raceState(saved!.data.state).total).toBe(2);
     expect(saved?.steps.at(-1)).toMatchObject({ s: reply.seq, a: first, x: { type: 'add', n: 2 }, i: 'x1' });
   });
 
@@ -118,7 +118,7 @@ describe('room worker', () => {
     const r2 = await gw.act('r', first, 'same', { type: 'add', n: 1 });
     expect(r1).toEqual({ ok: true, seq: r1.seq });
     expect(r2).toEqual(r1);
-    expect((await stateOf(store, 'r'))?.data.state.total).toBe(1);
+    expect(raceState((await stateOf(store, 'r'))!.data.state).total).toBe(1);
     // A different actionId is a new action (and now it is not this player's turn).
     const r3 = await gw.act('r', first, 'other', { type: 'add', n: 1 });
     expect(r3).toEqual({ ok: false, code: 'illegal', reason: '지금은 내 차례가 아니에요' });
@@ -362,7 +362,7 @@ describe('ownership', () => {
     expect(r2).toEqual({ ok: true, seq: r1.seq! + 1 });
     // w1 learns it lost the room at its next write (the deadline timer) or lease renewal at the latest.
     await until(() => w1.roomIds().length === 0, 20_000, 'w1 lets go');
-    expect((await storedRoom(store, 'r'))!.data.state.total).toBe(3);
+    expect(raceState((await storedRoom(store, 'r'))!.data.state).total).toBe(3);
     expect((await store.load('r'))!.epoch).toBe(2);
   }, 30_000);
 });

@@ -192,7 +192,7 @@ function ruleProbes(s: HulaState, rng: Rng): IllegalProbe[] {
   return out;
 }
 
-export const hulaSim: SimAdapter<HulaState> = {
+export const hulaSim: SimAdapter<HulaState, HulaView> = {
   game: hula,
   allCards,
   cardId: (c) => (c as Card).id,

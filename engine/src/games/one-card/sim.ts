@@ -117,7 +117,7 @@ function illegalProbes(s: OneCardState, rng: Rng, last: { actor: PlayerId; actio
   return probes;
 }
 
-export const oneCardSim: SimAdapter<OneCardState> = {
+export const oneCardSim: SimAdapter<OneCardState, OneCardView> = {
   game: oneCard,
   allCards,
   cardId: (c) => (c as Card).id,

@@ -141,11 +141,11 @@ function illegalProbes(s: PokerState, rng: Rng, last: { actor: PlayerId; action:
     if (outsider) probes.push({ actor: outsider.id, action: { type: 'ready' }, label: 'notInHand' });
     if (h.phase === 'choice') {
       const done = h.seatOrder.find((id) => h.players[id].choiceDone && !h.players[id].folded);
-      const any = h.seatOrder.find((id) => !h.players[id].folded && h.players[id].choice);
+      const chooser = h.seatOrder.find((id) => !h.players[id].folded && h.players[id].choice);
       if (done) probes.push({ actor: done, action: { type: 'choose', discardId: 0, openId: 1 }, label: 'replay' });
-      if (any) {
-        const c = h.players[any].choice![0].id;
-        probes.push({ actor: any, action: { type: 'choose', discardId: c, openId: c }, label: 'other' });
+      if (chooser) {
+        const c = h.players[chooser].choice![0].id;
+        probes.push({ actor: chooser, action: { type: 'choose', discardId: c, openId: c }, label: 'other' });
       }
     }
     if (h.phase === 'draw') {
@@ -190,7 +190,7 @@ function illegalProbes(s: PokerState, rng: Rng, last: { actor: PlayerId; action:
   return probes;
 }
 
-export const pokerSim: SimAdapter<PokerState> = {
+export const pokerSim: SimAdapter<PokerState, PokerView> = {
   game: poker,
   allCards,
   cardId: (c) => (c as Card).id,

@@ -137,7 +137,7 @@ export class RoomLifecycle {
         }
         reportStall('lifecycle judge (one read)', t1);
       }
-      // A full read covers every room with an opinion: any other state is of a room gone or forgotten.
+      // A full read covers every room with an opinion, so any other state is of a room gone or forgotten.
       for (const id of full ? [...this.state.keys()] : ids) if (!alive.has(id)) this.state.delete(id);
       report.rooms = alive.size;
       if (full) this.board.prune(now, this.limits.emptyCloseMs + this.limits.hostGraceMs + this.limits.awayAfterMs);

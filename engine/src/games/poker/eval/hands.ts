@@ -57,7 +57,7 @@ export function bestHigh(korean: boolean, cards: readonly Card[]): HighHand {
   return { score, best: sortHigh(best), name: highName(korean, score) };
 }
 
-/** Hold'em: any five of hole + board. */
+/** Hold'em: the best five of hole + board, in any mix. */
 export function holdemHand(hole: readonly Card[], board: readonly Card[]): HighHand {
   return bestHigh(false, [...hole, ...board]);
 }
