@@ -83,10 +83,8 @@ export default tseslint.config(
     },
   },
   {
-    // Tests may read untyped frames and fixtures as `any`. The two other files are another change's (the
-    // gateway's socket reader, the load-test bot: issue 39's session library replaces both): remove them
-    // from this list when it lands.
-    files: ['**/test/**', '**/*.test.ts', 'services/gateway/src/client.ts', 'load-tests/src/bot.ts'],
+    // Tests may read untyped frames and fixtures as `any`.
+    files: ['**/test/**', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

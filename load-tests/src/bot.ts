@@ -8,7 +8,7 @@
  * reflects it. Failure modes go to the sink as error kinds (see BotSink).
  */
 import { Rng } from '@joke/engine';
-import { PROTOCOL_VERSION, type PresenceEntry } from '@joke/protocol';
+import { PROTOCOL_VERSION, type PresenceEntry, type ServerMessage } from '@joke/protocol';
 import {
   Session,
   type ActResult,
@@ -263,17 +263,20 @@ export class Bot {
         }
       }
     }
-    let m: any;
+    // Trusted as a ServerMessage without a zod parse: the bots read thousands of frames a second, and what
+    // they rely on is checked below (header against body) and by the session (a view's fixed members).
+    let m: ServerMessage;
     try {
-      m = JSON.parse(frameText(buf));
+      m = JSON.parse(frameText(buf)) as ServerMessage;
     } catch {
       return this.sink.error('badFrame');
     }
     // What a full parse can show first: its header said the same as its body.
     if (headed) {
       const headerRoomId = headerRoom(buf, header);
-      if (m.roomId !== headerRoomId || m.seq !== header.seq)
-        return this.sink.error('frameHeader', `${headerRoomId}#${header.seq} vs ${m.roomId}#${m.seq}`);
+      const body = m as { roomId?: unknown; seq?: unknown };
+      if (body.roomId !== headerRoomId || body.seq !== header.seq)
+        return this.sink.error('frameHeader', `${headerRoomId}#${header.seq} vs ${body.roomId}#${body.seq}`);
     }
     this.frameSampled = sampled;
     this.frameAt = now;
@@ -290,16 +293,18 @@ export class Bot {
    * about it: it is this bot's own view (a player's socket never gets another seat's), and — for a view
    * the gate would have skipped — that the policy indeed has nothing to do on it and the game goes on.
    */
-  onWholeView(m: any): void {
-    if (m.role === 'player' && m.view?.viewer !== this.cfg.userId) {
-      return this.sink.error('foreignView', `${this.cfg.userId} got ${m.view?.viewer}'s view of ${m.roomId}`);
+  onWholeView(m: WireView): void {
+    // The two members every game's view has (the engine's GameViewBase); the view itself stays the game's.
+    const head: { viewer?: unknown; finished?: unknown } = typeof m.view === 'object' && m.view !== null ? m.view : {};
+    if (m.role === 'player' && head.viewer !== this.cfg.userId) {
+      return this.sink.error('foreignView', `${this.cfg.userId} got ${String(head.viewer)}'s view of ${m.roomId}`);
     }
-    if (this.frameSampled && (m.result != null || m.view?.finished || this.cfg.game.bot(m.view, checkRng) !== null))
+    if (this.frameSampled && (m.result != null || head.finished || this.cfg.game.bot(m.view, checkRng) !== null))
       this.sink.error('gateMissed', `${m.roomId}#${m.seq} for ${this.cfg.userId}`);
     if (m.roomId !== this.roomId) return;
     this.onViewSeq(m.seq, this.frameAt, m.view);
     if (m.result !== undefined && m.result !== null) return this.finish(m.roomId);
-    if (m.view?.finished) return this.finish(m.roomId);
+    if (head.finished) return this.finish(m.roomId);
     this.schedule();
   }
 
