@@ -9,6 +9,7 @@
  */
 import type Phaser from 'phaser';
 import { currentChatPlace } from './chat-place.ts';
+import { TableSceneBase } from '../table-kit/table-scene.ts';
 
 type Rect = { x: number; y: number; w: number; h: number };
 type Seatish = { id?: unknown; rect?: Rect | null };
@@ -28,8 +29,9 @@ export interface EmoteAnchor {
 function seatRect(game: Phaser.Game, id: string): Rect | null {
   for (const key of TABLE_SCENES) {
     if (!game.scene.isActive(key)) continue;
-    const scene = game.scene.getScene(key) as unknown as { snapshot?: () => Record<string, unknown> };
-    const snap = scene.snapshot?.() ?? {};
+    const scene = game.scene.getScene(key);
+    // Every table scene (원카드, 포커, 훌라) is a TableSceneBase and reports its seats in its snapshot.
+    const snap = scene instanceof TableSceneBase ? scene.snapshot() : {};
     const list = [
       ...((snap.opponents as Seatish[] | undefined) ?? []),
       ...((snap.seats as Seatish[] | undefined) ?? []),
