@@ -476,11 +476,7 @@ export class LobbyApp {
     this.root.append(this.header('대기실', leave), body, err);
     const ctx: WaitingRoomContext = {
       games: () => this.games,
-      loadGames: () =>
-        void gameCatalog().then(
-          (g) => (this.games = g),
-          () => undefined,
-        ),
+      loadGames: () => this.loadGames(),
       showing: (id) => this.screen.name === 'room' && this.screen.roomId === id,
       err,
       failed: (e) => this.handleError(e, err),

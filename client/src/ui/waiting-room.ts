@@ -22,8 +22,8 @@ export function roomTitle(r: { gameName: string; modeName: string }): string {
 
 export interface WaitingRoomContext {
   games: () => GameInfo[];
-  /** Asks for the games' metadata (the option summary needs it). */
-  loadGames: () => void;
+  /** Asks for the games' metadata (the option summary needs it); resolves once it is known. */
+  loadGames: () => Promise<unknown>;
   /** The waiting room of `roomId` is still on screen. */
   showing: (roomId: string) => boolean;
   err: HTMLElement;
@@ -107,7 +107,13 @@ export function fillWaitingRoom(body: HTMLElement, room: RoomDetail, ctx: Waitin
   const rules = game
     ? rulesInForceList(game, room.mode, room.options)
     : el('p', { class: 'muted' }, ['규칙을 불러오는 중…']);
-  if (!game) ctx.loadGames();
+  // Redraw as soon as the catalogue arrives rather than at the next poll (up to a second of "loading").
+  if (!game)
+    void ctx.loadGames().then(() => {
+      // Only if nothing newer was drawn meanwhile: a poll's fresher room wins over this one.
+      if (ctx.games().length > 0 && ctx.showing(room.roomId) && body.dataset.key === key)
+        fillWaitingRoom(body, room, ctx);
+    });
   body.append(
     el('section', { class: 'card room-info' }, [
       roomNoticeBanner(room),
