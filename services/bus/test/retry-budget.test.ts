@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RetryBudget, backoffMs, pastDeadline } from '../src/retry-budget.ts';
+import { RetryBudget, backoffDelay, backoffMs, pastDeadline } from '../src/retry-budget.ts';
 
 describe('RetryBudget', () => {
   it('allows the floor, then ratio × first tries, and refuses the rest', () => {
@@ -41,6 +41,26 @@ describe('backoffMs', () => {
     expect(backoffMs(3, 50, 1000, () => 0.5)).toBe(100);
     expect(backoffMs(10, 50, 1000, () => 0.5)).toBe(500);
     expect(backoffMs(2, 50, 1000, () => 0)).toBe(0);
+  });
+
+  it('stays at maxMs however many retries, and is 0 for a zero base', () => {
+    expect(backoffMs(40, 50, 1000, () => 0.5)).toBe(500);
+    expect(backoffMs(2_000, 0, 1000, () => 0.5)).toBe(0);
+  });
+});
+
+describe('backoffDelay', () => {
+  it('doubles up to its cap and stays within the jitter', () => {
+    const b = { baseMs: 100, maxMs: 1_000, jitter: 0.5, budget: 5 };
+    expect([0, 1, 2, 3, 4, 9].map((a) => backoffDelay(b, a, () => 0.5))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect(backoffDelay(b, 2, () => 0)).toBe(200);
+    expect(backoffDelay(b, 2, () => 0.999999)).toBe(600);
+  });
+
+  it('waits exactly its step without jitter, and never less than 0', () => {
+    const b = { baseMs: 400, maxMs: 8_000, jitter: 0, budget: Infinity };
+    expect([0, 1, 4, 5, 60].map((a) => backoffDelay(b, a, Math.random))).toEqual([400, 800, 6_400, 8_000, 8_000]);
+    expect(backoffDelay({ ...b, jitter: 1.5 }, 0, () => 0)).toBe(0);
   });
 });
 

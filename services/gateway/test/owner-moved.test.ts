@@ -14,7 +14,8 @@ import { encodeDelivery, subjects } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, type Gateway } from '../src/index.ts';
-import { TestClient, until } from './client.ts';
+import { TestClient } from '@joke/session/test-client';
+import { until } from './wait.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ns = `gwmoved-${randomBytes(4).toString('hex')}`;

@@ -22,7 +22,8 @@ import {
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, uwsNative, type Gateway } from '../src/index.ts';
-import { TestClient, sleep, until } from './client.ts';
+import { TestClient } from '@joke/session/test-client';
+import { sleep, until } from './wait.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ns = `gwtest-${randomBytes(4).toString('hex')}`;

@@ -11,7 +11,7 @@ import { ERRORS, subjects, wireText } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, type Gateway } from '../src/index.ts';
-import { TestClient } from './client.ts';
+import { TestClient } from '@joke/session/test-client';
 
 const ns = `gwacc-${randomBytes(4).toString('hex')}`;
 const logger = pino({ level: 'silent' });

@@ -10,7 +10,7 @@ import { ERRORS } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { pino } from 'pino';
 import { startGateway, type Gateway } from '../src/index.ts';
-import { TestClient } from './client.ts';
+import { TestClient } from '@joke/session/test-client';
 
 const ns = `gwlim-${randomBytes(4).toString('hex')}`;
 const logger = pino({ level: 'silent' });

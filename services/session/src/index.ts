@@ -3,9 +3,9 @@
  * load-test bots and the gateway's tests. Browser-safe: nothing here imports Node (the `ws` transport
  * is its own entry, `@joke/session/ws`).
  */
-export { Session, helloMessage } from './session.ts';
+export { Session } from './session.ts';
+export { helloMessage } from './connection.ts';
 export { newActionId, type PendingAction } from './actions.ts';
-export { backoffDelay, type Backoff } from './backoff.ts';
 export { globalClock, type SessionClock } from './clock.ts';
 export {
   RESYNC_EVERY_MS,

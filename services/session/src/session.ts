@@ -1,35 +1,28 @@
 /**
- * One client session with the gateway (protocol client.ts), over an injected transport and clock:
- * hello on every socket, join/leave of rooms, views made whole (rooms.ts), actions under their
- * actionId until answered (actions.ts), and recovery — a lost socket reconnects on a jittered
- * back-off and, after the welcome, joins every room again (the replies carry the latest view, fixed
- * members and presence) and sends every unanswered action again; a join the gateway could not get
- * answered (`unavailable`, `capacity`, `busy`) goes again on its own bounded back-off.
+ * One client session with the gateway (protocol client.ts), over an injected transport and clock: the
+ * public API. Join/leave of rooms, views made whole (rooms.ts), actions under their actionId until
+ * answered (actions.ts), and recovery: the socket itself — hello, keepalive, a new socket on a jittered
+ * back-off after a loss — is connection.ts's; after each welcome this joins every room again (the replies
+ * carry the latest view, fixed members and presence) and sends every unanswered action again; a join
+ * the gateway could not get answered (`unavailable`, `capacity`, `busy`) goes again on its own bounded
+ * back-off.
  *
- * State: status, the current transport, rooms, pending actions, timers. Failure modes: a fatal error
+ * State: status, rooms, pending actions and their timers, the connection. Failure modes: a fatal error
  * (bad token, protocol version) or a missing token closes the session for good; a reconnect budget
  * that runs out closes it too (the handler's `closed` says so with reconnectIn null); pending
  * actions then settle `closed`.
  */
-import { PROTOCOL_REVISION, PROTOCOL_VERSION, ServerMessage, type ClientMessage } from '@joke/protocol';
-import { backoffDelay, type Backoff } from './backoff.ts';
+import { PROTOCOL_VERSION, ServerMessage, type ClientMessage } from '@joke/protocol';
+import { backoffDelay, type Backoff } from '@joke/bus/retry-budget';
 import { globalClock, type SessionClock } from './clock.ts';
+import { Connection } from './connection.ts';
 import { CLOSED, GAVE_UP, TIMED_OUT, newActionId, refused, type PendingAction } from './actions.ts';
 import { RESYNC_EVERY_MS, newRoom, takeView, type Room, type WireView } from './rooms.ts';
-import type { Transport, TransportEvents } from './transport.ts';
 import type { ActResult, ConnStatus, ErrorMessage, SessionHandler, SessionOptions } from './types.ts';
 
 const FATAL_CODES: ReadonlySet<string> = new Set(['badToken', 'unauthenticated', 'versionMismatch']);
 /** Join-level answers that mean "not now": the room is there (else `noRoom`), try again later. */
 const JOIN_AGAIN_CODES: ReadonlySet<string> = new Set(['unavailable', 'capacity', 'busy']);
-
-/** The first message on every socket (pipelined: the gateway holds what follows until it is verified). */
-export const helloMessage = (token: string): ClientMessage => ({
-  v: PROTOCOL_VERSION,
-  t: 'hello',
-  token,
-  revision: PROTOCOL_REVISION,
-});
 
 const backoff = (given: Partial<Backoff> | undefined, dflt: Backoff): Backoff => ({ ...dflt, ...given });
 
@@ -43,27 +36,35 @@ export class Session {
   private readonly clock: SessionClock;
   private readonly random: () => number;
   private readonly handler: SessionHandler;
-  private readonly reconnectBackoff: Backoff;
   private readonly joinBackoff: Backoff;
   private readonly actionBackoff: Backoff;
   private readonly rooms = new Map<string, Room>();
   private readonly pending = new Map<string, PendingAction>();
-  private transport: Transport | null = null;
-  /** The socket `transport` is on has opened (hello sent). */
-  private opened = false;
-  private attempt = 0;
-  private reconnectTimer: unknown = null;
-  private keepaliveTimer: unknown = null;
-  private lastHeard = 0;
-  private stopped = true;
+  private readonly connection: Connection;
 
   constructor(private readonly opts: SessionOptions) {
     this.clock = opts.clock ?? globalClock;
     this.random = opts.random ?? Math.random;
     this.handler = opts.handler;
-    this.reconnectBackoff = backoff(opts.reconnect, { baseMs: 400, maxMs: 8_000, jitter: 0.25, budget: Infinity });
     this.joinBackoff = backoff(opts.joinRetry, { baseMs: 1_500, maxMs: 15_000, jitter: 0.25, budget: 8 });
     this.actionBackoff = backoff(opts.actionRetry, { baseMs: 600, maxMs: 5_000, jitter: 0.25, budget: 6 });
+    const reconnect = backoff(opts.reconnect, { baseMs: 400, maxMs: 8_000, jitter: 0.25, budget: Infinity });
+    this.connection = new Connection(opts, this.clock, this.random, reconnect, {
+      status: (s) => this.setStatus(s),
+      frame: (text) => this.receive(text),
+      closed: (code, reconnectIn) => {
+        this.handler.closed?.(code, reconnectIn);
+        if (reconnectIn === null) this.close();
+      },
+      noToken: () => {
+        this.handler.error?.(
+          { v: PROTOCOL_VERSION, t: 'error', code: 'unauthenticated', message: '먼저 로그인해 주세요' },
+          true,
+        );
+        this.close();
+      },
+      online: () => this.online,
+    });
   }
 
   get online(): boolean {
@@ -84,28 +85,20 @@ export class Session {
   }
 
   connect(): void {
-    this.stopped = false;
-    if (this.transport || this.reconnectTimer !== null) return;
-    this.open();
+    this.connection.start();
   }
 
   /** Ends the session for good: no reconnects, pending actions settle `closed`. */
   close(): void {
-    this.stopped = true;
-    this.clearTimer('reconnectTimer');
-    this.clearTimer('keepaliveTimer');
+    this.connection.stop();
     for (const r of this.rooms.values()) this.clearJoinRetry(r);
-    const t = this.transport;
-    this.transport = null;
-    this.opened = false;
-    t?.close(1000, 'bye');
     this.settleAll(CLOSED);
     this.setStatus('closed');
   }
 
   /** Closes the socket as a flaky network would; the session recovers by itself. */
   dropConnection(code = 4000): void {
-    this.transport?.close(code, 'dropped');
+    this.connection.drop(code);
   }
 
   join(roomId: string, spectate = false): void {
@@ -156,9 +149,7 @@ export class Session {
 
   /** Sends any client message now if online (chat, queue…); false when not sent. */
   send(msg: ClientMessage): boolean {
-    if (!this.opened || !this.transport) return false;
-    this.transport.send(JSON.stringify(msg));
-    return true;
+    return this.connection.send(JSON.stringify(msg));
   }
 
   /** One frame's text: parsed (and checked unless `validate` is false) and handled. */
@@ -180,8 +171,7 @@ export class Session {
 
   /** A frame its caller parsed itself (the bots' byte fast path); `raw` its text if kept. */
   receiveMessage(msg: ServerMessage, raw: string | null = null): void {
-    // Read only by the keepalive; a bot session has none and spares the clock read per frame.
-    if (this.keepaliveTimer !== null) this.lastHeard = this.clock.now();
+    this.connection.heard();
     switch (msg.t) {
       case 'welcome':
         return this.onWelcome(msg);
@@ -226,7 +216,7 @@ export class Session {
   private onWelcome(msg: Extract<ServerMessage, { t: 'welcome' }>): void {
     this.userId = msg.userId;
     this.clockOffsetMs = msg.serverTime - this.clock.now();
-    this.attempt = 0;
+    this.connection.welcomed();
     this.setStatus('online');
     this.handler.welcome?.(msg);
     for (const r of this.rooms.values()) {
@@ -344,84 +334,5 @@ export class Session {
     if (this.status === s) return;
     this.status = s;
     this.handler.status?.(s);
-  }
-
-  private clearTimer(which: 'reconnectTimer' | 'keepaliveTimer'): void {
-    if (this[which] !== null) this.clock.clearTimeout(this[which]);
-    this[which] = null;
-  }
-
-  private open(): void {
-    const token = this.opts.token();
-    if (token === null) {
-      this.handler.error?.(
-        { v: PROTOCOL_VERSION, t: 'error', code: 'unauthenticated', message: '먼저 로그인해 주세요' },
-        true,
-      );
-      this.close();
-      return;
-    }
-    this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
-    this.lastHeard = this.clock.now();
-    let t: Transport | null = null;
-    const events: TransportEvents = {
-      open: () => {
-        if (this.transport !== t) return;
-        this.opened = true;
-        // Pipelined: the gateway holds what follows until the hello is verified.
-        this.send(helloMessage(token));
-        this.armKeepalive();
-      },
-      message: (text) => {
-        if (this.transport === t) this.receive(text);
-      },
-      close: (code) => {
-        if (t !== null && this.transport !== t) return;
-        this.onTransportClosed(code);
-      },
-    };
-    try {
-      t = this.opts.connect(events);
-    } catch {
-      t = null;
-    }
-    if (t === null) return this.onTransportClosed(1006);
-    // A transport that closed while being made has already been reported.
-    if (this.status !== 'closed' && this.reconnectTimer === null) this.transport = t;
-  }
-
-  private onTransportClosed(code: number): void {
-    this.transport = null;
-    this.opened = false;
-    this.clearTimer('keepaliveTimer');
-    if (this.stopped) return;
-    const planned =
-      this.attempt >= this.reconnectBackoff.budget
-        ? null
-        : backoffDelay(this.reconnectBackoff, this.attempt, this.random);
-    const wait = this.opts.reconnectDelay ? this.opts.reconnectDelay(code, this.attempt, planned ?? -1) : planned;
-    this.handler.closed?.(code, wait);
-    if (wait === null) return this.close();
-    this.attempt++;
-    this.setStatus('reconnecting');
-    this.reconnectTimer = this.clock.setTimeout(() => {
-      this.reconnectTimer = null;
-      if (!this.stopped) this.open();
-    }, wait);
-  }
-
-  /** Pings every `pingEveryMs` and closes a socket nothing arrived on for `silenceMs` (then reconnects). */
-  private armKeepalive(): void {
-    const every = this.opts.pingEveryMs ?? 10_000;
-    if (every <= 0) return;
-    this.clearTimer('keepaliveTimer');
-    this.keepaliveTimer = this.clock.setTimeout(() => {
-      this.keepaliveTimer = null;
-      if (!this.transport || !this.opened) return;
-      const now = this.clock.now();
-      if (now - this.lastHeard > (this.opts.silenceMs ?? 30_000)) return this.transport.close(4001, 'silent');
-      if (this.online) this.send({ v: PROTOCOL_VERSION, t: 'ping', at: now });
-      this.armKeepalive();
-    }, every);
   }
 }

@@ -4,7 +4,7 @@
  * no listener sets) and its options. No logic here.
  */
 import type { PresenceEntry, ServerMessage } from '@joke/protocol';
-import type { Backoff } from './backoff.ts';
+import type { Backoff } from '@joke/bus/retry-budget';
 import type { SessionClock } from './clock.ts';
 import type { Connect } from './transport.ts';
 import type { WireView } from './rooms.ts';

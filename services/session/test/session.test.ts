@@ -4,7 +4,7 @@
  * reconnect, join retries after `unavailable` on a bounded jittered back-off, races, reconnects).
  */
 import { describe, expect, it } from 'vitest';
-import { Session, backoffDelay, type ActResult, type SessionHandler, type SessionOptions } from '../src/index.ts';
+import { Session, type ActResult, type SessionHandler, type SessionOptions } from '../src/index.ts';
 import { FakeClock, fakeNetwork } from './fakes.ts';
 
 const PRESENCE = [{ id: 'u1', connected: true, away: false, bot: false }];
@@ -165,6 +165,21 @@ describe('Session', () => {
     expect(session.status).toBe('closed');
   });
 
+  it('stays closed when its handler closes it on a lost socket: no reconnect is armed', () => {
+    const statuses: string[] = [];
+    const { session, net, clock, online } = setup(
+      {},
+      { closed: () => session.close(), status: (s) => statuses.push(s) },
+    );
+    session.connect();
+    online();
+    net.sockets[0].drop();
+    expect(statuses).toEqual(['connecting', 'online', 'closed']);
+    expect(clock.armed).toBe(0);
+    clock.advance(60_000);
+    expect(net.sockets).toHaveLength(1);
+  });
+
   it('retries an action the gateway answered `unavailable` under the same id, then gives up at its budget', () => {
     const { session, online, clock } = setup({ actionRetry: { baseMs: 100, maxMs: 1_000, jitter: 0.25, budget: 2 } });
     session.join('r1');
@@ -274,14 +289,5 @@ describe('Session', () => {
     expect(net.sockets[0].of('ping')).toHaveLength(2);
     clock.advance(1_000);
     expect(net.sockets[0].closed).toBe(4001);
-  });
-});
-
-describe('backoffDelay', () => {
-  it('doubles up to its cap and stays within the jitter', () => {
-    const b = { baseMs: 100, maxMs: 1_000, jitter: 0.5, budget: 5 };
-    expect([0, 1, 2, 3, 4, 9].map((a) => backoffDelay(b, a, () => 0.5))).toEqual([100, 200, 400, 800, 1000, 1000]);
-    expect(backoffDelay(b, 2, () => 0)).toBe(200);
-    expect(backoffDelay(b, 2, () => 0.999999)).toBe(600);
   });
 });

@@ -2,7 +2,9 @@
  * The gateway in front of a real room worker and matchmaker, over the real
  * NATS and Redis: what the worker answers reaches the right sockets, and no
  * client message — repeated, out of turn, forged or malformed — changes a
- * room in a way the game did not allow.
+ * room in a way the game did not allow. A platform test: the stack it starts
+ * (`startStack` of @joke/load-tests) is every realtime service, which the
+ * gateway's own tests may not depend on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games, simAdapters, Rng, verifyRecord, type GameRecord } from '@joke/engine';
@@ -10,7 +12,7 @@ import { contract, listen, subjects, wireText } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { startStack, type Stack } from '@joke/load-tests';
 import { findLeaks, findStateLeaks, hiddenSet } from '@joke/engine/sim/secrecy';
-import { TestClient } from './client.ts';
+import { TestClient } from '@joke/session/test-client';
 
 const game = games['one-card'];
 const adapter = simAdapters['one-card'];

@@ -7,14 +7,16 @@
  *
  * The gateway runs with an 8 s idle timeout (uWS's smallest useful value) instead of the default
  * 28 s derived from the rule's 30 s, so the test takes seconds, not half a minute; the default
- * itself is checked in idle-default.test.ts.
+ * itself is checked in the gateway's idle-default.test.ts. It lives with the platform's tests because
+ * it needs a whole stack (gateway, room worker, matchmaker: `startStack` of @joke/load-tests), which the
+ * gateway's own tests may not depend on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subjects, wireText } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { games } from '@joke/engine';
 import { startStack, type Stack } from '@joke/load-tests';
-import { TestClient } from './client.ts';
+import { TestClient } from '@joke/session/test-client';
 
 const IDLE_SEC = 8;
 let stack: Stack;

@@ -1,14 +1,21 @@
 /**
- * A test client on the client session library's `ws` transport (`@joke/session/ws`) that records every
- * server message and waits for the ones a test expects. It sends what a test tells it, raw (the gateway
- * tests also send what no real client would), and says hello with the library's hello. As a real
- * client does, it keeps each room's fixed view members (a view frame's `fixed`) and puts them back
- * into every later view of that room by the library's rule (`completeView`); `fixedMissing` lists the
- * views (room#seq) that came without them while none were held.
+ * `@joke/session/test-client`, meant for tests only (so it lives in test/, where frames may be read as
+ * `any`): a raw client of the gateway protocol on the library's `ws` transport (Node), for the services'
+ * tests that drive a real gateway. It records every server message and waits for the ones a test
+ * expects. It sends what a test tells it, raw (the gateway tests also send what no real client would),
+ * and says hello with the library's hello. As a real client does, it keeps each room's fixed view
+ * members (a view frame's `fixed`) and puts them back into every later view of that room by the
+ * library's rule (`completeView`); `fixedMissing` lists the views (room#seq) that came without them
+ * while none were held.
+ *
+ * State: every message received, the rooms' fixed members, the waiters. Failure modes: a socket that
+ * closes before it opened fails `open()`; a wait that nothing matches rejects after its timeout with
+ * the last messages in its error; `closed` holds the close code and reason once the socket closed.
  */
 import type WebSocket from 'ws';
-import { completeView, helloMessage, type Room } from '@joke/session';
-import { WsTransport } from '@joke/session/ws';
+import { helloMessage } from '../src/connection.ts';
+import { completeView, type Room } from '../src/rooms.ts';
+import { WsTransport } from '../src/ws-transport.ts';
 
 export class TestClient {
   readonly messages: any[] = [];
@@ -104,16 +111,5 @@ export class TestClient {
       this.ws.once('close', () => resolve());
       this.ws.close();
     });
-  }
-}
-
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls `cond` until it holds; throws after `timeoutMs` (generous: a loaded box is slow, never wrong). */
-export async function until(cond: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
   }
 }
