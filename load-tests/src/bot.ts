@@ -46,6 +46,9 @@ const clock = new WheelClock(wheel);
 const RACE_CODES: ReadonlySet<unknown> = new Set(['stale', 'finished']);
 /** The gateway retries for up to 10 s itself; past 15 s without an answer (or the view after it) something is lost. */
 const ANSWER_WAIT_MS = 15_000;
+/** Quick-match refusals for load (@joke/protocol REFUSALS) after which the bot queues again, ≈ this much later. */
+const REQUEUE_REFUSALS: ReadonlySet<string> = new Set(['capacity']);
+const REQUEUE_MS = 2_000;
 
 /**
  * One socket's events for its bot and its session, as methods of one object per connection rather than
@@ -137,6 +140,8 @@ export class Bot {
   private next: unknown = null;
   private pending: Pending | null = null;
   private readonly thinkTimer = new WheelTimer(() => this.act());
+  /** A quick match refused for load (`queueRejected`, refusal `capacity`) is asked for again when it fires. */
+  private readonly requeueTimer = new WheelTimer(() => this.queue());
   /** After the ack: the view that shows the action must come within ANSWER_WAIT_MS. */
   private readonly viewTimer = new WheelTimer(() => this.onViewTimeout());
   private actionCounter = 0;
@@ -227,6 +232,7 @@ export class Bot {
   private clearTimers(): void {
     wheel.cancel(this.thinkTimer);
     wheel.cancel(this.viewTimer);
+    wheel.cancel(this.requeueTimer);
   }
 
   /** The session's wait before it reconnects after `code`, or null to stop. */
@@ -320,8 +326,17 @@ export class Bot {
 
   /** @internal The session passes on every error it did not absorb (an action's `unavailable` it retries). */
   onError(m: ErrorMessage): void {
-    // A join refused `capacity` (the worker behind on its playing tables) is counted as refused by the
-    // sink (REFUSED_CODES); the session joins again on its back-off, as for `unavailable`.
+    // A quick match refused for load (the matchmaker too slow to answer: the gateway's `queueRejected` with
+    // refusal `capacity`) is a refusal by that code, not an error; the bot asks again after a while, as a
+    // player told "try later" does, so the offered load stays what the run asked for.
+    if (m.code === 'queueRejected' && m.refusal !== undefined && REQUEUE_REFUSALS.has(m.refusal)) {
+      this.sink.error(m.refusal, m.message);
+      if (!this.roomId && !this.sink.stopping())
+        wheel.arm(this.requeueTimer, REQUEUE_MS * (0.75 + 0.5 * Math.random()));
+      return;
+    }
+    // A join refused `capacity` (the worker behind on its playing tables, or too slow to answer) is counted
+    // as refused by the sink (REFUSED_CODES); the session joins again on its back-off, as for `unavailable`.
     this.sink.error(m.code, m.message);
   }
 

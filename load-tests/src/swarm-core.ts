@@ -93,10 +93,12 @@ interface Slot {
 }
 
 /**
- * Refusals for want of capacity (machine codes of @joke/protocol: `capacity`, every worker out of headroom;
- * `full`, a worker at MAX_ROOMS; `queueFull`, a quick-match wait the matchmaker flagged full because the fleet
- * refused its table, counted once per wait by the bot): the platform shedding load as designed, counted as
- * refused, not as errors.
+ * Refusals for want of capacity (machine codes of @joke/protocol: `capacity`, every worker out of headroom,
+ * or a join or quick match the gateway refused because its worker or the matchmaker was too slow to answer
+ * within the retry budget — a quick match's comes as `queueRejected` with that refusal, which the bot counts
+ * by the refusal's code; `full`, a worker at MAX_ROOMS; `queueFull`, a quick-match wait the matchmaker
+ * flagged full because the fleet refused its table, counted once per wait by the bot): the platform
+ * shedding load as designed, counted as refused, not as errors.
  */
 export const REFUSED_CODES = new Set(['capacity', 'full', 'queueFull']);
 

@@ -38,8 +38,11 @@ function frame(roomId: string, seq: number, viewer: string, bodyRoomId = roomId,
 const bots: Bot[] = [];
 afterEach(() => bots.splice(0).forEach((b) => b.stop()));
 
-/** `joined`: the bot already got its join reply (the table's fixed members). */
-function botFor(userId: string, checkEvery: number, joined = true) {
+/**
+ * `joined`: the bot already got its join reply (the table's fixed members); `matched` false: it still waits
+ * for its quick match (no table yet).
+ */
+function botFor(userId: string, checkEvery: number, joined = true, matched = true) {
   const seen = { views: [] as [string, number][], errors: [] as string[], raced: 0 };
   const sink: BotSink = {
     matched() {},
@@ -84,8 +87,8 @@ function botFor(userId: string, checkEvery: number, joined = true) {
   bot.start();
   on.open();
   message({ t: 'welcome', userId, name: userId, serverTime: 0 });
-  message({ t: 'matched', roomId: 'room-1', game: 'one-card', mode: 'classic' });
-  if (joined) on.message(frame('room-1', 0, userId, 'room-1', true));
+  if (matched) message({ t: 'matched', roomId: 'room-1', game: 'one-card', mode: 'classic' });
+  if (matched && joined) on.message(frame('room-1', 0, userId, 'room-1', true));
   sent.length = policyViews.length = seen.views.length = 0;
   const b = bot as unknown as { lastSeq: number; act(): void };
   return {
@@ -200,6 +203,28 @@ describe('a quick-match wait the matchmaker flagged full', () => {
     feed(status(true));
     feed(status(true));
     expect(seen.errors).toEqual(['queueFull']);
+  });
+});
+
+describe('a quick match refused for load', () => {
+  const rejected = (refusal: string) =>
+    Buffer.from(JSON.stringify({ v: 1, t: 'error', code: 'queueRejected', message: '가득 찼어요', refusal }));
+
+  it('is a refusal by its code (`capacity`), not an error, and the bot queues again a while later', async () => {
+    const { feed, seen, sent } = botFor('u1', 1, false, false);
+    feed(rejected('capacity'));
+    expect(seen.errors).toEqual(['capacity']);
+    // As a player told "try later": the same quick match again, after ≈ 2 s.
+    for (let i = 0; i < 400 && !sent.some((m) => m.t === 'queue'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(sent.filter((m) => m.t === 'queue')).toEqual([
+      { v: 1, t: 'queue', game: 'one-card', mode: 'classic', players: 4 },
+    ]);
+  });
+
+  it('any other refusal of a quick match stays an error', () => {
+    const { feed, seen } = botFor('u1', 1, false, false);
+    feed(rejected('unknownGame'));
+    expect(seen.errors).toEqual(['queueRejected']);
   });
 });
 

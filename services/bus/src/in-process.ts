@@ -10,6 +10,7 @@
  */
 import type { DeliveryPolicy, DurableConsumerOptions, ParkedEvent } from './durable-policy.ts';
 import { InProcessDurable } from './in-process-durable.ts';
+import { systemClock, type Clock } from './clock.ts';
 import {
   BusNoRespondersError,
   BusTimeoutError,
@@ -40,6 +41,11 @@ export interface InProcessBusOptions {
   onHandlerError?: (err: unknown, subject: string) => void;
   /** Deliveries of a durable event before it is parked (default: durable-policy.ts; tests shorten it). */
   deliveryPolicy?: DeliveryPolicy;
+  /**
+   * The clock a request's timeout runs on (default: the real one). A fake-time test passes its FakeClock,
+   * so a request nobody answers times out when the test advances time, not after real milliseconds.
+   */
+  clock?: Clock;
 }
 
 /** `a.b.c` → `a.b.*`: the one wildcard subscription the in-process bus matches a subject against. */
@@ -59,8 +65,10 @@ export class InProcessBus implements Bus {
   private readonly rr = new Map<string, number>();
   private readonly durable: InProcessDurable;
   private plainIds = 0;
+  private readonly clock: Clock;
 
   constructor(opts: InProcessBusOptions = {}) {
+    this.clock = opts.clock ?? systemClock;
     this.prefix = opts.prefix ? `${opts.prefix}.` : '';
     this.onHandlerError = opts.onHandlerError ?? ((err, subject) => console.error(`bus handler on ${subject}`, err));
     this.durable = new InProcessDurable(this.onHandlerError, opts.deliveryPolicy);
@@ -110,7 +118,7 @@ export class InProcessBus implements Bus {
     return new Promise<Wire>((resolve, reject) => {
       let done = false;
       let timedOut = false;
-      const timer = setTimeout(() => {
+      const timer = this.clock.setTimeout(() => {
         if (done) return;
         done = true;
         timedOut = true;
@@ -126,7 +134,7 @@ export class InProcessBus implements Bus {
           return;
         }
         done = true;
-        clearTimeout(timer);
+        this.clock.clearTimeout(timer);
         // Replies travel through the bus too: the requester sees them on a later tick, as over a socket.
         setImmediate(() => {
           arrived?.(reply);

@@ -16,6 +16,7 @@ import {
   type BusMessage,
   type Wire,
 } from '../src/index.ts';
+import { FakeClock } from '../src/clock.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** NATS hands out bytes, the in-process bus what was published: compare as text. */
@@ -318,6 +319,23 @@ describe('bus isolation and lifecycle', () => {
     expect(got).toEqual([]);
     await x.close();
     await y.close();
+  });
+
+  it('an InProcessBus on a fake clock times a request out when the test moves time, not before', async () => {
+    const clock = new FakeClock();
+    const bus = new InProcessBus({ clock });
+    const asked: BusMessage[] = [];
+    bus.subscribe('slow', (m) => void asked.push(m));
+    let ended: unknown = null;
+    const req = bus.request('slow', 'q', 2_000).catch((e: unknown) => (ended = e));
+    await until('the request at its listener', () => asked.length === 1);
+    await clock.advance(1_999);
+    expect(ended).toBeNull();
+    // Settled within the advance (its promise turns), no real time waited.
+    await clock.advance(1);
+    expect(ended).toBeInstanceOf(BusTimeoutError);
+    await req;
+    await bus.close();
   });
 
   it('InProcessBus.close delivers what was published, then refuses new work', async () => {

@@ -4,7 +4,9 @@
  * State: none of its own; a session's sign-in, rooms and pending count are on its Session.
  * Failure modes: a message that is not JSON, not an object, of another protocol version or of an
  * unknown type is answered `error malformed`/`versionMismatch` and dropped; anything before a good
- * `hello` is `unauthenticated`; a request nobody answers within the retry budget is `unavailable`.
+ * `hello` is `unauthenticated`; an action nobody answers within the retry budget is `unavailable` (the
+ * client sends it again); a quick-match request whose matchmaker was too slow is refused for load
+ * (`queueRejected`, refusal `capacity`; joins: membership.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +18,7 @@ import {
   isClientAction,
   MIN_CLIENT_REVISION,
   PROTOCOL_VERSION,
+  REFUSALS,
   type bus as wire,
 } from '@joke/protocol';
 import { encodeAck, encodeError, encodePong, encodeQueued, encodeRejected, encodeWelcome } from '@joke/protocol/wire';
@@ -24,7 +27,7 @@ import type { Clock } from '@joke/bus/clock';
 import { headersOf, SpanKind, startSpan, tracingOn, type Span } from '@joke/bus/tracing';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import type { Requester } from './requests.ts';
+import { shedReason, type Outcome, type Requester } from './requests.ts';
 import type { Memberships } from './membership.ts';
 import type { QueueParams, Registry } from './rooms.ts';
 import type { Session } from './session.ts';
@@ -151,7 +154,12 @@ export class ClientHandlers {
   // reply late on a slow box) does not queue the player again (services/matchmaker/src/queues.ts).
   // `addr` is the address this socket counts against (limits.ts: the TCP peer, or the trusted
   // X-Forwarded-For entry): the matchmaker's per-address budgets (services/matchmaker/src/budgets.ts).
-  private queueRequest(user: { sub: string; name: string }, q: QueueParams, how: { cancel: true } | { addr: string }) {
+  private queueRequest(
+    user: { sub: string; name: string },
+    q: QueueParams,
+    how: { cancel: true } | { addr: string },
+    outcome?: Outcome,
+  ) {
     return this.o.requests.request(
       contract.queue,
       {
@@ -162,7 +170,8 @@ export class ClientHandlers {
         ...q,
         ...('cancel' in how ? how : { requestId: randomUUID(), addr: how.addr }),
       },
-      { op: 'queue' },
+      // A quick-match request is admission (new work, on its own retry budget); its cancel is not.
+      outcome ? { op: 'queue', admission: true, outcome } : { op: 'queue' },
     );
   }
 
@@ -170,14 +179,25 @@ export class ClientHandlers {
     const { registry, metrics } = this.o;
     const user = s.user!;
     registry.queued.set(user.sub, q);
-    const res = await this.queueRequest(user, q, { addr: s.ip });
+    const outcome: Outcome = {};
+    const res = await this.queueRequest(user, q, { addr: s.ip }, outcome);
     const reply = res ? res.reply : null;
     if (!reply?.ok && registry.queued.get(user.sub) === q) registry.queued.delete(user.sub);
+    // A matchmaker too slow to answer in time (issue 37: an overloaded platform) is refused for load, as
+    // the fleet's own `capacity` is: `queueRejected` with refusal `capacity`, which a client shows and stops
+    // waiting on ("try later"), counted, not an error. It may still have queued the player late: cancelled.
+    const shed = reply ? null : shedReason(null, outcome);
+    if (shed !== null) this.cancelQueue(user, q);
     if (s.closed) return;
     if (reply?.ok) s.send(encodeQueued(q));
     else if (reply && !reply.ok) {
       metrics.rejects.inc({ reason: 'queue' });
+      if (reply.code === 'capacity') metrics.admissionRefused.inc({ op: 'queue', why: 'capacity' });
       s.send(encodeError('queueRejected', reply.reason, { refusal: reply.code }));
+    } else if (shed !== null) {
+      metrics.rejects.inc({ reason: 'queue' });
+      metrics.admissionRefused.inc({ op: 'queue', why: shed });
+      s.send(encodeError('queueRejected', REFUSALS.capacity, { refusal: 'capacity' }));
     } else s.protoError('unavailable');
   }
 

@@ -54,10 +54,11 @@ export const GatewayConfig = z.object({
   commandTimeoutMs: z.number().int().positive().default(LIMITS.commandTimeoutMs),
   /**
    * Total time an action or join keeps being retried (covers a worker crash and
-   * the room's restore elsewhere) before the client gets `error unavailable`.
+   * the room's restore elsewhere) before the client gets `error unavailable`
+   * (an action) or `error capacity` (a join whose worker was too slow).
    */
   retryBudgetMs: z.number().int().positive().default(10_000),
-  /** Retries this gateway may make per first try, over all its requests (@joke/bus RetryBudget). */
+  /** Retries this gateway may make per first try, per priority (@joke/bus RetryBudget; requests.ts). */
   retryRatio: z.number().min(0).max(10).default(0.1),
   /** Retries a quiet gateway may always make (its budget's floor), for the odd failure. */
   retryFloor: z.number().int().min(0).default(50),
@@ -192,12 +193,12 @@ export const gatewayEnv = defineConfig({
   retryBudgetMs: fromConfig(
     'retryBudgetMs',
     'GATEWAY_RETRY_BUDGET_MS',
-    'Total retry time of an action/join (same actionId) before error unavailable.',
+    'Total retry time of an action/join (same actionId) before it gives up: an action with error unavailable (the client sends it again), a join whose room worker was too slow with error capacity (the client joins again).',
   ),
   retryRatio: fromConfig(
     'retryRatio',
     'GATEWAY_RETRY_RATIO',
-    'Retries of actions/joins per first try, over the whole gateway; past it a failed attempt gives up at once (unavailable).',
+    "Retries per first try over the whole gateway, in two budgets: the commands of playing tables, and admission (clients' joins, quick-match requests), so a storm of joins never spends the commands' retries; past it a timed-out attempt gives up at once (an action: unavailable; a join or quick match: capacity).",
   ),
   retryFloor: fromConfig(
     'retryFloor',

@@ -3,7 +3,10 @@
  * the room's worker, and re-joining a room's viewers after the room changed owner.
  * State: per session its Memberships (session.ts) and per room its RoomRoute (room-route.ts); nothing here.
  * Failure modes: a join nobody answers is retried only while its socket is open and still in the room,
- * then refused (`noRoom` if nobody ever served the room, else `unavailable`); a private room's join waits
+ * then refused: `noRoom` if nobody ever served the room, `capacity` if a worker holds it but was too slow
+ * to answer within the retry budget or time, or refused it for load (issue 37: shed load, counted in
+ * joke_gateway_admission_refused_total, not an error; the client joins again shortly, as it would after
+ * `unavailable`), `unavailable` only when the gateway itself is closing; a private room's join waits
  * for the lobby (access.ts); a presence publish that fails is counted and logged (the worker drops a
  * silent gateway's viewers anyway).
  */
@@ -13,7 +16,7 @@ import { contract, emit, PROTOCOL_VERSION as v, type bus as wire } from '@joke/p
 import { encodeError } from '@joke/protocol/wire';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import type { Requester } from './requests.ts';
+import { shedReason, type Outcome, type Requester } from './requests.ts';
 import type { AccessCheck } from './access.ts';
 import type { Registry } from './rooms.ts';
 import type { Membership, Role, Session } from './session.ts';
@@ -33,18 +36,25 @@ export interface MembershipOptions {
 export class Memberships {
   constructor(private readonly o: MembershipOptions) {}
 
-  /** The join's reply (null = no worker answered within the retry budget); it also tells who runs the room. */
+  /**
+   * The join's reply (null = no worker answered within the retry budget); it also tells who runs the room.
+   * `client`: a client's join (admission: new work, on the admission retry budget, requests.ts), with what
+   * the request heard and why it gave up; without it, a re-join of viewers after the room moved (a playing
+   * table's, on the commands' budget).
+   */
   private async joinRequest(
     roomId: string,
     ask: { userId: string; spectate: boolean },
     wanted: () => boolean,
-    heard?: { someone: boolean },
+    client?: { heard: { someone: boolean }; outcome: Outcome },
   ): Promise<wire.JoinReply | null> {
     const { cfg, registry, requests } = this.o;
     const res = await requests.request(
       contract.roomJoin.at(roomId),
       { v, userId: ask.userId, spectate: ask.spectate, gatewayId: cfg.gatewayId },
-      { op: 'join', wanted, heard },
+      client
+        ? { op: 'join', wanted, heard: client.heard, outcome: client.outcome, admission: true }
+        : { op: 'join', wanted },
     );
     if (res?.reply.ok) {
       const r = registry.rooms.get(roomId);
@@ -100,27 +110,31 @@ export class Memberships {
       }
     }
     // Retried only while this socket is open and still in the room (a leave or close stops it).
-    const heard = { someone: false };
-    const reply = await this.joinRequest(roomId, { userId, spectate }, stillHere, heard);
+    const client = { heard: { someone: false }, outcome: {} as Outcome };
+    const reply = await this.joinRequest(roomId, { userId, spectate }, stillHere, client);
     if (!stillHere()) return;
     if (!reply || !reply.ok) {
       if (m.role === null) {
         s.rooms.delete(roomId);
         registry.leaveRoom(roomId, userId, s, null);
       }
-      if (reply && reply.code === 'busy') s.protoError('busy', undefined, { roomId });
-      // The worker is behind on its playing tables and deferred this join past its wait (room-worker
-      // intake.ts): a refusal with its own code (issue 37: counted as shed load, not as an error); the room
-      // is there, so the client joins again shortly, as after a timed-out join.
-      else if (reply && reply.code === 'capacity') s.protoError('capacity', undefined, { roomId });
-      else if (reply && reply.code === 'spectatorsFull') s.protoError('spectatorsFull', undefined, { roomId });
+      // Refused for load — the worker deferred this join past its wait (room-worker intake.ts), or the
+      // room's queue was full — or no answer from a worker that holds the room but was too slow (an
+      // overloaded box): `capacity` (issue 37: shed load, counted, not an error). The room is there, so the
+      // client joins again shortly; the commands of the tables already playing went first meanwhile.
+      const why = shedReason(reply, client.outcome);
+      if (why !== null) {
+        metrics.admissionRefused.inc({ op: 'join', why });
+        s.protoError('capacity', undefined, { roomId });
+      } else if (reply && reply.code === 'spectatorsFull') s.protoError('spectatorsFull', undefined, { roomId });
       else if (reply) {
         metrics.rejects.inc({ reason: 'join' });
         s.send(encodeError('noRoom', reply.reason, { roomId }));
       }
-      // No answer: "no responders" all along means nobody holds the room; an attempt that timed out means a
-      // worker holds it but was too slow (an overloaded box), and the client joins again shortly.
-      else if (heard.someone) s.protoError('unavailable', undefined, { roomId });
+      // A worker held the room but its last attempt did not time out there: it died or the room moved, and
+      // the restore took longer than the join's time (or the gateway is closing): the client joins again.
+      else if (client.heard.someone) s.protoError('unavailable', undefined, { roomId });
+      // "No responders" all along: nobody holds the room.
       else s.protoError('noRoom');
       return;
     }

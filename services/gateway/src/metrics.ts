@@ -18,6 +18,12 @@ export interface GatewayMetrics {
   requestsAbandoned: Counter<'op'>;
   /** Failed attempts not retried because the gateway's retry budget was spent (GATEWAY_RETRY_RATIO). */
   retriesRefused: Counter<'op'>;
+  /**
+   * Joins and quick-match requests refused for want of capacity (code `capacity`), by operation and why:
+   * `capacity`/`busy`, the worker refused (no headroom, its intake or the room's queue full); `budget`,
+   * `deadline`, its worker was too slow to answer within the retry budget or time. Shed load, not errors.
+   */
+  admissionRefused: Counter<'op' | 'why'>;
   slowConsumers: Counter;
   /** Frames shed under pressure (shed.ts), by kind: spectator, presence, spectatorPaused. */
   framesShed: Counter<'kind'>;
@@ -116,6 +122,12 @@ export function createMetrics(gatewayId: string, defaultMetrics: boolean): Gatew
       name: 'joke_gateway_bus_retries_refused_total',
       help: 'Failed bus requests not retried because the retry budget (GATEWAY_RETRY_RATIO of first tries) was spent',
       labelNames: ['op'],
+      registers: [registry],
+    }),
+    admissionRefused: new Counter({
+      name: 'joke_gateway_admission_refused_total',
+      help: 'Joins and quick-match requests refused with code capacity (the fleet too busy: shed load, not errors), by op and why: capacity or busy (the worker refused), budget or deadline (the worker too slow to answer within the retry budget or time)',
+      labelNames: ['op', 'why'],
       registers: [registry],
     }),
     socketsRefused: new Counter({

@@ -1,11 +1,20 @@
 /**
  * Bus requests that survive a room worker crash, and the worker liveness they
  * rely on (from worker heartbeats). Retries are bounded twice: in time (each
- * request's GATEWAY_RETRY_BUDGET_MS) and in number (one RetryBudget for the
- * whole process: retries after a timeout ≤ GATEWAY_RETRY_RATIO of first
- * tries, plus a floor),
- * so a stalled worker cannot turn N player actions into N × attempts requests:
- * past the budget a request gives up at once (the client gets `unavailable`).
+ * request's GATEWAY_RETRY_BUDGET_MS) and in number (a RetryBudget per
+ * priority for the whole process: retries after a timeout ≤ GATEWAY_RETRY_RATIO
+ * of first tries, plus a floor), so a stalled worker cannot turn N player
+ * actions into N × attempts requests: past the budget a request gives up at
+ * once, and says why (`GaveUp`).
+ *
+ * Two priorities, two budgets (issue 37): the commands of tables already
+ * playing (and a re-join after a room moved) spend one; admission — a
+ * client's join, a quick-match request: new work — spends the other, earned
+ * by its own first tries. A storm of joins at an overloaded fleet (every
+ * refused player joining again every second or two) therefore never spends
+ * the retries a playing table's command needs. Callers turn an admission
+ * request given up on a worker too slow to answer into a refusal with code
+ * `capacity` (membership.ts, client.ts): shed load, counted, not an error.
  */
 import { ProtocolError, type RequestRoute } from '@joke/protocol';
 import {
@@ -55,7 +64,31 @@ export interface RequestOptions<R> {
   heard?: { someone: boolean };
   /** Go with every attempt: a traced action's trace context (@joke/bus tracing.ts). */
   headers?: TraceHeaders;
+  /**
+   * New work (a client's join, a quick-match request), not a playing table's: its retries come from the
+   * admission budget, so they never spend the commands' (see the file's header).
+   */
+  admission?: boolean;
+  /** Told why the request gave up, when it returns null. */
+  outcome?: Outcome;
 }
+
+/**
+ * How a request that returned null ended: why it gave up, and `slow`: its last attempt reached a worker (or
+ * matchmaker) that did not answer in time — an overloaded one, not a dead one (an attempt abandoned on its
+ * owner's silence or a room move) nor a missing one ("no responders").
+ */
+export interface Outcome {
+  gaveUp?: GaveUp;
+  slow?: boolean;
+}
+
+/**
+ * Why a request gave up: `budget`, a timed-out attempt found its retry budget spent; `deadline`, its
+ * GATEWAY_RETRY_BUDGET_MS ran out; `closing`, the gateway is closing; `unwanted`, nobody waits any more;
+ * `malformed`, the reply did not decode.
+ */
+export type GaveUp = 'budget' | 'deadline' | 'closing' | 'unwanted' | 'malformed';
 
 /** A room request's attempt in flight, until its reply, the room showing up at another owner, or its owner's silence. */
 interface Attempt {
@@ -70,14 +103,30 @@ interface Attempt {
   slot: number;
 }
 
+/**
+ * Why a join (or quick match) not answered `ok` is refused for load (`capacity`), or null when it is not:
+ * the worker refused it `capacity` or `busy` (its room's queue full), or the worker (matchmaker) was too
+ * slow — its last attempt timed out there — when the retry budget or the request's time ran out.
+ */
+export function shedReason(
+  reply: { ok: true } | { ok: false; code: string } | null,
+  outcome: Outcome,
+): 'capacity' | 'busy' | 'budget' | 'deadline' | null {
+  if (reply !== null) return !reply.ok && (reply.code === 'capacity' || reply.code === 'busy') ? reply.code : null;
+  const { gaveUp, slow } = outcome;
+  return slow === true && (gaveUp === 'budget' || gaveUp === 'deadline') ? gaveUp : null;
+}
+
 const always = (): boolean => true;
 /** An attempt is first checked for a silent owner this long after it was sent, then at every sweep. */
 const FIRST_CHECK_MS = 250;
 const SWEEP_MS = 50;
 
 export class Requester {
-  /** This process's retry budget (metrics, tests). */
+  /** This process's retry budget for the commands of playing tables and all but admission (metrics, tests). */
   readonly budget: RetryBudget;
+  /** This process's retry budget for admission: clients' joins and quick-match requests. */
+  readonly admissionBudget: RetryBudget;
   /** Last heartbeat of each worker incarnation (`workerId/incarnation`), clock ms. */
   private readonly workerSeenAt = new Map<string, number>();
   /**
@@ -99,6 +148,7 @@ export class Requester {
 
   constructor(private readonly o: RequesterOptions) {
     this.budget = new RetryBudget({ ratio: o.cfg.retryRatio, floor: o.cfg.retryFloor });
+    this.admissionBudget = new RetryBudget({ ratio: o.cfg.retryRatio, floor: o.cfg.retryFloor });
   }
 
   /**
@@ -121,8 +171,9 @@ export class Requester {
     opts: RequestOptions<R>,
   ): Promise<{ reply: R; tries: number } | null> {
     const { bus, cfg, clock, log, metrics } = this.o;
-    const { op, roomId, arrived, heard, headers } = opts;
+    const { op, roomId, arrived, heard, headers, outcome } = opts;
     const wanted = opts.wanted ?? always;
+    const budget = opts.admission ? this.admissionBudget : this.budget;
     const deadline = clock.now() + cfg.retryBudgetMs;
     // Encoded once: every retry carries the same bytes, so the same actionId.
     const data = route.request.encode(req);
@@ -148,9 +199,10 @@ export class Requester {
       for (let tries = 1; ; tries++) {
         if (!wanted()) {
           metrics.requestsAbandoned.inc({ op });
+          if (outcome) outcome.gaveUp = 'unwanted';
           return null;
         }
-        if (tries === 1) this.budget.first();
+        if (tries === 1) budget.first();
         try {
           metrics.requests.inc({ op });
           // Per attempt: a late reply to an earlier one is shown to `arrived` but never taken for this one's.
@@ -163,8 +215,10 @@ export class Requester {
         } catch (err) {
           metrics.busErrors.inc({ op });
           if (heard && !(err instanceof BusNoRespondersError)) heard.someone = true;
+          if (outcome) outcome.slow = err instanceof BusTimeoutError && !(err instanceof BusNoRespondersError);
           if (err instanceof ProtocolError) {
             log.warn({ subject, err: err.message }, 'reply did not decode');
+            if (outcome) outcome.gaveUp = 'malformed';
             return null;
           }
           if (tries === 1) log.debug({ subject, err: String(err) }, 'bus request failed, retrying');
@@ -175,16 +229,22 @@ export class Requester {
           // Jittered, so the requests of one stalled worker do not all come back at the same moment.
           const wait = backoffMs(tries, 50, 150);
           if (this.o.closing() || clock.now() + wait >= deadline) {
-            log.warn({ subject, tries }, 'bus request gave up');
+            // An admission request given up is counted by its caller as a refusal: a warning each, at 3× the
+            // box's capacity, was tens of thousands of log lines of load more.
+            if (opts.admission) log.debug({ subject, tries }, 'bus request gave up');
+            else log.warn({ subject, tries }, 'bus request gave up');
+            if (outcome) outcome.gaveUp = this.o.closing() ? 'closing' : 'deadline';
             return null;
           }
           // Only a retry after a timeout is budgeted: that is the one that adds work to a worker already too
           // slow to answer. "No responders" comes from the NATS server (the room is being restored elsewhere)
           // and a room that moved (above) is a redirect: retrying those loads no worker, and budgeting them
           // would turn a failover into `unavailable` for the players of the moved tables.
-          if (err instanceof BusTimeoutError && !(err instanceof BusNoRespondersError) && !this.budget.tryRetry()) {
+          if (err instanceof BusTimeoutError && !(err instanceof BusNoRespondersError) && !budget.tryRetry()) {
             metrics.retriesRefused.inc({ op });
-            log.warn({ subject, tries }, 'bus request gave up: the retry budget is spent');
+            if (opts.admission) log.debug({ subject, tries }, 'bus request gave up: the retry budget is spent');
+            else log.warn({ subject, tries }, 'bus request gave up: the retry budget is spent');
+            if (outcome) outcome.gaveUp = 'budget';
             return null;
           }
           await (roomId === undefined ? clock.sleep(wait) : this.backoff(wait, roomId));

@@ -98,7 +98,7 @@ describe('join retries stop with their socket', () => {
 });
 
 describe('a join that gets no answer', () => {
-  it('is unavailable (join again) when a worker holds the room but is too slow, noRoom when nobody holds it', async () => {
+  it('is refused `capacity` (join again) when a worker holds the room but is too slow, noRoom when nobody holds it', async () => {
     // A short budget: each join gives up after about three seconds. Each attempt waits up to 1 s: with 200 ms,
     // a "no responders" that took longer on a loaded box (load average 35, a clean-clone suite under two busy
     // loops) counted as a timeout, and the join to nobody's room read as a slow worker's.
@@ -115,7 +115,11 @@ describe('a join that gets no answer', () => {
       expect((await c.hello(await signPlayerToken(DEV_JWT_SECRET, { sub: 'slow-user', name: 'u' }))).t).toBe('welcome');
       c.send({ v: 1, t: 'join', roomId: slowRoom });
       const slow = await c.next((m) => m.t === 'error', 30_000);
-      expect(slow).toMatchObject({ code: 'unavailable', roomId: slowRoom });
+      // Issue 37: a worker too slow to answer is an overloaded one — a refusal for load, counted as such.
+      expect(slow).toMatchObject({ code: 'capacity', roomId: slowRoom });
+      expect((await quick.metrics.admissionRefused.get()).values.find((x) => x.labels.why === 'deadline')?.value).toBe(
+        1,
+      );
       expect(heard).toBeGreaterThan(1);
       const from = c.messages.length;
       c.send({ v: 1, t: 'join', roomId: `${ns}-nobody-at-all` });

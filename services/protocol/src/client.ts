@@ -231,8 +231,10 @@ export const ERRORS = {
   /** The room's queue is full; carries roomId (and actionId for an action): send the same again shortly. */
   busy: '방이 바빠요. 잠시 후 다시 시도해 주세요',
   /**
-   * The room's worker is behind on its playing tables and deferred this join past its wait (issue 37: shed
-   * load, counted as refused); carries roomId: the client joins again shortly.
+   * A join refused for load (issue 37: shed load, counted as refused, not an error): the room's worker is
+   * behind on its playing tables and deferred it past its wait, or its room's queue was full, or it was too
+   * slow to answer within the gateway's retry budget or time; carries roomId: the client joins again
+   * shortly. (A quick-match request refused so comes as `queueRejected` with refusal `capacity`.)
    */
   capacity: '게임 서버가 붐벼서 잠시 기다리고 있어요. 곧 다시 들어갈게요',
   /**

@@ -136,7 +136,7 @@ export const workerConfig = defineConfig({
     'ADMIT_MAX_CPU',
     z.coerce.number().min(0).max(64),
     0,
-    'CPU budget of this process (1 = one core): past it over a heartbeat it opens no new room, and under it it takes only the rooms the budget still holds at the CPU per room it measured. Set it to the share of a core the worker may use (e.g. 0.8 of its CPU limit). 0 = no limit (the default: in one process with the gateway, as in embedded mode, it counts their CPU too).',
+    'CPU budget of this process (1 = one core): past it over a heartbeat it opens no new room, and under it it takes only the rooms the budget left still holds at the CPU a live table costs (its CPU over its rooms with a connected player: tables playing out on substitutes cost far less and are not averaged in). Set it to the share of a core the worker may use (e.g. 0.8 of its CPU limit). 0 = no limit (the default: in one process with the gateway, as in embedded mode, it counts their CPU too).',
   ),
   intakeDeferQueued: opt(
     'INTAKE_DEFER_QUEUED',

@@ -73,6 +73,11 @@ export function createWorkerMetrics(registry = new Registry()) {
       help: 'Items waiting in the room queues at the last heartbeat (what INTAKE_DEFER_QUEUED compares)',
       registers,
     }),
+    liveRooms: new Gauge({
+      name: 'joke_worker_live_rooms',
+      help: 'Rooms not finished with a connected player at the last heartbeat (the rest play out on substitutes); admission projects a new table from their CPU',
+      registers,
+    }),
     loopLag: new Gauge({
       name: 'joke_worker_event_loop_lag_seconds',
       help: 'Event loop delay p99 over the last heartbeat, in seconds',

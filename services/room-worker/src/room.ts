@@ -139,6 +139,16 @@ export class Room implements QueueOwner, MovingRoom {
     return this.data.finishedAt !== null;
   }
 
+  /**
+   * Not finished, with a player at the table (a connected player viewer): a table that costs what a new
+   * one will (headroom.ts). The others play out on substitutes, or linger finished, for much less.
+   */
+  get live(): boolean {
+    if (this.finished) return false;
+    for (const v of this.viewers.values()) if (v.role === 'player' && v.connected) return true;
+    return false;
+  }
+
   get viewerCount(): number {
     return this.viewers.size;
   }

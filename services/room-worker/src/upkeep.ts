@@ -12,10 +12,11 @@
  *   that stays slow does (its long delays may land in every other window). It
  *   only gates new tables: the ones it runs, and restores of moved ones, keep
  *   going. With a CPU budget (ADMIT_MAX_CPU) it is also projected: the rooms
- *   the budget still holds at the CPU per room measured, so a new table is
- *   judged by the load it will bring, not by the delay it already caused; and
- *   each room opened between heartbeats takes one off (`took`), so a burst of
- *   opens cannot spend one heartbeat's headroom many times over;
+ *   the budget still holds at the CPU a live table costs (headroom.ts: live
+ *   rooms only, the last such cost remembered), so a new table is judged by
+ *   the load it will bring, not by the delay it already caused; and each room
+ *   opened between heartbeats takes one off (`took`), so a burst of opens
+ *   cannot spend one heartbeat's headroom many times over;
  * - lease renewal for rooms that have not written lately (a write renews too);
  * - dead gateways: viewers of a gateway silent for `gatewayDeadAfterMs` go.
  */
@@ -30,6 +31,7 @@ import type { WorkerMetrics } from './metrics.ts';
 import type { Room } from './room.ts';
 import { currentGeneration } from './store-loss.ts';
 import type { PriorityIntake } from './intake.ts';
+import { admissionLagMs, headroomOf, liveRoomCpu, type Load } from './headroom.ts';
 
 export interface UpkeepHost {
   bus: Bus;
@@ -70,54 +72,14 @@ export function heartbeatMessage(
   };
 }
 
-/** What the worker measured over one heartbeat, against its ADMIT_* limits. */
-export interface Load {
-  rooms: number;
-  lagMs: number;
-  queued: number;
-  /** Cores' worth of CPU this process used (1 = one core busy all the time). */
-  cpu: number;
-}
-
-/**
- * The loop delay admission reads: the second highest of the last heartbeats' p99s, so one pause (one
- * window) never closes admission and a loop slow in two windows of four does.
- */
-export function admissionLagMs(recentLagMs: readonly number[]): number {
-  return [...recentLagMs].sort((a, b) => b - a)[1] ?? 0;
-}
-
-/** Rooms below which the CPU per room is not projected (a few rooms' CPU is mostly the process's own). */
-export const PROJECT_FROM_ROOMS = 20;
-
-/**
- * New rooms the worker takes now: 0 when draining or past any limit (a 0 limit is none), else its free
- * slots, and with a CPU budget no more than the rooms that budget still holds at the CPU per room measured
- * (`rooms × (budget / cpu − 1)`: 1,000 rooms using 0.5 of a 0.8 budget take 600 more).
- */
-export function headroomOf(
-  cfg: Pick<WorkerConfig, 'maxRooms' | 'admitMaxLagMs' | 'admitMaxQueued' | 'admitMaxCpu'>,
-  load: Load,
-  draining: boolean,
-): number {
-  const over = (limit: number, v: number) => limit > 0 && v > limit;
-  if (draining || over(cfg.admitMaxLagMs, load.lagMs) || over(cfg.admitMaxQueued, load.queued)) return 0;
-  if (over(cfg.admitMaxCpu, load.cpu)) return 0;
-  const free = cfg.maxRooms - load.rooms;
-  if (cfg.admitMaxCpu > 0 && load.cpu > 0 && load.rooms >= PROJECT_FROM_ROOMS) {
-    // The rooms the budget holds, less those it runs (the 1e-6: 0.9 / 0.75 is 1.1999… in binary).
-    const fit = Math.floor((load.rooms * cfg.admitMaxCpu) / load.cpu + 1e-6);
-    return Math.max(0, Math.min(free, fit - load.rooms));
-  }
-  return Math.max(0, free);
-}
-
 export class Upkeep {
   private readonly lag = monitorEventLoopDelay({ resolution: 10 });
   private lastBeat = performance.now();
   private lastCpu = process.cpuUsage();
   /** New rooms this worker takes now (`headroomOf` at the last heartbeat; opens check it). */
   headroom = Number.POSITIVE_INFINITY;
+  /** The CPU one live table cost when last measured with enough live rooms (headroom.ts), null before. */
+  private liveCpu: number | null = null;
   /** The last four heartbeats' loop delays (p99, ms): admission reads the second highest. */
   private readonly recentLagMs: number[] = [];
   private transitions = 0;
@@ -175,7 +137,12 @@ export class Upkeep {
     const cpuNow = process.cpuUsage(this.lastCpu);
     this.lastCpu = process.cpuUsage();
     let queued = 0;
-    for (const r of this.h.rooms.values()) queued += r.queued;
+    let live = 0;
+    for (const r of this.h.rooms.values()) {
+      queued += r.queued;
+      if (r.live) live++;
+    }
+    metrics.liveRooms.set(live);
     // Lag and CPU only on real time, for the same reason as loopLagMs: a test on fake time must not find
     // its worker full because the box running it is busy.
     const real = this.h.clock.real;
@@ -184,16 +151,15 @@ export class Upkeep {
     const sustainedLagMs = admissionLagMs(this.recentLagMs);
     this.h.intake?.loopLag(sustainedLagMs);
     if (this.h.intake) metrics.intakeBacklog.set(this.h.intake.backlog);
-    this.headroom = headroomOf(
-      cfg,
-      {
-        rooms: this.h.rooms.size,
-        lagMs: sustainedLagMs,
-        queued,
-        cpu: real ? (cpuNow.user + cpuNow.system) / 1e6 / secs : 0,
-      },
-      this.h.draining(),
-    );
+    const load: Load = {
+      rooms: this.h.rooms.size,
+      live,
+      lagMs: sustainedLagMs,
+      queued,
+      cpu: real ? (cpuNow.user + cpuNow.system) / 1e6 / secs : 0,
+    };
+    this.liveCpu = liveRoomCpu(load) ?? this.liveCpu;
+    this.headroom = headroomOf(cfg, load, this.h.draining(), this.liveCpu);
     const hb = heartbeatMessage(
       cfg,
       this.h.incarnation,
