@@ -64,9 +64,10 @@ describe('poker §9 NL/PL 슬라이더 in the browser', () => {
   it('홀덤 390×844 (DPR 3): drag the thumb, the confirm sends that raise-to and the table applies it', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 });
     page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
-    // Bots act every 150 ms on the other seats; my seat (0) waits for me. A long turn clock so a loaded box cannot time me out.
+    // Bots act every 150 ms on the other seats; my seat (0) waits for me, and its clock never runs out
+    // (`timeouts=others`): on a loaded box this test outlived even the 60 s clock and the table folded my seat.
     await page.goto(
-      `${server.base}/harness.html?game=poker&mode=holdem&players=3&bots=150&seed=slider&o.turnSeconds=60`,
+      `${server.base}/harness.html?game=poker&mode=holdem&players=3&bots=150&seed=slider&timeouts=others`,
     );
     const turn = await waitFor(
       'my turn with a raise',

@@ -3,7 +3,8 @@
  * renders the real OneCardScene (scene key `table`) over a GameLocalSource (engine in the page).
  * `viewer=spectator` watches; `bots=0` freezes the table after `warmup` moves; `chat=1` adds the chat overlay.
  *
- * `game=poker` / `game=hula` render the 포커 / 훌라 table the same way (`mode=holdem`, `o.<option>=value`, `autoplay=1` lets the
+ * `game=poker` / `game=hula` render the 포커 / 훌라 table the same way (`mode=holdem`, `o.<option>=value`, `timeouts=0|others`
+ * (no clock expires / only mine never does), `autoplay=1` lets the
  * bot play my seat too, `prepare=rebuy` opens the rebuy prompt, `pause=showdown`
  * stops the bots when a hand ends at a showdown, `names=a,b,…` names the seats).
  */
@@ -61,8 +62,9 @@ class HarnessBoot extends Phaser.Scene {
         prepare: PREPARED[q.get('prepare') ?? ''],
         pauseWhen: PAUSES[q.get('pause') ?? ''],
         names: q.get('names')?.split(','),
-        // `timeouts=0`: no turn clock expires (a test that takes its time on a loaded box).
-        timeouts: q.get('timeouts') !== '0',
+        // `timeouts=0`: no turn clock expires; `timeouts=others`: only my own never does (a test that takes
+        // its time at my seat on a loaded box, while the bots' clocks and the hands' ends still run).
+        timeouts: q.get('timeouts') === 'others' ? 'others' : q.get('timeouts') !== '0',
       });
       this.scene.start(game, { source, title: `${def.name} (로컬)`, onExit: () => location.reload() });
       if (q.get('chat') === '1') harnessChat(this.game);

@@ -119,6 +119,8 @@ export class GatewayClient {
   };
   /** The quick match this tab waits for; sent again after a reconnect, since the gateway drops it with the socket. */
   private queued: QueueRequest | null = null;
+  /** The last size the matchmaker gave for that queue: a late `queued` must not wipe it (see onOther). */
+  private queueStatus: QueueStatus | null = null;
 
   constructor(opts: GatewayOptions) {
     this.session = new Session({
@@ -140,7 +142,7 @@ export class GatewayClient {
         presence: (roomId, presence) => this.emit('presence', roomId, presence),
         error: (m, fatal) => {
           // A refused quick match is over: do not send it again after a reconnect.
-          if (m.code === 'queueRejected') this.queued = null;
+          if (m.code === 'queueRejected') [this.queued, this.queueStatus] = [null, null];
           this.emit('error', m.message, m.code, fatal, m.roomId);
         },
         joinGaveUp: (roomId) =>
@@ -217,11 +219,13 @@ export class GatewayClient {
   /** Waits for a quick-match table (one queue at a time: a new request replaces the old one). */
   queue(q: QueueRequest): void {
     this.queued = q;
+    this.queueStatus = null;
     if (this.session.online) this.sendQueue(q);
   }
 
   unqueue(): void {
     this.queued = null;
+    this.queueStatus = null;
     if (this.session.online) this.session.send({ v: PROTOCOL_VERSION, t: 'unqueue' });
   }
 
@@ -233,13 +237,19 @@ export class GatewayClient {
   private onOther(m: OtherMessage): void {
     switch (m.t) {
       case 'queued':
-        if (this.queued) this.emit('queue', { ...m, waiting: null, botsAt: null });
+        // The acknowledgement may come after the queue's size: on a loaded box the gateway's first try
+        // timed out, the matchmaker served it late (and told the size), and the retry's reply — `queued` —
+        // came last. The size stands then; nothing else would repeat it until the queue changes.
+        if (this.queued) this.emit('queue', this.queueStatus ?? { ...m, waiting: null, botsAt: null });
         return;
       case 'queueStatus':
-        if (this.queued) this.emit('queue', m);
+        if (!this.queued) return;
+        this.queueStatus = m;
+        this.emit('queue', m);
         return;
       case 'matched':
         this.queued = null;
+        this.queueStatus = null;
         this.emit('matched', { roomId: m.roomId, game: m.game, mode: m.mode });
         return;
       case 'chat':

@@ -6,7 +6,8 @@
  * Overlays are the chat button and (when open) its panel, the toast area,
  * the emote bubble of every seat, the result sheet and the rules button; the
  * things they must not cover ("solids") are the cards, seats, piles,
- * community cards and buttons each table scene lists in its snapshot. The
+ * community cards and buttons each table scene lists in its snapshot (포커
+ * adds its turn label). The
  * DOM overlays are measured on the page, so a CSS offset that disagrees with
  * the canvas shows up here. Nothing here fails: a missing element is null.
  */

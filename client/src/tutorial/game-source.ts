@@ -34,8 +34,13 @@ export interface GameLocalConfig {
   prepare?: (state: GameStateBase, players: string[]) => void;
   /** Bots stop once this holds (a table frozen at a moment worth looking at). */
   pauseWhen?: (state: GameStateBase) => boolean;
-  /** false: no deadline ever expires (a learner takes the time they need). Default true. */
-  timeouts?: boolean;
+  /**
+   * false: no deadline ever expires (a learner takes the time they need). 'others': a deadline expires
+   * only while the game waits on someone other than the viewer, so the viewer's own clock never plays for
+   * them while the table still moves on (a browser test that takes its time at my seat on a loaded box).
+   * Default true.
+   */
+  timeouts?: boolean | 'others';
   /** Seat names, seat 0 first (long nicknames for fit checks); missing ones are 나, 민수, 지영, … */
   names?: string[];
   /** Moves the bots play for every seat (the viewer's too) before `prepare` and before the table shows. */
@@ -111,12 +116,20 @@ export class GameLocalSource<A extends GameAction, V extends GameViewBase> imple
     this.handlers.frame(frame);
   }
 
+  /** Whether the deadline of state `s` may expire (`timeouts`). */
+  private clockRuns(s: GameStateBase): boolean {
+    const t = this.cfg.timeouts ?? true;
+    if (t !== 'others') return t;
+    const me = this.viewerId;
+    return me === null || !this.cfg.game.activePlayers(s).includes(me);
+  }
+
   /** One move: an expired deadline first, else the first seat whose bot has something to do (any seat when `allSeats`). */
   private step(allSeats = false): boolean {
     const g = this.cfg.game;
     const s = this.state;
     if (g.result(s) || this.cfg.pauseWhen?.(s)) return false;
-    const due = this.cfg.timeouts === false ? null : g.deadline(s);
+    const due = this.clockRuns(s) ? g.deadline(s) : null;
     if (due !== null && due <= Date.now()) {
       const r = g.onTimeout(s, Date.now());
       if (r.ok) {

@@ -202,9 +202,10 @@ export class PokerScene extends TableSceneBase<PokerAction, PokerView> {
     this.waiting.setPosition(W / 2, H / 2);
     this.menu.rules.setRect(l.menu.rules);
     this.menu.leave.setRect(l.menu.leave);
-    // Toasts and chat lines on the status line, the chat button in the top bar: places of their own (issue 41 §1).
-    this.toasts.setArea(l.status);
-    setChatPlace(this.game.canvas, l.menu.chat, l.status);
+    // Toasts and chat lines in their band (clear of the status line), the chat button in the top bar: places
+    // of their own (issue 41 §1).
+    this.toasts.setArea(l.toasts);
+    setChatPlace(this.game.canvas, l.menu.chat, l.toasts);
     if (this.result.open) this.showResult();
     if (renderAfter) this.render();
   }

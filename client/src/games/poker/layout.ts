@@ -40,7 +40,10 @@ export interface PokerLayout {
   /** The five community-card slots (also used for a hand-end banner in other modes). */
   board: Rect[];
   boardArea: Rect;
+  /** Whose turn it is ("… 차례", "내 차례 · 콜하려면 …") and the shared clock pill at its right end. */
   status: Rect;
+  /** Where toasts and chat lines stand: a band of their own, clear of the status line and the board (issue 41 §1). */
+  toasts: Rect;
   /** My seat strip: name, stack, bet, state, timer. */
   me: Rect;
   /** Current hand name ("지금: 투페어"). */
@@ -64,6 +67,10 @@ export interface PokerLayout {
 }
 
 const PAD = 8;
+/** One toast line (table-kit/overlays.ts Toasts: 14 px text, 7 px padding). */
+const TOAST_H = 34;
+/** One small toast line (12 px text, 2 px padding): Toasts draws them in a band under 34 px. */
+const TOAST_SMALL_H = 22;
 /** Card art is 180×252. */
 const RATIO = 180 / 252;
 
@@ -163,25 +170,39 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     // goes to the seats, whose open cards (7포커) are what a player reads.
     const cBottomAt = input.spectator ? H - PAD : me.y - 6;
     const usedH = input.usedPanel ? (compact ? 28 : 34) : 0;
-    const spare = cBottomAt - (barH + 8 + rows * base + (rows - 1) * 6 + 8) - 150 - usedH;
+    // The middle must hold the pot, the smallest board, the toasts' band and the status line; with three
+    // rows of seats it is short of that, and the toasts take the small line and the seats give up their spare.
+    // A small phone with three rows has not even that: its toasts stand on my hand's name (the hint) instead.
+    const midFree = cBottomAt - (barH + 8 + rows * base + (rows - 1) * 6 + 8);
+    const midNeed = (compact ? 32 : 44) + 12 + (compact ? 36 : 56) + 2 + (compact ? 22 : 24) + usedH;
+    const squeezable = rows * (base - (compact ? 64 : 80));
+    const onHint = !input.spectator && midFree + squeezable < midNeed + TOAST_SMALL_H;
+    const toastH = onHint ? 0 : compact || midFree < midNeed + TOAST_H ? TOAST_SMALL_H : TOAST_H;
+    const squeeze = Math.max(0, Math.min(base - (compact ? 64 : 80), Math.ceil((midNeed + toastH - midFree) / rows)));
+    const spare = midFree - 150 - usedH - toastH;
     const grow = input.board === false ? Math.max(0, Math.min(44, Math.floor(spare / rows))) : 0;
-    const seatH = base + grow;
+    const seatH = base + grow - squeeze;
     const seatArea = { x: PAD, y: barH + 8, w: W - 2 * PAD, h: rows * seatH + (rows - 1) * 6 };
     const seats = seatRects(seatArea, n, cols, 0);
     const cTop = seatArea.y + seatArea.h + 8;
     const cBottom = input.spectator ? H - PAD : me.y - 6;
     const pot = { x: PAD, y: cTop, w: W - 2 * PAD, h: compact ? 32 : 44 };
     const status = { x: PAD, y: cBottom - (compact ? 22 : 24), w: W - 2 * PAD, h: compact ? 22 : 24 };
+    // Toasts stand right above the status line, never on it: "… 차례" stays readable under a notice.
+    const toasts = onHint
+      ? { x: PAD, y: hint.y - 2, w: W - 2 * PAD, h: TOAST_SMALL_H }
+      : { x: PAD, y: status.y - 2 - toastH, w: W - 2 * PAD, h: toastH };
+    const midToasts = onHint ? status.y : toasts.y;
     // The used-card strip goes under the foreheads; with many seats (d52 인디언 seats 10) the middle is
     // too short for both, and the strip moves beside the foreheads instead.
-    const stacked = status.y - 4 - usedH - pot.y - pot.h - 8 >= (compact ? 36 : 56);
+    const stacked = midToasts - 4 - usedH - pot.y - pot.h - 8 >= (compact ? 36 : 56);
     const used = !usedH
       ? null
       : stacked
-        ? { x: PAD + 16, y: status.y - 4 - usedH, w: W - 2 * PAD - 32, h: usedH }
+        ? { x: PAD + 16, y: midToasts - 4 - usedH, w: W - 2 * PAD - 32, h: usedH }
         : { x: W - PAD - 16 - Math.round(W * 0.42), y: pot.y + pot.h + 2, w: Math.round(W * 0.42), h: 0 };
-    if (used && !stacked) used.h = status.y - 2 - used.y;
-    const midBottom = used && stacked ? used.y : status.y;
+    if (used && !stacked) used.h = midToasts - 2 - used.y;
+    const midBottom = used && stacked ? used.y : midToasts;
     const bh = Math.min(84, midBottom - pot.y - pot.h - (used ? (stacked ? 8 : 4) : 12));
     const bw = Math.round(bh * RATIO);
     const boardArea = {
@@ -204,6 +225,7 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
       board: grid(boardArea, 5, 5, 1, 6),
       boardArea,
       status,
+      toasts,
       me,
       hint,
       hand,
@@ -244,9 +266,11 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
   const midBottom = input.spectator ? H - PAD - 10 : Math.min(me.y, actions.y) - 10;
   const cx = W / 2;
   const status = { x: cx - 320, y: midBottom - 30, w: 640, h: 30 };
+  // Toasts stand right above the status line, never on it: "… 차례" stays readable under a notice.
+  const toasts = { x: cx - 320, y: status.y - 4 - TOAST_H, w: 640, h: TOAST_H };
   const pot = { x: cx - 320, y: midTop, w: 640, h: 52 };
-  const used = input.usedPanel ? { x: cx - 300, y: status.y - 6 - 40, w: 600, h: 40 } : null;
-  const boardBottom = used ? used.y : status.y;
+  const used = input.usedPanel ? { x: cx - 300, y: toasts.y - 6 - 40, w: 600, h: 40 } : null;
+  const boardBottom = used ? used.y : toasts.y;
   const bh = Math.max(60, Math.min(130, boardBottom - pot.y - pot.h - (used ? 8 : 16)));
   const bw = Math.round(bh * RATIO);
   const boardArea = {
@@ -279,6 +303,7 @@ export function computePokerLayout(input: PokerLayoutInput): PokerLayout {
     board: grid(boardArea, 5, 5, 1, 10),
     boardArea,
     status,
+    toasts,
     me,
     hint,
     hand,
@@ -358,7 +383,12 @@ function shortLandscape(input: PokerLayoutInput, W: number, H: number, n: number
   // 인디언 on a phone on its side: the foreheads take the left of the middle, the used-card panel its right.
   const usedW = Math.min(260, Math.round(mw * 0.42));
   const used = input.usedPanel ? { x: cx + mw / 2 - 8 - usedW, y: boardArea.y, w: usedW, h: bh } : null;
-  if (used) Object.assign(boardArea, { x: cx - mw / 2 + 8, w: used.x - 8 - (cx - mw / 2 + 8) });
+  // No height to spare for a band of their own: toasts stand in the board row, left of the five cards (of
+  // the foreheads for 인디언, whose five need ≈ 150 px at this height), never on the status line.
+  // The small line, so the longest notice ("시간이 다 되어 자동으로 폴드했어요", ≈ 190 px) keeps to one line.
+  const toastW = used ? 210 : boardArea.x - 8 - (cx - mw / 2 + 8);
+  const toasts = { x: cx - mw / 2 + 8, y: boardArea.y + (bh - TOAST_SMALL_H) / 2, w: toastW, h: TOAST_SMALL_H };
+  if (used) Object.assign(boardArea, { x: toasts.x + toastW + 8, w: used.x - 8 - (toasts.x + toastW + 8) });
   const felt = { x: Math.max(PAD, cx - 520), y: pot.y - 2, w: Math.min(W - 2 * PAD, 1040), h: 0 };
   felt.h = status.y + status.h + 1 - felt.y;
   return {
@@ -373,6 +403,7 @@ function shortLandscape(input: PokerLayoutInput, W: number, H: number, n: number
     board: grid(boardArea, 5, 5, 1, 6),
     boardArea,
     status,
+    toasts,
     me,
     hint,
     hand,
@@ -399,6 +430,7 @@ export function namedRects(l: PokerLayout, spectator: boolean): [string, Rect][]
     ['pot', l.pot],
     ['board', l.boardArea],
     ['status', l.status],
+    ['toasts', l.toasts],
   ];
   if (l.log) out.push(['log', l.log]);
   if (l.ranks) out.push(['ranks', l.ranks]);

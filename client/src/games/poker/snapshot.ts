@@ -70,6 +70,8 @@ function places(p: PokerSnapshotParts): ScenePlaces | undefined {
     add(`seat:${v.viewer}`, l.me);
   }
   add('pile:pot', l.pot);
+  // Whose turn it is ("… 차례") and the shared clock: a toast once stood on it at 1440×900.
+  add('label:turn', l.status);
   l.board.forEach((r, i) => add(`community:${i}`, r));
   for (const { b, a } of p.buttons) add(`button:${a.key}`, b.rect);
   add('slider:raise', p.slider?.rect);
