@@ -38,6 +38,23 @@ async function trpc(p: Product, path: string, input: unknown, token?: string, qu
   return body.result.data;
 }
 
+/**
+ * rooms.start as a player presses Start again: a 503 "every game server is full" (the embedded worker refuses
+ * new rooms while its event loop lags past ADMIT_MAX_LAG_MS, as it did at load ≈ 45 with two platform files
+ * running at once, 2026-12-07) is answered by trying again after a back-off, within a bound.
+ */
+async function startGame(p: Product, roomId: string, token: string): Promise<any> {
+  const t0 = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await trpc(p, 'rooms.start', { roomId }, token);
+    } catch (err) {
+      if (!/: 503 .*SERVICE_UNAVAILABLE/.test(String(err)) || Date.now() - t0 > 90_000) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 2_000)));
+    }
+  }
+}
+
 /** One player's socket on one table: the latest view, and a way to wait for a condition on it. */
 class Seat {
   latest: any = null;
@@ -120,7 +137,7 @@ describe('embedded platform restart with a data folder', () => {
     await trpc(product, 'rooms.addBot', { roomId: created.roomId }, me.token);
 
     // Game 1, played to the end, so there is history to keep.
-    const first = await trpc(product, 'rooms.start', { roomId: created.roomId }, me.token);
+    const first = await startGame(product, created.roomId, me.token);
     const table1 = await Seat.open(product, me.token, first.gameRoomId);
     let moves = 0;
     while (!(table1.latest?.result ?? null)) {
@@ -143,7 +160,7 @@ describe('embedded platform restart with a data folder', () => {
         timeout: 30_000,
       })
       .toBe('waiting');
-    const second = await trpc(product, 'rooms.start', { roomId: created.roomId }, me.token);
+    const second = await startGame(product, created.roomId, me.token);
     const table2 = await Seat.open(product, me.token, second.gameRoomId);
     for (let i = 0; i < 2; i++) {
       const at = await table2.until(myMove(rng), 'my move in game 2');
