@@ -65,6 +65,10 @@ class Seat {
   /** Action ids are the player's own: a seat opened after the restart must not reuse the ones before it
    * (the gateway would answer a reused id as a replay, applying nothing). */
   private readonly idPrefix = `s${Math.random().toString(36).slice(2, 8)}-`;
+  /** When this seat last sent an action (ms), to keep a person's pace. */
+  private sentAt = 0;
+  /** Actions the table refused, and rate-limit errors: a move that will never be taken. */
+  refusals = 0;
   private constructor(
     readonly ws: WebSocket,
     readonly roomId: string,
@@ -75,6 +79,7 @@ class Seat {
         this.fixed.complete(msg);
         this.latest = msg;
       }
+      if (msg.t === 'rejected' || msg.t === 'error') this.refusals++;
       for (const w of this.waiters.splice(0)) w();
     });
   }
@@ -105,8 +110,16 @@ class Seat {
     return this.latest;
   }
 
-  /** Plays as the engine's bot would, one action whenever it is this seat's move. */
-  act(rng: Rng): boolean {
+  /**
+   * Plays as the engine's bot would, one action whenever it is this seat's move, at a person's pace: the
+   * gateway drops a client's messages past 20 a second (telling it once a second), and a dropped move left
+   * the table waiting for its 60 s turn clock, past the wait for the move (one-card's K and J give the turn
+   * straight back, and the bot answers in 10 ms).
+   */
+  async act(rng: Rng): Promise<boolean> {
+    const pause = this.sentAt + PACE_MS - Date.now();
+    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+    this.sentAt = Date.now();
     const action = this.latest && !this.latest.result ? game.bot(this.latest.view, rng) : null;
     if (!action) return false;
     this.ws.send(
@@ -120,6 +133,8 @@ class Seat {
   }
 }
 
+/** At most 10 actions a second from a seat, half the gateway's rate limit. */
+const PACE_MS = 100;
 const myMove = (rng: Rng) => (m: any) => !m.result && game.bot(m.view, rng) !== null;
 
 describe('embedded platform restart with a data folder', () => {
@@ -142,11 +157,12 @@ describe('embedded platform restart with a data folder', () => {
     let moves = 0;
     while (!(table1.latest?.result ?? null)) {
       await table1.until((m) => !!m.result || myMove(rng)(m), 'my move or the end of game 1');
-      // A person's pace: the gateway rate-limits clients faster than 20 messages/s. The move is taken when
-      // the table moves on; waiting for "not my move" instead waited out the 20 s turn clock after every K
-      // or J, which give the turn straight back (1.5 to 4.5 min per run).
+      // The move is taken when the table moves on (a refused one is played again); waiting for "not my
+      // move" instead waited out the turn clock after every K or J, which give the turn straight back.
       const at = table1.latest.seq;
-      if (table1.act(rng)) await table1.until((m) => !!m.result || m.seq > at, `move ${++moves} taken`);
+      const refused = table1.refusals;
+      if (await table1.act(rng))
+        await table1.until((m) => !!m.result || m.seq > at || table1.refusals > refused, `move ${++moves} taken`);
     }
     table1.close();
     await product.lobby.idle();
@@ -164,7 +180,7 @@ describe('embedded platform restart with a data folder', () => {
     const table2 = await Seat.open(product, me.token, second.gameRoomId);
     for (let i = 0; i < 2; i++) {
       const at = await table2.until(myMove(rng), 'my move in game 2');
-      table2.act(rng);
+      await table2.act(rng);
       await table2.until((m) => m.seq > at.seq && (myMove(rng)(m) || !!m.result), 'my next move in game 2');
     }
     const before = await table2.until(myMove(rng), 'my move before the restart');
@@ -187,7 +203,7 @@ describe('embedded platform restart with a data folder', () => {
     expect(after.seq).toBe(before.seq);
     expect(after.view).toEqual(before.view);
     // And it is still a live table: the move is accepted and the game goes on.
-    resumed.act(rng);
+    await resumed.act(rng);
     const moved = await resumed.until((m) => m.seq > before.seq, 'the first move after the restart');
     // Moved by my action, not by the turn clock (which also moves it on, 60 s later: the longest clock, so a
     // restart on a loaded box — once past 20 s under the suite and two busy loops — does not move the table).
