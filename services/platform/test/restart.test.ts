@@ -112,7 +112,7 @@ class Seat {
 
   /**
    * Plays as the engine's bot would, one action whenever it is this seat's move, at a person's pace: the
-   * gateway drops a client's messages past 20 a second (telling it once a second), and a dropped move left
+   * gateway drops a client's messages past 20 a second (telling it once a second), and a dropped move leaves
    * the table waiting for its 60 s turn clock, past the wait for the move (one-card's K and J give the turn
    * straight back, and the bot answers in 10 ms).
    */
