@@ -56,7 +56,9 @@ describe('two lobbies behind a forwarding proxy', () => {
   beforeAll(async () => {
     const rendered = lobbyEnv({});
     const ports = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    for (const i of [0, 1]) {
+    // Both replicas start at once, as the chart's do (their schema migration takes a lock): one after the
+    // other, the second start was a third of this file's time.
+    const started = [0, 1].map(async (i) => {
       const lobby = startService('lobby', {
         JOKE_READY_LINE: '1',
         HOST: '127.0.0.1',
@@ -76,10 +78,12 @@ describe('two lobbies behind a forwarding proxy', () => {
           if (lobby.child.exitCode !== null) throw new Error(`lobby exited: ${lobby.out.join('')}`);
           return lobby.out.join('').includes('READY lobby');
         },
-        60_000,
+        // Two processes compiling and migrating at once on a loaded box: the bound is for a hang.
+        140_000,
         `lobby ${i}`,
       );
-    }
+    });
+    await Promise.all(started);
     let next = 0;
     proxy = createServer((req, res) => {
       const i = next++ % 2;
@@ -103,7 +107,7 @@ describe('two lobbies behind a forwarding proxy', () => {
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     proxyPort = (proxy.address() as { port: number }).port;
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     proxy?.close();
