@@ -90,12 +90,11 @@ const testArgs = (filters) => [
 // SIGKILLs of workers in a cluster) run after the load tools, in their lane: the platform lane alone took
 // 1,100 s of a 1,250 s suite while the load tools' lane was done at 754 s (2026-12-07, load ≈ 30).
 const PLATFORM_HEAVY = ['test/compiled-start.test.ts', 'test/rendered-cluster.test.ts', 'test/cluster-kill.test.ts'];
-// The rest runs one file at a time (vitest's default here: a worker per core less). JOKE_PLATFORM_WORKERS=2
-// runs two at once: alone the part spent 180 s of CPU in 742 s of wall at load 28 (2026-12-07), its files
-// waiting on process start-ups, games and failovers, and every file owns its namespace, schema, ports and
-// processes. Not the default yet: not run under the whole suite and two busy loops; its one run (load
-// 40–53) failed two tests that now wait the load out (docs/measurements/tests.md, 2026-12-07).
-const PLATFORM_MAIN_WORKERS = process.env.JOKE_PLATFORM_WORKERS;
+// The rest runs two files at once (JOKE_PLATFORM_WORKERS; vitest's default here is one, a worker per core
+// less): alone, one at a time, the part spent 180 s of CPU in 742 s of wall at load 28 (2026-12-07), its
+// files waiting on process start-ups, games and failovers, and every file owns its namespace, schema,
+// ports and processes. Two at a time it took 522 s under two busy loops (docs/measurements/tests.md).
+const PLATFORM_MAIN_WORKERS = process.env.JOKE_PLATFORM_WORKERS ?? '2';
 const platformDir = join(root, 'services', 'platform');
 const platformPart = (part, args) => `cd "${platformDir}" && JOKE_TEST_PART=${part} "${bin('vitest')}" run ${args}`;
 const LANES = [
