@@ -14,7 +14,8 @@ import { contract, subjects } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { startGateway, type Gateway, type GatewayConfigInput } from '../src/index.ts';
 import { shedReason } from '../src/requests.ts';
-import { TestClient, until } from './client.ts';
+import { TestClient } from '@joke/session/test-client';
+import { until } from './wait.ts';
 
 /** Real-time waits for socket I/O: generous, a loaded box is slow, never wrong. */
 const IO_MS = 30_000;
