@@ -19,7 +19,7 @@
  *
  * Tables run from engines in the page (harness, `chat=1` adds the chat
  * overlay); every wait is on the hook. One page per table, seat count and
- * device pixel ratio (a browser context per ratio) is turned to each of its
+ * device pixel ratio (a context's ratio is fixed) is turned to each of its
  * sizes with `setViewportSize`, as a phone turning: a turned page lays out as
  * a fresh load at that size does (every rectangle of the hook compared,
  * docs/measurements/tests.md 2026-12-07), and a load cost 5–10 s here. A
@@ -31,17 +31,13 @@
  * group; each size first closes a chat panel left open, so a failure stays in
  * its own test. A page whose load failed is loaded again by the next size.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { overlaps, type Rect } from '../src/table-kit/rect.ts';
 import type { Named, OverlayReport } from '../src/table-kit/overlay-report.ts';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
 import { waitFor } from './support/table-driver.ts';
-
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 /** The sizes of one device pixel ratio stand together: their tests share a page, opened and closed once. */
 const SIZES = {
@@ -72,19 +68,9 @@ const RESULTS = {
 
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-/** One context per device pixel ratio: a context's ratio is fixed, and a turned page keeps it. */
-const contexts = new Map<number, Promise<BrowserContext>>();
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 type Hook = Record<string, unknown> & {
@@ -143,18 +129,11 @@ export function coverings(rep: OverlayReport): string[] {
   return out;
 }
 
-async function contextFor(dpr: number): Promise<BrowserContext> {
-  let ctx = contexts.get(dpr);
-  if (!ctx) contexts.set(dpr, (ctx = browser.newContext({ deviceScaleFactor: dpr })));
-  return ctx;
-}
-
-/** A new page of `size`'s ratio, at that size, loading the harness with `query`. */
+/** A new page in a context of its own at `size` and its ratio (a first visit), loading the harness with `query`. */
 async function load(query: string, size: Size): Promise<Page> {
   const s = SIZES[size];
-  const page = await (await contextFor(s.dpr)).newPage();
+  const page = await browser.newPage({ viewport: { width: s.width, height: s.height }, deviceScaleFactor: s.dpr });
   page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
-  await page.setViewportSize({ width: s.width, height: s.height });
   await page.goto(`${server.base}/harness.html?${query}&chat=1`);
   return page;
 }
