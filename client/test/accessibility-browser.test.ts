@@ -10,18 +10,15 @@
  * test-results/screenshots/a11y-<table>.png for a person to look at.
  * Tables run from engines in the page (harness); every wait is on the hook.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Settings } from '../src/settings.ts';
 import type { ShownLabel } from '../src/table-kit/labels.ts';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
 import { labelProblems } from './support/label-check.ts';
 import { waitFor, type Box } from './support/table-driver.ts';
 
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const SMALL = { width: 360, height: 640 };
 const SHOT = { width: 390, height: 844 };
 
@@ -36,17 +33,9 @@ const LIVE_ONE_CARD = 'mode=classic&players=3&bots=30&seed=a11y-buzz';
 
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 type Hook = Record<string, any> & { labels: ShownLabel[]; width: number; height: number };

@@ -5,22 +5,17 @@
  * /trpc, opens its WebSocket to the configured gateway, and the browser
  * reports not one policy violation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, signIn } from './support/browser.ts';
-import { builtClient, startStack, type Stack } from './support/stack.ts';
+import { openPage, signIn } from './support/browser.ts';
+import { onBrowserStack } from './support/browser-stack.ts';
+import type { Stack } from './support/stack.ts';
 
 let stack: Stack;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  stack = await startStack({ clientDir: builtClient() });
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-afterAll(async () => {
-  await closeBrowser?.();
-  await stack?.close();
+onBrowserStack({}, (s, b) => {
+  stack = s;
+  browser = b;
 });
 
 describe('client under its Content-Security-Policy', () => {

@@ -5,28 +5,17 @@
  * same table drawn the old way (`?resolution=1`, a CSS-size bitmap stretched
  * by the browser). One browser and one server for the whole file.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import { describe, expect, it } from 'vitest';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
 import { snapshot, waitFor, type TableSnapshot } from './support/table-driver.ts';
 
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** `bots=0` freezes the table after the deal; with bots it plays on to my turn. */

@@ -12,12 +12,10 @@
  * tasks, so a starved page looks busier than it is); the bound leaves room for that, and each
  * window is measured only after the page has gone still (a few skipped frames seen).
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import { describe, expect, it } from 'vitest';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
 import { snapshot, waitFor } from './support/table-driver.ts';
 
 /** How long each page sits still. */
@@ -39,7 +37,6 @@ const EDGE_FRAMES = 2;
 const TABLE_WEBGL_SCRIPT = 0.1;
 /** A Canvas table draws its clock's second in a few ms, but this box is shared: 5.8–8.7 % measured, 20 % allowed. */
 const TABLE_CANVAS_BUSY = 0.2;
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 /** Harness tables where nothing moves: bots off, or the table waiting on me (no turn clock runs out in 15 s). */
 const TABLES = {
@@ -50,17 +47,9 @@ const TABLES = {
 
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 interface Sample {

@@ -6,33 +6,21 @@
  * of the seats, the felt and the action bar. Every wait is on the test hook;
  * screenshots land in test-results/screenshots/panels-*.png to be looked at.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Rect } from '../src/table-kit/rect.ts';
 import { inside, overlaps } from '../src/table-kit/rect.ts';
 import type { ShownLabel } from '../src/table-kit/labels.ts';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
 import { labelProblems } from './support/label-check.ts';
 import { waitFor } from './support/table-driver.ts';
 
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
-
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 interface Hook {

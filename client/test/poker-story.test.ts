@@ -7,14 +7,17 @@
  * on the hook's state, never on a duration.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import { describe, expect, it } from 'vitest';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser } from './support/browser-stack.ts';
 import { waitFor, type Box } from './support/table-driver.ts';
 
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
+});
 
 interface Story {
   id: string;
@@ -87,16 +90,6 @@ async function openPoker(
   });
   return [page, s];
 }
-
-beforeAll(async () => {
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
-});
 
 describe('the poker table tells the story (harness, engine in the page)', () => {
   it('하이로우 to a showdown: every revealed seat shows its 하이/로우/스윙, every award names its half', async () => {

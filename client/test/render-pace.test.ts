@@ -4,19 +4,20 @@
  * page shows after a tap is exactly what a page drawn every frame (`?pace=off`) shows.
  * The CPU this saves is a benchmark's figure, not a test's: `npx tsx client/bench/render-pace.ts`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLOCK_STEPS } from '../src/table-kit/clock-steps.ts';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
 import { clickAt, snapshot, waitFor, type TableSnapshot } from './support/table-driver.ts';
 
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
+});
 
 /** A 3-player 원카드 table, my turn (the declare scenario), a 60-second turn clock, motion reduced (no idle animation). */
 const TABLE = 'mode=classic&players=3&bots=0&seed=pace&scenario=declare&o.turnSeconds=60';
@@ -36,17 +37,6 @@ async function open(query: string): Promise<[Page, TableSnapshot]> {
 }
 
 const frames = (page: Page) => page.evaluate(() => ({ ...window.__joke!.renderCounts(), at: performance.now() }));
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
-});
 
 describe('drawing only what changed', () => {
   it('a still table skips its frames: it draws for its turn clock and its safety frame, not 60 times a second', async () => {

@@ -10,18 +10,15 @@
  * desktop size for 2 and 5 players. One page per player count, turned from portrait to landscape; every
  * wait is on the hook's state.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inside, overlaps } from '../src/table-kit/rect.ts';
 import { namedRects, type PokerLayout } from '../src/games/poker/layout.ts';
 import type { ShownLabel } from '../src/table-kit/labels.ts';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
 import { waitFor } from './support/table-driver.ts';
 
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const PORTRAIT = { width: 360, height: 640 };
 const LANDSCAPE = { width: 844, height: 390 };
 type Viewport = { width: number; height: number };
@@ -39,7 +36,10 @@ const HULA_RULES_SIZES: [string, Viewport][] = [
 
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
+});
 
 /** Frozen tables (bots=0) a few moves in: every seat dealt, the bar showing my choices. */
 const TABLES = {
@@ -52,17 +52,6 @@ const TABLES = {
 } as const;
 
 type Hook = Record<string, any> & { labels: ShownLabel[]; width: number; height: number };
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
-});
 
 const hookOf = async (page: Page) =>
   (await page.evaluate(() => ({ ...window.__joke!.layout(), labels: window.__joke!.labels() }))) as Hook;

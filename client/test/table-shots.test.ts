@@ -4,20 +4,20 @@
  * hook reports overlaps or leaves the screen, and a screenshot of each lands
  * in test-results/screenshots/table-<game>-<size>.png for a person to look at.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inside, overlaps, type Rect } from '../src/table-kit/rect.ts';
 import { namedRects, type PokerLayout } from '../src/games/poker/layout.ts';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
 import { waitFor } from './support/table-driver.ts';
 
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
+});
 
 const SIZES = {
   portrait: { width: 390, height: 844 },
@@ -36,17 +36,6 @@ const TABLES = {
   holdem: { scene: 'poker', query: 'game=poker&mode=holdem&players=6&bots=20&autoplay=1&pause=showdown&seed=shots' },
   hula: { scene: 'hula', query: 'game=hula&players=5&bots=0&seed=shots' },
 } as const;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
-});
 
 type Hook = Record<string, any>;
 

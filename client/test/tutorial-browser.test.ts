@@ -7,20 +7,20 @@
  * the table lights, and a wrong tap is explained. Screenshots:
  * test-results/screenshots/tutorial-*.png.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { startHarnessServer, type HarnessServer } from './support/harness-server.ts';
+import { describe, expect, it } from 'vitest';
+import type { HarnessServer } from './support/harness-server.ts';
+import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
 import { clickAt, clickBox, snapshot, waitFor } from './support/table-driver.ts';
 import { clickBox as pokerClick, pokerSnap } from './support/poker-driver.ts';
 import { clickRect, hulaSnapshot, select } from './support/hula-driver.ts';
 
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 let server: HarnessServer;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
+onHarnessBrowser((s, b) => {
+  server = s;
+  browser = b;
+});
 
 interface CoachMove {
   key: string;
@@ -159,17 +159,6 @@ async function playToSummary(page: Page, game: string, move: (p: Page, c: Coach)
   await page.screenshot({ path: `${SHOTS}tutorial-${game}.png` });
   return c;
 }
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startHarnessServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
-}, 180_000);
-
-afterAll(async () => {
-  await closeBrowser?.();
-  await server?.close();
-});
 
 describe('first-game tutorial in the browser, before sign-in', () => {
   it('원카드: a wrong tap is explained, the hand is played to its summary, 다시 하기 starts it again', async () => {
