@@ -97,9 +97,13 @@ function pokerRectProblems(hook: Hook): string[] {
   const rects = namedRects(l, false);
   const out: string[] = [];
   for (const [name, r] of rects) if (!inside(r, screen)) out.push(`${name} off screen`);
+  // As in poker-layout.test.ts: a phone with three rows of seats has no middle to spare, and its toasts'
+  // band stands on my hand's name (the hint) — by design, the one pair allowed to meet.
+  const byDesign = (a: string, b: string) => a === 'toasts' && b === 'hint';
   for (let i = 0; i < rects.length; i++)
     for (let j = i + 1; j < rects.length; j++)
-      if (overlaps(rects[i][1], rects[j][1])) out.push(`${rects[i][0]} × ${rects[j][0]}`);
+      if (!byDesign(rects[i][0], rects[j][0]) && overlaps(rects[i][1], rects[j][1]))
+        out.push(`${rects[i][0]} × ${rects[j][0]}`);
   return out;
 }
 
