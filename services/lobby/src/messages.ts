@@ -28,6 +28,7 @@ export const MSG = {
   matchmakerDown: '게임 서버가 응답하지 않아요. 잠시 후 다시 시도해 주세요',
   matchmakerRefused: (reason: string) => `게임을 시작하지 못했어요: ${reason}`,
   gameNotFound: '게임 기록을 찾을 수 없어요',
+  badCursor: '기록의 다음 쪽 위치가 올바르지 않아요',
   notInGame: '내가 참여한 게임의 기록만 볼 수 있어요',
   replayPlaying: '아직 진행 중인 게임이에요. 게임이 끝나면 복기할 수 있어요',
   replayNotFound: '끝난 게임의 기록을 찾을 수 없어요. 링크를 확인해 주세요',

@@ -41,13 +41,22 @@ interface Service {
 }
 const started: Service[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
+/**
+ * A port free now, below Linux's ephemeral range (32768–60999): a port the kernel handed out for a `listen(0)`
+ * comes from that range, where every outgoing socket of the suite's other lanes (to NATS, Redis, the
+ * gateways) takes its local port too, and one took a worker's port between this check and its start
+ * (EADDRINUSE, a loaded suite run). Random in 20000–32767, tried until one binds.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
     });
-  });
+    if (ok) return port;
+  }
 }
 
 /** `node dist/services/<service>/main.js` in the release folder, with only the environment given (like the image's). */

@@ -107,7 +107,16 @@ export const historyRouter = router({
   mine: authedProcedure
     .input(
       z
-        .object({ limit: z.number().int().min(1).max(100).default(20), cursor: z.string().max(64).optional() })
+        .object({
+          limit: z.number().int().min(1).max(100).default(20),
+          // A cursor is a game id handed out by the previous page: PostgreSQL refuses a NUL in text (the fuzz
+          // test's "\u0000" made the query fail with a 500), so control characters are refused here, with a 400.
+          cursor: z
+            .string()
+            .max(64)
+            .refine((c) => ![...c].some((ch) => ch.charCodeAt(0) < 0x20), MSG.badCursor)
+            .optional(),
+        })
         .default({ limit: 20 }),
     )
     .query(async ({ ctx, input }) => {
