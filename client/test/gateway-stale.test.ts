@@ -4,50 +4,14 @@
  * illegal move. Against a scripted socket, no server.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayClient, type ActResult } from '../src/net/gateway.ts';
+import type { ActResult } from '../src/net/gateway.ts';
+import { closeClients, type ScriptedSocket, scriptedClient, welcome } from './support/scripted-socket.ts';
 
-class ScriptedSocket {
-  static last: ScriptedSocket | null = null;
-  readyState = 0;
-  sent: any[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((ev: { data: string }) => void) | null = null;
-  onclose: ((ev: { code: number }) => void) | null = null;
-  onerror: (() => void) | null = null;
-  constructor(readonly url: string) {
-    ScriptedSocket.last = this;
-    queueMicrotask(() => {
-      this.readyState = 1;
-      this.onopen?.();
-    });
-  }
-  send(text: string): void {
-    this.sent.push(JSON.parse(text));
-  }
-  close(): void {
-    this.readyState = 3;
-  }
-  receive(msg: object): void {
-    this.onmessage?.({ data: JSON.stringify(msg) });
-  }
-}
-
-const clients: GatewayClient[] = [];
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-});
+afterEach(closeClients);
 
 async function online() {
-  const gw = new GatewayClient({
-    url: 'ws://test',
-    token: () => 'token',
-    WebSocketImpl: ScriptedSocket as unknown as typeof WebSocket,
-  });
-  clients.push(gw);
-  gw.connect();
-  await new Promise((r) => setTimeout(r, 0));
-  const ws = ScriptedSocket.last!;
-  ws.receive({ v: 1, t: 'welcome', userId: 'u1', name: '나', serverTime: Date.now() });
+  const gw = scriptedClient();
+  const ws = await welcome(gw);
   return { gw, ws };
 }
 

@@ -5,52 +5,16 @@
  * (queue-full-processes-browser.test.ts waited 90 s for "1/2명" so). Against a scripted socket, no server.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayClient, type QueueStatus } from '../src/net/gateway.ts';
+import type { GatewayClient, QueueStatus } from '../src/net/gateway.ts';
+import { closeClients, type ScriptedSocket, scriptedClient, welcome } from './support/scripted-socket.ts';
 
-class ScriptedSocket {
-  static last: ScriptedSocket | null = null;
-  readyState = 0;
-  sent: { t: string }[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((ev: { data: string }) => void) | null = null;
-  onclose: ((ev: { code: number }) => void) | null = null;
-  onerror: (() => void) | null = null;
-  constructor(readonly url: string) {
-    ScriptedSocket.last = this;
-    queueMicrotask(() => {
-      this.readyState = 1;
-      this.onopen?.();
-    });
-  }
-  send(text: string): void {
-    this.sent.push(JSON.parse(text) as { t: string });
-  }
-  close(): void {
-    this.readyState = 3;
-  }
-  receive(msg: object): void {
-    this.onmessage?.({ data: JSON.stringify(msg) });
-  }
-}
-
-const clients: GatewayClient[] = [];
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-});
+afterEach(closeClients);
 
 async function queued(): Promise<{ ws: ScriptedSocket; seen: QueueStatus[]; gw: GatewayClient }> {
-  const gw = new GatewayClient({
-    url: 'ws://test',
-    token: () => 'token',
-    WebSocketImpl: ScriptedSocket as unknown as typeof WebSocket,
-  });
-  clients.push(gw);
+  const gw = scriptedClient();
   const seen: QueueStatus[] = [];
   gw.on('queue', (s) => seen.push(s));
-  gw.connect();
-  await new Promise((r) => setTimeout(r, 0));
-  const ws = ScriptedSocket.last!;
-  ws.receive({ v: 1, t: 'welcome', userId: 'u1', name: '나', serverTime: Date.now() });
+  const ws = await welcome(gw);
   gw.queue({ game: 'one-card', mode: 'classic', players: 2, bots: false });
   expect(ws.sent.some((m) => m.t === 'queue')).toBe(true);
   return { ws, seen, gw };
