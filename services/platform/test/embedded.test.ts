@@ -10,6 +10,7 @@ import { games, Rng, verifyRecord, type GameRecord } from '@joke/engine';
 import { FixedViewMembers, PROTOCOL_REVISION, subjects, wireText } from '@joke/protocol';
 import { signPlayerToken } from '@joke/protocol/auth';
 import { startPlatform, type Platform } from '../src/index.ts';
+import { createRoom } from './support/stack-room.ts';
 
 let p: Platform;
 beforeAll(async () => {
@@ -43,26 +44,19 @@ describe('embedded platform', () => {
     const finished: any[] = [];
     p.bus.subscribe(subjects.roomFinished, (m) => finished.push(JSON.parse(wireText(m.data))));
     const roomId = 'embedded1';
-    const created = JSON.parse(
-      wireText(
-        await p.bus.request(
-          subjects.createRoom,
-          JSON.stringify({
-            v: 1,
-            room: {
-              roomId,
-              game: 'one-card',
-              options: { mode: 'classic' },
-              players: [
-                { id: 'u1', name: '민수', bot: false },
-                { id: 'b1', name: '봇1', bot: true },
-                { id: 'b2', name: '봇2', bot: true },
-              ],
-            },
-          }),
-          3000,
-        ),
-      ),
+    const created = await createRoom(
+      p.bus,
+      {
+        roomId,
+        game: 'one-card',
+        options: { mode: 'classic' },
+        players: [
+          { id: 'u1', name: '민수', bot: false },
+          { id: 'b1', name: '봇1', bot: true },
+          { id: 'b2', name: '봇2', bot: true },
+        ],
+      },
+      3000,
     );
     expect(created).toMatchObject({ ok: true, workerId: 'worker-embedded' });
 

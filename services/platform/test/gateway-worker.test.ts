@@ -9,51 +9,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games, simAdapters, Rng, verifyRecord, type GameRecord } from '@joke/engine';
 import { contract, listen, subjects, wireText } from '@joke/protocol';
-import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { startStack, type Stack } from '@joke/load-tests';
 import { findLeaks, findStateLeaks, hiddenSet } from '@joke/engine/sim/secrecy';
-import { TestClient } from '@joke/session/test-client';
+import type { TestClient } from '@joke/session/test-client';
+import { createRoom as createRoomOn, joined as joinedAt, roomOf as roomOn } from './support/stack-room.ts';
 
 const game = games['one-card'];
 const adapter = simAdapters['one-card'];
 let stack: Stack;
 let url: string;
 
-const token = (sub: string) => signPlayerToken(DEV_JWT_SECRET, { sub, name: sub });
-
-async function createRoom(roomId: string, players: { id: string; bot: boolean }[]): Promise<void> {
-  const reply = await stack.bus.request(
-    subjects.createRoom,
-    JSON.stringify({
-      v: 1,
-      room: {
-        roomId,
-        game: 'one-card',
-        options: { mode: 'classic' },
-        players: players.map((p) => ({ ...p, name: p.id })),
-      },
-    }),
-    5000,
-  );
-  expect(JSON.parse(wireText(reply))).toMatchObject({ ok: true });
-}
-
-function roomOf(roomId: string) {
-  for (const w of stack.workers) {
-    const r = w.room(roomId);
-    if (r) return r;
-  }
-  throw new Error(`room ${roomId} not found on any worker`);
-}
+const createRoom = (roomId: string, players: { id: string; bot: boolean }[]) =>
+  createRoomOn(stack.bus, { roomId, game: 'one-card', options: { mode: 'classic' }, players });
+const roomOf = (roomId: string) => roomOn(stack.workers, roomId);
 const stateJson = (roomId: string) => JSON.stringify(roomOf(roomId).data.state);
-
-async function joined(userId: string, roomId: string, spectate = false): Promise<TestClient> {
-  const c = await TestClient.open(url);
-  expect((await c.hello(await token(userId))).t).toBe('welcome');
-  c.send({ v: 1, t: 'join', roomId, ...(spectate ? { spectate } : {}) });
-  await c.next((m) => m.t === 'view' && m.roomId === roomId);
-  return c;
-}
+const joined = (userId: string, roomId: string, spectate = false) => joinedAt(url, userId, roomId, { spectate });
 const lastView = (c: TestClient) => [...c.messages].reverse().find((m) => m.t === 'view');
 
 beforeAll(async () => {

@@ -12,17 +12,13 @@
  * gateway's own tests may not depend on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subjects, wireText } from '@joke/protocol';
-import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import { games } from '@joke/engine';
 import { startStack, type Stack } from '@joke/load-tests';
-import { TestClient } from '@joke/session/test-client';
+import { createRoom, joined as joinedAt, roomOf as roomOn } from './support/stack-room.ts';
 
 const IDLE_SEC = 8;
 let stack: Stack;
 let url: string;
-
-const token = (sub: string) => signPlayerToken(DEV_JWT_SECRET, { sub, name: sub });
 
 beforeAll(async () => {
   stack = await startStack({
@@ -39,13 +35,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-function roomOf(roomId: string): any {
-  for (const w of stack.workers) {
-    const r = w.room(roomId);
-    if (r) return r;
-  }
-  throw new Error(`room ${roomId} not found on any worker`);
-}
+const roomOf = (roomId: string): any => roomOn(stack.workers, roomId);
 
 /** Resolves once `cond()` holds (the room lives in this process: polled every 50 ms, bounded by `timeoutMs`). */
 async function until(cond: () => boolean, what: string, timeoutMs: number): Promise<void> {
@@ -56,35 +46,22 @@ async function until(cond: () => boolean, what: string, timeoutMs: number): Prom
   }
 }
 
-async function joined(userId: string, roomId: string, spectate = false): Promise<TestClient> {
-  const c = await TestClient.open(url);
-  expect((await c.hello(await token(userId))).t).toBe('welcome');
-  c.send({ v: 1, t: 'join', roomId, ...(spectate ? { spectate } : {}) });
-  await c.next((m) => m.t === 'view' && m.roomId === roomId, 10_000);
-  return c;
-}
+const joined = (userId: string, roomId: string, spectate = false) =>
+  joinedAt(url, userId, roomId, { spectate, timeoutMs: 10_000 });
 
 describe('훌라 §8.6 — a silently dead client', () => {
   it('is marked 연결 끊김 through the socket idle timeout (well within the 30 s rule), and the substitute then plays for it', async () => {
     expect(games.hula.disconnectAfterMs).toBe(30_000);
     const roomId = `silent-${Date.now().toString(36)}`;
-    const reply = await stack.bus.request(
-      subjects.createRoom,
-      JSON.stringify({
-        v: 1,
-        room: {
-          roomId,
-          game: 'hula',
-          options: { mode: 'monster' },
-          players: [
-            { id: 'hero', name: 'hero', bot: false },
-            { id: 'bot-1', name: 'bot-1', bot: true },
-          ],
-        },
-      }),
-      5000,
-    );
-    expect(JSON.parse(wireText(reply))).toMatchObject({ ok: true });
+    await createRoom(stack.bus, {
+      roomId,
+      game: 'hula',
+      options: { mode: 'monster' },
+      players: [
+        { id: 'hero', bot: false },
+        { id: 'bot-1', bot: true },
+      ],
+    });
     const watcher = await joined('watcher', roomId, true);
     const hero = await joined('hero', roomId);
     await watcher.next(

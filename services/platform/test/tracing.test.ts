@@ -11,11 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { games, Rng } from '@joke/engine';
-import { FixedViewMembers, PROTOCOL_REVISION, subjects, wireText } from '@joke/protocol';
+import { FixedViewMembers, PROTOCOL_REVISION } from '@joke/protocol';
 import { signPlayerToken } from '@joke/protocol/auth';
 import { initTracing, type Tracing } from '@joke/bus/tracing';
 import { startPlatform, type Platform } from '../src/index.ts';
 import { NATS_URL, REDIS_URL, until } from './cluster-harness.ts';
+import { createRoom } from './support/stack-room.ts';
 
 interface OtlpSpan {
   traceId: string;
@@ -81,25 +82,18 @@ const attr = (s: OtlpSpan, key: string): unknown => {
 describe('tracing one action', () => {
   it('sends one trace: gateway.command → worker.apply (over NATS headers) → worker.snapshot, and gateway.view', async () => {
     const roomId = `traced${randomBytes(3).toString('hex')}`;
-    const created = JSON.parse(
-      wireText(
-        await p.bus.request(
-          subjects.createRoom,
-          JSON.stringify({
-            v: 1,
-            room: {
-              roomId,
-              game: 'one-card',
-              options: { mode: 'classic' },
-              players: [
-                { id: 'u1', name: '민수', bot: false },
-                { id: 'b1', name: '봇1', bot: true },
-              ],
-            },
-          }),
-          30_000,
-        ),
-      ),
+    const created = await createRoom(
+      p.bus,
+      {
+        roomId,
+        game: 'one-card',
+        options: { mode: 'classic' },
+        players: [
+          { id: 'u1', name: '민수', bot: false },
+          { id: 'b1', name: '봇1', bot: true },
+        ],
+      },
+      30_000,
     );
     expect(created).toMatchObject({ ok: true });
 
