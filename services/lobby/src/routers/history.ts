@@ -6,6 +6,7 @@ import { MSG } from '../messages.ts';
 import { storedRecord, storedResult } from '../db/stored-json.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { json, ms, type Stmt } from '../db/raw.ts';
+import { storedId } from '../ids.ts';
 import { replayProcedure } from './replay.ts';
 import { recordProcedure } from './record.ts';
 
@@ -109,13 +110,8 @@ export const historyRouter = router({
       z
         .object({
           limit: z.number().int().min(1).max(100).default(20),
-          // A cursor is a game id handed out by the previous page: PostgreSQL refuses a NUL in text (the fuzz
-          // test's "\u0000" made the query fail with a 500), so control characters are refused here, with a 400.
-          cursor: z
-            .string()
-            .max(64)
-            .refine((c) => ![...c].some((ch) => ch.charCodeAt(0) < 0x20), MSG.badCursor)
-            .optional(),
+          // A game id handed out by the previous page ('' names none: an empty page).
+          cursor: storedId(64, MSG.badCursor, 0).optional(),
         })
         .default({ limit: 20 }),
     )
@@ -135,7 +131,7 @@ export const historyRouter = router({
     }),
 
   /** Only for people who played in it: the record reveals every hand. */
-  get: authedProcedure.input(z.object({ gameId: z.string().min(1).max(64) })).query(async ({ ctx, input }) => {
+  get: authedProcedure.input(z.object({ gameId: storedId(64, MSG.gameNotFound) })).query(async ({ ctx, input }) => {
     const row = await ctx.deps.db.game.findUnique({ where: { id: input.gameId }, include: playersInclude });
     if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: MSG.gameNotFound });
     if (!row.players.some((p) => p.userId === ctx.user.id))

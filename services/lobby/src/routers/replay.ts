@@ -15,6 +15,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { GameRecord, GameResult } from '@joke/engine';
 import { MSG } from '../messages.ts';
+import { storedId } from '../ids.ts';
 import { storedRecord, storedResult } from '../db/stored-json.ts';
 import { ReplayRefusal, type ReplayRefusalCode } from '../refused.ts';
 import { publicProcedure } from '../trpc.ts';
@@ -75,7 +76,7 @@ export function pseudonymize<T>(value: T, names: ReadonlyMap<string, string>): T
 }
 
 export const replayProcedure = publicProcedure
-  .input(z.object({ gameId: z.string().min(1).max(64) }))
+  .input(z.object({ gameId: storedId(64, MSG.gameNotFound) }))
   .query(async ({ ctx, input }): Promise<ReplayDetail> => {
     const { db } = ctx.deps;
     const row = await db.game.findUnique({

@@ -1,7 +1,7 @@
 /** Tables: create, browse, sit down, add bots, and hand a full table to the matchmaker. */
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { newCode, newRoomId, normalizeCode } from '../ids.ts';
+import { newCode, newRoomId, normalizeCode, storedId } from '../ids.ts';
 import { isRawUniqueViolation } from '../db/raw.ts';
 import { createRoom, joinRoom, roomIdByCode, type JoinOutcome } from '../rooms/sql.ts';
 import { BOT_NAMES, MSG } from '../messages.ts';
@@ -23,7 +23,7 @@ import {
 } from '../rooms/store.ts';
 import { seatName, toDetail, type RoomRow } from '../rooms/view.ts';
 
-const roomId = z.string({ error: MSG.roomNotFound }).min(1, MSG.roomNotFound).max(64, MSG.roomNotFound);
+const roomId = storedId(64, MSG.roomNotFound);
 const RoomRefInput = z
   .object({ roomId: roomId.optional(), code: z.string().max(32, MSG.badCode).optional() })
   .refine((r) => (r.roomId === undefined) !== (r.code === undefined), { message: MSG.roomRef });
