@@ -73,9 +73,9 @@ export interface LoadReport {
     errors: number;
     errorKinds: Record<string, number>;
     throttled: number;
-    /** Requests refused for want of capacity (not errors). */
+    /** Requests refused for want of capacity (not errors), over the whole run (warm-up included). */
     refused: number;
-    /** The same, by machine code (capacity, full, queueFull), after the warm-up. */
+    /** The same, by machine code (capacity, full, queueFull). */
     refusedKinds: Record<string, number>;
     /** The most tables asked for at once, and the most seated at once. */
     asked: number;
@@ -169,9 +169,8 @@ export function buildReport(a: {
       finished: t.finished,
       errors: errorCount(t),
       errorKinds: t.errors,
-      refusedKinds: t.refusedKinds,
       throttled: t.throttled,
-      refused: [...stats.intervals.values()].reduce((n, b) => n + b.refused, 0),
+      ...stats.refusals(),
       ...stats.seating(),
       spectatorViews: t.spectatorViews,
       peakSockets: Math.max(0, ...series.sockets),

@@ -176,6 +176,20 @@ export class RunStats {
     }
   }
 
+  /**
+   * Refusals over the whole run, warm-up included, by code: a ramp past capacity is refused too, and the
+   * count and its codes must cover the same time (the total bucket holds only what followed the warm-up).
+   */
+  refusals(): { refused: number; refusedKinds: Record<string, number> } {
+    const refusedKinds: Record<string, number> = {};
+    let refused = 0;
+    for (const b of this.intervals.values()) {
+      refused += b.refused;
+      for (const [k, n] of Object.entries(b.refusedKinds)) refusedKinds[k] = (refusedKinds[k] ?? 0) + n;
+    }
+    return { refused, refusedKinds };
+  }
+
   error(kind: string, now = Date.now()): void {
     for (const b of this.spans(now)) b.errors[kind] = (b.errors[kind] ?? 0) + 1;
   }

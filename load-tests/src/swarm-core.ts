@@ -338,7 +338,7 @@ export function reportOf(stats: RunStats, tables: number): SwarmReport {
     tables,
     asked,
     seated,
-    refused: [...stats.intervals.values()].reduce((a, b) => a + b.refused, 0),
+    refused: stats.refusals().refused,
     finished: t.finished,
     actions: t.actions,
     errors: errorCount(t),
