@@ -143,6 +143,21 @@ export class Workers {
     return out;
   }
 
+  /** True while some live, non-draining worker takes new rooms (by its last heartbeat, less what was placed since). */
+  hasRoom(): boolean {
+    return this.candidates(undefined, true).length > 0;
+  }
+
+  /**
+   * A new room was placed on `workerId`: one off the headroom its last heartbeat told, as the worker counts
+   * it down itself (open.ts), so that between two heartbeats this matchmaker knows when the fleet is full
+   * without asking a worker that will only refuse.
+   */
+  took(workerId: string): void {
+    const w = this.live.get(workerId);
+    if (w?.headroom !== undefined && w.headroom > 0) w.headroom--;
+  }
+
   onFailover(cb: (r: FailoverReport) => void): void {
     this.listeners.push(cb);
   }

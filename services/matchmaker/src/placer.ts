@@ -35,6 +35,10 @@ export interface PlacerHost {
   /** Live, non-draining workers best first for `roomId`; `withHeadroom`: only those that take new rooms now. */
   rank(roomId: string, exclude?: string, withHeadroom?: boolean): string[];
   shardOf(workerId: string): number;
+  /** Some worker takes new rooms now (its last heartbeat's headroom, less what was placed since). */
+  hasRoom(): boolean;
+  /** A new room was placed on `workerId` (its headroom is one less until its next heartbeat). */
+  took(workerId: string): void;
 }
 
 const FINAL = new Set(['roomExists', 'noSnapshot']);
@@ -117,6 +121,7 @@ export class Placer {
       const r = await this.openOn(workerId, req);
       if (r.ok) {
         h.metrics.placed.inc({ kind: req.create ? 'create' : 'restore' });
+        if (req.create) h.took(workerId);
         return { ok: true, workerId, shard: h.shardOf(workerId) };
       }
       // `expired` can only come back when the reply outran our own timer: the same uncertainty as a timeout.
@@ -137,6 +142,16 @@ export class Placer {
     }
     if (full > 0 && !timedOut && full === Math.min(order.length, 4)) return this.capacity(roomId);
     return last;
+  }
+
+  /**
+   * Whether a new table can be tried now: false when every live worker said it has no headroom. Quick match
+   * asks before it takes players out of the line (queues.ts), so a full fleet costs it nothing per request:
+   * taking a table's players out, being refused and putting them back on every request was what kept the
+   * matchmaker and Redis busy at 3× the knee (27,653 such tries in one minute of the 2026-12-07 run).
+   */
+  hasRoom(): boolean {
+    return this.h.hasRoom();
   }
 
   /** No worker to try: `capacity` if live workers are only out of headroom, else `noWorkers`. */

@@ -38,6 +38,20 @@ export type StartTable = (key: string, q: QueueKey, humans: QueueEntry[], bots: 
 
 /** How long a `capacity` refusal keeps a queue's statuses `full`: a few of its ~1 s retries. */
 const FULL_MEMORY_MS = 5_000;
+/** Tables one timer of a held line seats at most (the next are seated by the next round's timer). */
+const SEAT_BATCH = 200;
+/** How soon a line the full fleet left waiting looks again for a worker with room. */
+const FULL_RETRY_MS = 1_000;
+
+/**
+ * The pause before another status round of a line that just told `told` people: none for a short line,
+ * then 0.2 ms a person, at most 2 s. Each round reads the whole line and sends one message a person, and
+ * rounds ran back to back while people kept coming: at 3× the knee (thousands waiting for a full fleet)
+ * that was Redis's busiest work and half a core of the box.
+ */
+export function statusGapMs(told: number): number {
+  return told < 500 ? 0 : Math.min(2_000, Math.round(told * 0.2));
+}
 
 export class QueueWatch {
   private readonly timers = new Map<string, { at: number; timer: Timer }>();
@@ -88,7 +102,10 @@ export class QueueWatch {
       try {
         do {
           round.again = false;
-          await this.tell(key, q);
+          const told = await this.tell(key, q);
+          // A long line: the next round (one more change came meanwhile) waits in proportion to it, so
+          // that telling everyone in it stays a bounded share of the work (statusGapMs).
+          if (round.again && !this.closed) await this.pause(statusGapMs(told));
         } while (round.again && !this.closed);
       } finally {
         this.rounds.delete(key);
@@ -97,7 +114,13 @@ export class QueueWatch {
     return round.done;
   }
 
-  private async tell(key: string, q: QueueKey): Promise<void> {
+  private pause(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((r) => unrefTimer(this.h.clock.setTimeout(r, ms)));
+  }
+
+  /** Tells everyone waiting in `key` where they stand; resolves with how many were told. */
+  private async tell(key: string, q: QueueKey): Promise<number> {
     const waiting = await this.h.match.waiting(key, this.h.cfg.queueStaleMs);
     const botsAt = this.botsAt(waiting);
     const fullAt = this.fullAt.get(key);
@@ -115,6 +138,7 @@ export class QueueWatch {
       });
     const next = earliest(this.heldUntil(waiting, q), botsAt);
     if (next !== null) this.arm(key, q, next);
+    return waiting.length;
   }
 
   close(): void {
@@ -131,10 +155,12 @@ export class QueueWatch {
     return ms > 0 && first ? first.at + ms : null;
   }
 
-  /** When a queue holding a full table stops waiting for players of one gateway; null if it holds none. */
+  /**
+   * When a queue holding a full table stops waiting for players of one gateway; null if it holds none.
+   * With no gateway hold a full table still waits when the fleet had no room for it (onQueue): due at once.
+   */
   private heldUntil(waiting: QueueEntry[], q: QueueKey): number | null {
-    const ms = this.h.cfg.queueGatewayHoldMs;
-    return ms > 0 && waiting.length >= q.players ? waiting[0].at + ms : null;
+    return waiting.length >= q.players ? waiting[0].at + this.h.cfg.queueGatewayHoldMs : null;
   }
 
   private arm(key: string, q: QueueKey, at: number): void {
@@ -165,9 +191,10 @@ export class QueueWatch {
   }
 
   /**
-   * A full table's worth waited out its hold: seats the first `players` of one gateway if some gateway
-   * has that many (a table put back by `requeue`), else the oldest. Each is taken with `dequeue`; if one
-   * was taken meanwhile (a table formed by `enqueue`, another replica), the others go back in line.
+   * A full table's worth waited out its hold (or the full fleet's wait): seats tables (`nextTable`) while
+   * the fleet has room and the line's oldest are past their hold, at most SEAT_BATCH. Each player is taken
+   * with `dequeue`; if one was taken meanwhile (a table formed by `enqueue`, another replica), the others
+   * go back in line. A fleet with no room takes nobody out: the line looks again after `retryMs`.
    * One replica at a time tries (a claim per due time, held for `retryMs`); whoever did not get it, or
    * whose table could not start (back in line at the same places, so the same due time), looks again
    * after `retryMs` — without that, a queue no newcomer joins would wait for the bots.
@@ -175,25 +202,54 @@ export class QueueWatch {
   private async seatHeld(key: string, q: QueueKey, waiting: QueueEntry[], heldUntil: number): Promise<void> {
     const { match, cfg } = this.h;
     const retryMs = Math.max(cfg.queueGatewayHoldMs, 1_000);
+    if (!this.h.placer.hasRoom()) {
+      this.tried(key, 'fleetFull');
+      return this.arm(key, q, this.now() + retryMs);
+    }
     if (!(await match.claim(`held:${key}:${heldUntil}`, cfg.matchmakerId, retryMs)))
       return this.arm(key, q, this.now() + retryMs);
-    const byGateway = new Map<string, QueueEntry[]>();
-    for (const e of waiting) {
-      const group = byGateway.get(e.gatewayId);
-      if (group) group.push(e);
-      else byGateway.set(e.gatewayId, [e]);
+    // A line a full fleet left waiting holds many tables: seat them while the fleet has room (each start
+    // takes one off its headroom), not one a round.
+    let line = waiting;
+    for (let n = 0; n < SEAT_BATCH && line.length >= q.players && this.h.placer.hasRoom(); n++) {
+      if (n > 0 && line[0].at + cfg.queueGatewayHoldMs > this.now()) break;
+      const group = this.nextTable(line, q);
+      const humans: QueueEntry[] = [];
+      for (const e of group) if (await match.dequeue(e.userId)) humans.push(e);
+      if (humans.length < q.players) {
+        if (humans.length > 0) await match.requeue(key, humans, cfg.queueStaleMs);
+        break;
+      }
+      if (!(await this.start(key, q, humans, 0))) {
+        this.arm(key, q, this.now() + retryMs);
+        break;
+      }
+      line = line.filter((e) => !group.includes(e));
     }
-    const group = [...byGateway.values()].find((g) => g.length >= q.players) ?? waiting;
-    const humans: QueueEntry[] = [];
-    for (const e of group.slice(0, q.players)) if (await match.dequeue(e.userId)) humans.push(e);
-    if (humans.length === q.players) {
-      if (!(await this.start(key, q, humans, 0))) this.arm(key, q, this.now() + retryMs);
-    } else if (humans.length > 0) await match.requeue(key, humans, cfg.queueStaleMs);
     await this.changed(q);
+  }
+
+  /** The table a held line seats next: the first `players` of one gateway if some gateway has that many, else the oldest. */
+  private nextTable(line: QueueEntry[], q: QueueKey): QueueEntry[] {
+    if (this.h.cfg.queueGatewayHoldMs > 0) {
+      const byGateway = new Map<string, QueueEntry[]>();
+      for (const e of line) {
+        const group = byGateway.get(e.gatewayId);
+        if (group) group.push(e);
+        else byGateway.set(e.gatewayId, [e]);
+      }
+      const own = [...byGateway.values()].find((g) => g.length >= q.players);
+      if (own) return own.slice(0, q.players);
+    }
+    return line.slice(0, q.players);
   }
 
   private async fill(key: string, q: QueueKey, waiting: QueueEntry[], due: number): Promise<void> {
     const { match } = this.h;
+    if (!this.h.placer.hasRoom()) {
+      this.tried(key, 'fleetFull');
+      return this.arm(key, q, this.now() + FULL_RETRY_MS);
+    }
     // One replica per due time; the others' timers for the same moment find nothing to do.
     if (!(await match.claim(`botfill:${key}:${due}`, this.h.cfg.matchmakerId, 60_000))) return;
     const humans: QueueEntry[] = [];

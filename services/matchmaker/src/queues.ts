@@ -79,8 +79,14 @@ export async function onQueue(
       ...(q.addr === undefined ? {} : { addr: q.addr }),
     };
     const entry = q.bots === false ? { ...base, bots: false } : base;
-    const { players, requestId } = q;
+    const { requestId } = q;
     const { queueStaleMs: stale, queueGatewayHoldMs: hold } = cfg;
+    // A full fleet (no worker with headroom): the player joins the line and no table is taken out of it,
+    // to be refused and put back on every request; the line's timer seats it once a worker has room again
+    // (QueueWatch.seatHeld), and the statuses say `full` meanwhile.
+    const room = h.placer.hasRoom();
+    if (!room) h.watch.tried(key, 'fleetFull');
+    const players = room ? q.players : 0;
     // A retry of a request some replica already carried out (its reply was late, the gateway tried again):
     // that one queued the user, maybe seated them already, and queueing them again would seat them twice.
     // The store takes the id and the entry in one step, so a request that failed there is carried out anew.

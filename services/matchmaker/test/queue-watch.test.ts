@@ -10,7 +10,7 @@ import { FakeClock, systemClock } from '@joke/bus/clock';
 import { subjects, wireText } from '@joke/protocol';
 import { startRoomWorker } from '@joke/room-worker';
 import { startMatchmaker } from '../src/index.ts';
-import { QueueWatch } from '../src/queue-watch.ts';
+import { QueueWatch, statusGapMs } from '../src/queue-watch.ts';
 import type { QueueBase } from '../src/queues.ts';
 import { advanceUntil, cleanupAfterEach, games, log, until } from './helpers.ts';
 
@@ -51,7 +51,7 @@ async function cluster(queueBotFillMs: number, clock?: FakeClock, mmCfg = {}, wo
         5000,
       )
       .then((r) => JSON.parse(wireText(r)));
-  return { worker, heard, queue };
+  return { worker, heard, queue, bus, snapshots, mm };
 }
 
 const statusOf = (heard: any[], userId: string) => heard.filter((h) => h.t === 'status' && h.userId === userId).at(-1);
@@ -134,6 +134,34 @@ describe('bots after the wait', () => {
     expect(statusOf(c.heard, 'b1').waiting).toBe(3);
     expect(c.heard.filter((h) => h.t === 'matched')).toHaveLength(3);
   });
+
+  it('while no worker has room, takes nobody out of the line to be refused; a worker with room then seats every waiting table', async () => {
+    const c = await cluster(0, undefined, {}, { maxRooms: 1 });
+    const opens: string[] = [];
+    c.bus.subscribe(subjects.workerOpen('w0'), (m) => opens.push(JSON.parse(wireText(m.data)).roomId));
+    for (const u of ['a1', 'a2', 'a3']) expect(await c.queue(u, 'gA')).toEqual({ ok: true });
+    await until(() => c.heard.filter((h) => h.t === 'matched').length === 3, 20_000, 'the first table');
+    // w0 is full and says so in its heartbeats: two more tables' worth join the line, and no open is tried.
+    await until(() => c.mm.liveWorkers()[0]?.headroom === 0, 20_000, 'a heartbeat without headroom');
+    const tried = opens.length;
+    const later = ['b1', 'b2', 'b3', 'c1', 'c2', 'c3'];
+    for (const u of later) expect(await c.queue(u, 'gB')).toEqual({ ok: true });
+    await until(() => later.every((u) => statusOf(c.heard, u)?.full === true), 20_000, 'full statuses');
+    expect(statusOf(c.heard, 'c3').waiting).toBe(6);
+    expect(opens.length).toBe(tried);
+    const refused = await c.mm.registry.getSingleMetricAsString('joke_matchmaker_refused_capacity_total');
+    expect(refused).toMatch(/ 0$/m);
+    // A second worker with room: both waiting tables are seated, with nobody new arriving to set them off.
+    const w1 = await startRoomWorker(
+      { workerId: 'w1', heartbeatMs: 50, botDelayMs: 0, botJitterMs: 0 },
+      { bus: c.bus, store: c.snapshots, games, log },
+    );
+    cleanup.push(() => w1.close());
+    await until(() => later.every((u) => c.heard.some((h) => h.t === 'matched' && h.userId === u)), 20_000, 'seated');
+    const rooms = new Set(c.heard.filter((h) => h.t === 'matched' && later.includes(h.userId)).map((h) => h.roomId));
+    expect(rooms.size).toBe(2);
+    for (const r of rooms) expect(w1.room(r)).toBeDefined();
+  });
 });
 
 describe('status rounds under a burst of arrivals', () => {
@@ -158,7 +186,9 @@ describe('status rounds under a burst of arrivals', () => {
     const heard: any[] = [];
     bus.subscribe(subjects.gatewayQueueStatus('gA'), (m) => heard.push(JSON.parse(wireText(m.data))));
     const watch = new QueueWatch(h, async () => 'started');
-    const q = { game: 'race', mode: 'classic', players: 3 };
+    // Fewer wait than a table seats: the rounds tell, nothing is due to be seated (a line holding a table's
+    // worth is seated by the watch's timer, which is not what this test is about).
+    const q = { game: 'race', mode: 'classic', players: 60 };
     const calls: Promise<void>[] = [];
     for (let i = 0; i < 50; i++) {
       waiting.push({ userId: `u${i}`, name: `u${i}`, gatewayId: 'gA', at: i });
@@ -175,5 +205,44 @@ describe('status rounds under a burst of arrivals', () => {
     await watch.changed(q);
     expect(reads).toBe(3);
     watch.close();
+  });
+});
+
+describe('status rounds of a long line', () => {
+  it('space out in proportion to the line (0.2 ms a person from 500 on, at most 2 s), on the matchmaker clock', async () => {
+    expect([0, 499, 500, 5_000, 10_000, 50_000].map(statusGapMs)).toEqual([0, 0, 100, 1_000, 2_000, 2_000]);
+    const clock = new FakeClock();
+    const bus = new InProcessBus();
+    cleanup.push(() => bus.close());
+    const waiting = Array.from({ length: 5_000 }, (_, i) => ({
+      userId: `u${i}`,
+      name: `u${i}`,
+      gatewayId: 'gA',
+      at: i,
+    }));
+    const readAt: number[] = [];
+    let release: () => void = () => {};
+    const h = {
+      bus,
+      cfg: { queueStaleMs: 60_000, queueBotFillMs: 0, queueGatewayHoldMs: 0 },
+      clock,
+      match: {
+        waiting: async () => {
+          readAt.push(clock.now());
+          // The first round is still reading when the next change comes.
+          if (readAt.length === 1) await new Promise<void>((r) => (release = r));
+          return waiting;
+        },
+      },
+    } as unknown as QueueBase;
+    const watch = new QueueWatch(h, async () => 'started');
+    cleanup.push(() => watch.close());
+    const q = { game: 'race', mode: 'classic', players: 6_000 };
+    const first = watch.changed(q);
+    const second = watch.changed(q);
+    release();
+    await advanceUntil(clock, () => readAt.length === 2, 5_000, 'the second round');
+    await Promise.all([first, second]);
+    expect(readAt[1] - readAt[0]).toBe(statusGapMs(5_000));
   });
 });

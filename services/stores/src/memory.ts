@@ -187,7 +187,7 @@ export class MemoryMatchStore implements MatchStore {
     // Re-queueing keeps the user's place in line.
     q.set(entry.userId, had ? { ...entry, at: had.at } : entry);
     this.userQueue.set(entry.userId, key);
-    if (q.size < size) return later(null);
+    if (size <= 0 || q.size < size) return later(null);
     const line = [...q.values()].sort((a, b) => a.at - b.at || cmp(a.userId, b.userId));
     let table = line.slice(0, size);
     if (gatewayHoldMs > 0) {

@@ -146,7 +146,7 @@ redis.call('ZADD', KEYS[1], 'NX', ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('SET', KEYS[3], ARGV[6], 'PX', ARGV[8])
 local size = tonumber(ARGV[4])
-if redis.call('ZCARD', KEYS[1]) < size then return {} end
+if size <= 0 or redis.call('ZCARD', KEYS[1]) < size then return {} end
 local popped
 if ARGV[9] and ARGV[9] ~= '' then
   -- In line order: the first \`size\` of the entry's gateway, else all of them if the oldest's hold is over.

@@ -151,7 +151,8 @@ export interface MatchStore {
   /**
    * Puts the user in queue `key` (leaving any other queue; keeping its place if
    * already there) and drops entries older than `staleMs`. If `size` users now
-   * wait, removes the `size` oldest and returns them (the table); else null.
+   * wait, removes the `size` oldest and returns them (the table); else null. `size` 0 only joins the line
+   * (the fleet is full: no table would start).
    *
    * `gatewayHoldMs` > 0 prefers tables whose players share a gateway: then the table is the `size`
    * oldest of the entry's own gateway once that many wait there, and otherwise the `size` oldest of all

@@ -350,6 +350,17 @@ function matchContract(name: string, make: () => Promise<{ store: MatchStore; do
       expect(await store.enqueue(k, e('u4', t + 3), 3, 60_000)).toBeNull(); // the queue restarted empty
     });
 
+    it('size 0 only joins the line (a full fleet): no table is taken out however many wait', async () => {
+      const k = key();
+      const t = Date.now();
+      for (const [i, u] of ['f1', 'f2', 'f3', 'f4'].entries())
+        expect(await store.enqueue(k, e(u, t + i), 0, 60_000)).toBeNull();
+      expect((await store.waiting(k, 60_000)).map((x) => x.userId)).toEqual(['f1', 'f2', 'f3', 'f4']);
+      // With room again the next arrival takes the oldest table out.
+      const table = await store.enqueue(k, e('f5', t + 9), 3, 60_000);
+      expect(table?.map((x) => x.userId)).toEqual(['f1', 'f2', 'f3']);
+    });
+
     it('a user sits in one queue at a time and can leave it', async () => {
       const k1 = key();
       const k2 = key();
