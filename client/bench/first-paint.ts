@@ -22,6 +22,7 @@ import type { Browser } from 'playwright-core';
 import { clientHandler } from '@joke/web';
 import { buildClient } from '../test/support/build.ts';
 import { launchBrowser } from '../test/support/browser.ts';
+import { paintTimings, recordPaintTimings } from '../test/support/paint-timing.ts';
 
 const arg = (name: string, d: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,24 +45,12 @@ async function visit(browser: Browser, url: string, lobby: boolean): Promise<{ f
   const ctx = await browser.newContext(PHONE);
   try {
     const page = await ctx.newPage();
-    await page.addInitScript(() => {
-      const w = window as unknown as { __fcp?: number; __usable?: number };
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') w.__fcp = e.startTime;
-      }).observe({ type: 'paint', buffered: true });
-      new MutationObserver((_, obs) => {
-        if (!document.querySelector('[data-testid="nickname"]')) return;
-        w.__usable = performance.now();
-        obs.disconnect();
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await recordPaintTimings(page);
     await page.goto(url);
     if (lobby) await page.getByTestId('nickname').waitFor();
-    await page.waitForFunction(() => (window as unknown as { __fcp?: number }).__fcp !== undefined);
-    return await page.evaluate(() => {
-      const w = window as unknown as { __fcp: number; __usable?: number };
-      return { fcp: w.__fcp, usable: w.__usable ?? null };
-    });
+    await page.waitForFunction(() => window.__fcp !== undefined);
+    const t = await paintTimings(page);
+    return { fcp: t.fcp!, usable: t.usable };
   } finally {
     await ctx.close();
   }

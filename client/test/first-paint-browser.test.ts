@@ -20,9 +20,10 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
+import { recordPaintTimings } from './support/paint-timing.ts';
 import { buildClient, startStack, type Stack } from './support/stack.ts';
 import { waitFor } from './support/table-driver.ts';
 
@@ -63,21 +64,6 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** The page's own timings: FCP and when the nickname field appeared, both from navigation start. */
-async function recordTimings(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __fcp?: number; __usable?: number };
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') w.__fcp = e.startTime;
-    }).observe({ type: 'paint', buffered: true });
-    new MutationObserver((_, obs) => {
-      if (!document.querySelector('[data-testid="nickname"]')) return;
-      w.__usable = performance.now();
-      obs.disconnect();
-    }).observe(document, { childList: true, subtree: true });
-  });
-}
-
 interface Fetched {
   name: string;
   bytes: number;
@@ -98,20 +84,19 @@ async function firstVisit(renderer: 'default' | 'canvas'): Promise<Visit> {
   try {
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.error(`[page error] ${e.stack ?? e.message}`));
-    await recordTimings(page);
+    await recordPaintTimings(page);
     await page.goto(`${stack.httpUrl}/${renderer === 'canvas' ? '?renderer=canvas' : ''}`);
     await page.getByTestId('nickname').waitFor();
     // Phaser comes after, in idle time, and draws the lobby's backdrop behind it.
     await page.locator('#game canvas').waitFor({ state: 'attached' });
     await page.waitForLoadState('networkidle');
     const t = await page.evaluate(() => {
-      const w = window as unknown as { __fcp?: number; __usable?: number };
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
       const entries = [nav, ...performance.getEntriesByType('resource')] as PerformanceResourceTiming[];
       return {
         dcl: nav.domContentLoadedEventEnd,
-        fcp: w.__fcp ?? null,
-        usable: w.__usable ?? null,
+        fcp: window.__fcp ?? null,
+        usable: window.__usable ?? null,
         fetched: entries.map((e) => ({
           name: new URL(e.name).pathname,
           bytes: e.transferSize,

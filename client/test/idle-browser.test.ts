@@ -16,6 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { HarnessServer } from './support/harness-server.ts';
 import { onHarnessBrowser, SHOTS } from './support/browser-stack.ts';
+import { paintTimings, recordPaintTimings } from './support/paint-timing.ts';
 import { snapshot, waitFor } from './support/table-driver.ts';
 
 /** How long each page sits still. */
@@ -123,20 +124,11 @@ describe('idle costs nothing', () => {
     it(`${renderer}: the DOM lobby sits still without drawing; first paint and first-visit bytes reported`, async () => {
       const page = await newPage();
       try {
-        await page.addInitScript(() => {
-          const w = window as unknown as { __fcp?: number };
-          new PerformanceObserver((list) => {
-            for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') w.__fcp = e.startTime;
-          }).observe({ type: 'paint', buffered: true });
-        });
+        await recordPaintTimings(page);
         await page.goto(`${server.base}/?renderer=${renderer}`);
         await page.getByTestId('nickname').waitFor();
         const usable = await page.evaluate(() => performance.now());
-        const fcp = await waitFor(
-          'first contentful paint',
-          () => page.evaluate(() => (window as unknown as { __fcp?: number }).__fcp ?? null),
-          30_000,
-        );
+        const fcp = await waitFor('first contentful paint', async () => (await paintTimings(page)).fcp, 30_000);
         // Phaser is loaded after the lobby (lobby-shell.ts): wait until it has drawn the backdrop behind it.
         await waitFor(
           'the canvas behind the lobby',
