@@ -76,6 +76,14 @@ stack_ticks() {
   done
   echo $sum
 }
+# utime + stime of one process, in clock ticks (0 once it is gone).
+proc_ticks() {
+  local f
+  [[ -r /proc/$1/stat ]] || { echo 0; return; }
+  read -r -a f <<<"$(sed 's/.*) //' "/proc/$1/stat")"
+  echo $((f[11] + f[12]))
+}
+NAMES=(matchmaker w0 w1 gateway nats redis)
 # CPU (ms) of the children this shell reaped (the swarm of a level, once waited for) into CHILD_MS. Called
 # directly, never in $(…): a subshell's `times` counts the subshell's children only.
 children_ms() {
@@ -85,9 +93,16 @@ children_ms() {
 failovers() { curl -sf "http://127.0.0.1:$BASE/metrics" | awk '/^joke_matchmaker_failovers_total/ { n += $NF } END { printf "%d", n }'; }
 
 ROWS=()
+CPU_ROWS=()
 print_rows() {
   printf '%s\n' "| level | offered tables | p99 | errors | refused | actions/s | failovers | µs CPU/action |" \
     "|---|---|---|---|---|---|---|---|" "${ROWS[@]}"
+}
+# Where the CPU went, per level: cores (1 = one core busy the whole level) of each stack process and the swarm.
+print_cpu_rows() {
+  local names="${NAMES[*]}"
+  printf '%s\n' "| level | offered tables | ${names// / | } | swarm | all |" \
+    "|---|---|$(printf -- '---|%.0s' "${NAMES[@]}")---|---|" "${CPU_ROWS[@]}"
 }
 # Swarm processes a level needs so that none opens more sockets (4 seats a table) than `ulimit -n` lets it
 # (the hard limit here is 20,000: 6,000 tables' 24,000 sockets take two).
@@ -105,6 +120,10 @@ run_level() {
   local t0 c0 f0 ramp=$((tables * 5 < HOLD * 300 ? tables * 5 : HOLD * 300))
   children_ms
   t0=$(stack_ticks) c0=$CHILD_MS f0=$(failovers)
+  local -a p0=() p1=()
+  local pid w0ms
+  for pid in $STACK; do p0+=("$(proc_ticks "$pid")"); done
+  w0ms=$(date +%s%3N)
   echo "level $((n + 1)) ($label): $tables tables for ${HOLD}s" >&2
   node --import tsx load-tests/src/swarm.ts --url "ws://127.0.0.1:$((BASE + 3))/ws" --tables "$tables" \
     --duration "$HOLD" --ramp-ms "$ramp" --warmup "$WARMUP" --interval "$INTERVAL" --live-ms 0 \
@@ -120,6 +139,16 @@ run_level() {
   local t1 c1 f1
   children_ms
   t1=$(stack_ticks) c1=$CHILD_MS f1=$(failovers)
+  for pid in $STACK; do p1+=("$(proc_ticks "$pid")"); done
+  local wall=$(($(date +%s%3N) - w0ms)) cpu_row="| $label | $tables |" i all=0 ms
+  for i in "${!p0[@]}"; do
+    ms=$(((p1[i] - p0[i]) * 1000 / CLK_TCK))
+    all=$((all + ms))
+    cpu_row+=" $(awk -v ms="$ms" -v w="$wall" 'BEGIN { printf "%.2f", ms / w }') |"
+  done
+  all=$((all + c1 - c0))
+  cpu_row+=" $(awk -v ms="$((c1 - c0))" -v w="$wall" 'BEGIN { printf "%.2f", ms / w }') | $(awk -v ms="$all" -v w="$wall" 'BEGIN { printf "%.2f", ms / w }') |"
+  CPU_ROWS+=("$cpu_row")
   local row
   row=$(CPU_MS=$(((t1 - t0) * 1000 / CLK_TCK + c1 - c0)) FAILOVERS=$((f1 - f0)) LIMIT=$LIMIT node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -163,6 +192,10 @@ echo
 echo "knee: $knee tables (largest of ${KNEE_CANDIDATES} with p99 < ${LIMIT} ms and 0 errors, after a ${WARMUP} s warm-up of ${HOLD} s levels)"
 echo
 print_rows
+echo
+echo "CPU by process (cores over each level, its ramp and the swarm's start-up included):"
+echo
+print_cpu_rows
 echo
 echo "recovery at 0.5× the knee ($half tables): p99 under ${LIMIT} ms from $recovery after the level started (per ${INTERVAL} s interval)"
 echo "reports and logs: $logs"
