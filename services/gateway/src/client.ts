@@ -34,6 +34,7 @@ import type { Session } from './session.ts';
 import type { GatewayChat } from './chat.ts';
 import type { SocketLimits } from './limits.ts';
 import type { Inbound } from './inbound.ts';
+import type { LateCommands } from './late-commands.ts';
 
 const KNOWN_TYPES: ReadonlySet<unknown> = new Set([
   'hello',
@@ -66,6 +67,8 @@ export interface ClientOptions {
   clock: Clock;
   /** The one delivery path (inbound.ts): the frames that ride on a command's reply go out through it. */
   inbound: Inbound;
+  /** The commands' round trips, and whether they come back late (then quick match is refused). */
+  lateCommands: LateCommands;
   detach(p: Promise<void>): void;
 }
 
@@ -127,6 +130,7 @@ export class ClientHandlers {
         headers,
       });
       span?.setAttribute('joke.outcome', res === null ? 'unavailable' : res.reply.ok ? 'ok' : res.reply.code);
+      this.o.lateCommands.record(performance.now() - t0);
       if (s.closed) return;
       if (!res) {
         s.protoError('unavailable', undefined, { roomId, actionId });
@@ -178,6 +182,13 @@ export class ClientHandlers {
   private async onQueue(s: Session, q: QueueParams): Promise<void> {
     const { registry, metrics } = this.o;
     const user = s.user!;
+    // The tables already playing are waiting on their moves (late-commands.ts): no new table now.
+    if (this.o.lateCommands.late) {
+      metrics.rejects.inc({ reason: 'queue' });
+      metrics.admissionRefused.inc({ op: 'queue', why: 'commandsLate' });
+      s.send(encodeError('queueRejected', REFUSALS.capacity, { refusal: 'capacity' }));
+      return;
+    }
     registry.queued.set(user.sub, q);
     const outcome: Outcome = {};
     const res = await this.queueRequest(user, q, { addr: s.ip }, outcome);

@@ -87,6 +87,8 @@ export const GatewayConfig = z.object({
     .default(256 * 1024),
   /** Event-loop delay (ms, p99 over a heartbeat) past which spectator frames and presence notices are shed (shed.ts); 0 = never. */
   shedLoopLagMs: z.number().int().min(0).max(600_000).default(500),
+  /** p95 command round trip (ms, over half a second) past which quick match is refused (late-commands.ts); 0 = never. */
+  admitMaxCommandMs: z.number().int().min(0).max(600_000).default(0),
   /** Unsent bytes of one socket past which its presence notices wait and its spectating pauses (shed.ts); 0 = never. */
   shedBufferedBytes: z
     .number()
@@ -225,6 +227,11 @@ export const gatewayEnv = defineConfig({
     'shedLoopLagMs',
     'GATEWAY_SHED_LOOP_LAG_MS',
     "Event-loop delay (p99 over a heartbeat) past which the gateway sheds first: spectator frames are dropped (spectators join again once it passed) and players' presence notices wait for their next view; players' views still go. 0 = never.",
+  ),
+  admitMaxCommandMs: fromConfig(
+    'admitMaxCommandMs',
+    'GATEWAY_ADMIT_MAX_COMMAND_MS',
+    "Round trip of players' moves (p95 over half a second, gateway to room worker and back) past which this gateway refuses quick match at once (queueRejected, refusal capacity: the client's 'try later'), so new tables do not slow the tables already playing. Needs 20 moves in the half second to judge. 0 = never (the default: admission is then the workers' headroom).",
   ),
   shedBufferedBytes: fromConfig(
     'shedBufferedBytes',

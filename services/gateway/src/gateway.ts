@@ -27,6 +27,7 @@ import { createMetrics, type GatewayMetrics } from './metrics.ts';
 import { Registry } from './rooms.ts';
 import { Session, type SessionShared, type Sock, type UpgradeData } from './session.ts';
 import { Shedder } from './shed.ts';
+import { LateCommands } from './late-commands.ts';
 import { mountHttp } from './http.ts';
 import { Requester } from './requests.ts';
 import { AccessCheck } from './access.ts';
@@ -130,6 +131,7 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
     clock,
     inbound,
     detach,
+    lateCommands: new LateCommands(cfg.admitMaxCommandMs),
   });
   subs.push(
     listen(bus, contract.gatewayChat.at(cfg.gatewayId), chat.onChatDelivery, () =>

@@ -126,7 +126,7 @@ export function createMetrics(gatewayId: string, defaultMetrics: boolean): Gatew
     }),
     admissionRefused: new Counter({
       name: 'joke_gateway_admission_refused_total',
-      help: 'Joins and quick-match requests refused with code capacity (the fleet too busy: shed load, not errors), by op and why: capacity or busy (the worker refused), budget or deadline (the worker too slow to answer within the retry budget or time)',
+      help: 'Joins and quick-match requests refused with code capacity (the fleet too busy: shed load, not errors), by op and why: capacity or busy (the worker refused), budget or deadline (the worker too slow to answer within the retry budget or time), commandsLate (quick match refused while the commands this gateway sends come back late: GATEWAY_ADMIT_MAX_COMMAND_MS)',
       labelNames: ['op', 'why'],
       registers: [registry],
     }),

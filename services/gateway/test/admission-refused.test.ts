@@ -196,6 +196,71 @@ describe('joins and commands spend retry budgets of their own', () => {
   });
 });
 
+describe('quick match while the playing tables wait on their moves (GATEWAY_ADMIT_MAX_COMMAND_MS)', () => {
+  let s: Stack;
+  beforeAll(async () => {
+    // 1 ms: every move the worker below answers (a few real ms later) is late.
+    s = await stack({ admitMaxCommandMs: 1 });
+  });
+  afterAll(async () => {
+    await s?.gw.close();
+    await s?.bus.close();
+  });
+
+  it('is refused `queueRejected`/`capacity` at once, without asking the matchmaker, once a window of moves came back late', async () => {
+    const rooms = ['late1', 'late2', 'late3', 'late4', 'late5'];
+    const subs = rooms.flatMap((r) => [
+      s.bus.subscribe(subjects.roomJoin(r), (m) =>
+        m.respond!(JSON.stringify({ ok: true, role: 'player', seq: 0, owner: 'w-a/1', frame: view(r, 0, r) })),
+      ),
+      // Real time, not the fake clock: the round trip is measured as the box lives it.
+      s.bus.subscribe(
+        subjects.roomCommand(r),
+        (m) => void setTimeout(() => m.respond!(JSON.stringify({ ok: true, seq: 1 })), 5),
+      ),
+    ]);
+    const asked: string[] = [];
+    const matchmaker = s.bus.subscribe(contract.queue.subject, (m) => {
+      const q = JSON.parse(Buffer.from(m.data).toString());
+      if (!q.cancel) asked.push(q.userId);
+      m.respond!(JSON.stringify({ ok: true }));
+    });
+    const players = await Promise.all(rooms.map((r) => client(s, r)));
+    for (const [i, p] of players.entries()) {
+      p.send({ v: 1, t: 'join', roomId: rooms[i] });
+      await p.next((m) => m.t === 'view' && m.roomId === rooms[i], IO_MS);
+    }
+    const newcomer = await client(s, 'nina');
+    let refused: any = null;
+    // Moves keep coming (five a player, acked each), and the newcomer asks for a table after each round,
+    // until a window of late moves has closed.
+    for (let round = 0; refused === null && round < 200; round++) {
+      for (const [i, p] of players.entries()) {
+        const actionId = `m${round}-${i}`;
+        p.send({ v: 1, t: 'action', roomId: rooms[i], actionId, action: { type: 'draw' } });
+        await p.next((m) => m.t === 'ack' && m.actionId === actionId, IO_MS);
+      }
+      // The sockets' rate buckets refill on the gateway's (fake) clock: a player's pace, not a flood.
+      await s.clock.advance(100);
+      if (round < 4) continue;
+      const from = newcomer.messages.length;
+      newcomer.send({ v: 1, t: 'queue', game: 'race', mode: 'classic', players: 2 });
+      const answer = await newcomer.next((m) => m.t === 'queued' || m.t === 'error', IO_MS, from);
+      if (answer.t === 'error') refused = answer;
+      else newcomer.send({ v: 1, t: 'unqueue' });
+    }
+    expect(refused).toMatchObject({ code: 'queueRejected', refusal: 'capacity' });
+    expect(await counter(s.gw, 'admissionRefused', { op: 'queue', why: 'commandsLate' })).toBeGreaterThanOrEqual(1);
+    // The refused request never reached the matchmaker: each one it heard was answered `queued`.
+    const queuedAnswers = newcomer.messages.filter((m) => m.t === 'queued').length;
+    expect(asked.filter((u) => u === 'nina')).toHaveLength(queuedAnswers);
+    for (const sub of subs) sub.unsubscribe();
+    matchmaker.unsubscribe();
+    for (const p of players) await p.close();
+    await newcomer.close();
+  });
+});
+
 describe('shedReason: which unanswered or refused requests are shed load', () => {
   it('a worker refusal for load, or a last attempt that timed out at a slow worker; not a dead or missing one', () => {
     expect(shedReason({ ok: false, code: 'capacity' }, {})).toBe('capacity');
