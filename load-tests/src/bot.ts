@@ -49,6 +49,8 @@ const ANSWER_WAIT_MS = 15_000;
 /** Quick-match refusals for load (@joke/protocol REFUSALS) after which the bot queues again, ≈ this much later. */
 const REQUEUE_REFUSALS: ReadonlySet<string> = new Set(['capacity']);
 const REQUEUE_MS = 2_000;
+/** Back-off of a bot refused again and again (2, 4, 8, 16 s, then 30 s at most), as a player told "try later" waits longer each time. */
+const REQUEUE_MAX_MS = 30_000;
 
 /**
  * One socket's events for its bot and its session, as methods of one object per connection rather than
@@ -155,6 +157,8 @@ export class Bot {
   private frameAt = 0;
   /** This quick-match wait was already counted as refused `queueFull`. */
   private queueFullSeen = false;
+  /** Quick matches refused for load in a row (the back-off grows with it; a seat resets it). */
+  private requeues = 0;
   done = false;
 
   constructor(
@@ -328,11 +332,15 @@ export class Bot {
   onError(m: ErrorMessage): void {
     // A quick match refused for load (the matchmaker too slow to answer: the gateway's `queueRejected` with
     // refusal `capacity`) is a refusal by that code, not an error; the bot asks again after a while, as a
-    // player told "try later" does, so the offered load stays what the run asked for.
+    // player told "try later" does, waiting longer after each refusal in a row (every retry has a budget:
+    // 8,000 bots asking every 2 s were themselves 4,000 requests a second at 3× the knee).
     if (m.code === 'queueRejected' && m.refusal !== undefined && REQUEUE_REFUSALS.has(m.refusal)) {
       this.sink.error(m.refusal, m.message);
       if (!this.roomId && !this.sink.stopping())
-        wheel.arm(this.requeueTimer, REQUEUE_MS * (0.75 + 0.5 * Math.random()));
+        wheel.arm(
+          this.requeueTimer,
+          Math.min(REQUEUE_MAX_MS, REQUEUE_MS * 2 ** this.requeues++) * (0.75 + 0.5 * Math.random()),
+        );
       return;
     }
     // A join refused `capacity` (the worker behind on its playing tables, or too slow to answer) is counted
@@ -357,6 +365,7 @@ export class Bot {
     switch (m.t) {
       case 'matched':
         if (this.roomId && !this.done) return;
+        this.requeues = 0;
         this.roomId = m.roomId;
         this.done = false;
         this.lastSeq = -1;
