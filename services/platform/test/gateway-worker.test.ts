@@ -9,10 +9,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games, simAdapters, Rng, verifyRecord, type GameRecord } from '@joke/engine';
 import { contract, listen, subjects, wireText } from '@joke/protocol';
-import { startStack, type Stack } from '@joke/load-tests';
+import type { Stack } from '@joke/load-tests';
 import { findLeaks, findStateLeaks, hiddenSet } from '@joke/engine/sim/secrecy';
 import type { TestClient } from '@joke/session/test-client';
-import { createRoom as createRoomOn, joined as joinedAt, roomOf as roomOn } from './support/stack-room.ts';
+import {
+  createRoom as createRoomOn,
+  joined as joinedAt,
+  roomOf as roomOn,
+  startOneWorkerStack,
+} from './support/stack-room.ts';
 
 const game = games['one-card'];
 const adapter = simAdapters['one-card'];
@@ -27,12 +32,7 @@ const joined = (userId: string, roomId: string, spectate = false) => joinedAt(ur
 const lastView = (c: TestClient) => [...c.messages].reverse().find((m) => m.t === 'view');
 
 beforeAll(async () => {
-  stack = await startStack({
-    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    workers: 1,
-    workerConfig: { botDelayMs: 5, botJitterMs: 10 },
-  });
+  stack = await startOneWorkerStack();
   url = stack.urls[0];
 });
 

@@ -13,21 +13,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games } from '@joke/engine';
-import { startStack, type Stack } from '@joke/load-tests';
-import { createRoom, joined as joinedAt, roomOf as roomOn } from './support/stack-room.ts';
+import type { Stack } from '@joke/load-tests';
+import { createRoom, joined as joinedAt, roomOf as roomOn, startOneWorkerStack } from './support/stack-room.ts';
 
 const IDLE_SEC = 8;
 let stack: Stack;
 let url: string;
 
 beforeAll(async () => {
-  stack = await startStack({
-    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    workers: 1,
-    workerConfig: { botDelayMs: 5, botJitterMs: 10 },
-    gatewayConfig: { idleTimeoutSec: IDLE_SEC },
-  });
+  stack = await startOneWorkerStack({ idleTimeoutSec: IDLE_SEC });
   url = stack.urls[0];
 });
 

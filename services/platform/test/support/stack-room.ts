@@ -1,7 +1,7 @@
 /**
  * A room on a running stack, as the platform's tests set one up: the matchmaker's `createRoom` request
  * straight to the workers (no queue), the room found on whichever in-process worker holds it, and a
- * player's TestClient past hello and join.
+ * player's TestClient past hello and join; the one-worker stack over the real NATS and Redis they run on.
  *
  * Failure modes: `createRoom` throws with the worker's reply when it is not ok (a test must not go on to
  * join a room that was never made); `roomOf` throws when no worker of this process holds the room (a
@@ -12,7 +12,19 @@ import type { Bus } from '@joke/bus';
 import { subjects, wireText } from '@joke/protocol';
 import { DEV_JWT_SECRET, signPlayerToken } from '@joke/protocol/auth';
 import type { Room, RoomWorker } from '@joke/room-worker';
+import { startStack, type Stack } from '@joke/load-tests';
 import { TestClient } from '@joke/session/test-client';
+
+/** One gateway, one room worker with quick bots, one matchmaker, over NATS_URL and REDIS_URL (or the local ones). */
+export function startOneWorkerStack(gatewayConfig?: Record<string, unknown>): Promise<Stack> {
+  return startStack({
+    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    workers: 1,
+    workerConfig: { botDelayMs: 5, botJitterMs: 10 },
+    ...(gatewayConfig ? { gatewayConfig } : {}),
+  });
+}
 
 export interface RoomSpec {
   roomId: string;
