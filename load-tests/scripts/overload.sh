@@ -4,6 +4,7 @@
 #
 #   KNEE_CANDIDATES=1000,2000,3000,3500,4000 bash load-tests/scripts/overload.sh
 #   KNEE_CANDIDATES=20,40 HOLD_S=20 WARMUP_S=5 bash load-tests/scripts/overload.sh     # smoke check
+#   FACTORS=3 KNEE_CANDIDATES=2000 bash load-tests/scripts/overload.sh                   # knee, 3×, 0.5× only
 #
 # The stack is measure-stack.sh's (1 matchmaker, 2 room workers, 1 gateway, the real NATS and Redis, a fresh
 # namespace), started once for the whole run. Each level is its own swarm run of HOLD_S seconds (its bots sign
@@ -174,7 +175,7 @@ if ((knee == 0)); then
   echo "no knee: ${CANDIDATES[0]} tables already had p99 ≥ ${LIMIT} ms or errors (logs: $logs)" >&2
   exit 1
 fi
-for f in 1.5 2 3; do run_level "${f}× knee" "$(awk -v k="$knee" -v f="$f" 'BEGIN { printf "%d", k * f + 0.5 }')"; done
+for f in ${FACTORS:-1.5 2 3}; do run_level "${f}× knee" "$(awk -v k="$knee" -v f="$f" 'BEGIN { printf "%d", k * f + 0.5 }')"; done
 half=$(((knee + 1) / 2))
 run_level "0.5× knee (recovery)" "$half"
 recovery=$(LIMIT=$LIMIT node -e '

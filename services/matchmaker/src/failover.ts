@@ -34,6 +34,7 @@ import { pool } from './util.ts';
 import { WorkerProbe } from './probe.ts';
 import { lastRenewal } from './signs-of-life.ts';
 import { OrphanSweep } from './orphan-sweep.ts';
+import { FleetRoom } from './fleet-room.ts';
 
 export interface LiveWorker {
   workerId: string;
@@ -143,20 +144,11 @@ export class Workers {
     return out;
   }
 
-  /** True while some live, non-draining worker takes new rooms (by its last heartbeat, less what was placed since). */
-  hasRoom(): boolean {
-    return this.candidates(undefined, true).length > 0;
-  }
-
-  /**
-   * A new room was placed on `workerId`: one off the headroom its last heartbeat told, as the worker counts
-   * it down itself (open.ts), so that between two heartbeats this matchmaker knows when the fleet is full
-   * without asking a worker that will only refuse.
-   */
-  took(workerId: string): void {
-    const w = this.live.get(workerId);
-    if (w?.headroom !== undefined && w.headroom > 0) w.headroom--;
-  }
+  /** The fleet's headroom for new tables, told by heartbeats and counted down between them. */
+  readonly room = new FleetRoom(
+    () => this.live.values(),
+    (id) => this.live.get(id),
+  );
 
   onFailover(cb: (r: FailoverReport) => void): void {
     this.listeners.push(cb);

@@ -90,8 +90,11 @@ export async function startMatchmaker(config: Partial<MatchmakerConfig>, deps: M
     clock,
     rank: rankFor,
     shardOf: (id) => workers.live.get(id)?.shard ?? -1,
-    hasRoom: () => workers.hasRoom(),
-    took: (id) => workers.took(id),
+    hasRoom: () => workers.room.hasRoom(),
+    took: (id) => workers.room.took(id),
+    reserve: () => workers.room.reserve(),
+    release: () => workers.room.release(),
+    refusedNew: (id) => workers.room.refusedNew(id),
   });
   const workers: Workers = new Workers({ bus, snapshots, match, cfg, metrics, log, placer, clock });
   const queueBase = { bus, match, games, cfg, metrics, log, placer, budgets, clock };

@@ -39,6 +39,11 @@ export interface PlacerHost {
   hasRoom(): boolean;
   /** A new room was placed on `workerId` (its headroom is one less until its next heartbeat). */
   took(workerId: string): void;
+  /** Holds one room of the fleet's headroom for a new-table try (false: none to spare); `release` ends it. */
+  reserve(): boolean;
+  release(): void;
+  /** `workerId` refused a new room for want of headroom: none there until its next heartbeat. */
+  refusedNew(workerId: string): void;
 }
 
 const FINAL = new Set(['roomExists', 'noSnapshot']);
@@ -126,7 +131,10 @@ export class Placer {
       }
       // `expired` can only come back when the reply outran our own timer: the same uncertainty as a timeout.
       if (r.code === 'timeout' || r.code === 'expired') timedOut = true;
-      if (NO_HEADROOM.has(r.code)) full++;
+      if (NO_HEADROOM.has(r.code)) {
+        full++;
+        if (req.create) h.refusedNew(workerId);
+      }
       last = r;
       // An earlier worker that timed out may have opened it after all: the lease says who runs it. For a
       // restore, a lease of the worker the room moves from (`exclude`) is the one that was there before.
@@ -152,6 +160,18 @@ export class Placer {
    */
   hasRoom(): boolean {
     return this.h.hasRoom();
+  }
+
+  /**
+   * Holds one room of the fleet's headroom while a new table is tried (taking players out of the line,
+   * placing them): false when the tries already under way use it all. Every `true` needs its `release`.
+   */
+  reserve(): boolean {
+    return this.h.reserve();
+  }
+
+  release(): void {
+    this.h.release();
   }
 
   /** No worker to try: `capacity` if live workers are only out of headroom, else `noWorkers`. */

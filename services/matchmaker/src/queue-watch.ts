@@ -211,20 +211,24 @@ export class QueueWatch {
     // A line a full fleet left waiting holds many tables: seat them while the fleet has room (each start
     // takes one off its headroom), not one a round.
     let line = waiting;
-    for (let n = 0; n < SEAT_BATCH && line.length >= q.players && this.h.placer.hasRoom(); n++) {
-      if (n > 0 && line[0].at + cfg.queueGatewayHoldMs > this.now()) break;
-      const group = this.nextTable(line, q);
-      const humans: QueueEntry[] = [];
-      for (const e of group) if (await match.dequeue(e.userId)) humans.push(e);
-      if (humans.length < q.players) {
-        if (humans.length > 0) await match.requeue(key, humans, cfg.queueStaleMs);
-        break;
+    for (let n = 0; n < SEAT_BATCH && line.length >= q.players && this.h.placer.reserve(); n++) {
+      try {
+        if (n > 0 && line[0].at + cfg.queueGatewayHoldMs > this.now()) break;
+        const group = this.nextTable(line, q);
+        const humans: QueueEntry[] = [];
+        for (const e of group) if (await match.dequeue(e.userId)) humans.push(e);
+        if (humans.length < q.players) {
+          if (humans.length > 0) await match.requeue(key, humans, cfg.queueStaleMs);
+          break;
+        }
+        if (!(await this.start(key, q, humans, 0))) {
+          this.arm(key, q, this.now() + retryMs);
+          break;
+        }
+        line = line.filter((e) => !group.includes(e));
+      } finally {
+        this.h.placer.release();
       }
-      if (!(await this.start(key, q, humans, 0))) {
-        this.arm(key, q, this.now() + retryMs);
-        break;
-      }
-      line = line.filter((e) => !group.includes(e));
     }
     await this.changed(q);
   }
@@ -246,20 +250,24 @@ export class QueueWatch {
 
   private async fill(key: string, q: QueueKey, waiting: QueueEntry[], due: number): Promise<void> {
     const { match } = this.h;
-    if (!this.h.placer.hasRoom()) {
+    if (!this.h.placer.reserve()) {
       this.tried(key, 'fleetFull');
       return this.arm(key, q, this.now() + FULL_RETRY_MS);
     }
-    // One replica per due time; the others' timers for the same moment find nothing to do.
-    if (!(await match.claim(`botfill:${key}:${due}`, this.h.cfg.matchmakerId, 60_000))) return;
-    const humans: QueueEntry[] = [];
-    for (const e of waiting) {
-      if (e.bots === false || humans.length === q.players - 1) continue;
-      if (await match.dequeue(e.userId)) humans.push(e);
-    }
-    if (humans.length > 0) {
-      const ok = await this.start(key, q, humans, q.players - humans.length);
-      if (ok) this.h.metrics.botFilled.inc();
+    try {
+      // One replica per due time; the others' timers for the same moment find nothing to do.
+      if (!(await match.claim(`botfill:${key}:${due}`, this.h.cfg.matchmakerId, 60_000))) return;
+      const humans: QueueEntry[] = [];
+      for (const e of waiting) {
+        if (e.bots === false || humans.length === q.players - 1) continue;
+        if (await match.dequeue(e.userId)) humans.push(e);
+      }
+      if (humans.length > 0) {
+        const ok = await this.start(key, q, humans, q.players - humans.length);
+        if (ok) this.h.metrics.botFilled.inc();
+      }
+    } finally {
+      this.h.placer.release();
     }
     await this.changed(q);
   }

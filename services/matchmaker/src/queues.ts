@@ -84,19 +84,25 @@ export async function onQueue(
     // A full fleet (no worker with headroom): the player joins the line and no table is taken out of it,
     // to be refused and put back on every request; the line's timer seats it once a worker has room again
     // (QueueWatch.seatHeld), and the statuses say `full` meanwhile.
-    const room = h.placer.hasRoom();
+    // The room is held from here until the table was tried (placer.reserve): requests that arrive meanwhile
+    // see the fleet as fuller by it, so many at once cannot each take a table out for the same last room.
+    const room = h.placer.reserve();
     if (!room) h.watch.tried(key, 'fleetFull');
     const players = room ? q.players : 0;
-    // A retry of a request some replica already carried out (its reply was late, the gateway tried again):
-    // that one queued the user, maybe seated them already, and queueing them again would seat them twice.
-    // The store takes the id and the entry in one step, so a request that failed there is carried out anew.
-    const table =
-      requestId === undefined
-        ? await match.enqueue(key, entry, players, stale, hold)
-        : await match.enqueueRequest(requestId, REQUEST_MEMORY_MS, key, entry, players, stale, hold);
-    respond({ ok: true });
-    if (table === 'repeat') return;
-    if (table) h.watch.tried(key, await startTable(h, key, params, table, 0));
+    try {
+      // A retry of a request some replica already carried out (its reply was late, the gateway tried again):
+      // that one queued the user, maybe seated them already, and queueing them again would seat them twice.
+      // The store takes the id and the entry in one step, so a request that failed there is carried out anew.
+      const table =
+        requestId === undefined
+          ? await match.enqueue(key, entry, players, stale, hold)
+          : await match.enqueueRequest(requestId, REQUEST_MEMORY_MS, key, entry, players, stale, hold);
+      respond({ ok: true });
+      if (table === 'repeat') return;
+      if (table) h.watch.tried(key, await startTable(h, key, params, table, 0));
+    } finally {
+      if (room) h.placer.release();
+    }
     await h.watch.changed(params);
   } catch (err) {
     m.errors.inc({ kind: 'store' });

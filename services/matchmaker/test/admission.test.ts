@@ -61,6 +61,8 @@ describe('admission', () => {
     // Even before a heartbeat tells it, a worker at its limit refuses, and all of them refusing is capacity too.
     for (const w of mm.liveWorkers()) w.headroom = undefined;
     expect(await create('a5')).toMatchObject({ ok: false, code: 'capacity' });
+    // Their refusals count: neither is asked again before its next heartbeat says it has room.
+    expect(mm.liveWorkers().map((w) => w.headroom)).toEqual([0, 0]);
     // A worker with room joins: new tables go there, and only there.
     workers.push(
       await startRoomWorker(
