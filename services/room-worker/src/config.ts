@@ -138,6 +138,12 @@ export const workerConfig = defineConfig({
     0,
     'CPU budget of this process (1 = one core): past it over a heartbeat it opens no new room, and under it it takes only the rooms the budget left still holds at the CPU a live table costs (its CPU over its rooms with a connected player: tables playing out on substitutes cost far less and are not averaged in). Set it to the share of a core the worker may use (e.g. 0.8 of its CPU limit). 0 = no limit (the default: in one process with the gateway, as in embedded mode, it counts their CPU too).',
   ),
+  admitMaxOpensPerS: opt(
+    'ADMIT_MAX_OPENS_PER_S',
+    int(0, 1_000_000),
+    0,
+    'New rooms this worker opens a second at most (its headroom per heartbeat is this share of it, at least 1): when many tables end at once and a long quick-match line waits, the freed room is filled over seconds, not in one burst that the tables still playing feel as late views. Restores are not counted. 0 = no limit.',
+  ),
   intakeDeferQueued: opt(
     'INTAKE_DEFER_QUEUED',
     int(0, 100_000_000),

@@ -61,7 +61,10 @@ export function liveRoomCpu(load: Pick<Load, 'live' | 'cpu'>): number | null {
  * measured with enough live rooms (used when this heartbeat had too few).
  */
 export function headroomOf(
-  cfg: Pick<WorkerConfig, 'maxRooms' | 'admitMaxLagMs' | 'admitMaxQueued' | 'admitMaxCpu'>,
+  cfg: Pick<
+    WorkerConfig,
+    'maxRooms' | 'admitMaxLagMs' | 'admitMaxQueued' | 'admitMaxCpu' | 'admitMaxOpensPerS' | 'heartbeatMs'
+  >,
   load: Load,
   draining: boolean,
   known: number | null = null,
@@ -69,11 +72,22 @@ export function headroomOf(
   const over = (limit: number, v: number) => limit > 0 && v > limit;
   if (draining || over(cfg.admitMaxLagMs, load.lagMs) || over(cfg.admitMaxQueued, load.queued)) return 0;
   if (over(cfg.admitMaxCpu, load.cpu)) return 0;
-  const free = Math.max(0, cfg.maxRooms - load.rooms);
+  const free = Math.min(Math.max(0, cfg.maxRooms - load.rooms), opensPerBeat(cfg));
   if (cfg.admitMaxCpu <= 0 || load.cpu <= 0) return free;
   const perTable = liveRoomCpu(load) ?? known ?? (load.rooms >= PROJECT_FROM_ROOMS ? load.cpu / load.rooms : null);
   if (perTable === null) return free;
   // The 1e-6: a quotient whole in decimals may come out just under it in binary.
   const fit = Math.floor((cfg.admitMaxCpu - load.cpu) / perTable + 1e-6);
   return Math.max(0, Math.min(free, fit));
+}
+
+/**
+ * New rooms one heartbeat's headroom holds at most under ADMIT_MAX_OPENS_PER_S (at least 1; no limit at 0).
+ * Why a rate: when a cohort of tables ends together beside a long quick-match line (the waves 34 s into the
+ * overload run's levels), the headroom their end frees was filled at once — hundreds of opens, joins and
+ * first views in one second on top of the tables still playing, whose p99 went past a second.
+ */
+export function opensPerBeat(cfg: Pick<WorkerConfig, 'admitMaxOpensPerS' | 'heartbeatMs'>): number {
+  if (cfg.admitMaxOpensPerS <= 0) return Number.POSITIVE_INFINITY;
+  return Math.max(1, Math.floor((cfg.admitMaxOpensPerS * cfg.heartbeatMs) / 1_000));
 }

@@ -1,8 +1,22 @@
 /** Issue 37: a worker's headroom from what it measured over one heartbeat, against its ADMIT_* limits. */
 import { describe, expect, it } from 'vitest';
-import { admissionLagMs, headroomOf, liveRoomCpu, PROJECT_FROM_ROOMS, type Load } from '../src/headroom.ts';
+import {
+  admissionLagMs,
+  headroomOf,
+  liveRoomCpu,
+  opensPerBeat,
+  PROJECT_FROM_ROOMS,
+  type Load,
+} from '../src/headroom.ts';
 
-const cfg = { maxRooms: 100, admitMaxLagMs: 1_000, admitMaxQueued: 5_000, admitMaxCpu: 0.9 };
+const cfg = {
+  maxRooms: 100,
+  admitMaxLagMs: 1_000,
+  admitMaxQueued: 5_000,
+  admitMaxCpu: 0.9,
+  admitMaxOpensPerS: 0,
+  heartbeatMs: 500,
+};
 const calm: Load = { rooms: 40, live: 40, lagMs: 20, queued: 10, cpu: 0.3 };
 
 /**
@@ -23,6 +37,17 @@ describe('headroomOf', () => {
   it('is the free room slots while every measure is under its limit', () => {
     expect(headroomOf(cfg, calm, false)).toBe(60);
     expect(headroomOf(cfg, { ...calm, rooms: 100 }, false)).toBe(0);
+  });
+
+  it("with ADMIT_MAX_OPENS_PER_S, holds no more than one heartbeat's share of that rate (at least 1)", () => {
+    const paced = { ...cfg, maxRooms: 1_000, admitMaxOpensPerS: 40 };
+    // 80 would fit the CPU budget (see below); a 500 ms heartbeat at 40 a second lets 20 of them open now.
+    expect(headroomOf(paced, calm, false)).toBe(20);
+    expect(opensPerBeat({ admitMaxOpensPerS: 1, heartbeatMs: 500 })).toBe(1);
+    expect(opensPerBeat({ admitMaxOpensPerS: 0, heartbeatMs: 500 })).toBe(Number.POSITIVE_INFINITY);
+    // The rate never opens what another limit closed.
+    expect(headroomOf(paced, { ...calm, cpu: 0.95 }, false)).toBe(0);
+    expect(headroomOf(paced, { ...calm, rooms: 1_000 }, false)).toBe(0);
   });
 
   it('is 0 past any limit, or when draining', () => {
