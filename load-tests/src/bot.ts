@@ -51,6 +51,8 @@ const REQUEUE_REFUSALS: ReadonlySet<string> = new Set(['capacity']);
 const REQUEUE_MS = 2_000;
 /** Back-off of a bot refused again and again (2, 4, 8, 16 s, then 30 s at most), as a player told "try later" waits longer each time. */
 const REQUEUE_MAX_MS = 30_000;
+/** How lean-ws and ws word an upgrade the gateway answered 503 (GATEWAY_MAX_SOCKETS reached). */
+const DOOR_REFUSED = /^Unexpected server response: 503\b/;
 
 /**
  * One socket's events for its bot and its session, as methods of one object per connection rather than
@@ -159,6 +161,10 @@ export class Bot {
   private queueFullSeen = false;
   /** Quick matches refused for load in a row (the back-off grows with it; a seat resets it). */
   private requeues = 0;
+  /** The gateway refused this socket at its upgrade for want of room (503 `capacity`); its close is no error. */
+  private doorRefused = false;
+  /** Upgrades refused in a row (the back-off grows with it; an open socket resets it). */
+  private doorRefusals = 0;
   done = false;
 
   constructor(
@@ -202,11 +208,19 @@ export class Bot {
 
   /** @internal BotConnection: its socket opened (the session says hello). */
   onOpen(): void {
+    this.doorRefusals = 0;
     this.sink.socket(1);
   }
 
   /** @internal BotConnection. */
   onSocketError(err: Error): void {
+    // A gateway holding all the sockets it may (GATEWAY_MAX_SOCKETS) answers the upgrade 503: a refusal by
+    // code `capacity`, not an error; the bot connects again after a growing wait, as a player's client does.
+    if (!this.ws?.isOpen && DOOR_REFUSED.test(err.message)) {
+      this.doorRefused = true;
+      this.sink.error('capacity', 'gateway full (503 at the upgrade)');
+      return;
+    }
     this.sink.error('socket', String(err));
   }
 
@@ -250,6 +264,10 @@ export class Bot {
       return 0;
     }
     if (this.stormDropAt !== null) return Math.random() * 1000;
+    if (this.doorRefused) {
+      this.doorRefused = false;
+      return Math.min(REQUEUE_MAX_MS, REQUEUE_MS * 2 ** this.doorRefusals++) * (0.75 + 0.5 * Math.random());
+    }
     this.sink.error('disconnected');
     // Reconnect-and-resume: a new socket, hello, and the session's join again gives the latest view.
     return this.reconnects++ < 5 ? 250 * this.reconnects : null;

@@ -113,6 +113,11 @@ export const GatewayConfig = z.object({
   maxSocketsPerUser: z.number().int().min(0).default(8),
   /** Sockets one client address may hold on this gateway (0 = no limit); refused at the upgrade with 429. */
   maxSocketsPerIp: z.number().int().min(0).default(256),
+  /**
+   * Sockets this gateway holds at most; more are refused at the upgrade (503, body `capacity`). 0 = from the
+   * process's open-file limit less FD_RESERVE (socket-capacity.ts), no limit where that cannot be read.
+   */
+  maxSockets: z.number().int().min(0).default(0),
   /** Requests (join, action, chat, quick-match) of one socket still waiting for an answer (0 = no limit). */
   maxPendingPerSocket: z.number().int().min(0).default(16),
   /**
@@ -262,6 +267,11 @@ export const gatewayEnv = defineConfig({
     'maxSocketsPerIp',
     'GATEWAY_MAX_SOCKETS_PER_IP',
     'Sockets one client address may hold on this gateway; more are refused at the upgrade (429). 0 = no limit.',
+  ),
+  maxSockets: fromConfig(
+    'maxSockets',
+    'GATEWAY_MAX_SOCKETS',
+    "Sockets this gateway holds at most; more are refused at the upgrade (503 with body capacity, the client tries later), so that a crowd past what the process can hold never costs it the sockets it has. 0 = the process's open-file limit less 1,024 (read from /proc/self/limits; no limit where it cannot be read).",
   ),
   maxPendingPerSocket: fromConfig(
     'maxPendingPerSocket',

@@ -35,6 +35,7 @@ import { Memberships } from './membership.ts';
 import { ClientHandlers } from './client.ts';
 import { Inbound } from './inbound.ts';
 import { GatewayChat } from './chat.ts';
+import { maxSocketsOf } from './socket-capacity.ts';
 import { SocketLimits } from './limits.ts';
 
 export interface GatewayDeps {
@@ -118,6 +119,8 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   });
   const chat = new GatewayChat({ cfg, bus, log, metrics, registry });
   const limits = new SocketLimits({ cfg, metrics, log, registry, detach });
+  // Past it, new sockets are refused at the upgrade: the crowd this process already holds keeps its descriptors.
+  const maxSockets = maxSocketsOf(cfg.maxSockets);
   const inbound = new Inbound({ cfg, bus, log, metrics, registry, requests, memberships, detach });
   const client = new ClientHandlers({
     cfg,
@@ -185,6 +188,11 @@ export async function startGateway(input: GatewayConfigInput, deps: GatewayDeps)
   const upgrade = (res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void => {
     if (closing || !accepting) {
       res.writeStatus('503 Service Unavailable').end('closing');
+      return;
+    }
+    if (registry.sessions.size >= maxSockets) {
+      metrics.socketsRefused.inc({ scope: 'gateway' });
+      res.writeStatus('503 Service Unavailable').writeHeader('retry-after', '5').end('capacity');
       return;
     }
     const ip = limits.addressOf(res, req);

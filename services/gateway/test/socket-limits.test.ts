@@ -67,6 +67,35 @@ describe('socket limits', () => {
     again.ws!.close();
   });
 
+  it('refuses any socket beyond maxSockets at the upgrade (503 capacity), keeps the ones it holds, and admits after a close', async () => {
+    const { gw, url } = await gateway({ maxSockets: 3, maxSocketsPerIp: 0 });
+    const three = await Promise.all(
+      ['a', 'b', 'c'].map(async (u) => {
+        const c = await open(url);
+        expect((await c.hello(await token(`${ns}-cap-${u}`))).t).toBe('welcome');
+        return c;
+      }),
+    );
+    const body = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const ws = new WebSocket(url);
+      ws.once('open', () => reject(new Error('the fourth socket opened')));
+      ws.once('unexpected-response', (_req, res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      ws.once('error', (err) => (String(err).includes('Unexpected server response') ? undefined : reject(err)));
+    });
+    expect(body).toEqual({ status: 503, text: 'capacity' });
+    expect(await refused(gw, 'gateway')).toBe(1);
+    // The sockets it holds still talk to it.
+    const pong = three[1].nextNew('pong');
+    three[1].send({ v: 1, t: 'ping', at: 1 });
+    await pong;
+    await three[0].close();
+    await expect.poll(async () => (await upgradeStatus(url)).status).toBe(101);
+  });
+
   it('behind a trusted proxy counts the forwarded address, not the proxy', async () => {
     const { url } = await gateway({ maxSocketsPerIp: 2, trustProxyHops: 1 });
     const opened: WebSocket[] = [];
