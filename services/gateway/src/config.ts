@@ -115,7 +115,7 @@ export const GatewayConfig = z.object({
   maxSocketsPerIp: z.number().int().min(0).default(256),
   /**
    * Sockets this gateway holds at most; more are refused at the upgrade (503, body `capacity`). 0 = from the
-   * process's open-file limit less FD_RESERVE (socket-capacity.ts), no limit where that cannot be read.
+   * process's open-file limit less a reserve (socket-capacity.ts), no limit where that cannot be read.
    */
   maxSockets: z.number().int().min(0).default(0),
   /** Requests (join, action, chat, quick-match) of one socket still waiting for an answer (0 = no limit). */
@@ -271,7 +271,7 @@ export const gatewayEnv = defineConfig({
   maxSockets: fromConfig(
     'maxSockets',
     'GATEWAY_MAX_SOCKETS',
-    "Sockets this gateway holds at most; more are refused at the upgrade (503 with body capacity, the client tries later), so that a crowd past what the process can hold never costs it the sockets it has. 0 = the process's open-file limit less 1,024 (read from /proc/self/limits; no limit where it cannot be read).",
+    "Sockets this gateway holds at most; more are refused at the upgrade (503 with body capacity, the client tries later), so that a crowd past what the process can hold never costs it the sockets it has. 0 = the process's open-file limit less 1,024 (a quarter of a limit under 4,096; read from /proc/self/limits, no limit where it cannot be read).",
   ),
   maxPendingPerSocket: fromConfig(
     'maxPendingPerSocket',

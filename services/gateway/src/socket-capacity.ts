@@ -1,6 +1,6 @@
 /**
  * How many sockets this gateway holds at most (issue 37): GATEWAY_MAX_SOCKETS, or by default the process's
- * open-file limit less FD_RESERVE. Past it a new socket is refused at its upgrade (503, body `capacity`).
+ * open-file limit less a reserve (`fdReserve`). Past it a new socket is refused at its upgrade (503, body `capacity`).
  *
  * Why: a gateway that accepts until the kernel refuses (EMFILE) fails the crowd it already holds. In the
  * 2026-12-08 overload runs one gateway with a 20,000-file limit was offered 24,000 bots: sockets stopped at
@@ -12,8 +12,14 @@
  */
 import { readFileSync } from 'node:fs';
 
-/** Descriptors kept for everything but players' sockets: bus and store connections, the ops server, files. */
-export const FD_RESERVE = 1_024;
+/**
+ * Descriptors kept for everything but players' sockets (bus and store connections, the ops server, files):
+ * 1,024, or a quarter of a limit under 4,096 — a process left with a hard limit of 1,024 (node raises the
+ * soft limit to the hard one) still holds 768 players instead of none.
+ */
+export function fdReserve(fileLimit: number): number {
+  return Math.min(1_024, Math.floor(fileLimit / 4));
+}
 
 /** The soft "Max open files" of this process from /proc/self/limits; null when unknown or unlimited. */
 export function openFileLimit(limits = readLimits()): number | null {
@@ -31,8 +37,8 @@ function readLimits(): string | null {
   }
 }
 
-/** The socket bound: `configured` when set (> 0), else the open-file limit less FD_RESERVE (at least 1). */
+/** The socket bound: `configured` when set (> 0), else the open-file limit less `fdReserve` (at least 1). */
 export function maxSocketsOf(configured: number, fileLimit: number | null = openFileLimit()): number {
   if (configured > 0) return configured;
-  return fileLimit === null ? Number.POSITIVE_INFINITY : Math.max(1, fileLimit - FD_RESERVE);
+  return fileLimit === null ? Number.POSITIVE_INFINITY : Math.max(1, fileLimit - fdReserve(fileLimit));
 }

@@ -1,6 +1,6 @@
 /** Issue 37: the gateway's socket bound, by default its open-file limit less a reserve. */
 import { describe, expect, it } from 'vitest';
-import { FD_RESERVE, maxSocketsOf, openFileLimit } from '../src/socket-capacity.ts';
+import { fdReserve, maxSocketsOf, openFileLimit } from '../src/socket-capacity.ts';
 
 const limits = (openFiles: string) =>
   [
@@ -20,13 +20,16 @@ describe('socket capacity', () => {
 
   it('is GATEWAY_MAX_SOCKETS when set, else the limit less the reserve', () => {
     expect(maxSocketsOf(500, 20_000)).toBe(500);
-    expect(maxSocketsOf(0, 20_000)).toBe(20_000 - FD_RESERVE);
-    expect(maxSocketsOf(0, 100)).toBe(1);
+    expect(maxSocketsOf(0, 20_000)).toBe(20_000 - 1_024);
+    // A small limit keeps a quarter: a hard limit of 1,024 still holds 768 players.
+    expect(maxSocketsOf(0, 1_024)).toBe(768);
+    expect(maxSocketsOf(0, 2)).toBe(2);
+    expect(maxSocketsOf(0, 1)).toBe(1);
     expect(maxSocketsOf(0, null)).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('on this machine, leaves the reserve under the real limit', () => {
     const real = openFileLimit();
-    if (real !== null) expect(maxSocketsOf(0)).toBe(Math.max(1, real - FD_RESERVE));
+    if (real !== null) expect(maxSocketsOf(0)).toBe(Math.max(1, real - fdReserve(real)));
   });
 });
