@@ -145,7 +145,7 @@ export class Bot {
   private pending: Pending | null = null;
   private readonly thinkTimer = new WheelTimer(() => this.act());
   /** A quick match refused for load (`queueRejected`, refusal `capacity`) is asked for again when it fires. */
-  private readonly requeueTimer = new WheelTimer(() => this.queue());
+  private readonly requeueTimer = new WheelTimer(() => this.queueAgain());
   /** After the ack: the view that shows the action must come within ANSWER_WAIT_MS. */
   private readonly viewTimer = new WheelTimer(() => this.onViewTimeout());
   private actionCounter = 0;
@@ -383,6 +383,9 @@ export class Bot {
     switch (m.t) {
       case 'matched':
         if (this.roomId && !this.done) return;
+        // Refused `capacity` because the matchmaker answered too late, yet it had seated us after all: the
+        // ask-again must not queue a seated bot for a second table (the NATS-kill test saw 57 tables of 50).
+        wheel.cancel(this.requeueTimer);
         this.requeues = 0;
         this.roomId = m.roomId;
         this.done = false;
@@ -402,6 +405,12 @@ export class Bot {
       default:
         return;
     }
+  }
+
+  /** The back-off after a quick match refused for load ran out: ask again, unless a table came meanwhile. */
+  private queueAgain(): void {
+    if (this.roomId && !this.done) return;
+    this.queue();
   }
 
   private queue(): void {
