@@ -343,7 +343,10 @@ export class Bot {
       this.sink.reconnected(now - this.stormDropAt);
       this.stormDropAt = null;
     } else this.sink.connected(now - this.connectingSince);
-    if (!this.roomId || this.done) this.queue();
+    // Not seated yet: queue. A finished bot that queues again has already cleared its table (finish());
+    // one that does not (`requeue` off) stays done — on a reconnect (a socket closed for silence on a
+    // loaded box) it used to queue for a second game, and the cluster-kill test counted 70 tables of 50.
+    if (!this.roomId) this.queue();
   }
 
   /** @internal The session passes on every error it did not absorb (an action's `unavailable` it retries). */

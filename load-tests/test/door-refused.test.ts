@@ -99,4 +99,20 @@ describe('a bot refused for load', () => {
     timer.fire();
     expect(sent.filter((m) => m.t === 'queue')).toHaveLength(1);
   });
+
+  it('a finished bot that does not queue again stays done across a reconnect', () => {
+    const { bot, sockets } = harness();
+    const sent: { t: string }[] = [];
+    const { on, socket } = sockets[0];
+    socket.isOpen = true;
+    socket.send = (text: string) => void sent.push(JSON.parse(text) as { t: string });
+    on.open();
+    const message = (m: object) => on.message(Buffer.from(JSON.stringify({ v: PROTOCOL_VERSION, ...m })));
+    message({ t: 'welcome', userId: 'u1', name: 'u1', serverTime: 0 });
+    message({ t: 'matched', roomId: 'room-1', game: 'one-card', mode: 'classic' });
+    // Its game ended (requeue off: it keeps its table and is done), then a socket closed for silence came back.
+    (bot as unknown as { done: boolean }).done = true;
+    message({ t: 'welcome', userId: 'u1', name: 'u1', serverTime: 0 });
+    expect(sent.filter((m) => m.t === 'queue')).toHaveLength(1);
+  });
 });
