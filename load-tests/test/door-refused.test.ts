@@ -59,6 +59,16 @@ function harness() {
   return { bot, errors, sockets };
 }
 
+/** The bot's first socket opened: what it sends, and a way to hand it server messages. */
+function opened({ on, socket }: ReturnType<typeof harness>['sockets'][number]) {
+  const sent: { t: string }[] = [];
+  socket.isOpen = true;
+  socket.send = (text: string) => void sent.push(JSON.parse(text) as { t: string });
+  on.open();
+  const message = (m: object) => on.message(Buffer.from(JSON.stringify({ v: PROTOCOL_VERSION, ...m })));
+  return { sent, message };
+}
+
 describe('a bot refused for load', () => {
   it('counts a 503 upgrade as refused capacity and connects again later', async () => {
     const { errors, sockets } = harness();
@@ -81,12 +91,7 @@ describe('a bot refused for load', () => {
 
   it('does not queue again for a second table when the refused quick match seated it after all', () => {
     const { bot, errors, sockets } = harness();
-    const sent: { t: string }[] = [];
-    const { on, socket } = sockets[0];
-    socket.isOpen = true;
-    socket.send = (text: string) => void sent.push(JSON.parse(text) as { t: string });
-    on.open();
-    const message = (m: object) => on.message(Buffer.from(JSON.stringify({ v: PROTOCOL_VERSION, ...m })));
+    const { sent, message } = opened(sockets[0]);
     message({ t: 'welcome', userId: 'u1', name: 'u1', serverTime: 0 });
     expect(sent.filter((m) => m.t === 'queue')).toHaveLength(1);
     message({ t: 'error', code: 'queueRejected', message: '잠시 후 다시', refusal: 'capacity' });
@@ -102,12 +107,7 @@ describe('a bot refused for load', () => {
 
   it('a finished bot that does not queue again stays done across a reconnect', () => {
     const { bot, sockets } = harness();
-    const sent: { t: string }[] = [];
-    const { on, socket } = sockets[0];
-    socket.isOpen = true;
-    socket.send = (text: string) => void sent.push(JSON.parse(text) as { t: string });
-    on.open();
-    const message = (m: object) => on.message(Buffer.from(JSON.stringify({ v: PROTOCOL_VERSION, ...m })));
+    const { sent, message } = opened(sockets[0]);
     message({ t: 'welcome', userId: 'u1', name: 'u1', serverTime: 0 });
     message({ t: 'matched', roomId: 'room-1', game: 'one-card', mode: 'classic' });
     // Its game ended (requeue off: it keeps its table and is done), then a socket closed for silence came back.
